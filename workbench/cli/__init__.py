@@ -1,0 +1,43 @@
+"""The ``workbench`` command line (also ``python -m workbench``).
+
+Each subcommand lives in its own module with ``register(subparsers)``; bad input of any kind
+ends with one line on stderr and exit status 2, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import WorkbenchError
+from . import _checks
+
+SUBCOMMAND_MODULES = [_checks]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, status 2, like every other bad input
+        self.exit(2, f"workbench: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="workbench", description="Exact odds, simulations, tables and reports "
+                                                   "for dice-pool RPG systems.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for module in SUBCOMMAND_MODULES:
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except WorkbenchError as exc:
+        print(f"workbench: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("workbench: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

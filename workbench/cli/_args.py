@@ -1,0 +1,30 @@
+"""Shared pieces of the subcommands: NAME=VALUE parameters and output formats."""
+from __future__ import annotations
+
+import shlex
+
+from ..errors import WorkbenchError
+
+FORMATS = ("json", "md", "rst", "csv")
+
+
+def parse_assignments(items: list[str], what: str = "parameter") -> dict[str, str]:
+    """``["dice=4", "favor=-1"]`` -> ``{"dice": "4", "favor": "-1"}`` (values stay text;
+    each system's parameters check and convert them)."""
+    params: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise WorkbenchError(f"{what} {item!r} is not NAME=VALUE (e.g. dice=4, half=true, quality=B)")
+        if name.strip() in params:
+            raise WorkbenchError(f"{what} {name.strip()!r} is given twice")
+        params[name.strip()] = value.strip()
+    return params
+
+
+def parse_quoted(text: str, what: str) -> dict[str, str]:
+    """``"dice=4 favor=1"`` -> parameters, as for ``--actor`` / ``--reactor``."""
+    try:
+        return parse_assignments(shlex.split(text), what)
+    except ValueError as exc:
+        raise WorkbenchError(f"{what} {text!r}: {exc}") from None

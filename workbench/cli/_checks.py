@@ -1,0 +1,128 @@
+"""``workbench systems``, ``workbench pmf`` and ``workbench versus``."""
+from __future__ import annotations
+
+import json
+import sys
+
+import pandas as pd
+
+from ..api import check, system, systems, versus
+from ..errors import WorkbenchError
+from ._args import FORMATS, parse_assignments, parse_quoted
+
+
+def register(sub) -> None:
+    p = sub.add_parser("systems", help="list systems, their parameters, defaults and rule options")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=run_systems)
+
+    p = sub.add_parser("pmf", help="distribution of one check (exact, or --simulate)")
+    p.add_argument("system", help="system id or alias (uwr, hkrpg, fons, unnamed, arrata, "
+                                  "erzahlspiel), a variant id, or a path to a .toml file")
+    p.add_argument("params", nargs="*", metavar="NAME=VALUE")
+    p.add_argument("--format", choices=FORMATS, default="json")
+    p.add_argument("--simulate", action="store_true", help="simulate instead of computing exactly")
+    p.add_argument("--trials", default="1000000", help="simulated checks (with --simulate)")
+    p.add_argument("--seed", default=None, help="random seed (with --simulate; default: fresh)")
+    p.set_defaults(run=run_pmf)
+
+    p = sub.add_parser("versus", help="opposed check: P(actor passes) and the margin distribution")
+    p.add_argument("system")
+    p.add_argument("--actor", required=True, help='e.g. "dice=4 favor=1"')
+    p.add_argument("--reactor", required=True, help='e.g. "dice=3"')
+    p.add_argument("--format", choices=FORMATS, default="json")
+    p.set_defaults(run=run_versus)
+
+
+def _system_listing(sys_) -> dict:
+    return {
+        "id": sys_.id, "name": sys_.name, "aliases": list(sys_.aliases), "seed": sys_.seed,
+        "description": sys_.description,
+        "parameters": {p.name: {"default": p.default, "allowed": p.allowed(), "help": p.help}
+                       for p in sys_.params.values() if not p.rule_option},
+        "rule_options": {p.name: {"default": p.default, "allowed": p.allowed(), "help": p.help}
+                         for p in sys_.params.values() if p.rule_option},
+        "ladder": [{"name": r.name, "settings": r.describe()} for r in sys_.ladder],
+    }
+
+
+def run_systems(args) -> int:
+    listing = [_system_listing(s) for s in systems()]
+    if args.format == "json":
+        print(json.dumps(listing, indent=2, ensure_ascii=False))
+        return 0
+    for entry in listing:
+        alias = f" (alias: {', '.join(entry['aliases'])})" if entry["aliases"] else ""
+        print(f"{entry['id']}{alias}: {entry['name']}")
+        if entry["description"]:
+            print(f"  {entry['description']}")
+        for title in ("parameters", "rule_options"):
+            if entry[title]:
+                print(f"  {title.replace('_', ' ')}:")
+                for name, info in entry[title].items():
+                    print(f"    {name} = {info['default']!s:<10} {info['allowed']}; {info['help']}")
+        if entry["ladder"]:
+            print("  ladder: " + "; ".join(f"{r['name']} ({r['settings']})" for r in entry["ladder"]))
+        print()
+    return 0
+
+
+def _whole(text: str, name: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        raise WorkbenchError(f"--{name} got {text!r}; allowed: a whole number from {low} to {high}") from None
+    if not low <= value <= high:
+        raise WorkbenchError(f"--{name} got {text!r}; allowed: a whole number from {low} to {high}")
+    return value
+
+
+def _result_frames(data: dict) -> list[tuple[str, pd.DataFrame]]:
+    frames = []
+    pmf = pd.DataFrame({"outcome": list(data["pmf"]), "probability": list(data["pmf"].values())})
+    if "stderr" in data:
+        pmf["stderr"] = list(data["stderr"].values())
+    frames.append(("Outcomes", pmf))
+    if "tiers" in data:
+        frames.append(("Tiers", pd.DataFrame({"tier": list(data["tiers"]),
+                                              "probability": list(data["tiers"].values())})))
+    summary = {k: data[k] for k in ("p_pass", "mean", "p_actor", "mean_margin", "lost_mass") if k in data}
+    frames.append(("Summary", pd.DataFrame({"quantity": list(summary), "value": list(summary.values())})))
+    return frames
+
+
+def emit(data: dict, fmt: str) -> None:
+    """Print a result object as JSON, or as tables in Markdown, reStructuredText or CSV."""
+    if fmt == "json":
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    from tabulate import tabulate
+    blocks = []
+    for title, frame in _result_frames(data):
+        if fmt == "csv":
+            blocks.append(frame.to_csv(index=False).rstrip("\n"))
+        else:
+            table = tabulate(frame, headers="keys", showindex=False,
+                             tablefmt="pipe" if fmt == "md" else "grid", floatfmt=".6g")
+            heading = f"**{title}**" if fmt == "md" else f"{title}\n{'-' * len(title)}"
+            blocks.append(f"{heading}\n\n{table}")
+    print("\n\n".join(blocks))
+
+
+def run_pmf(args) -> int:
+    params = parse_assignments(args.params)
+    if args.simulate:
+        from ..simulate import simulate
+        trials = _whole(args.trials, "trials", 1, 10**10)
+        seed = None if args.seed is None else _whole(args.seed, "seed", 0, 2**63 - 1)
+        result = simulate(args.system, trials=trials, seed=seed, **params)
+    else:
+        result = check(args.system, **params)
+    emit(result.to_dict(), args.format)
+    return 0
+
+
+def run_versus(args) -> int:
+    result = versus(args.system, parse_quoted(args.actor, "--actor"), parse_quoted(args.reactor, "--reactor"))
+    emit(result.to_dict(), args.format)
+    return 0

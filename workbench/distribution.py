@@ -1,0 +1,216 @@
+"""Result types shared by the exact engine and the simulators.
+
+A :class:`Distribution` maps outcomes (net successes, or narrative labels) to probabilities.
+Exact results have ``trials=None``; simulated ones carry ``trials`` and so standard errors.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class RawDistribution:
+    """Probabilities of a check's total, split by whether every initial die failed.
+
+    ``table[0, i]`` is P(total = offset + i and not every initial die showed a failure face);
+    ``table[1, i]`` the same with every initial die a failure face (the Unnamed Disaster).
+    Simulated results use the same type with frequencies and ``trials`` set.
+    """
+
+    offset: int
+    table: np.ndarray
+    lost_mass: float = 0.0
+    trials: int | None = None
+
+    @property
+    def totals(self) -> np.ndarray:
+        return np.arange(self.offset, self.offset + self.table.shape[1])
+
+    @property
+    def pmf(self) -> np.ndarray:
+        return self.table.sum(axis=0)
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """An immutable outcome -> probability table, outcomes in their natural order.
+
+    Example:
+        >>> d = Distribution((0, 1, 2), (0.25, 0.5, 0.25))
+        >>> d[1], d.mean, d.at_least(1)
+        (0.5, 1.0, 0.75)
+    """
+
+    outcomes: tuple
+    probabilities: np.ndarray
+    trials: int | None = None
+
+    def __post_init__(self):
+        probs = np.array(self.probabilities, dtype=float)
+        probs.setflags(write=False)
+        object.__setattr__(self, "outcomes", tuple(self.outcomes))
+        object.__setattr__(self, "probabilities", probs)
+        if len(self.outcomes) != len(probs):
+            raise ValueError("outcomes and probabilities differ in length")
+
+    def __getitem__(self, outcome) -> float:
+        try:
+            return float(self.probabilities[self.outcomes.index(outcome)])
+        except ValueError:
+            return 0.0
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
+
+    def items(self):
+        return zip(self.outcomes, (float(p) for p in self.probabilities))
+
+    @property
+    def numeric(self) -> bool:
+        return all(isinstance(o, (int, np.integer)) for o in self.outcomes)
+
+    @property
+    def mean(self) -> float | None:
+        """Expected outcome (``None`` for labelled outcomes)."""
+        if not self.numeric:
+            return None
+        return float(np.dot(self.outcomes, self.probabilities))
+
+    def at_least(self, value) -> float:
+        """P(outcome >= value) for numbers; for labels, P(outcome at or after ``value``)."""
+        index = (np.searchsorted(self.outcomes, value) if self.numeric
+                 else self.outcomes.index(value))
+        return float(self.probabilities[index:].sum())
+
+    @property
+    def stderr(self) -> np.ndarray | None:
+        """Per-outcome standard errors of a simulated result (``None`` when exact)."""
+        if self.trials is None:
+            return None
+        p = self.probabilities
+        return np.sqrt(p * (1.0 - p) / self.trials)
+
+    def to_dict(self) -> dict[str, float]:
+        """Outcome (as text) -> probability, as the CLI prints it."""
+        return {str(o): float(p) for o, p in self.items()}
+
+    def to_series(self, name: str = "probability"):
+        import pandas as pd
+        return pd.Series(self.probabilities, index=list(self.outcomes), name=name)
+
+
+def stderr_of(p: float | None, trials: int | None) -> float | None:
+    """Binomial standard error of a simulated probability (``None`` when exact)."""
+    if p is None or trials is None:
+        return None
+    return math.sqrt(max(p * (1.0 - p), 0.0) / trials)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The full answer for one check: outcome distribution, tiers, pass probability.
+
+    Attributes:
+        system: system id.
+        params: every parameter with its value, defaults included.
+        pmf: distribution of net successes (or narrative outcome labels).
+        tiers: tier distribution where the system has tiers, else ``None``.
+        p_pass: P(pass) where the check has a target, else ``None``.
+        lost_mass: probability cut off from explosion chains (exact), 0 for simulations.
+        method: ``"exact"`` or ``"simulate"``.
+        trials, seed: for simulations.
+    """
+
+    system: str
+    params: Mapping[str, Any]
+    pmf: Distribution
+    tiers: Distribution | None = None
+    p_pass: float | None = None
+    lost_mass: float = 0.0
+    method: str = "exact"
+    trials: int | None = None
+    seed: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def mean(self) -> float | None:
+        return self.pmf.mean
+
+    @property
+    def p_pass_stderr(self) -> float | None:
+        return stderr_of(self.p_pass, self.trials)
+
+    @property
+    def mean_stderr(self) -> float | None:
+        if self.trials is None or not self.pmf.numeric:
+            return None
+        values = np.asarray(self.pmf.outcomes, dtype=float)
+        var = float(np.dot((values - self.mean) ** 2, self.pmf.probabilities))
+        return math.sqrt(var / self.trials)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``workbench pmf --format json``."""
+        out: dict[str, Any] = {"system": self.system, "params": dict(self.params),
+                               "method": self.method}
+        if self.method == "simulate":
+            out["trials"] = self.trials
+            out["seed"] = self.seed
+        out["pmf"] = self.pmf.to_dict()
+        if self.method == "simulate":
+            out["stderr"] = {str(o): float(s) for o, s in zip(self.pmf.outcomes, self.pmf.stderr)}
+        if self.tiers is not None:
+            out["tiers"] = self.tiers.to_dict()
+            if self.method == "simulate":
+                out["tiers_stderr"] = {str(o): float(s) for o, s in
+                                       zip(self.tiers.outcomes, self.tiers.stderr)}
+        if self.p_pass is not None:
+            out["p_pass"] = self.p_pass
+            if self.method == "simulate":
+                out["p_pass_stderr"] = self.p_pass_stderr
+        if self.mean is not None:
+            out["mean"] = self.mean
+            if self.method == "simulate":
+                out["mean_stderr"] = self.mean_stderr
+        out["lost_mass"] = self.lost_mass
+        out.update(self.extra)
+        return out
+
+
+@dataclass(frozen=True)
+class VersusResult:
+    """An opposed check: P(actor passes) and the distribution of actor - reactor margin.
+
+    ``margin`` already includes any extra Obstacle the actor faces; the actor passes iff
+    margin > 0 when ties go to the reactor, margin >= 0 when ties go to the actor.
+    """
+
+    system: str
+    actor: Mapping[str, Any]
+    reactor: Mapping[str, Any]
+    ties_to: str
+    p_actor: float
+    margin: Distribution
+    lost_mass: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"system": self.system, "actor": dict(self.actor), "reactor": dict(self.reactor),
+                "ties_to": self.ties_to, "p_actor": self.p_actor,
+                "margin": self.margin.to_dict(), "mean_margin": self.margin.mean,
+                "lost_mass": self.lost_mass}
+
+
+@dataclass(frozen=True)
+class Roll:
+    """The result of concrete faces (see :func:`workbench.score`)."""
+
+    system: str
+    successes: int
+    failures: int
+    net: int
+    outcome: Any
+    tier: str | None
+    passed: bool | None

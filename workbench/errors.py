@@ -1,0 +1,38 @@
+"""The one error family of the workbench: every bad input raises a ``WorkbenchError``.
+
+``WorkbenchError`` is a ``ValueError`` so callers that already guard against ``ValueError``
+keep working; the command line turns it into one line on stderr and exit status 2.
+"""
+from __future__ import annotations
+
+
+class WorkbenchError(ValueError):
+    """Bad input to the workbench: the message names what was wrong and what is allowed."""
+
+
+class ParameterError(WorkbenchError):
+    """A check parameter or rule option with a value the system does not allow.
+
+    Example:
+        >>> raise ParameterError("uwr", "favor", "1.5", "a whole number")
+        Traceback (most recent call last):
+        ...
+        workbench.errors.ParameterError: uwr: parameter 'favor' got '1.5'; allowed: a whole number
+    """
+
+    def __init__(self, system: str, parameter: str, value: object, allowed: str):
+        self.system = system
+        self.parameter = parameter
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"{system}: parameter '{parameter}' got {value!r}; allowed: {allowed}")
+
+
+class DataFileError(WorkbenchError):
+    """A system data file that cannot be used: names the file, the entry and the problem."""
+
+    def __init__(self, path: object, entry: str, problem: str):
+        self.path = path
+        self.entry = entry
+        self.problem = problem
+        super().__init__(f"{path}: entry '{entry}': {problem}")

@@ -1,0 +1,212 @@
+"""Exact distributions of a :class:`~workbench.rules.pool.PoolSpec` (numpy, no Monte Carlo).
+
+Dice are combined by convolution. An exploding die is the fixed point ``D = A + B * D``
+(``A``: faces that stop, ``B``: faces that roll again), followed until the probability still
+in flight is far below :data:`TOLERANCE`; the mass cut off is reported, never hidden.
+Rerolls are exact: for ``m`` dice that scored nothing, ``min(m, rerolls)`` of them are rolled
+again, weighted by the binomial probability of ``m``.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from .distribution import RawDistribution
+from .rules.pool import DieType, PoolSpec
+
+TOLERANCE = 1e-12
+"""Largest probability mass an exact result may lose to truncated explosion chains."""
+
+TAIL = 1e-15
+"""Outcomes beyond a tail holding less than this are dropped (and counted as lost)."""
+
+
+class _Sub:
+    """A sub-probability distribution over integers: ``probs[i]`` is P(offset + i)."""
+
+    __slots__ = ("offset", "probs")
+
+    def __init__(self, offset: int, probs: np.ndarray):
+        self.offset, self.probs = offset, probs
+
+    @classmethod
+    def point(cls, value: int = 0) -> "_Sub":
+        return cls(value, np.ones(1))
+
+    @classmethod
+    def zero(cls) -> "_Sub":
+        return cls(0, np.zeros(1))
+
+    @classmethod
+    def from_faces(cls, values, weights) -> "_Sub":
+        if not values:
+            return cls.zero()
+        lo = min(values)
+        probs = np.zeros(max(values) - lo + 1)
+        np.add.at(probs, np.asarray(values) - lo, weights)
+        return cls(lo, probs)
+
+    def conv(self, other: "_Sub") -> "_Sub":
+        return _Sub(self.offset + other.offset, np.convolve(self.probs, other.probs))
+
+    def add(self, other: "_Sub") -> "_Sub":
+        lo = min(self.offset, other.offset)
+        hi = max(self.offset + len(self.probs), other.offset + len(other.probs))
+        out = np.zeros(hi - lo)
+        out[self.offset - lo:self.offset - lo + len(self.probs)] += self.probs
+        out[other.offset - lo:other.offset - lo + len(other.probs)] += other.probs
+        return _Sub(lo, out)
+
+    def power(self, n: int) -> "_Sub":
+        result, base = _Sub.point(), self
+        while n:
+            if n & 1:
+                result = result.conv(base)
+            n >>= 1
+            if n:
+                base = base.conv(base)
+        return result
+
+    def mass(self) -> float:
+        return float(self.probs.sum())
+
+
+def _split_faces(die: DieType, keep):
+    """Face values and weights of one die, restricted to faces for which ``keep`` holds."""
+    p = 1.0 / die.sides
+    picked = [i for i in range(die.sides) if keep(i)]
+    return _Sub.from_faces([die.values[i] for i in picked], [p] * len(picked))
+
+
+@lru_cache(maxsize=4096)
+def _die_chain(die: DieType, dice_in_pool: int) -> tuple[_Sub, _Sub, float]:
+    """One die with its explosion chain.
+
+    Returns (all outcomes, outcomes whose first face fails, probability cut off the chain).
+    """
+    stop = _split_faces(die, lambda i: not die.explodes[i])
+    again = _split_faces(die, lambda i: die.explodes[i])
+    p_again = again.mass()
+    full = stop
+    in_flight = 0.0
+    if p_again > 0:
+        # Each link keeps p_again**k of the mass in flight; stop once the whole pool's
+        # remainder is two orders below the tolerance.
+        term = stop
+        in_flight = p_again
+        while in_flight * max(dice_in_pool, 1) > TOLERANCE * 1e-2:
+            term = again.conv(term)
+            full = full.add(term)
+            in_flight *= p_again
+    fail_stop = _split_faces(die, lambda i: die.fails[i] and not die.explodes[i])
+    fail_again = _split_faces(die, lambda i: die.fails[i] and die.explodes[i])
+    first_fails = fail_stop.add(fail_again.conv(full)) if fail_again.mass() else fail_stop
+    return full, first_fails, in_flight
+
+
+def _log_binomial(n: int, m: int, q: float) -> float:
+    if q <= 0.0:
+        return 0.0 if m == 0 else -math.inf
+    if q >= 1.0:
+        return 0.0 if m == n else -math.inf
+    return (math.lgamma(n + 1) - math.lgamma(m + 1) - math.lgamma(n - m + 1)
+            + m * math.log(q) + (n - m) * math.log1p(-q))
+
+
+def _with_rerolls(full: _Sub, n: int, rerolls: int) -> _Sub:
+    """``n`` dice, then up to ``rerolls`` of those that scored nothing rolled once more."""
+    zero_at = -full.offset
+    q = float(full.probs[zero_at]) if 0 <= zero_at < len(full.probs) else 0.0
+    hits = _Sub(full.offset, full.probs.copy())
+    if 0 <= zero_at < len(hits.probs):
+        hits.probs[zero_at] = 0.0
+    if q >= 1.0 or q <= 0.0:
+        return full.power(n) if q <= 0.0 else full.power(min(n, rerolls))
+    hits = _Sub(hits.offset, hits.probs / (1.0 - q))  # one die, given it scored
+    hit_powers = [_Sub.point()]
+    for _ in range(n):
+        hit_powers.append(hit_powers[-1].conv(hits))
+    reroll_powers = [_Sub.point()]
+    for _ in range(min(n, rerolls)):
+        reroll_powers.append(reroll_powers[-1].conv(full))
+    total = _Sub.zero()
+    for m in range(n + 1):
+        weight = math.exp(_log_binomial(n, m, q))
+        if weight == 0.0:
+            continue
+        part = hit_powers[n - m].conv(reroll_powers[min(m, rerolls)])
+        total = total.add(_Sub(part.offset, part.probs * weight))
+    return total
+
+
+def _kept(die: DieType, n: int, highest: bool) -> _Sub:
+    one = _split_faces(die, lambda i: True)
+    cdf = np.cumsum(one.probs)
+    if highest:
+        at_most = np.clip(cdf, 0.0, 1.0) ** n
+    else:
+        at_most = 1.0 - np.clip(1.0 - cdf, 0.0, 1.0) ** n
+    return _Sub(one.offset, np.diff(np.concatenate(([0.0], at_most))))
+
+
+def _floor(sub: _Sub, floor: int | None) -> _Sub:
+    if floor is None or sub.offset >= floor:
+        return sub
+    cut = min(floor - sub.offset, len(sub.probs))
+    below = sub.probs[:cut].sum()
+    rest = sub.probs[cut:]
+    start = sub.offset + cut
+    out = _Sub(floor, np.zeros(1)).add(_Sub(start, rest)) if len(rest) else _Sub(floor, np.zeros(1))
+    out.probs[floor - out.offset] += below
+    return out
+
+
+@lru_cache(maxsize=4096)
+def exact_raw(spec: PoolSpec) -> RawDistribution:
+    """The exact :class:`RawDistribution` of a pool.
+
+    Example:
+        >>> from workbench.rules.pool import DieType, PoolSpec
+        >>> raw = exact_raw(PoolSpec(((DieType.threshold("d6", 6, 5), 2),)))
+        >>> [round(float(p) * 9, 6) for p in raw.pmf]
+        [4.0, 4.0, 1.0]
+    """
+    dice = spec.dice
+    if spec.keep != "sum":
+        (die, n), = spec.groups
+        full, all_fail = _kept(die, n, spec.keep == "highest"), _Sub.zero()
+        lost = 0.0
+    else:
+        lost = 0.0
+        full, all_fail = _Sub.point(), _Sub.point()
+        for die, n in spec.groups:
+            chain, first_fails, cut = _die_chain(die, dice)
+            lost += (n + min(n, spec.rerolls)) * cut
+            part = _with_rerolls(chain, n, spec.rerolls) if spec.rerolls else chain.power(n)
+            full = full.conv(part)
+            all_fail = all_fail.conv(first_fails.power(n))
+        if dice == 0:
+            all_fail = _Sub.zero()
+    some = full.add(_Sub(all_fail.offset, -all_fail.probs))
+    some.probs = np.clip(some.probs, 0.0, None)
+    rows = [_floor(_Sub(s.offset + spec.modifier, s.probs), spec.floor) for s in (some, all_fail)]
+    lo = min(r.offset for r in rows)
+    hi = max(r.offset + len(r.probs) for r in rows)
+    table = np.zeros((2, hi - lo))
+    for k, r in enumerate(rows):
+        table[k, r.offset - lo:r.offset - lo + len(r.probs)] = r.probs
+    # Trim tails too unlikely to matter (added to the reported lost mass), so tables and
+    # exports stay short; impossible outcomes at either end go too.
+    pmf = table.sum(axis=0)
+    from_top = np.cumsum(pmf[::-1])[::-1]
+    from_bottom = np.cumsum(pmf)
+    keep = np.nonzero((from_top > TAIL) & (from_bottom > TAIL))[0]
+    if len(keep):
+        first, last = int(keep[0]), int(keep[-1])
+        lost += float(pmf[:first].sum() + pmf[last + 1:].sum())
+        table = table[:, first:last + 1].copy()
+        lo += first
+    table.setflags(write=False)
+    return RawDistribution(lo, table, lost)

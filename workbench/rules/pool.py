@@ -1,0 +1,192 @@
+"""Pure descriptions of what is rolled: die face tables and the pool of one check.
+
+A mechanic turns a system's parameters into a :class:`PoolSpec`; the exact engine and the
+bulk simulator both read nothing but that spec, which is how they stay in agreement.
+
+Each face of a :class:`DieType` carries a *value* (what it adds to the check's total: +1 for a
+success, -1 for a cancelling failure, 0 for a miss; for narrative dice, the outcome's index)
+and whether it *explodes* (the same die type is rolled again and its value added too).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ..errors import WorkbenchError
+
+Keep = Literal["sum", "highest", "lowest"]
+
+
+@dataclass(frozen=True)
+class DieType:
+    """One kind of die: per face (face 1 first) its value and whether it explodes.
+
+    Example:
+        >>> d6 = DieType.threshold("d6", sides=6, success_from=5)
+        >>> d6.values
+        (0, 0, 0, 0, 1, 1)
+    """
+
+    name: str
+    values: tuple[int, ...]
+    explodes: tuple[bool, ...] = ()
+
+    def __post_init__(self):
+        if not self.values:
+            raise WorkbenchError(f"die '{self.name}': needs at least one face")
+        if not self.explodes:
+            object.__setattr__(self, "explodes", (False,) * len(self.values))
+        if len(self.explodes) != len(self.values):
+            raise WorkbenchError(f"die '{self.name}': {len(self.values)} face values but "
+                                 f"{len(self.explodes)} explode flags")
+        if all(self.explodes):
+            raise WorkbenchError(f"die '{self.name}': every face explodes, so a roll never ends")
+
+    @property
+    def sides(self) -> int:
+        return len(self.values)
+
+    @property
+    def fails(self) -> tuple[bool, ...]:
+        """Faces that are cancelling failures (value below zero)."""
+        return tuple(v < 0 for v in self.values)
+
+    @classmethod
+    def threshold(cls, name: str, sides: int, success_from: int, fail_to: int = 0,
+                  explode_from: int = 0) -> "DieType":
+        """A counting die: faces >= ``success_from`` succeed, faces <= ``fail_to`` fail,
+        faces >= ``explode_from`` explode (0 means never)."""
+        values = tuple(1 if f >= success_from else (-1 if f <= fail_to else 0)
+                       for f in range(1, sides + 1))
+        explodes = tuple(bool(explode_from) and f >= explode_from for f in range(1, sides + 1))
+        return cls(name, values, explodes)
+
+
+@dataclass(frozen=True)
+class PoolSpec:
+    """Everything rolled for one check, as plain data.
+
+    Attributes:
+        groups: ``(die type, count)`` pairs; the initial pool.
+        rerolls: after the roll, up to this many distinct dice that scored nothing are rolled
+            once more and the new result counts (only for pools of one die type without
+            failure faces, where "better of the two" is always the new roll).
+        modifier: added to the total (free successes minus penalty failures).
+        floor: the total is raised to at least this (``None``: no floor).
+        keep: ``"sum"`` adds all dice; ``"highest"`` / ``"lowest"`` keep one die's value
+            (narrative d6 variant; no explosions or rerolls).
+
+    Example:
+        >>> d6 = DieType.threshold("d6", 6, 5)
+        >>> PoolSpec(((d6, 4),), rerolls=1).dice
+        4
+    """
+
+    groups: tuple[tuple[DieType, int], ...]
+    rerolls: int = 0
+    modifier: int = 0
+    floor: int | None = None
+    keep: Keep = "sum"
+
+    def __post_init__(self):
+        groups = tuple((die, int(n)) for die, n in self.groups if int(n) > 0)
+        object.__setattr__(self, "groups", groups)
+        if self.rerolls < 0:
+            raise WorkbenchError(f"rerolls must be >= 0, got {self.rerolls}")
+        if self.rerolls and len(groups) > 1:
+            raise WorkbenchError("rerolls are defined for pools of one die type only")
+        if self.rerolls and any(any(d.fails) for d, _ in groups):
+            raise WorkbenchError("rerolls are defined for dice without failure faces only")
+        if self.keep not in ("sum", "highest", "lowest"):
+            raise WorkbenchError(f"keep must be sum, highest or lowest, got {self.keep!r}")
+        if self.keep != "sum":
+            if len(groups) != 1:
+                raise WorkbenchError("keep highest/lowest needs exactly one die type")
+            if self.rerolls or any(any(d.explodes) for d, _ in groups):
+                raise WorkbenchError("keep highest/lowest does not combine with rerolls or explosions")
+
+    @property
+    def dice(self) -> int:
+        """Dice in the initial pool."""
+        return sum(n for _, n in self.groups)
+
+
+@dataclass(frozen=True)
+class RolledPool:
+    """The score of concrete faces (see :func:`score_faces`)."""
+
+    total: int
+    successes: int
+    failures: int
+    all_initial_failed: bool
+    faces_used: int
+
+
+def score_faces(spec: PoolSpec, faces) -> RolledPool:
+    """Score concrete faces against a pool.
+
+    ``faces`` is a list of faces for a pool of one die type, or a mapping die-name -> list.
+    Each list starts with the initial pool's faces in order; then come the extra dice, in the
+    order they were rolled: one for each exploding face (extra dice may explode again), then
+    one for each reroll of a die that scored nothing (initial dice, first to last).
+
+    Example:
+        >>> d6 = DieType.threshold("d6", 6, 4, explode_from=6)
+        >>> score_faces(PoolSpec(((d6, 7),)), [2, 6, 4, 5, 1, 3, 4, 4]).total
+        5
+    """
+    if not isinstance(faces, dict):
+        if len(spec.groups) > 1:
+            names = ", ".join(d.name for d, _ in spec.groups)
+            raise WorkbenchError(f"faces: this pool mixes {names}; give a mapping name -> faces")
+        faces = {spec.groups[0][0].name: faces} if spec.groups else {}
+    known = {d.name for d, _ in spec.groups}
+    for name, given in faces.items():
+        if name not in known and len(given):
+            raise WorkbenchError(f"faces: the pool has no {name} dice (it has: {', '.join(sorted(known)) or 'none'})")
+    totals = []
+    succ = fail = used = 0
+    all_failed = spec.dice > 0
+    for die, count in spec.groups:
+        queue = [int(f) for f in faces.get(die.name, [])]
+        for f in queue:
+            if not 1 <= f <= die.sides:
+                raise WorkbenchError(f"faces: a {die.name} shows 1 to {die.sides}, got {f}")
+        pos = 0
+
+        def take():
+            nonlocal pos
+            if pos >= len(queue):
+                raise WorkbenchError(f"faces: {die.name} needs more faces than the {len(queue)} given "
+                                     "(exploding faces and rerolls each need one more)")
+            pos += 1
+            return queue[pos - 1]
+
+        initial = [take() for _ in range(count)]
+        if spec.keep != "sum":
+            pick = max if spec.keep == "highest" else min
+            totals.append(pick(die.values[f - 1] for f in initial))
+        else:
+            def chain(face):
+                got = [die.values[face - 1]]
+                while die.explodes[face - 1]:
+                    face = take()
+                    got.append(die.values[face - 1])
+                return got
+            results = [chain(f) for f in initial]
+            misses = [i for i, r in enumerate(results) if not any(v > 0 for v in r)]
+            for i in misses[:spec.rerolls]:
+                results[i] = chain(take())
+            values = [v for r in results for v in r]
+            totals.append(sum(values))
+            succ += sum(v for v in values if v > 0)
+            fail += sum(-v for v in values if v < 0)
+        all_failed = all_failed and all(die.fails[f - 1] for f in initial)
+        if pos != len(queue):
+            raise WorkbenchError(f"faces: {len(queue) - pos} {die.name} face(s) left over; "
+                                 f"the pool rolls {count} {die.name} plus one per explosion or reroll")
+        used += pos
+    total = sum(totals) + spec.modifier
+    if spec.floor is not None:
+        total = max(total, spec.floor)
+    return RolledPool(total, succ, fail, all_failed, used)

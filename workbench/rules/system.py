@@ -1,0 +1,131 @@
+"""A system: a mechanic configured by a data file, with its presets and difficulty ladder."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..distribution import CheckResult, RawDistribution, Roll
+from ..errors import ParameterError, WorkbenchError
+from .mechanics.base import Mechanic
+from .params import Param
+from .pool import PoolSpec, score_faces
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One step of a difficulty ladder: parameters it sets and parameters it adds to.
+
+    Example: UWR's Easy is ``Rung("Easy", set={"target": 1}, add={"favor": 1})``.
+    """
+
+    name: str
+    set: Mapping[str, Any] = field(default_factory=dict)
+    add: Mapping[str, Any] = field(default_factory=dict)
+    example: str = ""
+
+    def describe(self) -> str:
+        parts = [f"{k}={v}" for k, v in self.set.items()]
+        parts += [f"{k}{v:+d}" for k, v in self.add.items()]
+        return ", ".join(parts)
+
+
+class System:
+    """One playable system (or what-if variant): names, parameters, ladder and mechanic.
+
+    Use :func:`workbench.system` to get one; compute with :func:`workbench.check`.
+
+    Example:
+        >>> import workbench
+        >>> uwr = workbench.system("hkrpg")
+        >>> uwr.id, [r.name for r in uwr.ladder]
+        ('uwr', ['Easy', 'Normal', 'Difficult', 'Extreme'])
+    """
+
+    def __init__(self, *, id: str, name: str, mechanic: Mechanic, aliases=(), seed: str = "",
+                 pool_parameter: str | None = None, ladder=(), defaults=None, source=None,
+                 description: str = ""):
+        self.id = id
+        self.name = name
+        self.mechanic = mechanic
+        self.aliases = tuple(aliases)
+        self.seed = seed
+        self.pool_parameter = pool_parameter
+        self.ladder = tuple(ladder)
+        self.source = source
+        self.description = description
+        params = {p.name: p for p in mechanic.params()}
+        for key, value in (defaults or {}).items():
+            if key not in params:
+                raise WorkbenchError(f"{source}: entry 'defaults.{key}': unknown parameter; "
+                                     f"known: {', '.join(params)}")
+            params[key] = params[key].with_default(params[key].parse(id, value))
+        self.params: dict[str, Param] = params
+
+    def __repr__(self) -> str:
+        return f"<System {self.id}: {self.name}>"
+
+    @property
+    def outcome_labels(self) -> tuple[str, ...] | None:
+        return getattr(self.mechanic, "labels", None)
+
+    def resolve(self, **given) -> dict[str, Any]:
+        """Every parameter with its checked value, defaults filled in.
+
+        Example:
+            >>> import workbench
+            >>> workbench.system("uwr").resolve(dice=3)["rerolls"]
+            0
+        """
+        given = self.mechanic.preprocess(given)
+        unknown = [k for k in given if k not in self.params]
+        if unknown:
+            raise ParameterError(self.id, unknown[0], given[unknown[0]],
+                                 "a parameter of this system: " + ", ".join(self.params))
+        values = {name: (param.parse(self.id, given[name]) if name in given else param.default)
+                  for name, param in self.params.items()}
+        self.mechanic.cross_check(values)
+        return values
+
+    def pool(self, **given) -> PoolSpec:
+        """The dice rolled for a check with these parameters."""
+        return self.mechanic.pool(self.resolve(**given))
+
+    def with_rung(self, rung: Rung | str, **given) -> dict[str, Any]:
+        """Parameters for a check at a ladder rung: the rung's values set or added."""
+        if isinstance(rung, str):
+            named = {r.name.lower(): r for r in self.ladder}
+            if rung.lower() not in named:
+                raise ParameterError(self.id, "rung", rung, "one of " + ", ".join(r.name for r in self.ladder))
+            rung = named[rung.lower()]
+        params = dict(given)
+        params.update(rung.set)
+        base = self.resolve(**given)
+        for key, delta in rung.add.items():
+            params[key] = base[key] + delta
+        return params
+
+    def result(self, raw, params: Mapping[str, Any], method: str = "exact",
+               seed: int | None = None) -> CheckResult:
+        """Read a raw distribution (exact or simulated) as this system's check result."""
+        m = self.mechanic
+        return CheckResult(system=self.id, params=dict(params), pmf=m.outcomes(raw),
+                           tiers=m.tiers(raw, params), p_pass=m.p_pass(raw, params),
+                           lost_mass=raw.lost_mass, method=method, trials=raw.trials,
+                           seed=seed, extra=m.extra(params))
+
+    def score(self, faces, **given) -> Roll:
+        """Score concrete faces (the seeds' worked examples); see :func:`workbench.score`."""
+        params = self.resolve(**given)
+        spec = self.mechanic.pool(params)
+        rolled = score_faces(spec, faces)
+        table = np.zeros((2, 1))
+        table[int(rolled.all_initial_failed), 0] = 1.0
+        res = self.result(RawDistribution(rolled.total, table), params)
+        outcome = next(o for o, p in res.pmf.items() if p == 1.0)
+        tier = next((o for o, p in res.tiers.items() if p == 1.0), None) if res.tiers else None
+        labelled = self.outcome_labels is not None
+        return Roll(system=self.id, successes=rolled.successes, failures=rolled.failures,
+                    net=None if labelled else rolled.total, outcome=outcome, tier=tier,
+                    passed=None if res.p_pass is None else res.p_pass == 1.0)
