@@ -1,0 +1,105 @@
+"""Success curves and side-by-side frames (pandas) over the exact engine or the simulator.
+
+A *curve* is P(pass) against the number of dice in the pool, one line per difficulty rung.
+Each system names its pool parameter in its data file (``dice`` for UWR/FoNS/Arrata, ``d6``
+for the Unnamed System); a system without one (Erzählspiel) gives the same value at every size.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+import pandas as pd
+
+from .api import check
+from .rules.registry import get_system
+from .rules.system import Rung, System
+
+DEFAULT_POOLS = range(1, 21)
+
+
+def _rungs(sys_: System, rungs: "Sequence[str | Rung] | None") -> list[Rung]:
+    if rungs is None:
+        return list(sys_.ladder) or [Rung("pass")]
+    named = {r.name.lower(): r for r in sys_.ladder}
+    out = []
+    for rung in rungs:
+        if isinstance(rung, Rung):
+            out.append(rung)
+        elif rung.lower() in named:
+            out.append(named[rung.lower()])
+        else:
+            sys_.with_rung(rung)  # raises the error naming the allowed rungs
+    return out
+
+
+def _evaluate(sys_: System, params: dict, method: str, trials: int, seed: int | None):
+    if method == "exact":
+        return check(sys_, **params)
+    if method == "simulate":
+        from .simulate import simulate
+        return simulate(sys_, trials=trials, seed=seed, **params)
+    from .errors import WorkbenchError
+    raise WorkbenchError(f"method got {method!r}; allowed: exact, simulate")
+
+
+def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_POOLS,
+                  rungs: "Sequence[str | Rung] | None" = None, *, label: str | None = None,
+                  method: str = "exact", trials: int = 200_000, seed: int | None = 0,
+                  **params: Any) -> pd.DataFrame:
+    """P(pass) for each pool size and ladder rung, as a long DataFrame.
+
+    Columns: ``label``, ``system``, ``pool``, ``rung``, ``p_pass``, ``mean`` and, for simulated
+    curves, ``stderr``. ``params`` are the character's other settings (favor, quality, ...).
+
+    Example:
+        >>> frame = success_curve("uwr", [1, 2], rungs=["Normal"])
+        >>> [round(p, 4) for p in frame["p_pass"]]
+        [0.3333, 0.5556]
+    """
+    sys_ = get_system(system)
+    chosen = _rungs(sys_, rungs)
+    sizes = list(pool_sizes)
+    rows = []
+    for rung in chosen:
+        cache: dict = {}
+        for size in sizes:
+            given = dict(params)
+            if sys_.pool_parameter:
+                given[sys_.pool_parameter] = size
+            key = size if sys_.pool_parameter else None
+            if key not in cache:
+                cache[key] = _evaluate(sys_, sys_.with_rung(rung, **given), method, trials, seed)
+            result = cache[key]
+            row = {"label": label or sys_.id, "system": sys_.id, "pool": size, "rung": rung.name,
+                   "p_pass": result.p_pass, "mean": result.mean}
+            if method == "simulate":
+                row["stderr"] = result.p_pass_stderr
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POOLS,
+                 **options: Any) -> pd.DataFrame:
+    """A wide table: one row per pool size, one column per (label, rung).
+
+    ``entries`` are system ids, or ``(system, params)`` pairs, or ``(label, system, params)``
+    triples for variants compared with their baseline.
+
+    Example:
+        >>> table = side_by_side(["uwr", ("arrata", {"quality": "A"})], [3, 4])
+        >>> table.shape
+        (2, 10)
+    """
+    frames = []
+    for entry in entries:
+        if isinstance(entry, (str, System)):
+            label, sys_, params = None, entry, {}
+        elif len(entry) == 2:
+            (sys_, params), label = entry, None
+        else:
+            label, sys_, params = entry
+        frames.append(success_curve(sys_, pool_sizes, label=label, **options, **params))
+    long = pd.concat(frames, ignore_index=True)
+    order = list(dict.fromkeys(zip(long["label"], long["rung"])))
+    wide = long.pivot_table(index="pool", columns=["label", "rung"], values="p_pass", sort=False)
+    return wide.reindex(columns=pd.MultiIndex.from_tuples(order, names=["label", "rung"]))
