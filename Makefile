@@ -12,14 +12,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# As root (containers, CI machines) JupyterLab refuses to start without --allow-root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=notebooks $(LAB_ARGS)
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks.bench_exact
+	$(BIN)/python -m benchmarks.bench_simulate
+	$(BIN)/python -m benchmarks.bench_stateful
+	$(BIN)/python -m benchmarks.bench_widgets
 
 clean:
 	rm -rf $(VENV)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-import pandas as pd
+import numpy as np
 
 from .api import check
+from .exact import exact_raw
 from .rules.registry import get_system
 from .rules.system import Rung, System
 
@@ -42,6 +43,22 @@ def _evaluate(sys_: System, params: dict, method: str, trials: int, seed: int | 
     raise WorkbenchError(f"method got {method!r}; allowed: exact, simulate")
 
 
+def _exact_point(sys_: System, params: dict, memo: dict) -> tuple[float | None, float | None]:
+    """P(pass) and mean of one exact check, as :func:`check` gives them.
+
+    Curves ask for hundreds of checks whose pools repeat (every rung of a size rolls the
+    same dice), so each distinct pool's distribution and mean are computed once per call;
+    building the full :class:`CheckResult` for each point was most of a table's time.
+    """
+    resolved = sys_.resolve(**params)
+    spec = sys_.mechanic.pool(resolved)
+    if spec not in memo:
+        raw = exact_raw(spec)
+        memo[spec] = raw, sys_.mechanic.outcomes(raw).mean
+    raw, mean = memo[spec]
+    return sys_.mechanic.p_pass(raw, resolved), mean
+
+
 def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_POOLS,
                   rungs: "Sequence[str | Rung] | None" = None, *, label: str | None = None,
                   method: str = "exact", trials: int = 200_000, seed: int | None = 0,
@@ -56,10 +73,12 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
         >>> [round(p, 4) for p in frame["p_pass"]]
         [0.3333, 0.5556]
     """
+    import pandas as pd
     sys_ = get_system(system)
     chosen = _rungs(sys_, rungs)
     sizes = list(pool_sizes)
     rows = []
+    memo: dict = {}
     for rung in chosen:
         cache: dict = {}
         for size in sizes:
@@ -68,12 +87,16 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
                 given[sys_.pool_parameter] = size
             key = size if sys_.pool_parameter else None
             if key not in cache:
-                cache[key] = _evaluate(sys_, sys_.with_rung(rung, **given), method, trials, seed)
-            result = cache[key]
+                at_rung = sys_.with_rung(rung, **given)
+                if method == "exact":
+                    cache[key] = _exact_point(sys_, at_rung, memo)
+                else:
+                    result = _evaluate(sys_, at_rung, method, trials, seed)
+                    cache[key] = result.p_pass, result.mean, result.p_pass_stderr
             row = {"label": label or sys_.id, "system": sys_.id, "pool": size, "rung": rung.name,
-                   "p_pass": result.p_pass, "mean": result.mean}
+                   "p_pass": cache[key][0], "mean": cache[key][1]}
             if method == "simulate":
-                row["stderr"] = result.p_pass_stderr
+                row["stderr"] = cache[key][2]
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -90,6 +113,7 @@ def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POO
         >>> table.shape
         (2, 10)
     """
+    import pandas as pd
     frames = []
     for entry in entries:
         if isinstance(entry, (str, System)):
@@ -101,5 +125,16 @@ def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POO
         frames.append(success_curve(sys_, pool_sizes, label=label, **options, **params))
     long = pd.concat(frames, ignore_index=True)
     order = list(dict.fromkeys(zip(long["label"], long["rung"])))
+    columns = pd.MultiIndex.from_tuples(order, names=["label", "rung"])
+    if len(long) == len(order) * long["pool"].nunique() and not long.duplicated(["pool", "label", "rung"]).any():
+        # One value per cell (the usual case): lay the columns out directly, which is far
+        # cheaper than pivot_table's group-by; repeated cells still go through pivot_table.
+        pools = list(dict.fromkeys(long["pool"]))  # first-seen order, as pivot_table(sort=False)
+        cells: dict = {}
+        for label, rung, pool, p_pass in zip(long["label"], long["rung"], long["pool"], long["p_pass"]):
+            cells.setdefault((label, rung), {})[pool] = np.nan if p_pass is None else float(p_pass)
+        values = np.array([[cells[column].get(pool, np.nan) for column in order] for pool in pools])
+        return pd.DataFrame(values.reshape(len(pools), len(order)), columns=columns,
+                            index=pd.Index(pools, name="pool"))
     wide = long.pivot_table(index="pool", columns=["label", "rung"], values="p_pass", sort=False)
-    return wide.reindex(columns=pd.MultiIndex.from_tuples(order, names=["label", "rung"]))
+    return wide.reindex(columns=columns)

@@ -66,6 +66,15 @@ class Distribution:
     def __len__(self) -> int:
         return len(self.outcomes)
 
+    def __eq__(self, other) -> bool:
+        # The dataclass default would compare numpy arrays element-wise (and fail).
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return (self.outcomes == other.outcomes and self.trials == other.trials
+                and np.array_equal(self.probabilities, other.probabilities))
+
+    __hash__ = None
+
     def items(self):
         return zip(self.outcomes, (float(p) for p in self.probabilities))
 

@@ -9,9 +9,9 @@ import argparse
 import sys
 
 from ..errors import WorkbenchError
-from . import _checks
+from . import _checks, _docs
 
-SUBCOMMAND_MODULES = [_checks]
+SUBCOMMAND_MODULES = [_checks, _docs]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,7 +30,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # NAME=VALUE words may come after options too (``pmf uwr --format md dice=3``): argparse
+    # leaves them over once the positional list has closed, so they are added back here.
+    args, leftover = parser.parse_known_args(argv)
+    if leftover:
+        if not hasattr(args, "params") or any(word.startswith("-") for word in leftover):
+            parser.error(f"unrecognized arguments: {' '.join(leftover)}")
+        args.params = [*args.params, *leftover]
     try:
         return int(args.run(args) or 0)
     except WorkbenchError as exc:

@@ -25,6 +25,7 @@ def parse_assignments(items: list[str], what: str = "parameter") -> dict[str, st
 def parse_quoted(text: str, what: str) -> dict[str, str]:
     """``"dice=4 favor=1"`` -> parameters, as for ``--actor`` / ``--reactor``."""
     try:
-        return parse_assignments(shlex.split(text), what)
-    except ValueError as exc:
+        words = shlex.split(text)
+    except ValueError as exc:  # only shlex's own errors (unbalanced quotes) get this prefix
         raise WorkbenchError(f"{what} {text!r}: {exc}") from None
+    return parse_assignments(words, what)

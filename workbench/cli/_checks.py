@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import sys
 
-import pandas as pd
 
 from ..api import check, system, systems, versus
 from ..errors import WorkbenchError
@@ -78,11 +77,14 @@ def _whole(text: str, name: str, low: int, high: int) -> int:
 
 
 def _result_frames(data: dict) -> list[tuple[str, pd.DataFrame]]:
+    import pandas as pd
     frames = []
-    pmf = pd.DataFrame({"outcome": list(data["pmf"]), "probability": list(data["pmf"].values())})
+    # A check prints its outcome distribution; an opposed check its margin distribution.
+    title, key = ("Outcomes", "pmf") if "pmf" in data else ("Margins", "margin")
+    pmf = pd.DataFrame({"outcome": list(data[key]), "probability": list(data[key].values())})
     if "stderr" in data:
         pmf["stderr"] = list(data["stderr"].values())
-    frames.append(("Outcomes", pmf))
+    frames.append((title, pmf))
     if "tiers" in data:
         frames.append(("Tiers", pd.DataFrame({"tier": list(data["tiers"]),
                                               "probability": list(data["tiers"].values())})))

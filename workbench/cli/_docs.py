@@ -1,0 +1,169 @@
+"""``workbench table``, ``workbench ladder`` and ``workbench report``: exports for docs builds.
+
+Tables go to stdout or ``--out FILE`` so a Sphinx page can ``.. include::`` them; the report
+is one self-contained HTML page.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from ..errors import WorkbenchError
+from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
+from ._args import parse_assignments
+
+_RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
+MAX_POOL = 100
+
+
+def parse_pools(text: str, option: str = "--pools") -> list[int]:
+    """``"1-10"``, ``"2,4,6"`` or ``"3"`` -> pool sizes (each 0..100, no repeats).
+
+    Example:
+        >>> parse_pools("1-3,6")
+        [1, 2, 3, 6]
+    """
+    sizes: list[int] = []
+    allowed = f"allowed: sizes from 0 to {MAX_POOL} such as 1-10 or 2,4,6"
+    for part in text.split(","):
+        match = _RANGE.match(part)
+        if match:
+            low, high = int(match.group(1)), int(match.group(2))
+            if low > high:
+                raise WorkbenchError(f"{option} got {text!r}: range {part.strip()} runs backwards; {allowed}")
+            sizes.extend(range(low, high + 1))
+        elif part.strip().isdigit():
+            sizes.append(int(part))
+        else:
+            raise WorkbenchError(f"{option} got {text!r}; {allowed}")
+    if any(n > MAX_POOL for n in sizes) or len(set(sizes)) != len(sizes):
+        raise WorkbenchError(f"{option} got {text!r}; {allowed}, each once")
+    return sizes
+
+
+def _whole(text: str, option: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        value = None
+    if value is None or not low <= value <= high:
+        raise WorkbenchError(f"{option} got {text!r}; allowed: a whole number from {low} to {high}")
+    return value
+
+
+def _add_output_options(parser, formats_help: str) -> None:
+    parser.add_argument("--format", choices=TABLE_FORMATS, default="rst-grid", help=formats_help)
+    numbers = parser.add_mutually_exclusive_group()
+    numbers.add_argument("--percent", nargs="?", const="1", default=None, metavar="DIGITS",
+                         help="probabilities as percentages (default, 1 decimal: 66.7%%)")
+    numbers.add_argument("--digits", default=None, metavar="N", help="probabilities as 0.667 (N decimals)")
+    numbers.add_argument("--fraction", action="store_true", help="probabilities as fractions (2/3)")
+    parser.add_argument("--out", default=None, metavar="FILE", help="write here instead of stdout")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("table", help="a system's difficulty ladder with P(pass) per pool size")
+    p.add_argument("system", help="system id, alias, variant id or path to a .toml file")
+    p.add_argument("params", nargs="*", metavar="NAME=VALUE", help="the character's other settings")
+    p.add_argument("--pools", default="1-10", help="pool sizes, e.g. 1-10 or 2,4,6 (default 1-10)")
+    _add_output_options(p, "table markup (default rst-grid)")
+    p.set_defaults(run=run_table)
+
+    p = sub.add_parser("ladder", help="solve a difficulty ladder for wanted probabilities")
+    p.add_argument("system")
+    p.add_argument("params", nargs="*", metavar="NAME=VALUE")
+    p.add_argument("--want", required=True, help='e.g. "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2"')
+    p.add_argument("--pool", default="4", help="the typical pool size the odds are wanted at (default 4)")
+    p.add_argument("--pools", default="1-10", help="pool sizes for the across-pools table")
+    p.add_argument("--tolerance", default="0.05", help="how far off still counts as reached (default 0.05)")
+    p.add_argument("--show", choices=("both", "solution", "pools"), default=None,
+                   help="which table(s); default both (solution only for csv)")
+    _add_output_options(p, "table markup (default rst-grid)")
+    p.set_defaults(run=run_ladder)
+
+    p = sub.add_parser("report", help="a self-contained HTML balance report (runs a notebook)")
+    p.add_argument("--out", required=True, metavar="FILE.html")
+    p.add_argument("--systems", default="uwr,fons,unnamed,arrata,erzahlspiel",
+                   help="comma-separated system ids (default: the five seeds)")
+    p.add_argument("--variant", action="append", default=[], metavar="ID",
+                   help="a what-if variant to compare (repeatable), e.g. fons-exploding")
+    p.add_argument("--pools", default="1-10", help="pool sizes for curves and tables (default 1-10)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.set_defaults(run=run_report)
+
+
+def number_format_of(args) -> NumberFormat:
+    """The ``--percent`` / ``--digits`` / ``--fraction`` choice as a :class:`NumberFormat`."""
+    if args.fraction:
+        return NumberFormat("fraction")
+    if args.digits is not None:
+        return NumberFormat("digits", _whole(args.digits, "--digits", 0, 15))
+    if args.percent is not None:
+        return NumberFormat("percent", _whole(args.percent, "--percent", 0, 15))
+    return NumberFormat("percent", 1)
+
+
+def _write(text: str, out: str | None) -> None:
+    if out is None:
+        sys.stdout.write(text + "\n")
+        return
+    path = Path(out)
+    if not path.parent.is_dir():
+        raise WorkbenchError(f"--out {out!r}: folder {str(path.parent)!r} does not exist")
+    path.write_text(text + "\n", encoding="utf-8")
+
+
+def run_table(args) -> int:
+    from ..ladders import difficulty_table
+    numbers = number_format_of(args)
+    frame = difficulty_table(args.system, parse_pools(args.pools), **parse_assignments(args.params))
+    _write(render_table(frame, args.format, numbers), args.out)
+    return 0
+
+
+def run_ladder(args) -> int:
+    from ..ladders import solve_ladder
+    numbers = number_format_of(args)
+    pool = _whole(args.pool, "--pool", 0, MAX_POOL)
+    try:
+        tolerance = float(args.tolerance)
+    except ValueError:
+        tolerance = -1.0
+    if not 0 <= tolerance <= 1:
+        raise WorkbenchError(f"--tolerance got {args.tolerance!r}; allowed: a number from 0 to 1")
+    show = args.show or ("solution" if args.format == "csv" else "both")
+    if show == "both" and args.format == "csv":
+        raise WorkbenchError("--show both cannot be one CSV file; allowed with csv: solution or pools")
+    pools = parse_pools(args.pools)
+    solution = solve_ladder(args.system, args.want, pool, tolerance=tolerance,
+                            **parse_assignments(args.params))
+    blocks = []
+    if show in ("both", "solution"):
+        table = solution.table()
+        table["reachable"] = table["reachable"].map({True: "yes", False: "no"})
+        blocks.append(render_table(table, args.format, numbers, title="Solved ladder"))
+    if show in ("both", "pools"):
+        across = solution.across_pools(pools)
+        if len(across.columns) == len(pools):  # pool sizes as designers write them: B3, 3d6
+            from ..ladders import pool_label
+            quality = parse_assignments(args.params).get("quality")
+            across.columns = [pool_label(args.system, n, quality) for n in pools]
+        blocks.append(render_table(across, args.format, numbers,
+                                   title="Solved ladder across pool sizes"))
+    _write("\n\n".join(blocks), args.out)
+    for rung in solution.rungs:
+        if not rung.reachable:
+            print(f"workbench: warning: {rung.name}: {rung.note}", file=sys.stderr)
+    return 0
+
+
+def run_report(args) -> int:
+    from ..report import build_report
+    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    if not systems:
+        raise WorkbenchError(f"--systems got {args.systems!r}; allowed: ids such as uwr,arrata")
+    build_report(args.out, systems=systems, variants=args.variant,
+                 pool_sizes=parse_pools(args.pools), progress=not args.no_progress)
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
