@@ -10,6 +10,7 @@ and whether it *explodes* (the same die type is rolled again and its value added
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from ..errors import WorkbenchError
@@ -56,10 +57,17 @@ class DieType:
                   explode_from: int = 0) -> "DieType":
         """A counting die: faces >= ``success_from`` succeed, faces <= ``fail_to`` fail,
         faces >= ``explode_from`` explode (0 means never)."""
-        values = tuple(1 if f >= success_from else (-1 if f <= fail_to else 0)
-                       for f in range(1, sides + 1))
-        explodes = tuple(bool(explode_from) and f >= explode_from for f in range(1, sides + 1))
-        return cls(name, values, explodes)
+        return _threshold_die(cls, name, sides, success_from, fail_to, explode_from)
+
+
+@lru_cache(maxsize=1024)
+def _threshold_die(cls, name, sides, success_from, fail_to, explode_from) -> DieType:
+    # Cached: curves and tables build the same few dice hundreds of times, and one shared
+    # (immutable) object also makes the exact engine's cache lookups cheaper.
+    values = tuple(1 if f >= success_from else (-1 if f <= fail_to else 0)
+                   for f in range(1, sides + 1))
+    explodes = tuple(bool(explode_from) and f >= explode_from for f in range(1, sides + 1))
+    return cls(name, values, explodes)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..distribution import CheckResult, RawDistribution, Roll
-from ..errors import ParameterError, WorkbenchError
+from ..errors import DataFileError, ParameterError
 from .mechanics.base import Mechanic
 from .params import Param
 from .pool import PoolSpec, score_faces
@@ -58,9 +58,14 @@ class System:
         params = {p.name: p for p in mechanic.params()}
         for key, value in (defaults or {}).items():
             if key not in params:
-                raise WorkbenchError(f"{source}: entry 'defaults.{key}': unknown parameter; "
-                                     f"known: {', '.join(params)}")
-            params[key] = params[key].with_default(params[key].parse(id, value))
+                raise DataFileError(source, f"defaults.{key}",
+                                    f"unknown parameter; known: {', '.join(params)}")
+            try:
+                parsed = params[key].parse(id, value)
+            except ParameterError as exc:
+                raise DataFileError(source, f"defaults.{key}",
+                                    f"got {value!r}; allowed: {exc.allowed}") from None
+            params[key] = params[key].with_default(parsed)
         self.params: dict[str, Param] = params
 
     def __repr__(self) -> str:
