@@ -55,8 +55,8 @@ def test_erzahlspiel_sixth_die():
     purple = workbench.check(six, die="purple")
     assert purple.p_pass == pytest.approx(1.0)
     assert purple.pmf["YES! AND..."] == pytest.approx(3 / 6)
-    assert workbench.check(six, advantage=3).to_dict()["rolled"] == "purple"
-    assert workbench.check("erzahlspiel", advantage=3).to_dict()["rolled"] == "blue"
+    assert workbench.check(six, advantage=3).extra["rolled"] == "purple"
+    assert workbench.check("erzahlspiel", advantage=3).extra["rolled"] == "blue"
     with pytest.raises(workbench.ParameterError):
         workbench.check("erzahlspiel", die="purple")  # the base system is untouched
 

@@ -241,6 +241,6 @@ def test_erzahlspiel_die_by_advantage():
         by_level = workbench.check("erzahlspiel", advantage=advantage)
         by_colour = workbench.check("erzahlspiel", die=colour)
         assert list(by_level.pmf.probabilities) == list(by_colour.pmf.probabilities)
-        assert by_level.to_dict()["rolled"] == colour
+        assert by_level.extra["rolled"] == colour
     with pytest.raises(ParameterError):
         workbench.check("erzahlspiel", die="green", advantage=1)

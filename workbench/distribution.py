@@ -162,7 +162,11 @@ class CheckResult:
         return math.sqrt(var / self.trials)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``workbench pmf --format json``."""
+        """The JSON object of ``workbench pmf --format json``: exactly the contract's keys.
+
+        Derived facts (``extra``) and the standard errors of ``p_pass`` and ``mean`` stay on
+        the Python object, so tools reading the JSON never meet keys they don't expect.
+        """
         out: dict[str, Any] = {"system": self.system, "params": dict(self.params),
                                "method": self.method}
         if self.method == "simulate":
@@ -173,19 +177,11 @@ class CheckResult:
             out["stderr"] = {str(o): float(s) for o, s in zip(self.pmf.outcomes, self.pmf.stderr)}
         if self.tiers is not None:
             out["tiers"] = self.tiers.to_dict()
-            if self.method == "simulate":
-                out["tiers_stderr"] = {str(o): float(s) for o, s in
-                                       zip(self.tiers.outcomes, self.tiers.stderr)}
         if self.p_pass is not None:
             out["p_pass"] = self.p_pass
-            if self.method == "simulate":
-                out["p_pass_stderr"] = self.p_pass_stderr
         if self.mean is not None:
             out["mean"] = self.mean
-            if self.method == "simulate":
-                out["mean_stderr"] = self.mean_stderr
         out["lost_mass"] = self.lost_mass
-        out.update(self.extra)
         return out
 
 

@@ -1,0 +1,159 @@
+"""A real browser drives the explorer: Voila serves notebooks/00_explorer.ipynb to Debian's
+chromium (Playwright's Python package; never ``playwright install``). Moving a slider must
+change the plotted values to the engine's new numbers.
+
+Under ``CI=true`` this test must run: a missing chromium or Playwright fails it loudly.
+Elsewhere it skips when chromium is missing. A screenshot lands in ``test-artifacts/``.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import workbench
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "00_explorer.ipynb"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-quic"]
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _require_browser():
+    problems = []
+    if not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        problems.append(f"no chromium at {CHROMIUM} (apt-get install chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as exc:
+        problems.append(f"Playwright's Python package is missing: {exc}")
+    if problems:
+        message = "; ".join(problems)
+        if IN_CI:
+            pytest.fail(f"CI=true but the browser test cannot run: {message}")
+        pytest.skip(message)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: float = 90.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"voila exited with {process.returncode}:\n{log.read_text()[-3000:]}")
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"voila did not open port {port} in {timeout:.0f} s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture
+def voila_url(tmp_path):
+    """Voila serving a temporary copy of the explorer notebook; stopped by PID afterwards."""
+    _require_browser()
+    shutil.copy(NOTEBOOK, tmp_path / NOTEBOOK.name)
+    port = _free_port()
+    log = tmp_path / "voila.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "voila", NOTEBOOK.name, "--no-browser", f"--port={port}",
+             "--Voila.ip=127.0.0.1"],
+            cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        _wait_for_port(port, process, log)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        # The server runs in its own session: signal that group by the server's PID, so
+        # the kernel it started goes too.
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=5)
+
+
+_PLOTTED = """() => {
+  const plot = document.querySelector('.wb-explorer .js-plotly-plot');
+  if (!plot || !plot.data) return null;
+  return {title: plot.layout.title.text || plot.layout.title,
+          traces: plot.data.map(t => ({name: t.name, x: Array.from(t.x), y: Array.from(t.y)}))};
+}"""
+
+
+def _expected_curves(favor: int, pools):
+    uwr = workbench.system("uwr")
+    return {f"{rung.name}": [workbench.check("uwr", **uwr.with_rung(rung, dice=n, favor=favor)).p_pass
+                             for n in pools] for rung in uwr.ladder}
+
+
+def _matches(plotted, favor: int) -> bool:
+    if not plotted or not plotted["traces"]:
+        return False
+    pools = plotted["traces"][0]["x"]
+    expected = _expected_curves(favor, pools)
+    for trace in plotted["traces"]:
+        rung = trace["name"].split(" · ")[-1]
+        if rung not in expected or len(trace["y"]) != len(expected[rung]):
+            return False
+        if any(abs(got - want) > 1e-9 for got, want in zip(trace["y"], expected[rung])):
+            return False
+    return len(plotted["traces"]) == len(expected)
+
+
+def _wait_until(page, predicate, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = page.evaluate(_PLOTTED)
+        if predicate(last):
+            return last
+        page.wait_for_timeout(200)
+    raise AssertionError(f"timed out waiting for {what}; the page plots {last}")
+
+
+def test_moving_a_slider_redraws_with_the_engines_numbers(voila_url):
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1300})
+            page.goto(voila_url, timeout=120_000)
+            page.wait_for_selector(".wb-explorer .js-plotly-plot", timeout=120_000)
+            start = _wait_until(page, lambda p: _matches(p, favor=0), 60, "the favor 0 curves")
+            assert "exact" in start["title"]
+
+            handle = page.locator(".wb-knob-favor .noUi-handle")
+            assert handle.count() == 1
+            handle.focus()
+            page.keyboard.press("ArrowRight")  # favor 0 -> 1
+            moved = _wait_until(page, lambda p: _matches(p, favor=1), 60, "the favor 1 curves")
+            readout = page.locator(".wb-knob-favor .widget-readout").inner_text().strip()
+            assert float(readout) == pytest.approx(1)
+            assert moved["traces"] != start["traces"]
+            assert "favor=1" in moved["traces"][0]["name"]
+            page.screenshot(path=str(ARTIFACTS / "explorer.png"), full_page=True)
+        finally:
+            browser.close()

@@ -1,0 +1,155 @@
+"""Plain, frozen settings passed from the explorer's controls to the figure functions.
+
+The widgets only *read* their values into these dataclasses; :func:`workbench.widgets.figure`
+turns settings into a figure. Tests and notebooks build settings directly, without widgets.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..errors import WorkbenchError
+from ..rules.registry import get_system
+from ..rules.system import System
+
+VIEWS = ("curve", "outcomes", "difference")
+"""What the explorer draws: success curves, one check's outcomes, variant minus baseline."""
+METHODS = ("exact", "simulate")
+AS_SET = "as set"
+"""Rung name meaning "no ladder rung: the knobs exactly as set"."""
+
+
+class SettingsError(WorkbenchError):
+    """Explorer settings with a value that is not allowed.
+
+    Example:
+        >>> ExplorerSettings(entries=(EntrySettings("uwr"),), view="pie")
+        Traceback (most recent call last):
+        ...
+        workbench.widgets.settings.SettingsError: explorer setting 'view' got 'pie'; allowed: curve, outcomes, difference
+    """
+
+    def __init__(self, setting: str, value: object, allowed: str):
+        self.setting = setting
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"explorer setting '{setting}' got {value!r}; allowed: {allowed}")
+
+
+@dataclass(frozen=True)
+class EntrySettings:
+    """One system or variant drawn in the explorer, with its knob values and ladder rungs.
+
+    Attributes:
+        system: a system id, alias or data-file path (see :func:`workbench.system`).
+        params: knob values as ``(name, value)`` pairs (a mapping is accepted and converted).
+        rungs: ladder rungs to draw; ``None`` draws every rung of the system's ladder and
+            ``()`` (or the rung ``"as set"``) draws the knobs exactly as set.
+        label: legend text; ``None`` makes one from the system id and non-default knobs.
+
+    Example:
+        >>> entry = EntrySettings("uwr", {"favor": 1}, rungs=("Normal",))
+        >>> entry.params, entry.display_label()
+        ((('favor', 1),), 'uwr favor=1')
+    """
+
+    system: str
+    params: tuple[tuple[str, Any], ...] = ()
+    rungs: tuple[str, ...] | None = None
+    label: str | None = None
+
+    def __post_init__(self):
+        params = self.params
+        if isinstance(params, Mapping):
+            params = tuple(params.items())
+        object.__setattr__(self, "params", tuple((str(k), v) for k, v in params))
+        if self.rungs is not None:
+            object.__setattr__(self, "rungs", tuple(self.rungs))
+
+    @property
+    def system_object(self) -> System:
+        return get_system(self.system)
+
+    @property
+    def knobs(self) -> dict[str, Any]:
+        return dict(self.params)
+
+    def chosen_rungs(self) -> tuple[str, ...]:
+        """Rung names to draw: every ladder rung when ``rungs`` is ``None``."""
+        if self.rungs is None:
+            return tuple(r.name for r in self.system_object.ladder) or (AS_SET,)
+        return self.rungs or (AS_SET,)
+
+    def display_label(self) -> str:
+        """The legend text: ``label`` if given, else the id and every non-default knob."""
+        if self.label:
+            return self.label
+        sys_ = self.system_object
+        changed = [f"{name}={_format(value)}" for name, value in self.params
+                   if name in sys_.params and value != sys_.params[name].default]
+        return " ".join([sys_.id, *changed])
+
+
+@dataclass(frozen=True)
+class ExplorerSettings:
+    """Everything one explorer figure depends on.
+
+    Attributes:
+        entries: the systems and variants to overlay.
+        view: ``"curve"`` (P(pass) against dice), ``"outcomes"`` (one check's outcome or
+            tier distribution, stacked) or ``"difference"`` (each entry minus the baseline).
+        method: ``"exact"`` or ``"simulate"`` (simulated results carry error bars).
+        pool_sizes: dice in the pool along the curve's x axis.
+        trials, seed: for simulations.
+        baseline: index into ``entries`` of the entry the difference view subtracts.
+
+    Example:
+        >>> s = ExplorerSettings(entries=(EntrySettings("uwr"), EntrySettings("fons")))
+        >>> s.view, s.method, s.pool_sizes[:3]
+        ('curve', 'exact', (1, 2, 3))
+    """
+
+    entries: tuple[EntrySettings, ...]
+    view: str = "curve"
+    method: str = "exact"
+    pool_sizes: tuple[int, ...] = field(default_factory=lambda: tuple(range(1, 21)))
+    trials: int = 100_000
+    seed: int | None = 0
+    baseline: int = 0
+
+    def __post_init__(self):
+        object.__setattr__(self, "entries", tuple(self.entries))
+        object.__setattr__(self, "pool_sizes", tuple(int(n) for n in self.pool_sizes))
+        if not self.entries:
+            raise SettingsError("entries", (), "at least one system or variant")
+        if self.view not in VIEWS:
+            raise SettingsError("view", self.view, ", ".join(VIEWS))
+        if self.method not in METHODS:
+            raise SettingsError("method", self.method, ", ".join(METHODS))
+        if not self.pool_sizes or min(self.pool_sizes) < 0:
+            raise SettingsError("pool_sizes", self.pool_sizes, "one or more whole numbers >= 0")
+        if isinstance(self.trials, bool) or not isinstance(self.trials, int) or self.trials < 1:
+            raise SettingsError("trials", self.trials, "a whole number >= 1")
+        if not 0 <= self.baseline < len(self.entries):
+            raise SettingsError("baseline", self.baseline,
+                                f"an entry index from 0 to {len(self.entries) - 1}")
+        if self.view == "difference" and len(self.entries) < 2:
+            raise SettingsError("entries", len(self.entries),
+                                "two or more entries for the difference view (a variant and its baseline)")
+
+    def labels(self) -> list[str]:
+        """Unique legend labels, one per entry (repeats get ``#2``, ``#3``...)."""
+        seen: dict[str, int] = {}
+        out = []
+        for entry in self.entries:
+            text = entry.display_label()
+            seen[text] = seen.get(text, 0) + 1
+            out.append(text if seen[text] == 1 else f"{text} #{seen[text]}")
+        return out
+
+
+def _format(value: Any) -> str:
+    """Knob values for display: whole floats as integers (slider values such as 1.9999999999999998)."""
+    if isinstance(value, float):
+        return f"{value:.6g}" if abs(value - round(value)) > 1e-9 else str(int(round(value)))
+    return str(value)
