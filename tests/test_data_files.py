@@ -187,3 +187,10 @@ def test_cli_reports_a_broken_file_in_one_line(tmp_path, capsys):
     assert main(["pmf", str(path), "dice=2"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(path) in err and "mechanic" in err
+
+
+def test_variants_remember_their_base():
+    """A variant names the preset it changes, so comparisons can find the baseline."""
+    assert workbench.system("fons-exploding").base == "fons"
+    assert workbench.system("d10-pool").base == "uwr"
+    assert workbench.system("fons").base is None

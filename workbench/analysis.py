@@ -6,7 +6,7 @@ for the Unnamed System); a system without one (Erzählspiel) gives the same valu
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
 
@@ -14,6 +14,9 @@ from .api import check
 from .exact import exact_raw
 from .rules.registry import get_system
 from .rules.system import Rung, System
+
+if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
+    import pandas as pd
 
 DEFAULT_POOLS = range(1, 21)
 
@@ -33,7 +36,14 @@ def _rungs(sys_: System, rungs: "Sequence[str | Rung] | None") -> list[Rung]:
     return out
 
 
-def _evaluate(sys_: System, params: dict, method: str, trials: int, seed: int | None):
+def evaluate(sys_: "str | System", params: dict, method: str = "exact", trials: int = 200_000,
+             seed: int | None = 0):
+    """One check, exact or simulated (the simulator and numba load only when asked for).
+
+    Example:
+        >>> round(evaluate("uwr", {"dice": 2, "target": 1}).p_pass, 4)
+        0.5556
+    """
     if method == "exact":
         return check(sys_, **params)
     if method == "simulate":
@@ -91,7 +101,7 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
                 if method == "exact":
                     cache[key] = _exact_point(sys_, at_rung, memo)
                 else:
-                    result = _evaluate(sys_, at_rung, method, trials, seed)
+                    result = evaluate(sys_, at_rung, method, trials, seed)
                     cache[key] = result.p_pass, result.mean, result.p_pass_stderr
             row = {"label": label or sys_.id, "system": sys_.id, "pool": size, "rung": rung.name,
                    "p_pass": cache[key][0], "mean": cache[key][1]}

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
-
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .analysis import success_curve
 from .api import check
 from .errors import WorkbenchError
 from .rules.registry import get_system
 from .rules.system import Rung, System
+
+if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
+    import pandas as pd
 
 DEFAULT_TABLE_POOLS = range(1, 11)
 #: Relative steps tried for knobs a ladder *adds* to (favor): the seeds only use +1, and past

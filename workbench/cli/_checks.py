@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import json
-import sys
+from typing import TYPE_CHECKING
 
-
-from ..api import check, system, systems, versus
+from ..api import check, systems, versus
 from ..errors import WorkbenchError
 from ._args import FORMATS, parse_assignments, parse_quoted
+
+if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
+    import pandas as pd
 
 
 def register(sub) -> None:

@@ -22,10 +22,14 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import WorkbenchError
+
+if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
+    import pandas as pd
 
 TABLE_FORMATS = ("rst-grid", "rst-list", "rst-csv", "md", "csv", "html")
 NUMBER_STYLES = ("percent", "digits", "fraction")

@@ -60,7 +60,7 @@ def _ladder(path, entries) -> list[Rung]:
     return rungs
 
 
-def build_system(data: dict[str, Any], path: Path) -> System:
+def build_system(data: dict[str, Any], path: Path, base: str | None = None) -> System:
     """Make a :class:`System` from parsed (and merged) data-file contents."""
     unknown = set(data) - _KEYS
     if unknown:
@@ -80,7 +80,7 @@ def build_system(data: dict[str, Any], path: Path) -> System:
                         aliases=data.get("aliases", ()), seed=data.get("seed", ""),
                         pool_parameter=data.get("pool_parameter"), ladder=_ladder(path, data.get("ladder", [])),
                         defaults=data.get("defaults", {}), source=path,
-                        description=data.get("description", ""))
+                        description=data.get("description", ""), base=base)
     except DataFileError:
         raise
     except WorkbenchError as exc:
@@ -111,6 +111,7 @@ def load_system(path: str | os.PathLike, known: dict[str, dict] | None = None) -
             raise DataFileError(path, "base", f"unknown system {base!r}; known: {', '.join(bases)}")
         data = _merge({k: v for k, v in bases[base].items() if k not in ("aliases",)}, data)
         data.pop("base")
+        return build_system(data, path, base=base)
     return build_system(data, path)
 
 

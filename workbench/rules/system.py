@@ -45,8 +45,9 @@ class System:
 
     def __init__(self, *, id: str, name: str, mechanic: Mechanic, aliases=(), seed: str = "",
                  pool_parameter: str | None = None, ladder=(), defaults=None, source=None,
-                 description: str = ""):
+                 description: str = "", base: str | None = None):
         self.id = id
+        self.base = base  # the preset a what-if variant changes (None for presets)
         self.name = name
         self.mechanic = mechanic
         self.aliases = tuple(aliases)

@@ -128,7 +128,7 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
     t_stack = np.array(list(trait_stack.values()), np.int64)
     a_stack = np.array(list(aspect_stack.values()), np.int64)
 
-    resolved, specs, extra_d6, extra_d8, tables, exact = [], [], [], [], [], []
+    resolved, specs, extra_d6, extra_d8, exact = [], [], [], [], []
     for given, _, _ in checks:
         if "drama" in given:
             raise ParameterError(WHERE, "drama", given["drama"], "left out (see drama_campaign)")

@@ -11,7 +11,7 @@ Example:
     >>> [round(p, 4) for p in fig.data[0].y]
     [0.3333, 0.5556]
 """
-from .explorer import Explorer, explorer, show_figure
+from ._explorer import Explorer, explorer, show_figure
 from .figures import (curve_frame, curve_figure, difference_figure, difference_frame, figure,
                       outcome_frame, outcomes_figure)
 from .settings import AS_SET, EntrySettings, ExplorerSettings, SettingsError

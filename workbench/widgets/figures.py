@@ -14,9 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import qualitative, sample_colorscale
 
-from ..analysis import success_curve
-from ..api import check
-from ..distribution import CheckResult
+from ..analysis import evaluate, success_curve
 from ..rules.system import Rung, System
 from .settings import AS_SET, EntrySettings, ExplorerSettings
 
@@ -24,21 +22,6 @@ Z_95 = 1.96
 """Error bars of simulated results span this many standard errors (a 95% interval)."""
 _DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 _PALETTE = qualitative.Plotly + qualitative.D3
-
-
-def evaluate(system: System, params: dict[str, Any], method: str, trials: int,
-             seed: int | None) -> CheckResult:
-    """One check, exact or simulated (the simulator is imported only when asked for).
-
-    Example:
-        >>> from workbench import system
-        >>> round(evaluate(system("uwr"), {"dice": 2, "target": 1}, "exact", 1, 0).p_pass, 4)
-        0.5556
-    """
-    if method == "simulate":
-        from ..simulate import simulate
-        return simulate(system, trials=trials, seed=seed, **params)
-    return check(system, **params)
 
 
 def _rung_params(system: System, rung: str, knobs: dict[str, Any]) -> dict[str, Any]:
