@@ -138,7 +138,7 @@ def test_difference_baseline_can_be_any_entry():
 
 # -- simulated results -------------------------------------------------------------------
 def test_simulated_curve_has_error_bars_and_agrees_with_exact():
-    pytest.importorskip("workbench.simulate")
+    pytest.importorskip("workbench.simulation")
     entry = EntrySettings("unnamed", {"d8": 1}, rungs=("Success",))
     exact = curve_frame(ExplorerSettings((entry,), pool_sizes=(2, 4)))
     settings = ExplorerSettings((entry,), method="simulate", trials=40_000, seed=7, pool_sizes=(2, 4))
@@ -154,7 +154,7 @@ def test_simulated_curve_has_error_bars_and_agrees_with_exact():
 
 
 def test_simulated_outcomes_have_error_bars():
-    pytest.importorskip("workbench.simulate")
+    pytest.importorskip("workbench.simulation")
     fig = figure(ExplorerSettings((EntrySettings("erzahlspiel", rungs=("red",)),), view="outcomes",
                                   method="simulate", trials=20_000, seed=1))
     exact = workbench.check("erzahlspiel", die="red").pmf
@@ -278,7 +278,7 @@ def test_explorer_shows_bad_combinations_instead_of_raising():
 
 
 def test_explorer_simulated_toggle():
-    pytest.importorskip("workbench.simulate")
+    pytest.importorskip("workbench.simulation")
     explorer = Explorer(["uwr"], pool_sizes=range(1, 4), trials=10_000)
     explorer.method.value = "simulate"
     assert "simulated" in explorer.figure.layout.title.text

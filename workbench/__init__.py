@@ -12,6 +12,7 @@ from .api import check, margin_distribution, score, system, systems, versus
 from .distribution import CheckResult, Distribution, Roll, VersusResult
 from .errors import DataFileError, ParameterError, WorkbenchError
 from .rules import Rung, System, load_system
+from .simulation import simulate  # numba loads on the first simulation, not here
 from .analysis import side_by_side, success_curve
 from .export.tables import NumberFormat, render_table
 from .ladders import LadderSolution, RungSolution, difficulty_table, ladder_table, solve_ladder
@@ -20,7 +21,7 @@ from .stateful import (BurnResult, DramaResult, StepsResult, burn_scene, clock, 
                        drama_campaign, pool_maximum, rounds_until_hits, taken_out)
 
 __all__ = [
-    "check", "score", "system", "systems", "versus", "margin_distribution", "load_system",
+    "check", "simulate", "score", "system", "systems", "versus", "margin_distribution", "load_system",
     "CheckResult", "Distribution", "Roll", "VersusResult", "System", "Rung",
     "WorkbenchError", "ParameterError", "DataFileError",
     "drama_campaign", "burn_scene", "taken_out", "clock", "clock_table", "rounds_until_hits",

@@ -47,7 +47,7 @@ def evaluate(sys_: "str | System", params: dict, method: str = "exact", trials: 
     if method == "exact":
         return check(sys_, **params)
     if method == "simulate":
-        from .simulate import simulate
+        from .simulation import simulate
         return simulate(sys_, trials=trials, seed=seed, **params)
     from .errors import WorkbenchError
     raise WorkbenchError(f"method got {method!r}; allowed: exact, simulate")

@@ -116,7 +116,7 @@ def emit(data: dict, fmt: str) -> None:
 def run_pmf(args) -> int:
     params = parse_assignments(args.params)
     if args.simulate:
-        from ..simulate import simulate
+        from ..simulation import simulate
         trials = _whole(args.trials, "trials", 1, 10**10)
         seed = None if args.seed is None else _whole(args.seed, "seed", 0, 2**63 - 1)
         result = simulate(args.system, trials=trials, seed=seed, **params)

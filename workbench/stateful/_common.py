@@ -152,8 +152,8 @@ class PackedPools:
 
 
 def pack_pools(specs: Sequence[PoolSpec]) -> PackedPools:
-    """Stack :func:`workbench.simulate.pack` of each spec into padded arrays (one row a pool)."""
-    from ..simulate import pack
+    """Stack :func:`workbench.simulation.pack` of each spec into padded arrays (one row a pool)."""
+    from ..simulation import pack
 
     packed = [pack(spec) for spec in specs]
     groups = max(p[0].shape[0] for p in packed)

@@ -1,0 +1,134 @@
+"""Speed of the bulk simulator against a numpy baseline measured in the same run.
+
+Run from the repository root: ``python -m benchmarks.bench_simulate``. Prints dice/s for
+10d6 success counting and for Arrata B30 open-ended with disadvantage (advantage 1,
+disadvantage 1), on one thread and on all threads, the ratios, the start-up time of a fresh
+process whose kernels load from numba's cache, and one PASS/MISS line per target.
+
+The machine is shared, so every figure is the best of ``BENCH_REPEATS`` (default 5) repeats
+of ``BENCH_DICE`` (default 4e8) dice, with all measurements taking turns in each round.
+The baseline is the issue's: ``Generator.integers`` over a (trials, dice) array with its
+default (int64) faces. numpy is faster still with int8 faces, so that stricter ratio is
+printed and judged too, on its own line.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+import workbench
+from workbench.simulation import simulate_raw
+
+ROOT = Path(__file__).resolve().parents[1]
+DICE_PER_REPEAT = float(os.environ.get("BENCH_DICE", 4e8))
+"""Dice rolled per timed repeat of the simulator (about 0.3-1 s each on this machine)."""
+REPEATS = int(os.environ.get("BENCH_REPEATS", 5))
+NUMPY_CHUNK = 1_000_000
+
+
+def timed(work) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def numpy_work(trials: int, dice: int, dtype):
+    """Vectorised d6 success counting: Generator.integers over a (trials, dice) array."""
+    rng = np.random.default_rng(1)
+
+    def work():
+        for start in range(0, trials, NUMPY_CHUNK):
+            rows = min(NUMPY_CHUNK, trials - start)
+            faces = rng.integers(1, 7, size=(rows, dice), dtype=dtype)
+            np.bincount((faces >= 5).sum(axis=1), minlength=dice + 1)
+    return work
+
+
+def with_threads(threads: int, work):
+    def run():
+        before = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            work()
+        finally:
+            numba.set_num_threads(before)
+    return run
+
+
+def best_rates(works: dict, dice: dict) -> dict:
+    """Dice per second of each work, best of ``REPEATS`` rounds. The works take turns
+    within each round, so a burst of load from other processes hits them alike."""
+    best = {name: 0.0 for name in works}
+    for _ in range(REPEATS):
+        for name, work in works.items():
+            best[name] = max(best[name], dice[name] / timed(work))
+    return best
+
+
+def cold_start() -> tuple[float, float]:
+    """A fresh process: (import + first 10d6 simulate inside it, whole process wall time)."""
+    code = ("import time; t = time.perf_counter()\n"
+            "from workbench.simulation import simulate\n"
+            "simulate('uwr', trials=10_000, seed=1, dice=10)\n"
+            "print(time.perf_counter() - t)")
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          check=True)
+    return float(done.stdout.strip()), time.perf_counter() - start
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+def main() -> None:
+    threads = numba.config.NUMBA_NUM_THREADS
+    pools = {"10d6 success counting": (workbench.system("uwr").pool(dice=10), 10.0),
+             # Open-ended: each die rolls 1 / (1 - 1/6) = 1.2 dice on average.
+             "Arrata B30, adv 1, dis 1": (workbench.system("arrata").pool(
+                 stat="B30", advantage=1, disadvantage=1), 30 / (1 - 1 / 6))}
+    numpy_trials = int(DICE_PER_REPEAT / 2 / 10)
+    works = {"numpy int8": numpy_work(numpy_trials, 10, np.int8),
+             "numpy int64": numpy_work(numpy_trials, 10, np.int64)}
+    dice = {"numpy int8": numpy_trials * 10, "numpy int64": numpy_trials * 10}
+    for label, (spec, per_check) in pools.items():
+        trials = int(DICE_PER_REPEAT / per_check)
+        simulate_raw(spec, 1000, seed=1)  # compile or load from cache outside the timing
+        for count in (1, threads):
+            name = f"{label} / {count}"
+            works[name] = with_threads(count, lambda spec=spec, trials=trials: simulate_raw(spec, trials, seed=1, progress=False))
+            dice[name] = trials * per_check
+    print(f"dice per repeat: {DICE_PER_REPEAT:.1e} (numpy: half); best of {REPEATS}; numba threads: "
+          f"{threads}; load average now: {os.getloadavg()[0]:.2f}")
+    rates = best_rates(works, dice)
+    baseline, fastest = rates["numpy int64"], rates["numpy int8"]
+    print(f"numpy baseline, 10d6 success counting (default int64 faces): {baseline / 1e6:8.1f} M dice/s "
+          f"(int8 faces: {fastest / 1e6:.1f} M dice/s)")
+    rows = []
+    for label in pools:
+        one, every = rates[f"{label} / 1"], rates[f"{label} / {threads}"]
+        rows.append((label, one, every))
+        print(f"{label:28s} 1 thread: {one / 1e6:8.1f} M dice/s ({one / baseline:5.2f}x numpy); "
+              f"{threads} threads: {every / 1e6:8.1f} M dice/s ({every / one:4.2f}x one thread)")
+    starts = [cold_start() for _ in range(3)]
+    inside, wall = min(starts)
+    print(f"fresh process, import + first simulate (best of 3): {inside:.3f} s "
+          f"(whole process {wall:.3f} s; load average {os.getloadavg()[0]:.2f})")
+    for label, one, every in rows:
+        print(f"{verdict(one >= 8 * baseline)}  {label}: one thread >= 8x numpy baseline "
+              f"({one / baseline:.2f}x)")
+        print(f"{verdict(one >= 8 * fastest)}  {label}: (stricter) one thread >= 8x numpy int8 "
+              f"({one / fastest:.2f}x)")
+        print(f"{verdict(every >= 1.7 * one)}  {label}: all threads >= 1.7x one thread "
+              f"({every / one:.2f}x)")
+    print(f"{verdict(inside < 1.0)}  second process starts simulating in < 1 s ({inside:.3f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""One generic success-counting roll, driven by face tables, and the parallel histogram kernel.
+
+Shared contract (kept stable for ``stateful.py``; both ``@njit``)::
+
+    roll_pool(state, values, explodes, sides, counts, rerolls, modifier, floor, has_floor,
+              keep) -> (total: int64, all_failed: bool)
+
+- ``state``: a generator state from :func:`workbench._kernels.rng.seed_state`.
+- ``values``: int64[G, S], per die type ``g`` and face ``f`` (0-based) the value the face adds;
+  ``explodes``: bool[G, S], whether the face rolls the same die again. Rows are padded past
+  ``sides[g]`` (padding is never read).
+- ``sides``: int64[G]; ``counts``: int64[G], dice of each type in the initial pool.
+- ``rerolls``: up to this many initial dice whose chain scored nothing (no face above 0) are
+  rolled once more, first to last, group by group; the new chain replaces the old one.
+- ``modifier`` is added to the total, then the total is raised to ``floor`` if ``has_floor``.
+- ``keep``: 0 sums every die; 1 keeps the highest / 2 the lowest initial face value.
+- ``all_failed``: the pool had at least one die and every initial die showed a failure face
+  (value below 0): the Unnamed System's Disaster.
+
+:func:`workbench.simulation.pack` turns a :class:`~workbench.rules.pool.PoolSpec` into these
+arguments. The semantics are those of :func:`workbench.rules.pool.score_faces` and
+:func:`workbench.exact.exact_raw`.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .rng import draw_face, seed_state
+
+KEEP_SUM, KEEP_HIGHEST, KEEP_LOWEST = 0, 1, 2
+
+
+@njit(cache=True)
+def roll_pool(state, values, explodes, sides, counts, rerolls, modifier, floor, has_floor, keep):
+    """Roll one check's pool; see the module docstring for the contract."""
+    # The generator state lives in locals for the whole check (registers, not memory).
+    s0, s1, s2, s3, buffer = state[0], state[1], state[2], state[3], state[4]
+    left = np.int64(state[5])
+    total = 0
+    dice = 0
+    all_failed = True
+    rerolls_left = rerolls
+    best = 0
+    for g in range(counts.shape[0]):
+        side_count = sides[g]
+        for _ in range(counts[g]):
+            face, s0, s1, s2, s3, buffer, left = draw_face(s0, s1, s2, s3, buffer, left, side_count)
+            value = values[g, face]
+            all_failed &= value < 0
+            if keep != KEEP_SUM:
+                if dice == 0 or (keep == KEEP_HIGHEST and value > best) or (
+                        keep == KEEP_LOWEST and value < best):
+                    best = value
+                dice += 1
+                continue
+            dice += 1
+            chain = value
+            scored = value > 0
+            while explodes[g, face]:  # unbounded, as in the rules
+                face, s0, s1, s2, s3, buffer, left = draw_face(s0, s1, s2, s3, buffer, left, side_count)
+                value = values[g, face]
+                chain += value
+                scored |= value > 0
+            if not scored and rerolls_left > 0:
+                # A die that scored nothing is rolled once more and the new chain counts.
+                # Rolling it at once instead of after the pool picks the same dice (the
+                # first misses) and leaves the distribution unchanged.
+                rerolls_left -= 1
+                face, s0, s1, s2, s3, buffer, left = draw_face(s0, s1, s2, s3, buffer, left, side_count)
+                chain = values[g, face]
+                while explodes[g, face]:
+                    face, s0, s1, s2, s3, buffer, left = draw_face(s0, s1, s2, s3, buffer, left, side_count)
+                    chain += values[g, face]
+            total += chain
+    if keep != KEEP_SUM:
+        total = best
+    state[0], state[1], state[2], state[3], state[4] = s0, s1, s2, s3, buffer
+    state[5] = np.uint64(left)
+    total += modifier
+    if has_floor and total < floor:
+        total = floor
+    return total, all_failed and dice > 0
+
+
+@njit(cache=True, parallel=True)
+def histogram_blocks(seed, first_block, block_count, block_size, trials, values, explodes,
+                     sides, counts, rerolls, modifier, floor, has_floor, keep, low, hist, extremes):
+    """Simulate blocks ``first_block ..`` (``block_size`` trials each, the last one cut at
+    ``trials``) into ``hist[b, all_failed, total - low]`` (int64, zeroed by the caller).
+
+    Block ``k`` always uses stream ``k`` of ``seed``, so counts do not depend on the number
+    of threads. Totals outside the histogram are not binned; ``extremes[b]`` receives
+    (trials outside, least total, greatest total) so the caller can widen and rerun.
+    """
+    width = hist.shape[2]
+    for b in prange(block_count):
+        block = first_block + b
+        state = seed_state(seed, block)
+        start = block * block_size
+        stop = min(start + block_size, trials)
+        outside = 0
+        least = np.iinfo(np.int64).max
+        greatest = np.iinfo(np.int64).min
+        for _ in range(start, stop):
+            total, all_failed = roll_pool(state, values, explodes, sides, counts, rerolls,
+                                          modifier, floor, has_floor, keep)
+            least = min(least, total)
+            greatest = max(greatest, total)
+            index = total - low
+            if 0 <= index < width:
+                hist[b, 1 if all_failed else 0, index] += 1
+            else:
+                outside += 1
+        extremes[b, 0] = outside
+        extremes[b, 1] = least
+        extremes[b, 2] = greatest

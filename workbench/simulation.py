@@ -1,0 +1,313 @@
+"""Bulk simulation of checks: the same results as the exact engine, by rolling dice (numba).
+
+:func:`simulate` is :func:`workbench.check` by Monte Carlo: it returns the same
+:class:`~workbench.distribution.CheckResult`, with ``method="simulate"``, ``trials`` and the
+``seed`` used, so every probability carries a standard error. :func:`simulate_raw` works on a
+:class:`~workbench.rules.pool.PoolSpec` directly, and :func:`pack` gives the plain arrays the
+kernels read (the stateful simulators call the same per-check roll inside their own kernels)::
+
+    pack(spec) -> (values int64[G, S], explodes bool[G, S], sides int64[G], counts int64[G],
+                   rerolls, modifier, floor, has_floor, keep)
+
+Reproducibility: trials are cut into blocks of :data:`BLOCK_SIZE`; block ``k`` always draws
+from stream ``k`` of the seed (xoshiro256** seeded through SplitMix64), and per-block counts
+are whole numbers added together, so a seed gives identical results on every run and for
+any number of threads. Seeds are stable within a version of the workbench; a change to the
+generator or the dice would be noted in the changelog.
+
+Speed: a pool of one die type (at most 256 sides) that is summed without rerolls (success
+counting, open-ended and bounce dice alone) runs on the byte-table fast path of
+:mod:`workbench._kernels.fast`, several times faster than the general kernel and with
+*identical* results for the same seed (same bytes, same dice, same order); every other pool
+runs on :func:`workbench._kernels.pool.histogram_blocks`. ``benchmarks/bench_simulate.py``
+measures both against numpy.
+
+Interrupting (Ctrl-C) a long run stops it after the current chunk of blocks, closes the
+progress bar and re-raises ``KeyboardInterrupt``: a partial run returns nothing, so it can
+never be mistaken for a full one.
+
+numba is imported only when a simulation first runs (``workbench._kernels``), never by
+``import workbench``.
+"""
+from __future__ import annotations
+
+import math
+import secrets
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from .distribution import CheckResult, RawDistribution
+from .errors import WorkbenchError
+from .rules.pool import PoolSpec
+
+BLOCK_SIZE = 1 << 16
+"""Trials per block; each block has its own random stream (fixed: it defines the results)."""
+
+CHUNK_BLOCKS = 32
+"""Blocks per kernel call; the progress bar moves once per chunk."""
+
+MAX_TRIALS = 10**10
+MAX_SEED = 2**64 - 1
+PROGRESS_MIN_DICE = 3 * 10**8
+"""With ``progress=None`` a bar is shown when a run rolls about this many dice or more."""
+
+_KEEP_CODES = {"sum": 0, "highest": 1, "lowest": 2}
+
+
+def pack(spec: PoolSpec) -> tuple:
+    """The kernel arguments for a pool: padded face tables and plain numbers.
+
+    Returns ``(values, explodes, sides, counts, rerolls, modifier, floor, has_floor, keep)``
+    with ``values`` int64[G, S] and ``explodes`` bool[G, S] (rows padded to the largest die),
+    ``sides`` and ``counts`` int64[G], ``keep`` 0 sum / 1 highest / 2 lowest.
+
+    Example:
+        >>> from workbench.rules.pool import DieType, PoolSpec
+        >>> d6 = DieType.threshold("d6", 6, 5, explode_from=6)
+        >>> values, explodes, sides, counts, *rest = pack(PoolSpec(((d6, 3),), modifier=1))
+        >>> values.tolist(), explodes[0].tolist()[-1], counts.tolist(), rest
+        ([[0, 0, 0, 0, 1, 1]], True, [3], [0, 1, 0, False, 0])
+    """
+    groups = spec.groups
+    widest = max((die.sides for die, _ in groups), default=1)
+    values = np.zeros((max(len(groups), 1), widest), dtype=np.int64)
+    explodes = np.zeros((max(len(groups), 1), widest), dtype=np.bool_)
+    sides = np.ones(max(len(groups), 1), dtype=np.int64)
+    counts = np.zeros(max(len(groups), 1), dtype=np.int64)
+    for g, (die, count) in enumerate(groups):
+        values[g, :die.sides] = die.values
+        explodes[g, :die.sides] = die.explodes
+        sides[g] = die.sides
+        counts[g] = count
+    has_floor = spec.floor is not None
+    return (values, explodes, sides, counts, int(spec.rerolls), int(spec.modifier),
+            int(spec.floor) if has_floor else 0, has_floor, _KEEP_CODES[spec.keep])
+
+
+def _check_trials(trials: Any) -> int:
+    allowed = f"a whole number from 1 to {MAX_TRIALS:.0e}"
+    if isinstance(trials, bool):
+        raise WorkbenchError(f"trials got {trials!r}; allowed: {allowed}")
+    if isinstance(trials, float) and trials.is_integer():
+        trials = int(trials)
+    if not hasattr(trials, "__index__"):
+        raise WorkbenchError(f"trials got {trials!r}; allowed: {allowed}")
+    value = int(trials.__index__())
+    if not 1 <= value <= MAX_TRIALS:
+        raise WorkbenchError(f"trials got {trials!r}; allowed: {allowed}")
+    return value
+
+
+def _check_seed(seed: Any) -> int:
+    allowed = f"a whole number from 0 to 2**64 - 1, or None for a fresh seed"
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise WorkbenchError(f"seed got {seed!r}; allowed: {allowed}")
+    value = int(seed.__index__())
+    if not 0 <= value <= MAX_SEED:
+        raise WorkbenchError(f"seed got {seed!r}; allowed: {allowed}")
+    return value
+
+
+def fresh_seed() -> int:
+    """A new seed from the operating system's entropy (fits the CLI's ``--seed``)."""
+    return secrets.randbits(63)
+
+
+def _chain_moments(values, explodes) -> tuple[float, float]:
+    """Mean and variance of one die with its explosion chain (``C = X + [explodes] C'``)."""
+    x = np.asarray(values, dtype=float)
+    e = np.asarray(explodes, dtype=float)
+    p = e.mean()
+    mean = x.mean() / (1.0 - p)
+    second = ((x ** 2).mean() + 2.0 * (x * e).mean() * mean) / (1.0 - p)
+    return mean, max(second - mean ** 2, 0.0)
+
+
+def _histogram_range(spec: PoolSpec) -> tuple[int, int]:
+    """Totals the histogram covers at first: mean +- 8 sd (+8), cut to the possible range.
+
+    A total outside is never dropped: the kernel reports it and the run is repeated (same
+    seed, same dice) with the range it saw.
+    """
+    mean = var = 0.0
+    hard_low, hard_high = float(spec.modifier), float(spec.modifier)
+    for die, count in spec.groups:
+        values = np.asarray(die.values)
+        if spec.keep != "sum":
+            return spec.modifier + int(values.min()), spec.modifier + int(values.max())
+        chain_mean, chain_var = _chain_moments(die.values, die.explodes)
+        extra = min(count, spec.rerolls)  # a reroll adds at most one more chain per die
+        mean += count * chain_mean
+        var += (count + extra) * chain_var + extra * chain_mean ** 2
+        exploding = values[np.asarray(die.explodes)]
+        stopping = values[~np.asarray(die.explodes)]
+        hard_low += count * (stopping.min() if len(exploding) == 0 or exploding.min() >= 0
+                             else -math.inf)
+        hard_high += count * (values.max() if len(exploding) == 0 else math.inf)
+    spread = 8.0 * math.sqrt(var) + 8.0
+    low = int(max(hard_low, math.floor(spec.modifier + mean - spread)))
+    high = int(min(hard_high, math.ceil(spec.modifier + mean + spread + _reroll_mean_bound(spec))))
+    if spec.floor is not None:
+        low, high = max(low, spec.floor), max(high, spec.floor)
+    return low, high
+
+
+def _reroll_mean_bound(spec: PoolSpec) -> float:
+    """Upper bound on the mean the rerolls add (each reroll adds at most one chain)."""
+    if not spec.rerolls or not spec.groups:
+        return 0.0
+    die, count = spec.groups[0]
+    return min(count, spec.rerolls) * abs(_chain_moments(die.values, die.explodes)[0])
+
+
+def _progress_bar(enabled: bool, trials: int):
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+    return tqdm(total=trials, unit="checks", unit_scale=True, desc="simulating")
+
+
+def _kernel(spec: PoolSpec):
+    """The histogram kernel for this pool, its arguments after the common five, and the
+    pool whose totals it bins.
+
+    Pools of one die type that are summed without rerolls take the byte-table fast path
+    (:mod:`workbench._kernels.fast`), which bins the sum of the dice only: the modifier and
+    floor are applied to its histogram afterwards (:func:`_apply_modifier_and_floor`).
+    Everything else takes the general face-table kernel. Both have the signature
+    ``(seed, first_block, block_count, block_size, trials, *args, low, hist, extremes)``
+    and roll the same dice for the same seed.
+    """
+    if len(spec.groups) == 1 and spec.keep == "sum" and not spec.rerolls:
+        from ._kernels import fast
+
+        die, count = spec.groups[0]
+        table = fast.byte_table(die.values, die.explodes, count)
+        if table is not None:
+            return fast.sum_histogram_blocks, (table, count), replace(spec, modifier=0, floor=None)
+    from ._kernels import pool
+    return pool.histogram_blocks, pack(spec), spec
+
+
+def _run(kernel, args, seed: int, trials: int, low: int, high: int, bar):
+    """All blocks into one int64 histogram; also (trials outside, least, greatest total)."""
+    width = high - low + 1
+    total = np.zeros((2, width), dtype=np.int64)
+    outside, least, greatest = 0, np.iinfo(np.int64).max, np.iinfo(np.int64).min
+    blocks = -(-trials // BLOCK_SIZE)
+    for first in range(0, blocks, CHUNK_BLOCKS):
+        count = min(CHUNK_BLOCKS, blocks - first)
+        hist = np.zeros((count, 2, width), dtype=np.int64)
+        extremes = np.zeros((count, 3), dtype=np.int64)
+        kernel(np.uint64(seed), first, count, BLOCK_SIZE, trials, *args, low, hist, extremes)
+        total += hist.sum(axis=0)  # whole numbers: the order of addition cannot matter
+        # The fast kernel reports the extremes of the totals outside the histogram only,
+        # the general one of all totals: with the histogram's own range, both give the same.
+        outside += int(extremes[:, 0].sum())
+        least, greatest = min(least, int(extremes[:, 1].min())), max(greatest, int(extremes[:, 2].max()))
+        if bar is not None:
+            bar.update(min(trials, (first + count) * BLOCK_SIZE) - min(trials, first * BLOCK_SIZE))
+    seen = np.flatnonzero(total.sum(axis=0))
+    if len(seen):
+        least, greatest = min(least, low + int(seen[0])), max(greatest, low + int(seen[-1]))
+    return total, outside, least, greatest
+
+
+def _apply_modifier_and_floor(counts: np.ndarray, least: int, spec: PoolSpec) -> tuple[np.ndarray, int]:
+    """Histogram of dice sums (first total ``least``) -> histogram of the check's totals:
+    shifted by the modifier, totals below the floor moved onto the floor."""
+    least += spec.modifier
+    if spec.floor is None or least >= spec.floor:
+        return counts, least
+    below = spec.floor - least  # columns (totals) that move onto the floor
+    if below >= counts.shape[1]:  # every total was below the floor
+        return counts.sum(axis=1, keepdims=True), spec.floor
+    floored = counts[:, below:].copy()
+    floored[:, 0] += counts[:, :below].sum(axis=1)
+    return floored, spec.floor
+
+
+def simulate_raw(spec: PoolSpec, trials: int = 1_000_000, seed: int | None = None,
+                 progress: bool | None = None) -> RawDistribution:
+    """Simulate a pool: frequencies of each total, split by "every initial die failed".
+
+    Args:
+        spec: the pool (from a mechanic, or built by hand).
+        trials: checks to roll, a whole number from 1 to 1e10.
+        seed: 0 to 2**64 - 1 for reproducible results; ``None`` draws a fresh seed (use
+            :func:`simulate` to learn which).
+        progress: ``True`` / ``False`` to show a tqdm bar or not; ``None`` shows it for
+            long runs only.
+
+    Returns:
+        A :class:`~workbench.distribution.RawDistribution` with ``trials`` set and
+        ``lost_mass`` 0 (explosion chains are never cut).
+
+    Example:
+        >>> from workbench.rules.pool import DieType, PoolSpec
+        >>> raw = simulate_raw(PoolSpec(((DieType.threshold("d6", 6, 4), 1),)), 100_000, seed=1)
+        >>> raw.totals.tolist(), raw.trials, bool(abs(raw.pmf[1] - 0.5) < 0.01)
+        ([0, 1], 100000, True)
+    """
+    trials = _check_trials(trials)
+    seed = fresh_seed() if seed is None else _check_seed(seed)
+    kernel, args, binned = _kernel(spec)
+    low, high = _histogram_range(binned)
+    if progress is None:
+        progress = trials * max(spec.dice, 1) >= PROGRESS_MIN_DICE
+    bar = _progress_bar(bool(progress), trials)
+    try:
+        with np.errstate(over="ignore"):  # wrap-around is intended (pure-Python mode only)
+            counts, outside, least, greatest = _run(kernel, args, seed, trials, low, high, bar)
+            if outside:
+                # A long explosion chain left the range: the same seed rolls the same dice,
+                # so a rerun over the range actually seen bins every trial.
+                low, high = min(low, least), max(high, greatest)
+                counts, outside, least, greatest = _run(kernel, args, seed, trials, low, high, None)
+    finally:
+        if bar is not None:
+            bar.close()
+    if outside:  # cannot happen: the rerun's range covers every total seen
+        raise RuntimeError(f"simulation lost {outside} trials outside [{low}, {high}]")
+    counts = counts[:, least - low:greatest - low + 1]
+    if binned is not spec:
+        counts, least = _apply_modifier_and_floor(counts, least, spec)
+    return RawDistribution(least, counts / trials, lost_mass=0.0, trials=trials)
+
+
+def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
+             progress: bool | None = None, **params: Any) -> CheckResult:
+    """Simulate one check: the same result as :func:`workbench.check`, by rolling dice.
+
+    Args:
+        system: system id, alias, variant id, path to a data file, or a ``System``.
+        trials: checks to roll, a whole number from 1 to 1e10 (standard errors shrink
+            as ``1/sqrt(trials)``).
+        seed: 0 to 2**64 - 1 gives identical results on every run and thread count;
+            ``None`` draws a fresh seed, reported as ``result.seed``.
+        progress: show a tqdm progress bar (``None``: only for long runs).
+        **params: the check's parameters, checked exactly as :func:`workbench.check` does.
+
+    Returns:
+        A :class:`~workbench.distribution.CheckResult` with ``method="simulate"``,
+        ``trials`` and ``seed``.
+
+    Raises:
+        WorkbenchError: bad ``trials`` or ``seed``; ``ParameterError`` for bad parameters.
+        KeyboardInterrupt: re-raised after the progress bar is closed; no partial result.
+
+    Example:
+        >>> result = simulate("uwr", trials=200_000, seed=7, dice=4, target=2)
+        >>> result.method, result.seed, abs(result.p_pass - 0.4074) < 5 * result.p_pass_stderr
+        ('simulate', 7, True)
+    """
+    from .rules.registry import get_system
+
+    trials = _check_trials(trials)
+    seed = fresh_seed() if seed is None else _check_seed(seed)
+    sys_ = get_system(system)
+    resolved = sys_.resolve(**params)
+    raw = simulate_raw(sys_.mechanic.pool(resolved), trials, seed, progress)
+    return sys_.result(raw, resolved, method="simulate", seed=seed)
