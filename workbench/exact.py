@@ -19,6 +19,9 @@ from .rules.pool import DieType, PoolSpec
 TOLERANCE = 1e-12
 """Largest probability mass an exact result may lose to truncated explosion chains."""
 
+SKIP_WEIGHT = 1e-17
+"""Reroll weighting skips numbers of misses less likely than this (at most 1001 of them)."""
+
 TAIL = 1e-15
 """Outcomes beyond a tail holding less than this are dropped (and counted as lost)."""
 
@@ -115,30 +118,41 @@ def _log_binomial(n: int, m: int, q: float) -> float:
             + m * math.log(q) + (n - m) * math.log1p(-q))
 
 
-def _with_rerolls(full: _Sub, n: int, rerolls: int) -> _Sub:
-    """``n`` dice, then up to ``rerolls`` of those that scored nothing rolled once more."""
+def _with_rerolls(full: _Sub, n: int, rerolls: int) -> tuple[_Sub, float]:
+    """``n`` dice, then up to ``rerolls`` of those that scored nothing rolled once more.
+
+    Returns the distribution and the probability left out: numbers of misses whose binomial
+    weight is below :data:`SKIP_WEIGHT` are not convolved (large pools spend nearly all
+    their time there otherwise); their weight is reported as lost.
+    """
     zero_at = -full.offset
     q = float(full.probs[zero_at]) if 0 <= zero_at < len(full.probs) else 0.0
-    hits = _Sub(full.offset, full.probs.copy())
-    if 0 <= zero_at < len(hits.probs):
-        hits.probs[zero_at] = 0.0
     if q >= 1.0 or q <= 0.0:
-        return full.power(n) if q <= 0.0 else full.power(min(n, rerolls))
+        return (full.power(n) if q <= 0.0 else full.power(min(n, rerolls))), 0.0
+    hits = _Sub(full.offset, full.probs.copy())
+    hits.probs[zero_at] = 0.0
     hits = _Sub(hits.offset, hits.probs / (1.0 - q))  # one die, given it scored
-    hit_powers = [_Sub.point()]
-    for _ in range(n):
+    weights = np.exp([_log_binomial(n, m, q) for m in range(n + 1)])
+    wanted = np.nonzero(weights >= SKIP_WEIGHT)[0]
+    m_lo, m_hi = int(wanted[0]), int(wanted[-1])
+    skipped = float(weights.sum() - weights[m_lo:m_hi + 1].sum())
+    # hit_powers[j] = hits^(n - m_hi + j); reroll_powers[k] = full^(min(m_lo, rerolls) + k)
+    hit_powers = [hits.power(n - m_hi)]
+    for _ in range(m_hi - m_lo):
         hit_powers.append(hit_powers[-1].conv(hits))
-    reroll_powers = [_Sub.point()]
-    for _ in range(min(n, rerolls)):
+    first_reroll = min(m_lo, rerolls)
+    reroll_powers = [full.power(first_reroll)]
+    for _ in range(min(m_hi, rerolls) - first_reroll):
         reroll_powers.append(reroll_powers[-1].conv(full))
-    total = _Sub.zero()
-    for m in range(n + 1):
-        weight = math.exp(_log_binomial(n, m, q))
-        if weight == 0.0:
-            continue
-        part = hit_powers[n - m].conv(reroll_powers[min(m, rerolls)])
-        total = total.add(_Sub(part.offset, part.probs * weight))
-    return total
+    parts = []
+    for m in range(m_lo, m_hi + 1):
+        part = hit_powers[m_hi - m].conv(reroll_powers[min(m, rerolls) - first_reroll])
+        parts.append(_Sub(part.offset, part.probs * weights[m]))
+    lo = min(part.offset for part in parts)
+    total = np.zeros(max(part.offset + len(part.probs) for part in parts) - lo)
+    for part in parts:
+        total[part.offset - lo:part.offset - lo + len(part.probs)] += part.probs
+    return _Sub(lo, total), skipped
 
 
 def _kept(die: DieType, n: int, highest: bool) -> _Sub:
@@ -184,7 +198,11 @@ def exact_raw(spec: PoolSpec) -> RawDistribution:
         for die, n in spec.groups:
             chain, first_fails, cut = _die_chain(die, dice)
             lost += (n + min(n, spec.rerolls)) * cut
-            part = _with_rerolls(chain, n, spec.rerolls) if spec.rerolls else chain.power(n)
+            if spec.rerolls:
+                part, skipped = _with_rerolls(chain, n, spec.rerolls)
+                lost += skipped
+            else:
+                part = chain.power(n)
             full = full.conv(part)
             all_fail = all_fail.conv(first_fails.power(n))
         if dice == 0:
