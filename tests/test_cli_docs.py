@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-from pathlib import Path
 
 import docutils.core
 import nbformat

@@ -111,6 +111,25 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
     return pd.DataFrame(rows)
 
 
+def comparison_entry(entry: Any) -> tuple[str | None, "str | System", dict]:
+    """Read one entry of a comparison as ``(label, system, params)``.
+
+    An entry is a system (id or :class:`System`), a ``(system, params)`` pair, or a
+    ``(label, system, params)`` triple for variants compared with their baseline.
+
+    Example:
+        >>> comparison_entry(("arrata", {"quality": "A"}))
+        (None, 'arrata', {'quality': 'A'})
+    """
+    if isinstance(entry, (str, System)):
+        return None, entry, {}
+    if len(entry) == 2:
+        sys_, params = entry
+        return None, sys_, dict(params)
+    label, sys_, params = entry
+    return label, sys_, dict(params)
+
+
 def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POOLS,
                  **options: Any) -> pd.DataFrame:
     """A wide table: one row per pool size, one column per (label, rung).
@@ -126,12 +145,7 @@ def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POO
     import pandas as pd
     frames = []
     for entry in entries:
-        if isinstance(entry, (str, System)):
-            label, sys_, params = None, entry, {}
-        elif len(entry) == 2:
-            (sys_, params), label = entry, None
-        else:
-            label, sys_, params = entry
+        label, sys_, params = comparison_entry(entry)
         frames.append(success_curve(sys_, pool_sizes, label=label, **options, **params))
     long = pd.concat(frames, ignore_index=True)
     order = list(dict.fromkeys(zip(long["label"], long["rung"])))

@@ -101,7 +101,7 @@ def _check_trials(trials: Any) -> int:
 
 
 def _check_seed(seed: Any) -> int:
-    allowed = f"a whole number from 0 to 2**64 - 1, or None for a fresh seed"
+    allowed = "a whole number from 0 to 2**64 - 1, or None for a fresh seed"
     if isinstance(seed, bool) or not hasattr(seed, "__index__"):
         raise WorkbenchError(f"seed got {seed!r}; allowed: {allowed}")
     value = int(seed.__index__())

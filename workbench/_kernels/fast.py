@@ -33,8 +33,9 @@ dependencies (``rng.py``), delete ``workbench/_kernels/__pycache__/*.nb*``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from ._jit import kernel, parallel_kernel
 from .rng import seed_state, xoshiro_step
 
 CHAINS_MASK = np.int64(0xFFFF)
@@ -82,7 +83,7 @@ def byte_table(values, explodes, count: int) -> np.ndarray | None:
     return np.where(accepted, entry, 0).astype(np.int64)
 
 
-@njit(cache=True)
+@kernel
 def sum_block(seed, block, trials, table, count, low, hist, extremes):
     """Roll ``trials`` checks from stream ``block`` of ``seed`` into ``hist[disaster, dice
     total - low]``: the sum of the dice only (the caller adds the modifier and applies the
@@ -140,7 +141,7 @@ def sum_block(seed, block, trials, table, count, low, hist, extremes):
     extremes[2] = greatest
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def sum_histogram_blocks(seed, first_block, block_count, block_size, trials, table, count,
                          low, hist, extremes):
     """Blocks ``first_block ..`` into ``hist[b]`` and ``extremes[b]`` (see :func:`sum_block`),

@@ -24,14 +24,15 @@ arguments. The semantics are those of :func:`workbench.rules.pool.score_faces` a
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from ._jit import kernel, parallel_kernel
 from .rng import draw_face, seed_state
 
 KEEP_SUM, KEEP_HIGHEST, KEEP_LOWEST = 0, 1, 2
 
 
-@njit(cache=True)
+@kernel
 def roll_pool(state, values, explodes, sides, counts, rerolls, modifier, floor, has_floor, keep):
     """Roll one check's pool; see the module docstring for the contract."""
     # The generator state lives in locals for the whole check (registers, not memory).
@@ -83,7 +84,7 @@ def roll_pool(state, values, explodes, sides, counts, rerolls, modifier, floor, 
     return total, all_failed and dice > 0
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def histogram_blocks(seed, first_block, block_count, block_size, trials, values, explodes,
                      sides, counts, rerolls, modifier, floor, has_floor, keep, low, hist, extremes):
     """Simulate blocks ``first_block ..`` (``block_size`` trials each, the last one cut at

@@ -29,7 +29,8 @@ Numba caches each function with its own file only: after editing this module, de
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ._jit import kernel, inline_kernel
 
 STATE_WORDS = 6
 
@@ -43,7 +44,7 @@ _REJECT_BELOW = np.array([0] + [256 % sides for sides in range(1, 257)], dtype=n
 so the hot loop never divides)."""
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _mix64(z):
     """SplitMix64's output function (a bijection of 64-bit words)."""
     z = (z ^ (z >> np.uint64(30))) * _MIX1
@@ -51,12 +52,12 @@ def _mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True)
+@kernel
 def seed_state(seed, stream):
     """A fresh generator state for stream ``stream`` of ``seed`` (both taken as uint64)."""
     state = np.zeros(STATE_WORDS, dtype=np.uint64)
@@ -71,7 +72,7 @@ def seed_state(seed, stream):
     return state
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def xoshiro_step(s0, s1, s2, s3):
     """One xoshiro256** step on state words held in local variables.
 
@@ -89,7 +90,7 @@ def xoshiro_step(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
-@njit(cache=True)
+@kernel
 def next_u64(state):
     """The next 64-bit word of xoshiro256** (advances ``state`` in place)."""
     result, state[0], state[1], state[2], state[3] = xoshiro_step(state[0], state[1],
@@ -97,7 +98,7 @@ def next_u64(state):
     return result
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def draw_face(s0, s1, s2, s3, buffer, left, sides):
     """An unbiased face index ``0 .. sides - 1`` from state held in locals.
 
@@ -124,7 +125,7 @@ def draw_face(s0, s1, s2, s3, buffer, left, sides):
             return np.int64(m >> np.uint64(32)), s0, s1, s2, s3, buffer, left
 
 
-@njit(cache=True)
+@kernel
 def roll_die(state, sides):
     """One unbiased face from 1 to ``sides`` (``sides`` >= 1, below 2**32)."""
     face, state[0], state[1], state[2], state[3], state[4], left = draw_face(
@@ -133,14 +134,14 @@ def roll_die(state, sides):
     return face + 1
 
 
-@njit(cache=True)
+@kernel
 def fill_dice(state, sides, out):
     """Fill ``out`` (int64 array) with unbiased faces from 1 to ``sides``."""
     for i in range(out.shape[0]):
         out[i] = roll_die(state, sides)
 
 
-@njit(cache=True)
+@kernel
 def face_counts(seed, stream, sides, n):
     """How often each face (index 0 = face 1) came up in ``n`` rolls of one die."""
     state = seed_state(seed, stream)

@@ -12,21 +12,22 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from ._jit import kernel, parallel_kernel
 from .pool import roll_pool
 from .rng import next_u64, seed_state
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
-@njit(cache=True)
+@kernel
 def _uniform(state):
     """A float in [0, 1) from the top 53 bits of one word."""
     return float(next_u64(state) >> np.uint64(11)) * _TO_UNIT
 
 
-@njit(cache=True)
+@kernel
 def _events(state, mode, rate, cap):
     """Fiat/complication events after one check: mode 0 one event with probability ``rate``,
     mode 1 a Poisson(``rate``) count (inversion; stops counting at ``cap``, since more could
@@ -44,7 +45,7 @@ def _events(state, mode, rate, cap):
     return k
 
 
-@njit(cache=True)
+@kernel
 def _roll(state, pools, p, scratch):
     values, explodes, sides, counts, rerolls, modifier, floor, has_floor, keep = pools
     for g in range(counts.shape[1]):
@@ -53,7 +54,7 @@ def _roll(state, pools, p, scratch):
                      floor[p], has_floor[p], keep[p])
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def drama_blocks(seed, first, blocks, block_trials, trials, pools, drama_group, target, wanted,
                  session_start, pool_max, pool_start, refill_mode, refill_rate, low,
                  levels, passes, spent, outcomes):
@@ -94,7 +95,7 @@ def drama_blocks(seed, first, blocks, block_trials, trials, pools, drama_group, 
                                 pool_max)
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def burn_blocks(seed, first, blocks, block_trials, trials, pools, d6_group, d8_group,
                 uses_trait, uses_aspect, extra_d6, extra_d8, target, rest_before,
                 trait_stack, aspect_stack, policy, threshold, p_table, passes, burns, stacks):
@@ -169,7 +170,7 @@ def burn_blocks(seed, first, blocks, block_trials, trials, pools, d6_group, d8_g
                     passes[b, c] += 1
 
 
-@njit(cache=True)
+@kernel
 def _recover_one(traits, trait_stack, aspects, aspect_stack):
     worst, kind, index = 0, 0, -1
     for i in range(traits.shape[0]):
@@ -184,7 +185,7 @@ def _recover_one(traits, trait_stack, aspects, aspect_stack):
         aspects[index] += 1
 
 
-@njit(cache=True)
+@kernel
 def _place(slots, tier):
     """Put a condition of ``tier`` (1 Mild .. 3 Severe) into ``slots`` (bit 0 Mild, 1
     Moderate, 2 Severe), moving up past filled slots; -1 means Taken Out."""
@@ -196,7 +197,7 @@ def _place(slots, tier):
     return slots | (1 << (t - 1))
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def conditions_blocks(seed, first, blocks, block_trials, trials, pools, attacker_pool,
                       defender_pool, mode, apply_tier, resist_tier, start_slots, max_steps, hist):
     """Exchanges until Taken Out. ``attacker_pool[f]``/``defender_pool[f]``: the pool rolled
@@ -229,7 +230,7 @@ def conditions_blocks(seed, first, blocks, block_trials, trials, pools, attacker
             hist[b, ended] += 1
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def clock_blocks(seed, first, blocks, block_trials, trials, pools, marks, segments, max_steps,
                  hist):
     """Rolls of pool 0 until ``segments`` are marked (``marks[outcome]`` per roll);
@@ -251,7 +252,7 @@ def clock_blocks(seed, first, blocks, block_trials, trials, pools, marks, segmen
             hist[b, ended] += 1
 
 
-@njit(cache=True, parallel=True)
+@parallel_kernel
 def exchange_blocks(seed, first, blocks, block_trials, trials, pools, need, hits, max_steps,
                     hist):
     """Rounds of attacker (pool 0) against defender (pool 1) until ``hits`` rounds where

@@ -17,7 +17,7 @@ from typing import Any, Iterable, Sequence
 
 import plotly.graph_objects as go
 
-from ..analysis import success_curve
+from ..analysis import comparison_entry, success_curve
 from ..api import check
 from ..errors import WorkbenchError
 from ..ladders import DEFAULT_TABLE_POOLS, ladder_table
@@ -121,12 +121,7 @@ def curves_figure(entries: Sequence[Any], pool_sizes: Iterable[int] = DEFAULT_TA
     # One colour per system and one dash per rung, so twenty lines still read by system.
     palette, dashes = qualitative.Plotly, ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
     for number, entry in enumerate(entries):
-        if isinstance(entry, (str, System)):
-            label, sys_, params = None, entry, {}
-        elif len(entry) == 2:
-            (sys_, params), label = entry, None
-        else:
-            label, sys_, params = entry
+        label, sys_, params = comparison_entry(entry)
         frame = success_curve(sys_, sizes, label=label, **params)
         for step, ((name, rung), part) in enumerate(frame.groupby(["label", "rung"], sort=False)):
             fig.add_trace(go.Scatter(name=f"{name}: {rung}", x=part["pool"].tolist(),
