@@ -74,7 +74,19 @@ def test_ladder_warns_when_a_rung_cannot_be_reached(capsys):
     assert "cannot reach 99.9% at B1" in err
 
 
+def test_ladder_turns_only_the_knobs_asked_for(capsys):
+    """--turn target keeps favor at the character's own: only targets are tried."""
+    status, out, err = run(capsys, "ladder", "uwr", "--want", "Normal=0.7,Difficult=0.45",
+                           "--pool", "4", "--format", "csv", "--turn", "target")
+    assert status == 0
+    rows = {row[0]: row for row in csv.reader(io.StringIO(out))}
+    assert rows["Normal"][1] == "target=1" and rows["Difficult"][1] == "target=2"
+    # 70% lies between target 1 (80.2%) and target 2 (40.7%): a step over it, not out of range.
+    assert "no setting within 5.0% of 70.0% at 4 dice" in err
+
+
 @pytest.mark.parametrize("argv, message", [
+    (["ladder", "uwr", "--want", "Easy=0.9", "--turn", "ob"], "--turn got 'ob'"),
     (["table", "uwr", "--pools", "5-1"], "runs backwards"),
     (["table", "uwr", "--pools", "a"], "--pools got 'a'"),
     (["table", "nope"], "unknown system 'nope'"),

@@ -338,9 +338,15 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         rung, achieved = min(candidates, key=lambda c: (round(abs(c[1] - goal), 12),
                                                         sum(abs(v) for v in c[0].add.values())))
         reachable = abs(achieved - goal) <= tolerance
-        note = "" if reachable else (
-            f"cannot reach {goal:.1%} {where}".rstrip() + f": P(pass) runs from {low:.1%} to "
-            f"{high:.1%} over the settings tried; closest is {achieved:.1%} ({rung.describe()})")
+        if reachable:
+            note = ""
+        elif low <= goal <= high:  # inside the range, but the steps between settings are coarse
+            note = (f"no setting within {tolerance:.1%} of {goal:.1%} {where}".rstrip()
+                    + f": the nearest settings step over it; closest is {achieved:.1%} "
+                    f"({rung.describe()})")
+        else:
+            note = (f"cannot reach {goal:.1%} {where}".rstrip() + f": P(pass) runs from {low:.1%} to "
+                    f"{high:.1%} over the settings tried; closest is {achieved:.1%} ({rung.describe()})")
         solved.append(RungSolution(name, float(goal), Rung(name, rung.set, rung.add), achieved,
                                    reachable, note))
     return LadderSolution(system=sys_.id, pool=pool if sys_.pool_parameter else None,

@@ -77,6 +77,8 @@ def register(sub) -> None:
     p.add_argument("--pool", default="4", help="the typical pool size the odds are wanted at (default 4)")
     p.add_argument("--pools", default="1-10", help="pool sizes for the across-pools table")
     p.add_argument("--tolerance", default="0.05", help="how far off still counts as reached (default 0.05)")
+    p.add_argument("--turn", default=None, metavar="KNOB[,KNOB]",
+                   help="turn only these of the ladder's knobs, e.g. target (default: all it uses)")
     p.add_argument("--show", choices=("both", "solution", "pools"), default=None,
                    help="which table(s); default both (solution only for csv)")
     _add_output_options(p, "table markup (default rst-grid)")
@@ -122,6 +124,20 @@ def run_table(args) -> int:
     return 0
 
 
+def _turned_knobs(system: str, turn: str | None):
+    """``--turn target,favor`` -> the solver's knobs, restricted to those named."""
+    if turn is None:
+        return None
+    from ..ladders import difficulty_knobs
+    every = difficulty_knobs(system)
+    names = [name.strip() for name in turn.split(",") if name.strip()]
+    unknown = [name for name in names if name not in every]
+    if unknown or not names:
+        raise WorkbenchError(f"--turn got {turn!r}; allowed: comma-separated knobs of this "
+                             f"ladder: {', '.join(every)}")
+    return {name: every[name] for name in names}
+
+
 def run_ladder(args) -> int:
     from ..ladders import solve_ladder
     numbers = number_format_of(args)
@@ -137,7 +153,7 @@ def run_ladder(args) -> int:
         raise WorkbenchError("--show both cannot be one CSV file; allowed with csv: solution or pools")
     pools = parse_pools(args.pools)
     solution = solve_ladder(args.system, args.want, pool, tolerance=tolerance,
-                            **parse_assignments(args.params))
+                            knobs=_turned_knobs(args.system, args.turn), **parse_assignments(args.params))
     blocks = []
     if show in ("both", "solution"):
         table = solution.table()
