@@ -29,3 +29,14 @@ def parse_quoted(text: str, what: str) -> dict[str, str]:
     except ValueError as exc:  # only shlex's own errors (unbalanced quotes) get this prefix
         raise WorkbenchError(f"{what} {text!r}: {exc}") from None
     return parse_assignments(words, what)
+
+
+def whole_number(text: str, option: str, low: int, high: int) -> int:
+    """An option's whole-number value within bounds, or the one-line error naming them."""
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        value = None
+    if value is None or not low <= value <= high:
+        raise WorkbenchError(f"{option} got {text!r}; allowed: a whole number from {low} to {high}")
+    return value

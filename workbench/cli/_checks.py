@@ -5,8 +5,7 @@ import json
 from typing import TYPE_CHECKING
 
 from ..api import check, systems, versus
-from ..errors import WorkbenchError
-from ._args import FORMATS, parse_assignments, parse_quoted
+from ._args import FORMATS, parse_assignments, parse_quoted, whole_number
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd
@@ -68,16 +67,6 @@ def run_systems(args) -> int:
     return 0
 
 
-def _whole(text: str, name: str, low: int, high: int) -> int:
-    try:
-        value = int(text)
-    except (TypeError, ValueError):
-        raise WorkbenchError(f"--{name} got {text!r}; allowed: a whole number from {low} to {high}") from None
-    if not low <= value <= high:
-        raise WorkbenchError(f"--{name} got {text!r}; allowed: a whole number from {low} to {high}")
-    return value
-
-
 def _result_frames(data: dict) -> list[tuple[str, pd.DataFrame]]:
     import pandas as pd
     frames = []
@@ -117,8 +106,8 @@ def run_pmf(args) -> int:
     params = parse_assignments(args.params)
     if args.simulate:
         from ..simulation import simulate
-        trials = _whole(args.trials, "trials", 1, 10**10)
-        seed = None if args.seed is None else _whole(args.seed, "seed", 0, 2**63 - 1)
+        trials = whole_number(args.trials, "--trials", 1, 10**10)
+        seed = None if args.seed is None else whole_number(args.seed, "--seed", 0, 2**63 - 1)
         result = simulate(args.system, trials=trials, seed=seed, **params)
     else:
         result = check(args.system, **params)

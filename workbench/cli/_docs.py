@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
-from ._args import parse_assignments
+from ._args import parse_assignments, whole_number
 
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
 MAX_POOL = 100
@@ -40,16 +40,6 @@ def parse_pools(text: str, option: str = "--pools") -> list[int]:
     if any(n > MAX_POOL for n in sizes) or len(set(sizes)) != len(sizes):
         raise WorkbenchError(f"{option} got {text!r}; {allowed}, each once")
     return sizes
-
-
-def _whole(text: str, option: str, low: int, high: int) -> int:
-    try:
-        value = int(text)
-    except (TypeError, ValueError):
-        value = None
-    if value is None or not low <= value <= high:
-        raise WorkbenchError(f"{option} got {text!r}; allowed: a whole number from {low} to {high}")
-    return value
 
 
 def _add_output_options(parser, formats_help: str) -> None:
@@ -100,9 +90,9 @@ def number_format_of(args) -> NumberFormat:
     if args.fraction:
         return NumberFormat("fraction")
     if args.digits is not None:
-        return NumberFormat("digits", _whole(args.digits, "--digits", 0, 15))
+        return NumberFormat("digits", whole_number(args.digits, "--digits", 0, 15))
     if args.percent is not None:
-        return NumberFormat("percent", _whole(args.percent, "--percent", 0, 15))
+        return NumberFormat("percent", whole_number(args.percent, "--percent", 0, 15))
     return NumberFormat("percent", 1)
 
 
@@ -141,7 +131,7 @@ def _turned_knobs(system: str, turn: str | None):
 def run_ladder(args) -> int:
     from ..ladders import solve_ladder
     numbers = number_format_of(args)
-    pool = _whole(args.pool, "--pool", 0, MAX_POOL)
+    pool = whole_number(args.pool, "--pool", 0, MAX_POOL)
     try:
         tolerance = float(args.tolerance)
     except ValueError:

@@ -7,7 +7,6 @@ of the output, so the result is the same whatever the number of threads or progr
 from __future__ import annotations
 
 import math
-import secrets
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -15,6 +14,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..rules.pool import PoolSpec
+from ..simulation import fresh_seed
 
 BLOCK_TRIALS = 4096
 """Trials per random stream; fixed so results never depend on how the work is split."""
@@ -86,7 +86,7 @@ def need_trials(where: str, trials: Any) -> int:
 def resolve_seed(where: str, seed: int | None) -> int:
     """The seed to use: the one given, or a fresh one (reported in the result) for ``None``."""
     if seed is None:
-        return secrets.randbits(63)
+        return fresh_seed()
     return need_int(where, "seed", seed, 0, 2**64 - 1)
 
 
