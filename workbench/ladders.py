@@ -1,6 +1,6 @@
 """Difficulty ladders: P(pass) tables per rung, and a solver from wanted odds to settings.
 
-A *ladder* is a system's list of difficulty rungs (``[[ladder]]`` in ``data/systems/*.toml``):
+A *ladder* is a system's list of difficulty rungs (``[[ladder]]`` in ``workbench/data/systems/*.toml``):
 UWR's Easy/Normal/Difficult/Extreme, Arrata's Ob 1-6, Erzählspiel's die colours, the Unnamed
 System's tiers. :func:`ladder_table` and :func:`difficulty_table` say how likely each rung is
 for each pool size; :func:`solve_ladder` goes the other way, from the odds a designer wants

@@ -31,7 +31,7 @@ def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
     Args:
         out: the ``.html`` file to write (its folder must exist).
         systems: system ids or aliases to compare.
-        variants: what-if variant ids (``data/variants``) shown next to their base systems.
+        variants: what-if variant ids (``workbench/data/variants``) shown next to their base systems.
         pool_sizes: pool sizes for curves and ladder tables.
         progress: a tqdm bar on stderr, one step per notebook cell.
         timeout: seconds any one cell may run.

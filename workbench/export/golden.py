@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..ladders import difficulty_table
-from ..rules.registry import DATA_DIR
 from .tables import NumberFormat, render_table
 
-GOLDEN_DIR = DATA_DIR / "golden"
+# Golden exports belong to the repository (tests compare against them), not to the package.
+GOLDEN_DIR = Path(__file__).resolve().parents[2] / "data" / "golden"
 GOLDEN_POOLS = range(1, 7)
 CHART_STEM = "erzahlspiel_odds"
 

@@ -1,4 +1,6 @@
-"""Systems as data: TOML files under ``data/systems`` (presets) and ``data/variants``.
+"""Systems as data: TOML files under ``systems/`` (presets) and ``variants/`` of the data folder.
+
+The data folder ships inside the package (``workbench/data``); ``WORKBENCH_DATA`` names another.
 
 A file is parsed (``tomllib``), never executed. A variant names ``base = "<id>"`` and only
 the keys it changes; tables merge key by key, anything else replaces the base's value.
@@ -16,7 +18,7 @@ from ..errors import DataFileError, WorkbenchError
 from .mechanics import MECHANICS
 from .system import Rung, System
 
-DATA_DIR = Path(os.environ.get("WORKBENCH_DATA", Path(__file__).resolve().parents[2] / "data"))
+DATA_DIR = Path(os.environ.get("WORKBENCH_DATA", Path(__file__).resolve().parents[1] / "data"))
 PRESET_ORDER = ("uwr", "fons", "unnamed", "arrata", "erzahlspiel")
 _KEYS = {"id", "name", "base", "aliases", "mechanic", "seed", "pool_parameter", "description",
          "constants", "defaults", "rule_options", "ladder"}
