@@ -120,9 +120,12 @@ def test_html_export_has_every_cell(name):
 
 def test_number_styles_as_designers_write_them():
     values = pd.DataFrame({"p": [2 / 3, 0.5, 1 / 7776, 0.1234567891234]})
-    assert format_numbers(values)["p"].tolist() == ["66.7%", "50.0%", "0.0%", "12.3%"]
+    # 1/7776 is not impossible: at one decimal it shows as "< 0.1%", never as "0.0%"
+    assert format_numbers(values)["p"].tolist() == ["66.7%", "50.0%", "< 0.1%", "12.3%"]
     assert format_numbers(values, NumberFormat("percent", 3))["p"].tolist()[2] == "0.013%"
-    assert format_numbers(values, NumberFormat("digits", 2))["p"].tolist() == ["0.67", "0.50", "0.00", "0.12"]
+    assert format_numbers(values, NumberFormat("digits", 2))["p"].tolist() == ["0.67", "0.50", "< 0.01", "0.12"]
+    unmarked = NumberFormat("percent", 1, marks=False)
+    assert format_numbers(values, unmarked)["p"].tolist()[2] == "0.0%"
     fractions = format_numbers(values, NumberFormat("fraction"))["p"].tolist()
     assert fractions[:3] == ["2/3", "1/2", "1/7776"]
     assert fractions[3].startswith("≈")  # not a fraction with a small denominator: say so
@@ -137,7 +140,7 @@ def test_multiindex_headers_and_named_index_are_flattened():
 
 
 def test_bad_format_and_style_are_rejected():
-    with pytest.raises(WorkbenchError, match="allowed: rst-grid, rst-list, rst-csv, md, csv, html"):
+    with pytest.raises(WorkbenchError, match="allowed: rst-grid, rst-list, rst-csv, md, csv, html, text"):
         render_table(TRICKY, "latex")
     with pytest.raises(WorkbenchError, match="allowed: percent, digits, fraction"):
         NumberFormat("stars")

@@ -11,6 +11,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ._display import json_ready, round_sig
+
 
 @dataclass(frozen=True)
 class RawDistribution:
@@ -104,8 +106,14 @@ class Distribution:
         return np.sqrt(p * (1.0 - p) / self.trials)
 
     def to_dict(self) -> dict[str, float]:
-        """Outcome (as text) -> probability, as the CLI prints it."""
-        return {str(o): float(p) for o, p in self.items()}
+        """Outcome (as text) -> probability, as the CLI prints it (15 significant digits:
+        full precision without float noise).
+
+        Example:
+            >>> Distribution((0, 1), (0.1 + 0.2, 0.7)).to_dict()
+            {'0': 0.3, '1': 0.7}
+        """
+        return {str(o): round_sig(p) for o, p in self.items()}
 
     def to_series(self, name: str = "probability"):
         import pandas as pd
@@ -162,7 +170,8 @@ class CheckResult:
         return math.sqrt(var / self.trials)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``workbench pmf --format json``: exactly the contract's keys.
+        """The JSON object of ``workbench pmf --format json``: exactly the contract's keys,
+        numbers rounded to 15 significant digits (full precision without float noise).
 
         Derived facts (``extra``) and the standard errors of ``p_pass`` and ``mean`` stay on
         the Python object, so tools reading the JSON never meet keys they don't expect.
@@ -182,7 +191,7 @@ class CheckResult:
         if self.mean is not None:
             out["mean"] = self.mean
         out["lost_mass"] = self.lost_mass
-        return out
+        return json_ready(out)
 
 
 @dataclass(frozen=True)
@@ -202,10 +211,10 @@ class VersusResult:
     lost_mass: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"system": self.system, "actor": dict(self.actor), "reactor": dict(self.reactor),
-                "ties_to": self.ties_to, "p_actor": self.p_actor,
-                "margin": self.margin.to_dict(), "mean_margin": self.margin.mean,
-                "lost_mass": self.lost_mass}
+        return json_ready({"system": self.system, "actor": dict(self.actor),
+                           "reactor": dict(self.reactor), "ties_to": self.ties_to,
+                           "p_actor": self.p_actor, "margin": self.margin.to_dict(),
+                           "mean_margin": self.margin.mean, "lost_mass": self.lost_mass})
 
 
 @dataclass(frozen=True)

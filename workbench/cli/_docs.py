@@ -48,7 +48,9 @@ def _add_output_options(parser, formats_help: str, formats=TABLE_FORMATS) -> Non
     parser.add_argument("--format", choices=formats, default="rst-grid", help=formats_help)
     numbers = parser.add_mutually_exclusive_group()
     numbers.add_argument("--percent", nargs="?", const="1", default=None, metavar="DIGITS",
-                         help="probabilities as percentages (default, 1 decimal: 66.7%%)")
+                         help="probabilities as percentages (default, 1 decimal: 66.7%%); "
+                              "values that only round to 0%% or 100%% show as < 0.1%% / > 99.9%% "
+                              "(not in csv)")
     numbers.add_argument("--digits", default=None, metavar="N", help="probabilities as 0.667 (N decimals)")
     numbers.add_argument("--fraction", action="store_true", help="probabilities as fractions (2/3)")
     parser.add_argument("--out", default=None, metavar="FILE", help="write here instead of stdout")
