@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ._display import json_ready, round_sig
+from ._display import RichResult, json_ready, round_sig
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,8 @@ class RawDistribution:
         return self.table.sum(axis=0)
 
 
-@dataclass(frozen=True)
-class Distribution:
+@dataclass(frozen=True, repr=False)
+class Distribution(RichResult):
     """An immutable outcome -> probability table, outcomes in their natural order.
 
     Example:
@@ -127,8 +127,8 @@ def stderr_of(p: float | None, trials: int | None) -> float | None:
     return math.sqrt(max(p * (1.0 - p), 0.0) / trials)
 
 
-@dataclass(frozen=True)
-class CheckResult:
+@dataclass(frozen=True, repr=False)
+class CheckResult(RichResult):
     """The full answer for one check: outcome distribution, tiers, pass probability.
 
     Attributes:
@@ -194,8 +194,8 @@ class CheckResult:
         return json_ready(out)
 
 
-@dataclass(frozen=True)
-class VersusResult:
+@dataclass(frozen=True, repr=False)
+class VersusResult(RichResult):
     """An opposed check: P(actor passes) and the distribution of actor - reactor margin.
 
     ``margin`` already includes any extra Obstacle the actor faces; the actor passes iff
@@ -217,8 +217,8 @@ class VersusResult:
                            "mean_margin": self.margin.mean, "lost_mass": self.lost_mass})
 
 
-@dataclass(frozen=True)
-class Roll:
+@dataclass(frozen=True, repr=False)
+class Roll(RichResult):
     """The result of concrete faces (see :func:`workbench.score`)."""
 
     system: str

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from ._display import json_ready
+from ._display import RichResult, json_ready
 from ._ladder_search import (Conflict, candidates, closest_each, find_conflicts,
                              ordered_choice)
 from .analysis import success_curve
@@ -174,8 +174,8 @@ class RungSolution:
         return self.achieved - self.wanted
 
 
-@dataclass(frozen=True)
-class LadderSolution:
+@dataclass(frozen=True, repr=False)
+class LadderSolution(RichResult):
     """The solved ladder: one :class:`RungSolution` per wanted rung, in the order asked.
 
     ``order`` names the rungs easiest first (by wanted odds); ``ordered`` says whether every
@@ -220,6 +220,25 @@ class LadderSolution:
         return pd.DataFrame([{"rung": r.name, "setting": r.rung.describe(), "wanted": r.wanted,
                               "achieved": r.achieved, "error": r.error,
                               "reachable": r.reachable, "note": r.note} for r in self.rungs])
+
+    def pools_table(self) -> pd.DataFrame:
+        """Per rung: ``rung, setting, wanted``, P(pass) at each pool of the range (headed as
+        designers write pools: ``3 dice``, ``B3``; ``P(pass)`` for a single die),
+        ``reachable`` and ``note`` (what ``workbench ladder`` prints).
+
+        Example:
+            >>> solve_ladder("uwr", "Normal=0.7", pools=[3, 4]).pools_table().columns.tolist()
+            ['rung', 'setting', 'wanted', '3 dice', '4 dice', 'reachable', 'note']
+        """
+        import pandas as pd
+        quality = self.params.get("quality")
+        rows = []
+        for rung in self.rungs:
+            row = {"rung": rung.name, "setting": rung.rung.describe(), "wanted": rung.wanted}
+            for size, p in rung.p_pass.items():
+                row["P(pass)" if size is None else pool_label(self.system, size, quality)] = p
+            rows.append({**row, "reachable": rung.reachable, "note": rung.note})
+        return pd.DataFrame(rows)
 
     def across_pools(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
         """P(pass) of the solved rungs for any pool sizes (rows: rungs in the order asked;

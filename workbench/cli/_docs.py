@@ -155,22 +155,6 @@ def _typical_pools(args) -> tuple[int, list[int]]:
     return pool, pools if pools is not None else [pool]
 
 
-def _solution_frame(solution, system: str, quality: str | None):
-    """Rung, setting, wanted, P(pass) at each pool of the range, reachable, note."""
-    import pandas as pd
-    from ..ladders import pool_label
-    rows = []
-    for rung in solution.rungs:
-        row = {"rung": rung.name, "setting": rung.rung.describe(), "wanted": rung.wanted}
-        for size, p in rung.p_pass.items():
-            row["P(pass)" if size is None else pool_label(system, size, quality)] = p
-        row["reachable"] = "yes" if rung.reachable else "no"
-        row["note"] = rung.note
-        rows.append(row)
-    frame = pd.DataFrame(rows)
-    return frame if frame["note"].astype(bool).any() else frame.drop(columns="note")
-
-
 def _order_sentence(solution, fmt: str) -> str:
     from ..ladders import pools_text
     where = pools_text(solution.system, solution.pools, solution.params.get("quality"))
@@ -204,8 +188,11 @@ def run_ladder(args) -> int:
         blocks = []
         quality = params.get("quality")
         if show in ("both", "solution"):
-            blocks.append(render_table(_solution_frame(solution, args.system, quality), args.format,
-                                       numbers, title="Solved ladder"))
+            frame = solution.pools_table()
+            frame["reachable"] = frame["reachable"].map({True: "yes", False: "no"})
+            if not frame["note"].astype(bool).any():
+                frame = frame.drop(columns="note")
+            blocks.append(render_table(frame, args.format, numbers, title="Solved ladder"))
             if args.format != "csv":
                 blocks.append(_order_sentence(solution, args.format))
         if show in ("both", "pools") and solution.pool is not None:  # one die: no pool sizes
