@@ -4,7 +4,9 @@ A *ladder* is a system's list of difficulty rungs (``[[ladder]]`` in ``workbench
 UWR's Easy/Normal/Difficult/Extreme, Arrata's Ob 1-6, Erzählspiel's die colours, the Unnamed
 System's tiers. :func:`ladder_table` and :func:`difficulty_table` say how likely each rung is
 for each pool size; :func:`solve_ladder` goes the other way, from the odds a designer wants
-("Easy 90%, Normal 70% at 4 dice") to the target / Ob / favor / die that comes closest.
+("Easy 90%, Normal 70% at 4 dice") to the target / Ob / favor / die that comes closest
+while the ladder stays a ladder: no rung more likely to pass than an easier one at any pool
+of the typical characters' range (the search itself is in ``workbench._ladder_search``).
 
 The knobs the solver turns are the ones the system's own ladder turns (the keys its rungs set
 or add to), so a new system file gets a solver without new code.
@@ -15,8 +17,9 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from ._display import RichResult, json_ready
-from ._ladder_search import (Conflict, candidates, closest_each, find_conflicts,
-                             ordered_choice)
+from ._ladder_search import DEFAULT_ADD_STEPS, difficulty_knobs  # noqa: F401 (public here)
+from ._ladder_search import (Conflict, candidates, check_goals, check_pools, closest_each,
+                             find_conflicts, ordered_choice)
 from .analysis import success_curve
 from .api import check
 from .errors import WorkbenchError
@@ -27,9 +30,6 @@ if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd
 
 DEFAULT_TABLE_POOLS = range(1, 11)
-#: Relative steps tried for knobs a ladder *adds* to (favor): the seeds only use +1, and past
-#: +-2 favor the success face is already at its clamp on a d6.
-DEFAULT_ADD_STEPS = range(-2, 3)
 
 
 def pool_label(system: "str | System", size: int, quality: str | None = None) -> str:
@@ -335,62 +335,6 @@ def pools_text(system: "str | System", pools: Sequence, quality: str | None = No
     return f"at {joined}{unit}"
 
 
-def difficulty_knobs(system: "str | System",
-                     add_steps: Sequence[int] = DEFAULT_ADD_STEPS) -> dict[str, tuple | None]:
-    """The settings a system's ladder turns, with the values the solver tries.
-
-    Keys a rung *sets* that are choices (die colour) try every choice; whole-number keys it
-    sets (target, Ob) map to ``None``: the solver raises them from 1 until P(pass) is
-    negligible. Keys a rung *adds* to (favor) try ``add_steps``.
-
-    Example:
-        >>> difficulty_knobs("uwr")
-        {'target': None, 'favor': (-2, -1, 0, 1, 2)}
-        >>> difficulty_knobs("erzahlspiel")["die"]
-        ('black', 'red', 'yellow', 'green', 'blue')
-    """
-    sys_ = get_system(system)
-    knobs: dict[str, tuple | None] = {}
-    for rung in sys_.ladder:
-        for key in rung.set:
-            param = sys_.params[key]
-            knobs[key] = tuple(param.choices) if param.kind == "choice" else None
-        for key in rung.add:
-            knobs[key] = tuple(add_steps)
-    if not knobs:
-        raise WorkbenchError(f"{sys_.id}: has no difficulty ladder to solve for "
-                             "([[ladder]] in its data file sets nothing)")
-    return knobs
-
-
-def _check_goals(wanted, tolerance) -> dict[str, float]:
-    goals = parse_wanted(wanted) if isinstance(wanted, str) else dict(wanted)
-    for name, value in goals.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-            raise WorkbenchError(f"wanted probability for {name!r} got {value!r}; "
-                                 "allowed: a number from 0 to 1")
-    if not goals:
-        raise WorkbenchError("wanted names no rung; allowed: one or more RUNG=PROBABILITY")
-    if not 0 <= tolerance <= 1:
-        raise WorkbenchError(f"tolerance got {tolerance!r}; allowed: a number from 0 to 1")
-    return {name: float(value) for name, value in goals.items()}
-
-
-def _check_pools(pool: int | None, pools: "Iterable[int] | None") -> tuple[int, ...]:
-    def whole(value) -> bool:
-        return not isinstance(value, bool) and isinstance(value, int) and value >= 0
-    if not whole(pool):
-        raise WorkbenchError(f"pool got {pool!r}; allowed: a whole number >= 0")
-    sizes = (pool,) if pools is None else tuple(pools)
-    if not sizes or not all(whole(n) for n in sizes) or len(set(sizes)) != len(sizes):
-        raise WorkbenchError(f"pools got {pools!r}; allowed: distinct whole numbers >= 0, "
-                             "e.g. range(3, 7)")
-    if pool not in sizes:
-        raise WorkbenchError(f"pool {pool} is not among pools {list(sizes)}; allowed: the "
-                             "typical pool must lie in the range the order is kept over")
-    return tuple(sorted(sizes))
-
-
 def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", pool: int | None = 4,
                  *, pools: "Iterable[int] | None" = None, tolerance: float = 0.05,
                  knobs: "Mapping[str, Sequence | None] | None" = None,
@@ -438,14 +382,14 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         ['Sure']
     """
     sys_ = get_system(system)
-    goals = _check_goals(wanted, tolerance)
+    goals = check_goals(parse_wanted(wanted) if isinstance(wanted, str) else wanted, tolerance)
     base = dict(params)
     sized = sys_.pool_parameter is not None and pool is not None
     if sized:
         if sys_.pool_parameter in base:
             raise WorkbenchError(f"give the pool as pool={pool}, not also "
                                  f"{sys_.pool_parameter}={base[sys_.pool_parameter]}")
-        range_pools: tuple = _check_pools(pool, pools)
+        range_pools: tuple = check_pools(pool, pools)
     else:
         range_pools = (None,)
     sys_.resolve(**base)  # bad character settings fail here, before the search
