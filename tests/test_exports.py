@@ -146,3 +146,22 @@ def test_bad_format_and_style_are_rejected():
         NumberFormat("stars")
     with pytest.raises(WorkbenchError, match="digits got -1"):
         NumberFormat("digits", -1)
+
+
+@pytest.mark.parametrize("name", [n for n in FRAMES if n != "tricky"])
+def test_text_export_lines_up_every_cell(name):
+    """Plain columns for a terminal: a header, a rule, then one line per row, each cell at
+    its column's position."""
+    frame = FRAMES[name]
+    lines = render_table(frame, "text").splitlines()
+    expected = expected_cells(frame)
+    assert len(lines) == len(expected) + 1 and set(lines[1]) <= {"-", " "}
+    starts = [i for i, ch in enumerate(lines[1]) if ch == "-" and (i == 0 or lines[1][i - 1] == " ")]
+    for line, cells in zip([lines[0], *lines[2:]], expected):
+        assert [line[a:b].strip() for a, b in zip(starts, [*starts[1:], None])] == cells
+
+
+def test_csv_keeps_plain_numbers_where_tables_mark_them():
+    frame = pd.DataFrame({"p": [1 / 7776, 1 - 1 / 7776]})
+    assert render_table(frame, "md").count("< 0.1%") == 1 and "> 99.9%" in render_table(frame, "md")
+    assert render_table(frame, "csv").splitlines()[1:] == ["0.0%", "100.0%"]

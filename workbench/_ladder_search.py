@@ -120,10 +120,16 @@ def check_goals(wanted: Mapping[str, float], tolerance: float) -> dict[str, floa
 def check_pools(pool: int | None, pools: "Iterable[int] | None") -> tuple[int, ...]:
     """The pools the order is kept over, sorted (default just ``pool``, which must be one)."""
     def whole(value) -> bool:
-        return not isinstance(value, bool) and isinstance(value, int) and value >= 0
+        return not isinstance(value, bool) and hasattr(value, "__index__") and value >= 0
     if not whole(pool):
         raise WorkbenchError(f"pool got {pool!r}; allowed: a whole number >= 0")
-    sizes = (pool,) if pools is None else tuple(pools)
+    pool = int(pool)
+    try:
+        sizes = (pool,) if pools is None else tuple(pools)
+    except TypeError:
+        raise WorkbenchError(f"pools got {pools!r}; allowed: whole numbers >= 0, e.g. range(3, 7)") from None
+    if all(whole(n) for n in sizes):
+        sizes = tuple(int(n) for n in sizes)
     if not sizes or not all(whole(n) for n in sizes) or len(set(sizes)) != len(sizes):
         raise WorkbenchError(f"pools got {pools!r}; allowed: distinct whole numbers >= 0, "
                              "e.g. range(3, 7)")

@@ -390,6 +390,7 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
             raise WorkbenchError(f"give the pool as pool={pool}, not also "
                                  f"{sys_.pool_parameter}={base[sys_.pool_parameter]}")
         range_pools: tuple = check_pools(pool, pools)
+        pool = int(pool)
     else:
         range_pools = (None,)
     sys_.resolve(**base)  # bad character settings fail here, before the search

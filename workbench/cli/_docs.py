@@ -64,8 +64,16 @@ def register(sub) -> None:
     _add_output_options(p, "table markup (default rst-grid)")
     p.set_defaults(run=run_table)
 
-    p = sub.add_parser("ladder", help="solve a difficulty ladder for wanted probabilities, "
-                                      "keeping its rungs in order")
+    p = sub.add_parser(
+        "ladder", help="solve a difficulty ladder for wanted probabilities, keeping its rungs in order",
+        description="Finds the settings (target, Ob, favor, die) closest to the wanted odds at "
+                    "--pool such that, at every pool size of --pools, each rung is at most as likely "
+                    "to pass as the easier one (rungs ranked by wanted odds), and no two rungs are "
+                    "equally likely at --pool. Rungs moved to keep that order say why (note column, "
+                    "stderr); crossings at --across pools outside --pools are reported, not "
+                    "enforced. --format json gives system, pool, pools, ordered, and per rung "
+                    "settings, wanted, achieved, p_pass per pool, reachable and note, plus "
+                    "conflicts and outside_range.")
     p.add_argument("system")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE")
     p.add_argument("--want", required=True, help='e.g. "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2"')
