@@ -100,3 +100,15 @@ def test_float_noise_at_zero_and_one_is_not_a_mark():
     number = NumberFormat("percent", 1)
     assert number.text(1 - 1e-15) == "100.0%" and number.text(1e-16) == "0.0%"
     assert number.text(1 - 1e-6) == "> 99.9%" and number.text(1e-6) == "< 0.1%"
+
+
+def test_rst_pmf_with_a_cut_tail_is_valid_restructuredtext(capsys):
+    import docutils.core
+    out = run(capsys, "pmf", "fons-exploding", "dice=6", "target=2", "--format", "rst")
+    errors = io.StringIO()
+    tree = docutils.core.publish_doctree(out, settings_overrides={
+        "halt_level": 2, "report_level": 2, "warning_stream": errors})
+    assert errors.getvalue() == ""
+    cells = [node.astext() for node in tree.findall(lambda n: n.tagname == "entry")]
+    assert "< 0.01%" in cells and any(c.startswith("≥ ") for c in cells)
+    assert cells[cells.index("lost_mass") + 1] == "0.00%"  # 2.5e-15: float noise, not a mark
