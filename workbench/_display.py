@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,19 @@ def round_sig(value: float, digits: int = JSON_DIGITS) -> float:
     if value == 0 or not math.isfinite(value):
         return value
     return round(float(f"{value:.{digits}g}"), digits) + 0.0  # + 0.0: no "-0.0"
+
+
+def fixed(value: float, digits: int, percent: bool = False) -> str:
+    """``value`` with ``digits`` decimals (as a percentage with ``percent``), float noise
+    removed first and halves rounded up as on paper: 3/32 -> ``9.38%``, 9/32 -> ``28.13%``.
+
+    Example:
+        >>> fixed(0.09374999999999993, 2, percent=True), fixed(0.28125, 2, True), fixed(2 / 3, 3)
+        ('9.38%', '28.13%', '0.667')
+    """
+    scaled = Decimal(repr(round_sig(value))) * (100 if percent else 1)
+    text = f"{scaled.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP):f}"
+    return text + "%" if percent else text
 
 
 def json_ready(data: Any, digits: int = JSON_DIGITS) -> Any:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from ._display import RichResult, json_ready
+from ._display import RichResult, fixed, json_ready
 from ._ladder_search import DEFAULT_ADD_STEPS, difficulty_knobs  # noqa: F401 (public here)
 from ._ladder_search import (Conflict, candidates, check_goals, check_pools, closest_each,
                              find_conflicts, ordered_choice)
@@ -422,9 +422,10 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         if picks[rank] != free[rank]:
             moved = cands[free[rank]]
             clashes = [c for c in conflicts if name in (c.easier, c.harder)]
-            note = (f"the closest setting, {moved.rung.describe()} ({moved.at_typical:.1%}), "
-                    + "; ".join(_clash_text(sys_, c, name, quality) for c in clashes)
-                    + f"; closest in order: {cand.rung.describe()} ({cand.at_typical:.1%})")
+            why = ("; ".join(_clash_text(sys_, c, name, quality) for c in clashes)
+                   or "was given up to make room for the rungs around it")
+            note = (f"the closest setting, {moved.rung.describe()} ({_pct(moved.at_typical)}), "
+                    f"{why}; closest in order: {cand.rung.describe()} ({_pct(cand.at_typical)})")
         solved[name] = RungSolution(name, goal, Rung(name, cand.rung.set, cand.rung.add),
                                     cand.at_typical, reachable, note,
                                     dict(zip(range_pools, cand.p_pass)))
@@ -449,19 +450,24 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     return replace(solution, outside=solution.crossings(outside) if outside else ())
 
 
+def _pct(value: float) -> str:
+    return fixed(value, 1, percent=True)
+
+
 def _note(sys_, cand, goal, reachable, tolerance, where, low, high) -> str:
     if reachable:
         return ""
     if low <= goal <= high:  # inside the range, but the steps between settings are coarse
-        return (f"no setting within {tolerance:.1%} of {goal:.1%} {where}".rstrip()
-                + f": the nearest settings step over it; closest is {cand.at_typical:.1%} "
+        return (f"no setting within {_pct(tolerance)} of {_pct(goal)} {where}".rstrip()
+                + f": the nearest settings step over it; closest is {_pct(cand.at_typical)} "
                 f"({cand.rung.describe()})")
-    return (f"cannot reach {goal:.1%} {where}".rstrip() + f": P(pass) runs from {low:.1%} to "
-            f"{high:.1%} over the settings tried; closest is {cand.at_typical:.1%} "
+    return (f"cannot reach {_pct(goal)} {where}".rstrip() + f": P(pass) runs from {_pct(low)} to "
+            f"{_pct(high)} over the settings tried; closest is {_pct(cand.at_typical)} "
             f"({cand.rung.describe()})")
 
 
 def _clash_text(sys_, conflict: Conflict, name: str, quality) -> str:
+    """How one conflict of the closest settings involves rung ``name``."""
     where = pools_text(sys_, conflict.pools, quality)
     other = conflict.easier if name == conflict.harder else conflict.harder
     if conflict.kind == "ties":

@@ -21,13 +21,12 @@ import io
 import math
 import re
 from dataclasses import dataclass, replace
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._display import round_sig
+from .._display import fixed
 from ..errors import WorkbenchError
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
@@ -97,12 +96,8 @@ class NumberFormat:
         return self._plain(value)
 
     def _plain(self, value: float) -> str:
-        if self.style in ("percent", "digits"):
-            # Float noise off first (0.09374999999999993 is 3/32), then halves round up as
-            # on paper: 9.375% -> 9.38%, 28.125% -> 28.13%.
-            scaled = Decimal(repr(round_sig(value))) * (100 if self.style == "percent" else 1)
-            text = f"{scaled.quantize(Decimal(1).scaleb(-self.digits), ROUND_HALF_UP):f}"
-            return text + "%" if self.style == "percent" else text
+        if self.style in ("percent", "digits"):  # float noise off, halves up: 9.375% -> 9.38%
+            return fixed(value, self.digits, percent=self.style == "percent")
         fraction = Fraction(value).limit_denominator(self.max_denominator)
         exact = abs(float(fraction) - value) <= 1e-12
         body = str(fraction.numerator) if fraction.denominator == 1 else str(fraction)
