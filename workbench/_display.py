@@ -182,10 +182,11 @@ def readable(name) -> str:
 def _params(params, system: str | None = None) -> str:
     """The settings that differ from the system's defaults (all of them if it is unknown)."""
     params = dict(params)
+    from .errors import WorkbenchError
+    from .rules.registry import get_system
     try:
-        from .rules.registry import get_system
         declared = get_system(system).params if system else {}
-    except Exception:  # a system loaded from a file no longer there: show everything
+    except WorkbenchError:  # a system loaded from a file no longer there: show everything
         declared = {}
     shown = {k: v for k, v in params.items() if k not in declared or declared[k].default != v}
     return ", ".join(f"{k}={_value(v)}" for k, v in shown.items()) or "defaults"
