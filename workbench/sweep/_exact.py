@@ -1,0 +1,75 @@
+"""The fast path of exact ``check`` sweeps: the exact engine memoised per distinct pool.
+
+A grid of checks asks for many points that roll the same pool (a target or an Ob changes
+what passes, not the dice), so each pool's exact distribution and outcome table are worked
+out once per process, and each point only reads P(pass) and the tiers off them. The figures
+are those of :func:`workbench.sweep._functions.check_figures` of :func:`workbench.check`
+(``tests/test_sweep.py`` checks they are equal).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..exact import exact_raw
+from ..rules.registry import get_system
+
+MEMO_LIMIT = 200_000
+"""Entries kept per memo before it is cleared (bounds a worker's memory on huge grids)."""
+
+_systems: dict[Any, Any] = {}
+_pools: dict[Any, tuple] = {}
+_points: dict[Any, dict] = {}
+
+
+def _memo_put(memo: dict, key, value) -> None:
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+
+
+def _system(name):
+    if not isinstance(name, str):
+        return get_system(name)
+    found = _systems.get(name)
+    if found is None:
+        found = get_system(name)
+        _memo_put(_systems, name, found)
+    return found
+
+
+def exact_check_figures(params: Mapping[str, Any]) -> dict:
+    """The key figures of ``check(**params)`` (``params`` holds ``system``)."""
+    given = dict(params)
+    sys_ = _system(given.pop("system"))
+    resolved = sys_.resolve(**given)
+    try:
+        key = (sys_.id, id(sys_), tuple(resolved.items()))
+        hash(key)
+    except TypeError:   # an unhashable parameter value: no memo for this point
+        key = None
+    if key is not None and key in _points:
+        return dict(_points[key])
+    mechanic = sys_.mechanic
+    spec = mechanic.pool(resolved)
+    pool = _pools.get(spec)
+    if pool is None:
+        raw = exact_raw(spec)
+        pmf = mechanic.outcomes(raw)
+        pool = (raw, pmf, float(pmf.mean) if pmf.numeric else None)
+        _memo_put(_pools, spec, pool)
+    raw, pmf, mean = pool
+    row: dict[str, Any] = {}
+    p_pass = mechanic.p_pass(raw, resolved)
+    if p_pass is not None:
+        row["p_pass"] = float(p_pass)
+    if mean is not None:
+        row["mean"] = mean
+    tiers = mechanic.tiers(raw, resolved)
+    if tiers is not None:
+        row.update({f"tier: {name}": float(p) for name, p in zip(tiers.outcomes, tiers.probabilities)})
+    elif not pmf.numeric:
+        row.update({f"outcome: {name}": float(p) for name, p in zip(pmf.outcomes, pmf.probabilities)})
+    row["lost_mass"] = float(raw.lost_mass)
+    if key is not None:
+        _memo_put(_points, key, row)
+    return dict(row)
