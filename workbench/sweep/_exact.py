@@ -8,8 +8,11 @@ are those of :func:`workbench.sweep._functions.check_figures` of :func:`workbenc
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Mapping
 
+from ..distribution import RawDistribution
 from ..exact import exact_raw
 from ..rules.registry import get_system
 
@@ -19,6 +22,20 @@ MEMO_LIMIT = 200_000
 _systems: dict[Any, Any] = {}
 _pools: dict[Any, tuple] = {}
 _points: dict[Any, dict] = {}
+
+
+@dataclass(frozen=True)
+class _KeptRaw(RawDistribution):
+    """A raw distribution that works its ``pmf`` and ``totals`` out once (each point reads
+    them again to find P(pass) and the tiers)."""
+
+    @cached_property
+    def pmf(self):
+        return self.table.sum(axis=0)
+
+    @cached_property
+    def totals(self):
+        return super().totals
 
 
 def _memo_put(memo: dict, key, value) -> None:
@@ -37,23 +54,42 @@ def _system(name):
     return found
 
 
+def _key(system, params: Mapping[str, Any]):
+    try:
+        key = (system if isinstance(system, str) else id(system), tuple(params.items()))
+        hash(key)
+        return key
+    except TypeError:   # an unhashable parameter value: no memo for this point
+        return None
+
+
 def exact_check_figures(params: Mapping[str, Any]) -> dict:
     """The key figures of ``check(**params)`` (``params`` holds ``system``)."""
     given = dict(params)
-    sys_ = _system(given.pop("system"))
+    system = given.pop("system")
+    asked = _key(system, given)   # the point as given: a repeated point skips even resolving
+    if asked is not None and asked in _points:
+        return dict(_points[asked])
+    sys_ = _system(system)
     resolved = sys_.resolve(**given)
-    try:
-        key = (sys_.id, id(sys_), tuple(resolved.items()))
-        hash(key)
-    except TypeError:   # an unhashable parameter value: no memo for this point
-        key = None
+    key = _key(id(sys_), resolved)
     if key is not None and key in _points:
-        return dict(_points[key])
-    mechanic = sys_.mechanic
+        row = _points[key]
+    else:
+        row = _figures(sys_.mechanic, resolved)
+        if key is not None:
+            _memo_put(_points, key, row)
+    if asked is not None:
+        _memo_put(_points, asked, row)
+    return dict(row)
+
+
+def _figures(mechanic, resolved) -> dict:
     spec = mechanic.pool(resolved)
     pool = _pools.get(spec)
     if pool is None:
-        raw = exact_raw(spec)
+        exact = exact_raw(spec)
+        raw = _KeptRaw(exact.offset, exact.table, exact.lost_mass, exact.trials)
         pmf = mechanic.outcomes(raw)
         pool = (raw, pmf, float(pmf.mean) if pmf.numeric else None)
         _memo_put(_pools, spec, pool)
@@ -70,6 +106,4 @@ def exact_check_figures(params: Mapping[str, Any]) -> dict:
     elif not pmf.numeric:
         row.update({f"outcome: {name}": float(p) for name, p in zip(pmf.outcomes, pmf.probabilities)})
     row["lost_mass"] = float(raw.lost_mass)
-    if key is not None:
-        _memo_put(_points, key, row)
-    return dict(row)
+    return row
