@@ -21,6 +21,12 @@ def _options(settings: ExplorerSettings) -> dict:
     return {"method": settings.method, "trials": settings.trials, "seed": settings.seed}
 
 
+def _lines(settings: ExplorerSettings) -> list[_figures.Line]:
+    """The entries with the explorer's legend labels (see :meth:`ExplorerSettings.labels`)."""
+    return [_figures.Line(label, entry.system, entry.params, entry.rungs)
+            for entry, label in zip(settings.entries, settings.labels())]
+
+
 def curve_frame(settings: ExplorerSettings) -> pd.DataFrame:
     """P(pass) per entry, rung and pool size: columns label, system, pool, rung, p_pass, stderr.
 
@@ -30,7 +36,7 @@ def curve_frame(settings: ExplorerSettings) -> pd.DataFrame:
         >>> [round(p, 4) for p in curve_frame(s)["p_pass"]]
         [0.3333, 0.5556]
     """
-    return _figures.curve_frame(settings.entries, settings.pool_sizes, **_options(settings))
+    return _figures.curve_frame(_lines(settings), settings.pool_sizes, **_options(settings))
 
 
 def difference_frame(settings: ExplorerSettings) -> pd.DataFrame:
@@ -45,7 +51,7 @@ def difference_frame(settings: ExplorerSettings) -> pd.DataFrame:
         >>> round(frame.loc[frame.rung == "Normal", "difference"].item(), 4)
         0.1667
     """
-    return _figures.difference_frame(settings.entries, settings.baseline, settings.pool_sizes,
+    return _figures.difference_frame(_lines(settings), settings.baseline, settings.pool_sizes,
                                      **_options(settings))
 
 
@@ -59,18 +65,18 @@ def outcome_frame(settings: ExplorerSettings) -> pd.DataFrame:
         >>> list(dict.fromkeys(outcome_frame(s)["column"]))
         ['black', 'red', 'yellow', 'green', 'blue']
     """
-    return _figures.outcome_frame(settings.entries, **_options(settings))
+    return _figures.outcome_frame(_lines(settings), **_options(settings))
 
 
 def curve_figure(settings: ExplorerSettings, frame: pd.DataFrame | None = None) -> go.Figure:
     """Success curves: one line per entry and rung, P(pass) against dice in the pool."""
-    return _figures.curve_figure(settings.entries, settings.pool_sizes, frame=frame,
+    return _figures.curve_figure(_lines(settings), settings.pool_sizes, frame=frame,
                                  height=EXPLORER_HEIGHT, **_options(settings))
 
 
 def difference_figure(settings: ExplorerSettings, frame: pd.DataFrame | None = None) -> go.Figure:
     """Each entry's success curve minus the baseline's, in percentage points."""
-    return _figures.difference_figure(settings.entries, settings.baseline, settings.pool_sizes,
+    return _figures.difference_figure(_lines(settings), settings.baseline, settings.pool_sizes,
                                       frame=frame, height=EXPLORER_HEIGHT, **_options(settings))
 
 
