@@ -139,7 +139,7 @@ def test_solved_ladder_is_drawn_as_curves_over_pools_with_the_wanted_odds():
 def test_small_multiples_one_panel_per_system():
     fig = curve_panels(["uwr", "fons", "unnamed"], [1, 2])
     titles = [a.text for a in fig.layout.annotations]
-    assert titles == ["uwr", "fons", "unnamed"]
+    assert titles == ["UWR (= HKRPG)", "FoNS", "The Unnamed System"]
     axes = {t.xaxis for t in fig.data}
     assert len(axes) == 3
 

@@ -450,7 +450,7 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
     Example:
         >>> fig = curve_panels(["uwr", "arrata"], [1, 2])
         >>> len(fig.data), fig.layout.annotations[1].text
-        (10, 'arrata')
+        (10, 'Arrata')
     """
     from plotly.subplots import make_subplots
 
