@@ -31,7 +31,7 @@ from ..errors import WorkbenchError
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd
 
-TABLE_FORMATS = ("rst-grid", "rst-list", "rst-csv", "md", "csv", "html")
+TABLE_FORMATS = ("rst-grid", "rst-list", "rst-csv", "md", "csv", "html", "text")
 NUMBER_STYLES = ("percent", "digits", "fraction")
 
 
@@ -136,7 +136,8 @@ def _directive(name: str, title: str | None, options: dict[str, str], body: list
 
 def render_table(frame: pd.DataFrame, fmt: str = "rst-grid",
                  number_format: NumberFormat | None = None, *, title: str | None = None) -> str:
-    """``frame`` rendered as ``rst-grid``, ``rst-list``, ``rst-csv``, ``md``, ``csv`` or ``html``.
+    """``frame`` rendered as ``rst-grid``, ``rst-list``, ``rst-csv``, ``md``, ``csv``, ``html`` or
+    ``text`` (plain columns for a terminal).
 
     Args:
         frame: any DataFrame; floats are formatted by ``number_format`` (default ``66.7%``).
@@ -170,6 +171,9 @@ def render_table(frame: pd.DataFrame, fmt: str = "rst-grid",
     if fmt == "html":
         return text.to_html(index=False, border=0, classes="workbench-table", escape=True)
     from tabulate import tabulate
+    if fmt == "text":
+        return tabulate(rows, headers=header, tablefmt="simple", disable_numparse=True,
+                        stralign="left")
     if fmt == "md":
         def cell(value: str) -> str:
             return value.replace("|", "\\|")
