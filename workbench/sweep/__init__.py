@@ -47,8 +47,9 @@ def sweep(function: Any, grid: Any, *, seed: int = 0, executor: Any = None,
             ``trials=100_000``, ``session=[...]``).
 
     Returns:
-        A DataFrame; ``frame.attrs`` holds ``function``, ``seed``, ``fixed`` and ``partial``
-        (True when Ctrl-C cut the sweep short).
+        A DataFrame; ``frame.attrs`` holds ``function``, ``seed``, ``fixed``, ``parameters``
+        (the grid's) and ``partial`` (True when Ctrl-C cut the sweep short). Draw it with
+        :mod:`workbench.figures.sweeps`.
 
     Example:
         >>> frame = sweep("check", {"dice": [2, 4], "target": [1, 2]}, system="uwr")
@@ -128,5 +129,5 @@ def _frame(target, names, items, results, seed, fixed, partial):
         columns["seed"] = [point_seed_ for _, _, point_seed_ in done]
     frame = pd.DataFrame(columns, index=pd.Index([index for index, _, _ in done], name="point"))
     frame.attrs.update({"function": target.name, "seed": seed, "fixed": dict(fixed),
-                        "partial": partial})
+                        "parameters": list(names), "partial": partial})
     return frame
