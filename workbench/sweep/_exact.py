@@ -68,17 +68,12 @@ def exact_check_figures(params: Mapping[str, Any]) -> dict:
     given = dict(params)
     system = given.pop("system")
     asked = _key(system, given)   # the point as given: a repeated point skips even resolving
-    if asked is not None and asked in _points:
-        return dict(_points[asked])
+    if asked is not None:
+        row = _points.get(asked)
+        if row is not None:
+            return dict(row)
     sys_ = _system(system)
-    resolved = sys_.resolve(**given)
-    key = _key(id(sys_), resolved)
-    if key is not None and key in _points:
-        row = _points[key]
-    else:
-        row = _figures(sys_.mechanic, resolved)
-        if key is not None:
-            _memo_put(_points, key, row)
+    row = _figures(sys_.mechanic, sys_.resolve(**given))
     if asked is not None:
         _memo_put(_points, asked, row)
     return dict(row)
