@@ -205,10 +205,6 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
         group = next(g for g, (die, n) in enumerate(with_two.groups) if n - base.get(die.name, 0) == 2)
         specs.append(with_two)
         groups.append(group)
-    pools = pack_pools(specs)
-    for c, group in enumerate(groups):
-        pools.counts[c, group] -= 2
-
     n = len(flat)
     width = HIGH_TOTAL - LOW_TOTAL + 1
     targets = np.array([p["target"] for p in flat], np.int64)
@@ -232,6 +228,9 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
     else:
         from .._kernels.stateful import drama_blocks
 
+        pools = pack_pools(specs)
+        for c, group in enumerate(groups):
+            pools.counts[c, group] -= 2
         args = (pools.arrays(), np.array(groups, np.int64), targets, wanted, starts, maximum,
                 level0, REFILLS.index(refill), rate, LOW_TOTAL)
         levels, passes, spent, outcomes = run_kernel(
