@@ -175,3 +175,26 @@ def test_sampled_kernels_run_as_plain_python_and_match_the_compiled_ones():
     assert plain.returncode == 0, plain.stderr
     assert compiled.returncode == 0, compiled.stderr
     assert plain.stdout == compiled.stdout
+
+
+def test_sampled_results_do_not_depend_on_thread_count():
+    import numba
+
+    def runs():
+        return (burn_scene([{"traits": ["A"], "d6": 1}] * 3, traits={"A": 2}, policy="always",
+                           trials=3 * 4096 + 5, seed=8).checks,
+                taken_out("yellow", mode="contest", defender="red", method="simulate",
+                          trials=3 * 4096 + 5, seed=8).frame,
+                drama_campaign(SESSION, policy="always", refill="poisson", refill_rate=0.05,
+                               trials=3 * 4096 + 5, seed=8).pool_levels)
+
+    threads = numba.get_num_threads()
+    results = []
+    for count in sorted({1, threads, 2} & set(range(1, numba.config.NUMBA_NUM_THREADS + 1))):
+        numba.set_num_threads(count)
+        try:
+            results.append(runs())
+        finally:
+            numba.set_num_threads(threads)
+    for other in results[1:]:
+        assert all(a.equals(b) for a, b in zip(results[0], other))

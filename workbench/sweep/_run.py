@@ -141,7 +141,11 @@ class Runner:
                     bar.update(len(batch))
             return
         if executor == "processes":
-            pool = cf.ProcessPoolExecutor()
+            # Spawned, not forked: a fork of a process whose numba threads are running can
+            # hang in the child.
+            import multiprocessing
+
+            pool = cf.ProcessPoolExecutor(mp_context=multiprocessing.get_context("spawn"))
             try:
                 self._submit_all(pool, rest, per_point, bar)
             finally:   # on Ctrl-C too: drop what has not started, do not wait for it
