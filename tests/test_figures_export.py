@@ -109,7 +109,7 @@ def test_check_figure_shows_outcomes_and_tiers():
     assert list(outcomes.y) == pytest.approx(list(result.pmf.probabilities))
     assert list(tiers.x) == [str(t) for t in result.tiers.outcomes]
     assert list(tiers.y) == pytest.approx(list(result.tiers.probabilities))
-    assert f"{result.p_pass:.1%}" in fig.layout.title.subtitle.text
+    assert f"{result.p_pass:.1%}" in fig.layout.title.text
 
 
 def test_ladder_figures_draw_rungs_over_pools():

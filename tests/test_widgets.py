@@ -23,8 +23,8 @@ def _traces(fig):
 
 
 def _titles(fig) -> str:
-    """A figure's title and subtitle (the method note lives in the subtitle)."""
-    return f"{fig.layout.title.text} / {fig.layout.title.subtitle.text}"
+    """A figure's title with its second line (the method note)."""
+    return fig.layout.title.text
 
 
 # -- curves ------------------------------------------------------------------------------
@@ -288,7 +288,7 @@ def test_explorer_keeps_the_chart_beside_folding_controls():
     assert list(panels.titles) == ["1. UWR (= HKRPG)", "2. FoNS", "3. Arrata"]
     controls, chart = explorer.widget.children[1:]
     assert explorer.figure in chart.children and panels in controls.children
-    assert controls.layout.max_height  # scrolls instead of pushing the chart down
+    assert panels.layout.max_height  # the panels scroll instead of pushing the chart down
 
 
 def test_explorer_shows_a_busy_state_while_computing():

@@ -80,6 +80,7 @@ _CSS = """<style>
 .wb-explorer .wb-busy .js-plotly-plot { opacity: 0.45; transition: opacity 0.2s; }
 .wb-explorer .wb-status { min-height: 1.6em; }
 .wb-explorer .wb-busy-note { color: #8a5a00; font-weight: bold; }
+.wb-explorer .wb-entries > * { flex-shrink: 0; }
 </style>"""
 
 
@@ -114,11 +115,12 @@ class Explorer:
         wide = widgets.Layout(width="390px")
         style = {"description_width": "110px"}
         self.system_picker = widgets.Dropdown(
-            options=[(f"{s.name} ({s.id})", s.id) for s in systems()],
-            description="add system", style=style, layout=widgets.Layout(width="300px"),
+            options=[(s.name, s.id) for s in systems()],
+            description="add system", style=style, layout=widgets.Layout(width="330px"),
             tooltip="a system or what-if variant to draw next to the others")
         self.add_button = widgets.Button(description="add", icon="plus",
-                                         layout=widgets.Layout(width="80px"))
+                                         tooltip="draw this system next to the others",
+                                         layout=widgets.Layout(width="72px"))
         self.add_button.on_click(lambda _: self.add(self.system_picker.value))
         self.view = widgets.ToggleButtons(
             options=[("success curve", "curve"), ("one check", "outcomes"),
@@ -126,11 +128,11 @@ class Explorer:
             tooltips=["P(pass) against dice in the pool, one line per rung",
                       "one check's outcomes or tiers, stacked worst to best",
                       "each entry's P(pass) minus the baseline's, in percentage points"],
-            style={"button_width": "124px"})
+            style={"button_width": "134px"})
         self.method = widgets.ToggleButtons(
             options=[("exact", "exact"), ("simulated", "simulate")], value=method,
             tooltips=["exact odds from the dice", "run the simulator: 95% error bars"],
-            style={"button_width": "124px"})
+            style={"button_width": "134px"})
         self.view.add_class("wb-view")
         self.method.add_class("wb-method")
         self.trials = widgets.Dropdown(
@@ -149,7 +151,9 @@ class Explorer:
                                                               "compared with (difference view)")
         self.status = widgets.HTML()
         self.status.add_class("wb-status")
-        self.entry_panels = widgets.Accordion()
+        # Only the systems' panels scroll: the picker and the views stay in reach.
+        self.entry_panels = widgets.Accordion(layout=widgets.Layout(max_height="480px",
+                                                                    overflow="auto"))
         self.entry_panels.add_class("wb-entries")
         for widget in (self.view, self.method, self.trials, self.seed, self.pools, self.baseline):
             widget.observe(self._changed, names="value")
@@ -167,11 +171,10 @@ class Explorer:
         controls = widgets.VBox(
             [widgets.HBox([self.system_picker, self.add_button]), self.view, self.method,
              self.pools, self.trials, self.seed, self.baseline, self.entry_panels],
-            layout=widgets.Layout(flex="0 0 420px", max_height="760px", overflow="auto",
-                                  padding="0 8px 0 0"))
+            layout=widgets.Layout(flex="0 0 430px", padding="0 8px 0 0"))
         controls.add_class("wb-controls")
         self.chart = widgets.VBox([self.status, self.figure],
-                                  layout=widgets.Layout(flex="1 1 560px", min_width="480px"))
+                                  layout=widgets.Layout(flex="1 1 440px", min_width="400px"))
         self.chart.add_class("wb-chart")
         self.widget = widgets.HBox([widgets.HTML(_CSS), controls, self.chart],
                                    layout=widgets.Layout(flex_flow="row wrap",

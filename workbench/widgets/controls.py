@@ -26,9 +26,9 @@ TYPICAL_POOL = 4
 """Dice a new entry starts with: a typical character's pool (a pool of 0 passes nothing)."""
 NOT_SET = "(not set)"
 """What an optional parameter left unset shows (and holds: a ``None`` value would show blank)."""
-_LAYOUT = widgets.Layout(width="390px")
+_LAYOUT = widgets.Layout(width="360px")
 # Wide enough for the longest parameter name (``disadvantage_mode``): labels are never cut.
-_STYLE = {"description_width": "150px"}
+_STYLE = {"description_width": "140px"}
 
 
 def slider_bounds(param: Param, value: int | None = None) -> tuple[int, int]:

@@ -13,8 +13,11 @@ import plotly.graph_objects as go
 from .. import figures as _figures
 from .settings import ExplorerSettings
 
-EXPLORER_HEIGHT = 520
+EXPLORER_HEIGHT = 560
 """The explorer's chart height in pixels (explicit, so JupyterLab and Voila keep it)."""
+#: The legend goes under the plot: the chart sits beside the controls, so width is scarce.
+_LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.16, "xanchor": "left", "x": 0,
+                 "title": {"text": ""}}
 
 
 def _options(settings: ExplorerSettings) -> dict:
@@ -97,4 +100,10 @@ def figure(settings: ExplorerSettings) -> go.Figure:
     """
     draw = {"curve": curve_figure, "outcomes": outcomes_figure,
             "difference": difference_figure}[settings.view]
-    return draw(settings)
+    fig = draw(settings)
+    legend = dict(_LEGEND_BELOW)
+    if settings.view == "outcomes":
+        legend["traceorder"] = "normal"  # worst to best, left to right
+    fig.layout.legend = legend
+    fig.layout.margin = {"t": 80, "r": 16, "b": 40, "l": 64}
+    return fig
