@@ -63,20 +63,21 @@ def _key(system, params: Mapping[str, Any]):
         return None
 
 
-def exact_check_figures(params: Mapping[str, Any]) -> dict:
-    """The key figures of ``check(**params)`` (``params`` holds ``system``)."""
-    given = dict(params)
+def exact_check_figures(params: Mapping[str, Any], fixed: Mapping[str, Any] | None = None) -> dict:
+    """The key figures of ``check(**fixed, **params)`` (one of them holds ``system``); the
+    same dict for a repeated point (read it, do not change it)."""
+    given = {**fixed, **params} if fixed else dict(params)
     system = given.pop("system")
     asked = _key(system, given)   # the point as given: a repeated point skips even resolving
     if asked is not None:
         row = _points.get(asked)
         if row is not None:
-            return dict(row)
+            return row
     sys_ = _system(system)
     row = _figures(sys_.mechanic, sys_.resolve(**given))
     if asked is not None:
         _memo_put(_points, asked, row)
-    return dict(row)
+    return row
 
 
 def _figures(mechanic, resolved) -> dict:

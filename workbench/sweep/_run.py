@@ -47,13 +47,11 @@ def evaluate_batch(function: str, fixed: Mapping[str, Any],
     if collecting:
         gc.disable()
     try:
-        for index, params, seed in items:
-            full = {**fixed, **params}
-            if function == "check":
-                figures = exact_check_figures(full)
-            else:
-                figures = target.figures(target.call(full, seed))
-            out.append((index, figures))
+        if function == "check":
+            out = [(index, exact_check_figures(params, fixed)) for index, params, _ in items]
+        else:
+            for index, params, seed in items:
+                out.append((index, target.figures(target.call({**fixed, **params}, seed))))
     finally:
         if collecting:
             gc.enable()
