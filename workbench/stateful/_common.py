@@ -29,6 +29,9 @@ PROGRESS_FROM = 20_000_000
 CHUNK_BLOCKS = 64
 """Blocks per kernel call (the progress bar moves between calls; counts are summed)."""
 
+QUIET_CHUNK_BLOCKS = 1024
+"""Blocks per kernel call when no progress bar shows."""
+
 
 # -- input checks ----------------------------------------------------------------------
 def need_int(where: str, name: str, value: Any, minimum: int | None = None,
@@ -111,9 +114,12 @@ def run_kernel(kernel, trials: int, seed: int, args: tuple, outputs: Sequence[tu
     if show:
         from tqdm.auto import tqdm
         bar = tqdm(total=blocks, desc=description, unit="block")
+    # Without a bar to move, fewer and larger calls: each call ends waiting for its slowest
+    # thread, which on a busy machine costs more than the kernel itself for short runs.
+    per_call = CHUNK_BLOCKS if bar is not None else max(CHUNK_BLOCKS, QUIET_CHUNK_BLOCKS)
     try:
-        for first in range(0, blocks, CHUNK_BLOCKS):
-            count = min(CHUNK_BLOCKS, blocks - first)
+        for first in range(0, blocks, per_call):
+            count = min(per_call, blocks - first)
             chunk = [np.zeros((count, *shape), np.int64) for shape in outputs]
             kernel(np.uint64(seed), first, count, BLOCK_TRIALS, trials, *args, *chunk)
             for total, part in zip(totals, chunk):

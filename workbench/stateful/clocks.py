@@ -15,6 +15,7 @@ from ._common import (StepsResult, exact_steps, need_int, need_method, need_tria
                       resolve_seed, run_kernel, simulated_steps)
 from ._markov import absorption_steps
 from ._narrative import CLOCK_MARKS, narrative_dice
+from ._sampling import OutcomeTables, outcomes, use_tables
 
 WHERE = "clock"
 CLOCK_SIZES = (4, 6, 8, 10)
@@ -64,13 +65,20 @@ def clock(segments: int = 4, die: str | None = None, *, system: "str | System" =
         chain = absorption_steps(transient, start, limit, leave)
         return exact_steps("rolls", chain.probabilities, chain.tail, chain.mean, params)
 
-    from .._kernels.stateful import clock_blocks
-
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
-    pools = pack_pools([dice.pools[level]])
-    counts, = run_kernel(clock_blocks, trials, seed, (pools.arrays(), marks, size, limit),
-                         [(limit + 1,)], progress, work=trials * size, description="clock")
+    if use_tables(1):
+        from .._kernels.sampled import clock_blocks as kernel
+
+        totals, _, probs = outcomes(dice.pools[level])
+        tables = OutcomeTables([(probs, {"marks": marks[totals]})])
+        args = (tables.cdf, tables.guide, tables.payload["marks"], size, limit)
+    else:
+        from .._kernels.stateful import clock_blocks as kernel
+
+        args = (pack_pools([dice.pools[level]]).arrays(), marks, size, limit)
+    counts, = run_kernel(kernel, trials, seed, args, [(limit + 1,)], progress,
+                         work=trials * size, description="clock")
     return simulated_steps("rolls", counts, trials, seed, params | {"max_rolls": limit})
 
 

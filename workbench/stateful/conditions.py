@@ -32,6 +32,7 @@ from ..rules.system import System
 from ._common import (need_choice, need_int, need_method, need_trials, pack_pools, resolve_seed,
                       run_kernel, simulated_steps, exact_steps, StepsResult)
 from ._markov import absorption_steps
+from ._sampling import OutcomeTables, use_tables
 from ._narrative import APPLYING, RESISTING, NarrativeDice, narrative_dice
 
 MODES = ("apply", "resist", "contest")
@@ -176,14 +177,21 @@ def _exact(setup: _Setup, limit: int) -> StepsResult:
 
 
 def _simulate(setup: _Setup, trials: int, seed: int, limit: int, progress) -> StepsResult:
-    from .._kernels.stateful import conditions_blocks
+    if use_tables(8):
+        from .._kernels.sampled import conditions_blocks as kernel
 
-    pools = pack_pools(setup.dice.pools)
-    mode = MODES.index(setup.mode)
-    args = (pools.arrays(), setup.attacker_levels.astype(np.int64),
-            setup.defender_levels.astype(np.int64), mode, setup.apply_tier, setup.resist_tier,
-            setup.start, limit)
-    counts, = run_kernel(conditions_blocks, trials, seed, args, [(limit + 1,)], progress,
+        tiers = np.arange(4)
+        tables = OutcomeTables([(setup.tier_odds(filled), {"tier": tiers}) for filled in range(4)])
+        args = (tables.cdf, tables.guide, tables.payload["tier"], setup.start, limit)
+    else:
+        from .._kernels.stateful import conditions_blocks as kernel
+
+        pools = pack_pools(setup.dice.pools)
+        mode = MODES.index(setup.mode)
+        args = (pools.arrays(), setup.attacker_levels.astype(np.int64),
+                setup.defender_levels.astype(np.int64), mode, setup.apply_tier,
+                setup.resist_tier, setup.start, limit)
+    counts, = run_kernel(kernel, trials, seed, args, [(limit + 1,)], progress,
                          work=trials * 8.0, description="conditions")
     params = setup.params() | {"max_exchanges": limit}
     return simulated_steps("exchanges", counts, trials, seed, params)

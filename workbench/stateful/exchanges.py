@@ -17,6 +17,7 @@ from ..api import versus
 from ..errors import WorkbenchError
 from ..rules.registry import get_system
 from ..rules.system import System
+from ._sampling import p_margin_at_least, use_tables
 from ._common import (TAIL_CUT, StepsResult, exact_steps, need_int, need_method, need_trials,
                       pack_pools, resolve_seed, run_kernel, simulated_steps)
 
@@ -58,17 +59,21 @@ def rounds_until_hits(system: "str | System", attacker: Mapping[str, Any],
     if method == "exact":
         return _negative_binomial(p, need, limit, params)
 
-    from .._kernels.stateful import exchange_blocks
-
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
     specs = [sys_.mechanic.pool(duel.actor), sys_.mechanic.pool(duel.reactor)]
     # The attacker hits when attack - defence - extra Ob >= 0 (ties to the attacker) or >= 1.
     margin = (0 if duel.ties_to == "actor" else 1) + sys_.mechanic.versus_extra_obstacle(duel.actor)
-    pools = pack_pools(specs)
-    counts, = run_kernel(exchange_blocks, trials, seed, (pools.arrays(), margin, need, limit),
-                         [(limit + 1,)], progress, work=trials * need / max(p, 1e-3),
-                         description="exchanges")
+    if use_tables(2):
+        from .._kernels.sampled import exchange_blocks as kernel
+
+        args = (p_margin_at_least(specs[0], specs[1], margin), need, limit)
+    else:
+        from .._kernels.stateful import exchange_blocks as kernel
+
+        args = (pack_pools(specs).arrays(), margin, need, limit)
+    counts, = run_kernel(kernel, trials, seed, args, [(limit + 1,)], progress,
+                         work=trials * need / max(p, 1e-3), description="exchanges")
     return simulated_steps("rounds", counts, trials, seed, params | {"max_rounds": limit})
 
 
