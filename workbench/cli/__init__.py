@@ -19,9 +19,18 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"workbench: error: {message}\n")
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("dice-workbench")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="Exact odds, simulations, tables and reports "
                                                    "for dice-pool RPG systems.")
+    parser.add_argument("--version", action="version", version=f"workbench {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for module in SUBCOMMAND_MODULES:
         module.register(sub)

@@ -65,6 +65,8 @@ def _stacks(kind: str, given: Mapping[str, int] | None) -> dict[str, int]:
 
 
 def _parse_scene(scene: Iterable, traits: dict, aspects: dict):
+    if isinstance(scene, (str, bytes, Mapping)) or not isinstance(scene, Iterable):
+        raise ParameterError(WHERE, "scene", scene, "a list of checks (dicts) and 'rest'")
     checks, rest_before, pending_rest = [], [], False
     for i, item in enumerate(scene):
         if isinstance(item, str) and item.strip().lower() == "rest":
@@ -95,7 +97,7 @@ def _parse_scene(scene: Iterable, traits: dict, aspects: dict):
 def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
                aspects: Mapping[str, int] | None = None, policy: str = "when_likely_to_fail",
                threshold: float = 0.5, system: "str | System" = "unnamed", trials: int = 100_000,
-               seed: int | None = 0, progress: bool | None = None) -> BurnResult:
+               seed: int | None = None, progress: bool | None = None) -> BurnResult:
     """Simulate a scene of checks where the character may burn Traits and Aspects.
 
     Args:

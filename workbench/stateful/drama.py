@@ -76,6 +76,9 @@ class DramaResult:
 
 
 def _sessions(session, sessions) -> list[list[dict]]:
+    if isinstance(session, (str, bytes, Mapping)) or not isinstance(session, Iterable):
+        raise ParameterError(WHERE, "session", session, "a list of checks (dicts of Unnamed "
+                             "System parameters), or a list of such lists")
     items = list(session)
     if items and all(isinstance(item, Mapping) for item in items):
         count = need_int(WHERE, "sessions", 1 if sessions is None else sessions, 1, 10_000)
@@ -129,7 +132,7 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
                    policy: "str | Sequence[int]" = "when_likely_to_fail", threshold: float = 0.5,
                    dice_per_spend: int = 2, refill_rate: float = 0.0, refill: str = "probability",
                    system: "str | System" = "unnamed", trials: int = 100_000,
-                   seed: int | None = 0, progress: bool | None = None) -> DramaResult:
+                   seed: int | None = None, progress: bool | None = None) -> DramaResult:
     """Simulate campaigns of checks that share a Drama Dice pool (see the module docstring).
 
     Args:

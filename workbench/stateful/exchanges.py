@@ -17,22 +17,26 @@ from ..api import versus
 from ..errors import WorkbenchError
 from ..rules.registry import get_system
 from ..rules.system import System
-from ._common import (TAIL_CUT, StepsResult, exact_steps, need_int, need_method, need_trials,
-                      pack_pools, resolve_seed, run_kernel, simulated_steps)
+from ..limits import MAX_HITS
+from ..validation import optional_boolean
+from ._common import (TAIL_CUT, StepsResult, check_work, exact_steps, need_int, need_method,
+                      need_steps, need_trials, pack_pools, resolve_seed, run_kernel,
+                      simulated_steps)
 
 WHERE = "rounds_until_hits"
 
 
-def rounds_until_hits(system: "str | System", attacker: Mapping[str, Any],
-                      defender: Mapping[str, Any], hits: int = 1, *, method: str = "exact",
-                      trials: int = 200_000, seed: int | None = 0, max_rounds: int = 100_000,
+def rounds_until_hits(system: "str | System", actor: Mapping[str, Any],
+                      reactor: Mapping[str, Any], hits: int = 1, *, method: str = "exact",
+                      trials: int = 200_000, seed: int | None = None, max_rounds: int = 100_000,
                       progress: bool | None = None) -> StepsResult:
     """Rounds of opposed checks until the attacker has landed ``hits`` hits.
 
     Args:
         system: ``"uwr"``, ``"fons"``, ``"arrata"`` (or a variant): a system with opposed checks.
-        attacker, defender: each side's check parameters, as for :func:`workbench.versus`
-            (rule options such as FoNS ``attack_resolution`` are read from the attacker's).
+        actor, reactor: the attacker's and the defender's check parameters, as for
+            :func:`workbench.versus` (rule options such as FoNS ``attack_resolution`` are
+            read from the actor's).
         hits: hits needed.
         method: ``"exact"`` (negative binomial over the exact P(hit) of
             :func:`workbench.versus`) or ``"simulate"``.
@@ -42,19 +46,26 @@ def rounds_until_hits(system: "str | System", attacker: Mapping[str, Any],
         A :class:`~workbench.stateful.StepsResult` over ``rounds``; ``params["p_hit"]`` is the
         exact per-round P(hit).
 
+    Raises:
+        WorkbenchError: when the actor can never hit (P(hit) = 0), for either method, before
+            any rolling: the fight never ends.
+
     Example:
         >>> result = rounds_until_hits("arrata", {"stat": "B4"}, {"stat": "B3"}, hits=2)
         >>> round(result.params["p_hit"], 4), round(result.mean, 3)
         (0.7734, 2.586)
     """
     sys_ = get_system(system)
-    need = need_int(WHERE, "hits", hits, 1, 10_000)
+    need = need_int(WHERE, "hits", hits, 1, MAX_HITS)
     method = need_method(WHERE, method)
-    limit = need_int(WHERE, "max_rounds", max_rounds, 1, 10**7)
-    duel = versus(sys_, attacker, defender)
+    limit = need_steps(WHERE, "max_rounds", max_rounds)
+    duel = versus(sys_, actor, reactor)
     p = float(duel.p_actor)
-    params = {"system": sys_.id, "attacker": dict(duel.actor), "defender": dict(duel.reactor),
+    params = {"system": sys_.id, "actor": dict(duel.actor), "reactor": dict(duel.reactor),
               "hits": need, "p_hit": p, "ties_to": duel.ties_to}
+    if p <= 0.0:
+        raise WorkbenchError(f"{WHERE}: the actor can never hit (P(hit) = 0), so the "
+                             "number of rounds has no distribution")
     if method == "exact":
         return _negative_binomial(p, need, limit, params)
 
@@ -62,8 +73,10 @@ def rounds_until_hits(system: "str | System", attacker: Mapping[str, Any],
 
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
+    progress = optional_boolean(WHERE, "progress", progress)
+    check_work(WHERE, trials * min(limit, need / p))
     specs = [sys_.mechanic.pool(duel.actor), sys_.mechanic.pool(duel.reactor)]
-    # The attacker hits when attack - defence - extra Ob >= 0 (ties to the attacker) or >= 1.
+    # The actor hits when attack - defence - extra Ob >= 0 (ties to the attacker) or >= 1.
     margin = (0 if duel.ties_to == "actor" else 1) + sys_.mechanic.versus_extra_obstacle(duel.actor)
     pools = pack_pools(specs)
     counts, = run_kernel(exchange_blocks, trials, seed, (pools.arrays(), margin, need, limit),
@@ -73,9 +86,6 @@ def rounds_until_hits(system: "str | System", attacker: Mapping[str, Any],
 
 
 def _negative_binomial(p: float, hits: int, limit: int, params: dict) -> StepsResult:
-    if p <= 0.0:
-        raise WorkbenchError(f"{WHERE}: the attacker can never hit (P(hit) = 0), so the "
-                             "number of rounds has no distribution")
     rounds = []
     probs = []
     total = 0.0
