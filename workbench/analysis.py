@@ -34,8 +34,9 @@ def pool_size_list(pool_sizes: Any, name: str = "pool_sizes") -> list[int]:
     if isinstance(pool_sizes, (str, bytes, Mapping)) or not isinstance(pool_sizes, Iterable):
         raise ParameterError(None, name, pool_sizes, "a list of pool sizes such as [1, 2, 3]")
     sizes = [validation.whole_number(None, name, n, 0, MAX_DICE) for n in pool_sizes]
-    if len(sizes) > MAX_DICE + 1:
-        raise ParameterError(None, name, pool_sizes, f"at most {MAX_DICE + 1} sizes")
+    if not sizes or len(sizes) > MAX_DICE + 1:
+        raise ParameterError(None, name, pool_sizes, f"one to {MAX_DICE + 1} pool sizes from 0 "
+                             f"to {MAX_DICE}, such as [1, 2, 3]")
     return sizes
 
 

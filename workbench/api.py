@@ -1,6 +1,7 @@
 """The public functions: exact checks, opposed checks and concrete rolls, by system name."""
 from __future__ import annotations
 
+import os
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -11,6 +12,7 @@ from .errors import ParameterError, WorkbenchError
 from .limits import MAX_SIDES
 from .exact import exact_raw
 from .rules.registry import all_systems, get_system
+from .rules.registry import load_system as registry_load_system
 from .rules.system import System
 
 
@@ -22,6 +24,19 @@ def systems() -> list[System]:
         ['uwr', 'fons', 'unnamed', 'arrata', 'erzahlspiel']
     """
     return list(all_systems().values())
+
+
+def load_system(path: "str | os.PathLike") -> System:
+    """Load one system or variant data file (TOML), checked entry by entry.
+
+    Example:
+        >>> from workbench.rules.registry import DATA_DIR
+        >>> load_system(DATA_DIR / "variants" / "fons-exploding.toml").id
+        'fons-exploding'
+    """
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise ParameterError(None, "path", path, "the path of a .toml data file")
+    return registry_load_system(path)
 
 
 def system(name: "str | System") -> System:
@@ -94,7 +109,17 @@ def _check_sides(actor: Any, reactor: Any) -> None:
 
 
 def margin_distribution(actor: Distribution, reactor: Distribution, shift: int = 0) -> Distribution:
-    """Distribution of ``actor - reactor - shift`` for independent numeric distributions."""
+    """Distribution of ``actor - reactor - shift`` for independent numeric distributions.
+
+    Example:
+        >>> coin = Distribution((0, 1), (0.5, 0.5))
+        >>> margin_distribution(coin, coin).to_dict()
+        {'-1': 0.25, '0': 0.5, '1': 0.25}
+    """
+    for name, side in (("actor", actor), ("reactor", reactor)):
+        if not isinstance(side, Distribution) or not side.numeric or not len(side):
+            raise ParameterError(None, name, side, "a numeric Distribution, such as check(...).pmf")
+    shift = validation.whole_number(None, "shift", shift, -10**6, 10**6)
     a, r = np.asarray(actor.probabilities), np.asarray(reactor.probabilities)
     probs = np.convolve(a, r[::-1])
     low = actor.outcomes[0] - reactor.outcomes[-1] - shift

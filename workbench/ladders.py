@@ -15,9 +15,10 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from .analysis import success_curve
+from . import validation
+from .analysis import pool_size_list, success_curve
 from .api import check
-from .errors import WorkbenchError
+from .errors import ParameterError, WorkbenchError
 from .rules.registry import get_system
 from .rules.system import Rung, System
 
@@ -61,9 +62,7 @@ def ladder_table(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_TAB
         [0.0, 0.1111]
     """
     sys_ = get_system(system)
-    sizes = list(pool_sizes)
-    if sys_.pool_parameter and not sizes:
-        raise WorkbenchError("pool_sizes is empty; allowed: one or more whole numbers >= 0")
+    sizes = pool_size_list(pool_sizes)
     long = success_curve(sys_, sizes or [1], rungs, **params)
     if not sys_.pool_parameter:
         long = long.drop_duplicates("rung")
@@ -106,7 +105,7 @@ def difficulty_table(system: "str | System", pool_sizes: Iterable[int] = range(1
             row["any YES" if sys_.outcome_labels else "P(pass)"] = result.p_pass
             shares.append(row)
         return pd.concat([head, pd.DataFrame(shares)], axis=1)
-    sizes = list(pool_sizes)
+    sizes = pool_size_list(pool_sizes)
     probs = ladder_table(sys_, sizes, **params)
     quality = sys_.resolve(**params).get("quality")
     probs.columns = [pool_label(sys_, n, quality) for n in sizes]
@@ -309,15 +308,19 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         ['Sure']
     """
     sys_ = get_system(system)
+    if not isinstance(wanted, (str, Mapping)):
+        raise ParameterError(None, "wanted", wanted, "rung name -> probability, such as "
+                             "{'Easy': 0.9} or 'Easy=0.9,Normal=0.7'")
     goals = parse_wanted(wanted) if isinstance(wanted, str) else dict(wanted)
     for name, value in goals.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-            raise WorkbenchError(f"wanted probability for {name!r} got {value!r}; "
-                                 "allowed: a number from 0 to 1")
+        validation.probability(None, f"wanted[{name!r}]", value)
     if not goals:
         raise WorkbenchError("wanted names no rung; allowed: one or more RUNG=PROBABILITY")
-    if not 0 <= tolerance <= 1:
-        raise WorkbenchError(f"tolerance got {tolerance!r}; allowed: a number from 0 to 1")
+    tolerance = validation.probability(None, "tolerance", tolerance)
+    if knobs is not None and (not isinstance(knobs, Mapping) or not all(
+            value is None or isinstance(value, (tuple, list, range)) for value in knobs.values())):
+        raise ParameterError(None, "knobs", knobs, "a mapping knob -> values to try (or None "
+                             "to raise it from 1), such as {'target': None, 'favor': (0, 1)}")
     base = dict(params)
     if sys_.pool_parameter and pool is not None:
         if sys_.pool_parameter in base:

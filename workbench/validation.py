@@ -217,7 +217,7 @@ def probability(where: str | None, name: str, value: Any, *, text: bool = False)
         >>> probability("drama_campaign", "threshold", 0.5)
         0.5
     """
-    return real_number(where, name, value, 0.0, 1.0, text=text, allowed="a probability from 0 to 1")
+    return real_number(where, name, value, 0.0, 1.0, text=text, allowed="a number from 0 to 1")
 
 
 def rate(where: str | None, name: str, value: Any, *, text: bool = False) -> float:

@@ -160,6 +160,9 @@ def render_table(frame: pd.DataFrame, fmt: str = "rst-grid",
     """
     if fmt not in TABLE_FORMATS:
         raise WorkbenchError(f"format got {fmt!r}; allowed: " + ", ".join(TABLE_FORMATS))
+    import pandas as pd
+    if not isinstance(frame, pd.DataFrame):
+        raise WorkbenchError(f"frame got a {type(frame).__name__}; allowed: a pandas DataFrame")
     text = format_numbers(frame, number_format)
     if text.shape[1] == 0:
         raise WorkbenchError("the table has no columns to export")

@@ -174,11 +174,13 @@ class StepsResult:
 
     def probability(self, steps: int) -> float:
         """P(exactly ``steps`` steps)."""
+        steps = validation.whole_number(None, "steps", steps)
         rows = self.frame[self.frame[self.quantity] == steps]
         return float(rows["probability"].iloc[0]) if len(rows) else 0.0
 
     def within(self, steps: int) -> float:
         """P(the event within ``steps`` steps)."""
+        steps = validation.whole_number(None, "steps", steps)
         return float(self.frame.loc[self.frame[self.quantity] <= steps, "probability"].sum())
 
 

@@ -79,7 +79,10 @@ def _parse_scene(scene: Iterable, traits: dict, aspects: dict):
         used = {}
         for kind, known in (("traits", traits), ("aspects", aspects)):
             names = given.pop(kind, ())
-            names = [names] if isinstance(names, str) else list(names)
+            names = [names] if isinstance(names, str) else names
+            if not isinstance(names, (list, tuple, set, frozenset)):
+                raise ParameterError(WHERE, f"scene[{i}].{kind}", names,
+                                     f"names of the character's {kind}, such as ['Nimble']")
             for name in names:
                 if name not in known:
                     raise ParameterError(WHERE, f"scene[{i}].{kind}", name,
