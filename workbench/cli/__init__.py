@@ -14,9 +14,15 @@ from . import _checks, _docs
 SUBCOMMAND_MODULES = [_checks, _docs]
 
 
+def one_line(message: str) -> str:
+    """An error message as one line: line breaks and other control characters typed into an
+    argument are shown escaped, as Python writes them."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, status 2, like every other bad input
-        self.exit(2, f"workbench: error: {message}\n")
+        self.exit(2, f"workbench: error: {one_line(message)}\n")
 
 
 def _version() -> str:
@@ -49,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except WorkbenchError as exc:
-        print(f"workbench: error: {exc}", file=sys.stderr)
+        print(f"workbench: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("workbench: interrupted", file=sys.stderr)
