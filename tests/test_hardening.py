@@ -273,3 +273,25 @@ def test_ctrl_c_is_one_line_and_status_130(capsys, monkeypatch):
     monkeypatch.setattr(checks, "check", interrupted)
     code, out, err = cli(capsys, "pmf", "uwr", "dice=3")
     assert code == 130 and err == "workbench: interrupted\n"
+
+
+def test_a_chain_that_may_never_end_stops_at_once():
+    from workbench.stateful._markov import absorption_steps
+    start = time.perf_counter()
+    # From state 0: stay 1/2, fall into a state never left 1/4, end 1/4: ends with P = 1/2.
+    chain = absorption_steps(np.array([[0.5, 0.25], [0.0, 1.0]]), np.array([1.0, 0.0]), 10**7)
+    assert chain.tail == pytest.approx(0.5) and np.isinf(chain.mean)
+    assert chain.probabilities.sum() == pytest.approx(0.5)
+    assert time.perf_counter() - start < 2
+
+
+def test_long_negative_binomials_are_quick_and_exact():
+    start = time.perf_counter()
+    result = wb.rounds_until_hits("uwr", {"dice": 2}, {"dice": 14}, hits=3, max_rounds=10**7)
+    p = result.params["p_hit"]
+    assert result.mean == pytest.approx(3 / p)
+    assert result.frame["probability"].sum() + result.tail == pytest.approx(1.0)
+    from math import comb
+    for t in (3, 10, 700):
+        assert result.probability(t) == pytest.approx(comb(t - 1, 2) * p**3 * (1 - p) ** (t - 3), rel=1e-9)
+    assert time.perf_counter() - start < 5

@@ -86,21 +86,48 @@ def rounds_until_hits(system: "str | System", actor: Mapping[str, Any],
 
 
 def _negative_binomial(p: float, hits: int, limit: int, params: dict) -> StepsResult:
-    rounds = []
-    probs = []
+    """P(T = t) for t = hits .. until the tail is below TAIL_CUT (or ``limit``), in numpy
+    chunks: ``log P(T = t)`` in log form keeps huge binomials and tiny powers finite."""
+    if p >= 1.0:  # every round hits
+        full = np.zeros(hits)
+        full[-1] = 1.0
+        return exact_steps("rounds", full, 0.0, float(hits), params)
+    chunks = []
     total = 0.0
-    t = hits
-    while t <= limit:
-        # log form keeps huge binomials and tiny powers finite.
-        log_p = (math.lgamma(t) - math.lgamma(hits) - math.lgamma(t - hits + 1)
-                 + hits * math.log(p) + ((t - hits) * math.log1p(-p) if p < 1.0 else 0.0))
-        value = math.exp(log_p) if p < 1.0 or t == hits else 0.0
-        rounds.append(t)
-        probs.append(value)
-        total += value
-        if 1.0 - total < TAIL_CUT and t > hits / p:
+    first = hits
+    size = max(1024, int(min(4 * hits / p, 1e6)))
+    while first <= limit:
+        t = np.arange(first, min(first + size, limit + 1), dtype=float)
+        log_p = (_lgamma(t) - math.lgamma(hits) - _lgamma(t - hits + 1)
+                 + hits * math.log(p) + (t - hits) * math.log1p(-p))
+        probs = np.exp(log_p)
+        chunks.append(probs)
+        cumulative = total + np.cumsum(probs)
+        done = np.nonzero((1.0 - cumulative < TAIL_CUT) & (t > hits / p))[0]
+        if len(done):
+            chunks[-1] = probs[:done[0] + 1]
+            total = float(cumulative[done[0]])
             break
-        t += 1
-    full = np.zeros(rounds[-1])
-    full[np.array(rounds) - 1] = probs
+        total = float(cumulative[-1])
+        first = int(t[-1]) + 1
+    probs = np.concatenate(chunks)
+    full = np.concatenate([np.zeros(hits - 1), probs])
     return exact_steps("rounds", full, max(1.0 - total, 0.0), hits / p, params)
+
+
+def _lgamma(x: np.ndarray) -> np.ndarray:
+    return np.array([math.lgamma(v) for v in x]) if len(x) < 64 else _lgamma_vector(x)
+
+
+def _lgamma_vector(x: np.ndarray) -> np.ndarray:
+    """log Gamma(x) for x >= 1 by Stirling's series (error < 1e-13 for x >= 8; smaller x
+    exactly, through math.lgamma)."""
+    out = np.empty_like(x)
+    small = x < 8
+    out[small] = [math.lgamma(v) for v in x[small]]
+    y = x[~small]
+    inv = 1.0 / y
+    inv2 = inv * inv
+    out[~small] = ((y - 0.5) * np.log(y) - y + 0.5 * math.log(2 * math.pi)
+                   + inv * (1 / 12 - inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 / 1680))))
+    return out
