@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 
 import numpy as np
 import pytest
@@ -35,6 +36,8 @@ OPTION_VALUES = ["json", "md", "rst", "csv", "rst-grid", "rst-list", "html", "xm
                  "dice=3 favor=1", "stat=B4", "'", "target", "favor,target", "solution", "pools",
                  "both", "0.05", "nan", "1e4", "10", "0", "-1", "18446744073709551616"]
 SUBCOMMANDS = ["systems", "pmf", "versus", "table", "ladder"]
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1500"))
+"""Examples per property (about half a minute each); FUZZ_EXAMPLES=20000 for a long hunt."""
 
 
 def _words():
@@ -60,7 +63,7 @@ def run_cli(argv):
     return code, out.getvalue(), err.getvalue()
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from(SUBCOMMANDS), st.sampled_from(SYSTEMS), _words())
 def test_cli_exits_0_or_2_with_one_line(subcommand, system, words):
     argv = [subcommand] + ([system] if subcommand != "systems" else []) + words
@@ -127,7 +130,7 @@ def _calls(system, kwargs, other, stateful, value):
     ]
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from(SYSTEMS), KWARGS, KWARGS, STATEFUL_KWARGS, VALUES, st.integers(0, 14))
 def test_api_gives_results_or_workbench_errors(system, kwargs, other, stateful, value, which):
     call = _calls(system, kwargs, other, stateful, value)[which]
