@@ -142,8 +142,9 @@ def seed(where: str | None, value: Any, name: str = "seed", *, text: bool = Fals
         return fresh_seed()
     number = _as_whole(value, text, floats=False)
     if number is None or not 0 <= number <= MAX_SEED:
+        fresh = f"leave {name} out" if name.startswith("-") else "None"
         raise ParameterError(where, name, value,
-                             "a whole number from 0 to 2**64 - 1, or None for a fresh seed")
+                             f"a whole number from 0 to 2**64 - 1, or {fresh} for a fresh seed")
     return number
 
 

@@ -110,14 +110,14 @@ def _write(text: str, out: str | None) -> None:
         raise WorkbenchError(f"--out {out!r}: cannot write there ({exc.strerror or exc})") from None
 
 
-def checked_out_path(out: str) -> Path:
+def checked_out_path(out: str, example: str = "odds.rst") -> Path:
     """``--out``'s file, checked before any work: a name, in a folder that exists, not a folder."""
     if not out.strip():
-        raise WorkbenchError(f"--out got {out!r}; allowed: a file name such as odds.rst")
+        raise WorkbenchError(f"--out got {out!r}; allowed: a file name such as {example}")
     path = Path(out)
     if path.is_dir():
         raise WorkbenchError(f"--out {out!r} is a folder; allowed: a file name such as "
-                             f"{str(path / 'odds.rst')!r}")
+                             f"{str(path / example)!r}")
     if not path.parent.is_dir():
         raise WorkbenchError(f"--out {out!r}: folder {str(path.parent)!r} does not exist")
     return path
@@ -186,7 +186,7 @@ def run_report(args) -> int:
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     if not systems:
         raise WorkbenchError(f"--systems got {args.systems!r}; allowed: ids such as uwr,arrata")
-    checked_out_path(args.out)
+    checked_out_path(args.out, "balance.html")
     try:
         build_report(args.out, systems=systems, variants=args.variant,
                      pool_sizes=parse_pools(args.pools), progress=not args.no_progress)
