@@ -295,3 +295,33 @@ def test_long_negative_binomials_are_quick_and_exact():
     for t in (3, 10, 700):
         assert result.probability(t) == pytest.approx(comb(t - 1, 2) * p**3 * (1 - p) ** (t - 3), rel=1e-9)
     assert time.perf_counter() - start < 5
+
+
+def test_ctrl_c_stops_a_long_simulation_cleanly(tmp_path):
+    """A real run interrupted while its progress bar moves: one line, status 130, quickly."""
+    import signal
+    import subprocess
+    import sys
+
+    errors = tmp_path / "stderr.txt"
+    with open(errors, "w") as stream:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "workbench", "pmf", "uwr", "dice=1000", "--simulate",
+             "--trials", "1e8"], stdout=subprocess.DEVNULL, stderr=stream,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        try:
+            deadline = time.monotonic() + 120
+            while "simulating" not in errors.read_text() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert "simulating" in errors.read_text(), "the progress bar never showed"
+            process.send_signal(signal.SIGINT)
+            stopped = time.monotonic()
+            assert process.wait(timeout=60) == 130
+            assert time.monotonic() - stopped < 30
+        finally:
+            if process.poll() is None:
+                process.kill()
+    text = errors.read_text()
+    assert text.endswith("\nworkbench: interrupted\n") and "Traceback" not in text
+    import re
+    assert re.search(r"\[\d\d:\d\d<\d\d:\d\d", text)   # tqdm: [elapsed<time left]
