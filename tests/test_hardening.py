@@ -325,3 +325,17 @@ def test_ctrl_c_stops_a_long_simulation_cleanly(tmp_path):
                 process.kill()
     text = errors.read_text()
     assert text.endswith("\nworkbench: interrupted\n") and "Traceback" not in text
+
+
+def test_stateful_campaigns_and_scenes_are_bounded_before_work():
+    start = time.perf_counter()
+    with pytest.raises(WorkbenchError, match="at most 20000 checks"):
+        wb.drama_campaign([{"d6": 1}] * 100, sessions=10_000)
+    with pytest.raises(WorkbenchError, match="WORKBENCH_MAX_SIMULATED_CHECKS"):
+        wb.drama_campaign([{"d6": 1}] * 20, sessions=1000, trials=10**9)
+    with pytest.raises(WorkbenchError, match="burn table"):
+        wb.burn_scene([{"traits": ["A"], "aspects": ["B"], "d6": 1}] * 5, traits={"A": 100},
+                      aspects={"B": 100})
+    with pytest.raises(WorkbenchError, match="WORKBENCH_MAX_SIMULATED_CHECKS"):
+        wb.burn_scene([{"d6": 1}] * 50, trials=10**9)
+    assert time.perf_counter() - start < 5

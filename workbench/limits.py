@@ -42,6 +42,16 @@ MAX_STEPS = 10**7
 MAX_HITS = 10_000
 """Most hits :func:`workbench.rounds_until_hits` may wait for."""
 
+MAX_TABLE_POOL = 100
+"""Largest pool size in the command line's tables (``--pools``, ``--pool``)."""
+
+MAX_BURN_TABLE = 200_000
+"""Most exact checks :func:`workbench.burn_scene` computes for its burn decisions (a table
+over every Trait and Aspect stack the scene can reach)."""
+
+MAX_CAMPAIGN_CHECKS = 20_000
+"""Most checks in one :func:`workbench.drama_campaign` (sessions x checks per session)."""
+
 MAX_DATA_FILE_BYTES = 1_000_000
 """Largest system or variant data file read (the shipped ones are about 2 kB)."""
 
@@ -72,8 +82,8 @@ class Budget:
         if amount > budget:
             raise WorkbenchError(
                 f"{where}: this run would need about {_short(amount)} {self.what}, more than the "
-                f"limit of {_short(budget)}; use fewer trials or a smaller pool, or raise the "
-                f"limit with the environment variable {self.env} (e.g. {self.env}="
+                f"limit of {_short(budget)}; use fewer trials (or fewer dice, checks or steps), or "
+                f"raise the limit with the environment variable {self.env} (e.g. {self.env}="
                 f"{_short(budget * 10)})")
 
 

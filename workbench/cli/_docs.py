@@ -10,13 +10,14 @@ import sys
 from pathlib import Path
 
 from .. import validation
+from ..limits import MAX_TABLE_POOL
 from ..errors import WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
 from ._args import parse_assignments, whole_number
 
 _RANGE = re.compile(r"^\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*$", re.ASCII)
 _SIZE = re.compile(r"^\s*[0-9]{1,6}\s*$", re.ASCII)
-MAX_POOL = 100
+MAX_POOL = MAX_TABLE_POOL
 
 
 def parse_pools(text: str, option: str = "--pools") -> list[int]:

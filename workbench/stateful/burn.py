@@ -27,9 +27,10 @@ import numpy as np
 from ..api import check
 from ..errors import ParameterError
 from ..rules.registry import get_system
+from ..limits import MAX_BURN_TABLE
 from ..rules.system import System
-from ._common import (need_choice, need_int, need_probability, need_trials, pack_pools,
-                      resolve_seed, run_kernel)
+from ._common import (check_work, need_choice, need_int, need_probability, need_trials,
+                      pack_pools, resolve_seed, run_kernel)
 
 WHERE = "burn_scene"
 POLICIES = ("never", "always", "when_likely_to_fail")
@@ -149,6 +150,13 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
         exact.append(check(sys_, **full).p_pass)
     size_t = int(t_stack.sum())
     size_a = int(a_stack.sum())
+    table_checks = len(checks) * (size_t + 1) * (size_a + size_t + 1) * 2 * (policy != "never")
+    if table_checks > MAX_BURN_TABLE:
+        raise ParameterError(WHERE, "traits", trait_stack,
+                             f"stacks small enough for the burn table: {len(checks)} checks x "
+                             f"{size_t} Trait dice x {size_a} Aspect dice need {table_checks} "
+                             f"exact checks, more than {MAX_BURN_TABLE}")
+    check_work(WHERE, float(trials) * len(checks))
     d6_dim = max(extra_d6) + size_t + 1
     d8_dim = max(extra_d8) + size_a + size_t + 1
     p_table = np.zeros((len(checks), d6_dim, d8_dim, 2))

@@ -29,8 +29,9 @@ from ..distribution import RawDistribution
 from ..errors import ParameterError
 from ..rules.registry import get_system
 from ..rules.system import System
-from ._common import (need_choice, need_int, need_probability, need_rate, need_trials,
-                      pack_pools, resolve_seed, run_kernel)
+from ..limits import MAX_CAMPAIGN_CHECKS
+from ._common import (check_work, need_choice, need_int, need_probability, need_rate,
+                      need_trials, pack_pools, resolve_seed, run_kernel)
 
 WHERE = "drama_campaign"
 POLICIES = ("never", "always", "when_likely_to_fail")
@@ -175,6 +176,11 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
         need_probability(WHERE, "refill_rate", rate)
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
+    total = sum(len(checks) for checks in plan)
+    if total > MAX_CAMPAIGN_CHECKS:
+        raise ParameterError(WHERE, "session", f"{total} checks", f"at most {MAX_CAMPAIGN_CHECKS} "
+                             "checks in a campaign (sessions x checks per session)")
+    check_work(WHERE, float(trials) * total)
 
     flat, labels = [], []
     for s, checks in enumerate(plan):
