@@ -71,12 +71,19 @@ class Distribution:
     trials: int | None = None
 
     def __post_init__(self):
-        probs = np.array(self.probabilities, dtype=float)
+        try:
+            probs = np.array(self.probabilities, dtype=float)
+            outcomes = tuple(self.outcomes)
+        except (TypeError, ValueError):
+            raise WorkbenchError(f"Distribution got outcomes {shown(self.outcomes)} and "
+                                 f"probabilities {shown(self.probabilities)}; allowed: two "
+                                 "sequences of the same length, probabilities numbers") from None
         probs.setflags(write=False)
-        object.__setattr__(self, "outcomes", tuple(self.outcomes))
+        object.__setattr__(self, "outcomes", outcomes)
         object.__setattr__(self, "probabilities", probs)
-        if len(self.outcomes) != len(probs):
-            raise ValueError("outcomes and probabilities differ in length")
+        if probs.ndim != 1 or len(self.outcomes) != len(probs):
+            raise WorkbenchError(f"Distribution got {len(outcomes)} outcomes and probabilities "
+                                 f"of shape {probs.shape}; allowed: one probability per outcome")
 
     def __getitem__(self, outcome) -> float:
         """P(outcome). A whole number a numeric distribution never reaches has probability 0;
