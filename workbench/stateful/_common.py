@@ -13,6 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import validation
+from .._display import RichResult
 from ..limits import MAX_STEPS, SIMULATED_CHECKS
 from ..rules.pool import PoolSpec
 
@@ -146,8 +147,8 @@ def pack_pools(specs: Sequence[PoolSpec]) -> PackedPools:
 
 
 # -- results: how many steps until something happens -------------------------------------
-@dataclass(frozen=True)
-class StepsResult:
+@dataclass(frozen=True, repr=False)
+class StepsResult(RichResult):
     """How many steps (exchanges, rolls, rounds) until an event: exact or simulated.
 
     Attributes:
