@@ -24,6 +24,7 @@ from ._ladder_search import (Conflict, candidates, check_goals, check_pools, clo
 from .analysis import pool_size_list, success_curve
 from .api import check
 from .errors import ParameterError, WorkbenchError
+from .limits import MAX_DICE
 from .rules.registry import get_system
 from .rules.system import Rung, System
 
@@ -385,6 +386,8 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         raise ParameterError(None, "wanted", wanted, "rung name -> probability, such as "
                              "{'Easy': 0.9} or 'Easy=0.9,Normal=0.7'")
     tolerance = validation.probability(None, "tolerance", tolerance)
+    if pool is not None:
+        validation.whole_number(None, "pool", pool, 0, MAX_DICE)
     if knobs is not None and (not isinstance(knobs, Mapping) or not all(
             value is None or isinstance(value, (tuple, list, range)) for value in knobs.values())):
         raise ParameterError(None, "knobs", knobs, "a mapping knob -> values to try (or None "
