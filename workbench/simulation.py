@@ -86,8 +86,13 @@ def pack(spec: PoolSpec) -> tuple:
 
 
 def _check_work(trials: int, spec: PoolSpec) -> None:
-    """Refuse a run past the rolled-dice budget before any die is rolled."""
-    ROLLED_DICE.check(float(trials) * max(spec.dice, 1), "simulate")
+    """Refuse a run past the rolled-dice budget before any die is rolled. Each die counts
+    with its expected explosion chain (``1 / (1 - P(explode))`` dice), rerolls once more."""
+    per_check = float(min(spec.rerolls, spec.dice))
+    for die, count in spec.groups:
+        exploding = float(np.mean(np.asarray(die.explodes, dtype=float)))
+        per_check += count / max(1.0 - exploding, 1e-9)
+    ROLLED_DICE.check(float(trials) * max(per_check, 1.0), "simulate")
 
 
 def _chain_moments(values, explodes) -> tuple[float, float]:
