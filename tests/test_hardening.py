@@ -214,6 +214,9 @@ API_CALLS = [
     lambda: wb.system("uwr").with_rung(None),
     lambda: wb.simulate("uwr", trials=10, progress="yes", dice=1),
     lambda: wb.pool_maximum(None, 1),
+    lambda: wb.solve_ladder("uwr", "Easy=0.9", pool=np.array([4])),
+    lambda: wb.Distribution((1, 2), (0.5,)),
+    lambda: wb.Distribution(None, None),
 ]
 
 
