@@ -133,7 +133,7 @@ def test_burn_tables_agree_with_rolled_dice():
 
 @pytest.mark.parametrize("run", [
     lambda: taken_out("red", death_spiral=True, method="simulate", trials=TRIALS, seed=3),
-    lambda: taken_out(mode="contest", attacker="green", defender="yellow", method="simulate",
+    lambda: taken_out(mode="contest", actor="green", reactor="yellow", method="simulate",
                       trials=TRIALS, seed=3),
     lambda: clock(8, "yellow", method="simulate", trials=TRIALS, seed=3),
     lambda: rounds_until_hits("arrata", {"stat": "B4", "advantage": 1}, {"stat": "A3"}, 3,
@@ -183,7 +183,7 @@ def test_sampled_results_do_not_depend_on_thread_count():
     def runs():
         return (burn_scene([{"traits": ["A"], "d6": 1}] * 3, traits={"A": 2}, policy="always",
                            trials=3 * 4096 + 5, seed=8).checks,
-                taken_out("yellow", mode="contest", defender="red", method="simulate",
+                taken_out("yellow", mode="contest", reactor="red", method="simulate",
                           trials=3 * 4096 + 5, seed=8).frame,
                 drama_campaign(SESSION, policy="always", refill="poisson", refill_rate=0.05,
                                trials=3 * 4096 + 5, seed=8).pool_levels)

@@ -87,11 +87,11 @@ def test_point_seed_depends_on_the_point_and_the_sweep_seed_only():
     ("burn_scene", {"policy": ["never", "always"]},
      {"scene": [{"traits": ["Quick"], "d6": 1}] * 2, "traits": {"Quick": 2}, "trials": 5_000},
      "burns_per_scene"),
-    ("taken_out", {"attacker": ["red", "blue"], "death_spiral": [False, True]}, {}, "mean"),
-    ("taken_out", {"attacker": ["green"]}, {"method": "simulate", "trials": 5_000}, "mean_stderr"),
+    ("taken_out", {"actor": ["red", "blue"], "death_spiral": [False, True]}, {}, "mean"),
+    ("taken_out", {"actor": ["green"]}, {"method": "simulate", "trials": 5_000}, "mean_stderr"),
     ("clock", {"segments": [4, 8], "die": ["yellow", "green"]}, {}, "median"),
     ("rounds_until_hits", {"hits": [1, 2]},
-     {"system": "arrata", "attacker": {"stat": "B4"}, "defender": {"stat": "B3"}}, "mean"),
+     {"system": "arrata", "actor": {"stat": "B4"}, "reactor": {"stat": "B3"}}, "mean"),
 ])
 def test_every_function_sweeps(function, grid, fixed, column):
     frame = sweep(function, grid, seed=1, **fixed)

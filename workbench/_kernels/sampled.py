@@ -164,9 +164,10 @@ def _recover_one(traits, trait_stack, aspects, aspect_stack):
 
 @parallel_kernel
 def conditions_blocks(seed, first, blocks, block_trials, trials, cdf, guide, tiers,
-                      start_slots, max_steps, hist):
+                      start_slots, out_when_full, max_steps, hist):
     """Exchanges until Taken Out (output as :func:`.stateful.conditions_blocks`); table ``f``
-    gives the condition tier of an exchange with ``f`` slots filled (payload ``tiers``)."""
+    gives the condition tier of an exchange with ``f`` slots filled (payload ``tiers``).
+    ``out_when_full``: 1 takes the victim out as soon as all three slots are filled."""
     for b in prange(blocks):
         block = first + b
         state = seed_state(seed, block)
@@ -185,6 +186,9 @@ def conditions_blocks(seed, first, blocks, block_trials, trials, cdf, guide, tie
                         ended = step
                         break
                     slots |= 1 << (t - 1)
+                    if out_when_full == 1 and slots == 7:
+                        ended = step
+                        break
             hist[b, ended] += 1
 
 

@@ -28,9 +28,10 @@ from .._display import RichResult
 from ..api import check
 from ..errors import ParameterError
 from ..rules.registry import get_system
+from ..limits import MAX_BURN_TABLE
 from ..rules.system import System
-from ._common import (need_choice, need_int, need_probability, need_trials, pack_pools,
-                      resolve_seed, run_kernel)
+from ._common import (check_work, need_choice, need_int, need_probability, need_trials,
+                      pack_pools, resolve_seed, run_kernel)
 from ._sampling import p_pass, use_tables
 
 WHERE = "burn_scene"
@@ -67,6 +68,8 @@ def _stacks(kind: str, given: Mapping[str, int] | None) -> dict[str, int]:
 
 
 def _parse_scene(scene: Iterable, traits: dict, aspects: dict):
+    if isinstance(scene, (str, bytes, Mapping)) or not isinstance(scene, Iterable):
+        raise ParameterError(WHERE, "scene", scene, "a list of checks (dicts) and 'rest'")
     checks, rest_before, pending_rest = [], [], False
     for i, item in enumerate(scene):
         if isinstance(item, str) and item.strip().lower() == "rest":
@@ -79,7 +82,10 @@ def _parse_scene(scene: Iterable, traits: dict, aspects: dict):
         used = {}
         for kind, known in (("traits", traits), ("aspects", aspects)):
             names = given.pop(kind, ())
-            names = [names] if isinstance(names, str) else list(names)
+            names = [names] if isinstance(names, str) else names
+            if not isinstance(names, (list, tuple, set, frozenset)):
+                raise ParameterError(WHERE, f"scene[{i}].{kind}", names,
+                                     f"names of the character's {kind}, such as ['Nimble']")
             for name in names:
                 if name not in known:
                     raise ParameterError(WHERE, f"scene[{i}].{kind}", name,
@@ -97,7 +103,7 @@ def _parse_scene(scene: Iterable, traits: dict, aspects: dict):
 def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
                aspects: Mapping[str, int] | None = None, policy: str = "when_likely_to_fail",
                threshold: float = 0.5, system: "str | System" = "unnamed", trials: int = 100_000,
-               seed: int | None = 0, progress: bool | None = None) -> BurnResult:
+               seed: int | None = None, progress: bool | None = None) -> BurnResult:
     """Simulate a scene of checks where the character may burn Traits and Aspects.
 
     Args:
@@ -146,6 +152,13 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
         exact.append(check(sys_, **full).p_pass)
     size_t = int(t_stack.sum())
     size_a = int(a_stack.sum())
+    table_checks = len(checks) * (size_t + 1) * (size_a + size_t + 1) * 2 * (policy != "never")
+    if table_checks > MAX_BURN_TABLE:
+        raise ParameterError(WHERE, "traits", trait_stack,
+                             f"stacks small enough for the burn table: {len(checks)} checks x "
+                             f"{size_t} Trait dice x {size_a} Aspect dice need {table_checks} "
+                             f"exact checks, more than {MAX_BURN_TABLE}")
+    check_work(WHERE, float(trials) * len(checks))
     d6_dim = max(extra_d6) + size_t + 1
     d8_dim = max(extra_d8) + size_a + size_t + 1
     p_table = np.zeros((len(checks), d6_dim, d8_dim, 2))

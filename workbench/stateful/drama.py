@@ -30,8 +30,9 @@ from ..distribution import RawDistribution
 from ..errors import ParameterError
 from ..rules.registry import get_system
 from ..rules.system import System
-from ._common import (need_choice, need_int, need_probability, need_rate, need_trials,
-                      pack_pools, resolve_seed, run_kernel)
+from ..limits import MAX_CAMPAIGN_CHECKS
+from ._common import (check_work, need_choice, need_int, need_probability, need_rate,
+                      need_trials, pack_pools, resolve_seed, run_kernel)
 from ._sampling import OutcomeTables, event_tables, outcomes, use_tables
 
 WHERE = "drama_campaign"
@@ -78,6 +79,9 @@ class DramaResult(RichResult):
 
 
 def _sessions(session, sessions) -> list[list[dict]]:
+    if isinstance(session, (str, bytes, Mapping)) or not isinstance(session, Iterable):
+        raise ParameterError(WHERE, "session", session, "a list of checks (dicts of Unnamed "
+                             "System parameters), or a list of such lists")
     items = list(session)
     if items and all(isinstance(item, Mapping) for item in items):
         count = need_int(WHERE, "sessions", 1 if sessions is None else sessions, 1, 10_000)
@@ -131,7 +135,7 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
                    policy: "str | Sequence[int]" = "when_likely_to_fail", threshold: float = 0.5,
                    dice_per_spend: int = 2, refill_rate: float = 0.0, refill: str = "probability",
                    system: "str | System" = "unnamed", trials: int = 100_000,
-                   seed: int | None = 0, progress: bool | None = None) -> DramaResult:
+                   seed: int | None = None, progress: bool | None = None) -> DramaResult:
     """Simulate campaigns of checks that share a Drama Dice pool (see the module docstring).
 
     Args:
@@ -174,6 +178,11 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
         need_probability(WHERE, "refill_rate", rate)
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
+    total = sum(len(checks) for checks in plan)
+    if total > MAX_CAMPAIGN_CHECKS:
+        raise ParameterError(WHERE, "session", f"{total} checks", f"at most {MAX_CAMPAIGN_CHECKS} "
+                             "checks in a campaign (sessions x checks per session)")
+    check_work(WHERE, float(trials) * total)
 
     flat, labels = [], []
     for s, checks in enumerate(plan):
