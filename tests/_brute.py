@@ -272,3 +272,56 @@ def margin(actor: dict, reactor: dict) -> dict:
         for r, pr in reactor.items():
             out[a - r] += pa * pr
     return dict(out)
+
+
+# ---------------------------------------------------------------------------------------
+# Designed pools (data/README.md): die types with a value per face, explosions that may be
+# capped or roll another die type, rerolls of dice that scored 0, dice kept best or worst.
+
+def designed_roll(dice: dict, counts: dict, rerolls: int = 0, modifier: int = 0, floor=None,
+                  keep: str | None = None, kept: int = 1):
+    """A procedure for :func:`enumerate_rolls`: ``dice`` maps a die name to
+    ``{"faces": [value of face 1, ...], "explode": {faces}, "limit": n, "into": name}``;
+    ``counts`` maps die names to dice rolled. Returns ``(total, every initial die negative)``.
+
+    At the table: roll every die of the pool in order. A face listed in ``explode`` rolls one
+    more die (of type ``into``, else the same type) and adds its value, which may explode in
+    turn, until ``limit`` extra dice came from this initial die (0: no limit). After the
+    whole pool, up to ``rerolls`` dice whose own faces added up to 0 are rolled again, first
+    to last, and the new chain replaces the old. With ``keep`` "highest"/"lowest" only the
+    ``kept`` best/worst initial faces count. Then the modifier, then the floor.
+    """
+    def procedure(tape):
+        def chain(name):
+            die = dice[name]
+            face = tape.roll(len(die["faces"]))
+            got, first = die["faces"][face - 1], die["faces"][face - 1]
+            kind, extra = name, 0
+            while face in dice[kind].get("explode", ()) and (not die.get("limit") or extra < die["limit"]):
+                kind = dice[kind].get("into") or kind
+                face = tape.roll(len(dice[kind]["faces"]))
+                got += dice[kind]["faces"][face - 1]
+                extra += 1
+            return got, first
+
+        rolled = []
+        for name, count in counts.items():
+            for _ in range(count):
+                rolled.append((name, *chain(name)))
+        negative = bool(rolled) and all(first < 0 for _, _, first in rolled)
+        if keep:
+            firsts = sorted((first for _, _, first in rolled), reverse=keep == "highest")
+            total = sum(firsts[:kept])
+        else:
+            sums = [s for _, s, _ in rolled]
+            left = rerolls
+            for i, (name, s, _) in enumerate(rolled):
+                if left and s == 0:
+                    sums[i] = chain(name)[0]
+                    left -= 1
+            total = sum(sums)
+        total += modifier
+        if floor is not None:
+            total = max(total, floor)
+        return total, negative
+    return procedure
