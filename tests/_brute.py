@@ -139,8 +139,12 @@ def success_pool_roll(dice, favor=0, rerolls=0, half=False, penalty=0, sides=6, 
 # The Unnamed System (RULES.md section 3)
 
 def unnamed_roll(d6=0, d8=0, bonus=0, penalty=0, free_successes=0, drama=0, stunt=False,
-                 bounce_on=7, fail_on=1):
-    """A procedure returning ``(net, disaster)`` for one Unnamed check."""
+                 bounce_on=7, fail_on=1, origin_bounce="every_die"):
+    """A procedure returning ``(net, every initial die failed)`` for one Unnamed check.
+
+    ``origin_bounce="d6_only"``: a ``bounce_on`` below 7 (positive Origin) lets d6s bounce
+    from it, while d8s keep bouncing on 7+.
+    """
     cancelled = min(bonus, penalty)
     d6_count = d6 + (bonus - cancelled) + drama + int(stunt)
     penalty_failures = penalty - cancelled
@@ -150,6 +154,7 @@ def unnamed_roll(d6=0, d8=0, bonus=0, penalty=0, free_successes=0, drama=0, stun
         successes = failures = 0
         initial_failed = []
         for sides in pool:
+            bounce = max(bounce_on, 7) if origin_bounce == "d6_only" and sides == 8 else bounce_on
             face = tape.roll(sides)
             initial_failed.append(face <= fail_on)
             while True:
@@ -157,7 +162,7 @@ def unnamed_roll(d6=0, d8=0, bonus=0, penalty=0, free_successes=0, drama=0, stun
                     successes += 1
                 elif face <= fail_on:
                     failures += 1
-                if face < bounce_on:
+                if face < bounce:
                     break
                 face = tape.roll(sides)  # bounced: the same die type again
         disaster = bool(pool) and all(initial_failed)
@@ -170,8 +175,10 @@ UNNAMED_TIERS = ("Disaster", "Failure", "Marginal Failure", "Success with a Twis
                  "Triumph")
 
 
-def unnamed_tier(net: int, disaster: bool) -> str:
-    if disaster:
+def unnamed_tier(net: int, disaster: bool, reading: str = "always") -> str:
+    """The tier; ``reading="unless_net_passes"``: every initial die failed but the net is 1 or
+    more (free successes) reads by the net instead of as a Disaster."""
+    if disaster and (reading == "always" or net <= 0):
         return "Disaster"
     if net <= -1:
         return "Failure"

@@ -187,6 +187,8 @@ class LadderSolution:
     rungs: tuple[RungSolution, ...]
     tolerance: float
     knobs: Mapping[str, tuple] = field(default_factory=dict)
+    source: "System | None" = field(default=None, compare=False, repr=False)
+    """The system solved (a file loaded by path is not found again by its id)."""
 
     @property
     def ladder(self) -> tuple[Rung, ...]:
@@ -208,7 +210,7 @@ class LadderSolution:
 
     def across_pools(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
         """How the solved ladder behaves for smaller and bigger pools (rows: rungs)."""
-        return ladder_table(self.system, pool_sizes, list(self.ladder), **self.params)
+        return ladder_table(self.source or self.system, pool_sizes, list(self.ladder), **self.params)
 
 
 def difficulty_knobs(system: "str | System",
@@ -349,6 +351,6 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
                     f"{high:.1%} over the settings tried; closest is {achieved:.1%} ({rung.describe()})")
         solved.append(RungSolution(name, float(goal), Rung(name, rung.set, rung.add), achieved,
                                    reachable, note))
-    return LadderSolution(system=sys_.id, pool=pool if sys_.pool_parameter else None,
+    return LadderSolution(source=sys_, system=sys_.id, pool=pool if sys_.pool_parameter else None,
                           params=dict(params), rungs=tuple(solved), tolerance=tolerance,
                           knobs={k: v for k, v in chosen_knobs.items()})
