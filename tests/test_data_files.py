@@ -334,3 +334,12 @@ def test_a_broken_file_in_a_folder_is_one_clean_error(tmp_path, folders):
     with pytest.raises(DataFileError) as caught:
         workbench.check("uwr", dice=1)
     assert "broken.toml" in str(caught.value)
+
+
+def test_import_stays_light():
+    """pydantic (the schema) loads with the first data file, not with ``import workbench``."""
+    import subprocess
+    import sys
+    code = "import sys, workbench; print('pydantic' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

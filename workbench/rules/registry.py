@@ -109,7 +109,8 @@ def _merge(base: dict, change: dict) -> dict:
 
 def build_system(data: dict[str, Any], path: Path | None, base: str | None = None) -> System:
     """Make a :class:`System` from parsed (and merged) data-file contents."""
-    from .mechanics import NarrativeDie, PoolMechanic
+    from .mechanics.narrative import NarrativeDie
+    from .mechanics.pool import PoolMechanic
     from .schema import validate
 
     model = validate(data, path)
