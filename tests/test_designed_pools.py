@@ -127,3 +127,13 @@ def test_simulation_agrees_with_exact_for_designed_pools():
         sim = wb.simulate(VOCAB, trials=400_000, seed=11, **params)
         exact = wb.check(VOCAB, **params)
         assert chi_square_p(dict(sim.pmf.items()), dict(exact.pmf.items()), 400_000) > 1e-9, params
+
+
+def test_plain_data_pools_take_the_fast_kernel():
+    from workbench import simulation
+    for system, params in (("uwr", dict(dice=10)), ("arrata", dict(dice=8, advantage=1, disadvantage=1)),
+                           ("fons-exploding", dict(dice=5)), (VOCAB, dict(d10=6))):
+        kernel = simulation._kernel(wb.system(system).pool(**params))[0]
+        assert kernel.__name__ == "sum_histogram_blocks", system
+    kernel = simulation._kernel(wb.system(EDGE).pool(dice=5))[0]
+    assert kernel.__name__ == "histogram_blocks_general"  # capped explosions

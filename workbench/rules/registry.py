@@ -293,6 +293,25 @@ def unregister(system_id: str) -> None:
     reload()
 
 
+_BY_PATH: dict[tuple, System] = {}
+
+
+def _load_cached(text: str) -> System:
+    """:func:`load_system`, remembered while the file is unchanged (curves and tables ask for
+    the same file hundreds of times)."""
+    path = Path(text)
+    try:
+        stat = path.stat()
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, id(_catalogue()))
+    except (OSError, RuntimeError):
+        return load_system(text)
+    if key not in _BY_PATH:
+        if len(_BY_PATH) > 256:
+            _BY_PATH.clear()
+        _BY_PATH[key] = load_system(text)
+    return _BY_PATH[key]
+
+
 def get_system(name: "str | os.PathLike | System") -> System:
     """A system by id or alias (ignoring case), a path to a data file, or a System itself."""
     if isinstance(name, System):
@@ -301,7 +320,7 @@ def get_system(name: "str | os.PathLike | System") -> System:
         raise WorkbenchError(f"system: give a system id, alias or .toml path, got {name!r}")
     text = str(name)
     if text.endswith(".toml") or os.sep in text or (os.altsep and os.altsep in text):
-        return load_system(text)
+        return _load_cached(text)
     systems = all_systems()
     key = _key(text)
     for system in systems.values():
