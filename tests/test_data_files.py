@@ -343,3 +343,22 @@ def test_import_stays_light():
     code = "import sys, workbench; print('pydantic' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_file_system_is_found_again_by_the_code_that_keeps_its_id(tmp_path, capsys):
+    """A solved ladder's across-pools table and the report use the file's own system."""
+    from workbench.cli import main
+    edge = WORKBENCH_SOURCE.parent / "data" / "examples" / "d10-edge.toml"
+    solution = workbench.solve_ladder(str(edge), {"Hard": 0.45}, pool=5)
+    across = solution.across_pools([3, 5])
+    assert across.iloc[0, 1] == pytest.approx(workbench.check(str(edge), dice=5, target=3).p_pass)
+    assert main(["ladder", str(edge), "--want", "Hard=0.45", "--pool", "5", "--pools", "3,5",
+                 "--format", "csv"]) == 0
+    assert "Hard" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_report_renders_a_variant_given_by_file(tmp_path):
+    edge = WORKBENCH_SOURCE.parent / "data" / "examples" / "d10-edge.toml"
+    out = workbench.build_report(tmp_path / "r.html", ["uwr"], variants=[str(edge)], progress=False)
+    assert "d10 pool with Edge" in out.read_text(encoding="utf-8")

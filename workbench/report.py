@@ -50,8 +50,8 @@ def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
         raise WorkbenchError(f"--out got {str(out)!r}; allowed: a file name ending in .html")
     if not out.parent.is_dir():
         raise WorkbenchError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
-    ids = [get_system(name).id for name in systems]
-    variant_ids = [get_system(name).id for name in variants]
+    ids = [_reference(name) for name in systems]
+    variant_ids = [_reference(name) for name in variants]
     if not ids and not variant_ids:
         raise WorkbenchError("systems got nothing; allowed: one or more ids such as uwr,arrata")
     sizes = [int(n) for n in pool_sizes]
@@ -61,6 +61,16 @@ def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
     executed = _execute(Path(notebook), parameters, progress, timeout)
     out.write_text(_to_html(executed), encoding="utf-8")
     return out
+
+
+def _reference(name) -> str:
+    """How the report's kernel finds a system again: its id, or its file when it was loaded
+    from a path (a file's system is not among the ids another process knows)."""
+    from .rules.registry import all_systems
+    sys_ = get_system(name)
+    if sys_.id not in all_systems() and sys_.source is not None:
+        return str(Path(sys_.source).resolve())
+    return sys_.id
 
 
 def _execute(path: Path, parameters: dict[str, Any], progress: bool, timeout: int):

@@ -171,7 +171,13 @@ def load_system(path: str | os.PathLike, known: dict[str, dict] | None = None) -
         system = build_system(data, path)
     if known is None:
         _not_taken(system, path)
+        _FROM_FILES[_key(system.id)] = system
     return system
+
+
+_FROM_FILES: dict[str, System] = {}
+"""Systems loaded by path in this session, by id: code that keeps only a result's system id
+finds the file's system again (the last file loaded with that id)."""
 
 
 def _not_taken(system: System, path: Path) -> None:
@@ -326,5 +332,7 @@ def get_system(name: "str | os.PathLike | System") -> System:
     for system in systems.values():
         if key == _key(system.id) or key in (_key(a) for a in system.aliases):
             return system
+    if key in _FROM_FILES:
+        return _FROM_FILES[key]
     raise WorkbenchError(f"unknown system {text!r}; known: {', '.join(systems)} "
                          "(or a path to a .toml data file)")
