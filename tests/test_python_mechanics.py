@@ -89,3 +89,11 @@ def test_bad_registrations_are_clear_errors(registered):
     finally:
         wb.unregister_mechanic("x3")
     assert "x1" not in [s.id for s in wb.systems()]
+
+
+def test_the_explorer_draws_a_registered_mechanic(registered):
+    from workbench.widgets import EntrySettings, ExplorerSettings, figure
+    fig = figure(ExplorerSettings((EntrySettings("notebook-luck", {"luck": True}),), pool_sizes=(1, 2, 3)))
+    ys = [list(trace.y) for trace in fig.data]
+    normal = [wb.check("notebook-luck", dice=n, luck=True, target=2).p_pass for n in (1, 2, 3)]
+    assert any(y == pytest.approx(normal) for y in ys)

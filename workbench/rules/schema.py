@@ -176,6 +176,9 @@ class ParamSpec(_Strict):
                 raise ValueError(f"'on' names {unknown[0]!r}, which is not one of the choices {self.choices}")
         elif self.on:
             raise ValueError("'on' (what each choice does) needs 'choices'")
+        elif isinstance(self.default, str):
+            raise ValueError(f"default {self.default!r} is text: a parameter without choices takes a "
+                             "whole number or true/false")
         if isinstance(self.default, bool) and (self.min is not None or self.max is not None):
             raise ValueError("a true/false parameter has no min or max")
         if self.default is None and not self.optional and self.choices is None:
