@@ -137,3 +137,21 @@ def test_plain_data_pools_take_the_fast_kernel():
         assert kernel.__name__ == "sum_histogram_blocks", system
     kernel = simulation._kernel(wb.system(EDGE).pool(dice=5))[0]
     assert kernel.__name__ == "histogram_blocks_general"  # capped explosions
+
+
+@pytest.mark.parametrize("d6, d10, edge", [(1, 1, 1), (2, 1, 1), (1, 2, 2), (2, 1, 3)])
+def test_rerolls_shared_by_several_die_types(d6, d10, edge):
+    """Rerolls go to the first misses of the pool, d6s (declared first) before d10s."""
+    dice = {"d6": {"faces": [0, 0, 0, 0, 1, 1], "explode": {6}, "limit": 2}, "d10": {"faces": D10}}
+    truth, unexplored = brute_pmf(dice, {"d6": d6, "d10": d10}, max_faces=12, rerolls=edge, floor=None)
+    assert unexplored == 0.0
+    assert_pmf(wb.check(VOCAB, d6=d6, d10=d10, edge=edge, negative=True), truth)
+
+
+def test_rerolls_across_types_score_and_simulate():
+    # d6s first: the d6 miss (3) takes the one reroll (-> 5), the d10 miss (4) keeps its 0.
+    assert wb.score(VOCAB, {"d6": [3, 5], "d10": [4]}, d6=1, d10=1, edge=1).net == 1
+    from test_simulate_agreement import chi_square_p
+    params = dict(d6=2, d10=2, edge=2, negative=True)
+    sim = wb.simulate(VOCAB, trials=300_000, seed=4, **params)
+    assert chi_square_p(dict(sim.pmf.items()), dict(wb.check(VOCAB, **params).pmf.items()), 300_000) > 1e-9
