@@ -201,6 +201,11 @@ MALFORMED = {
                            'grey = ["MAYBE", "NO!", "NO!", "NO!", "NO!", "NO!"]\n', "constants.dice.grey", "MAYBE"),
     "narrative-dice-number": ('base = "erzahlspiel"\nid = "x"\nname = "X"\n[constants.dice]\nred = 3\n',
                               "constants.dice.red", "list"),
+    "modifier-wrong-verb": (POOL + '[params.n]\ndefault = 0\neffect = { add_to_total = 1, keep_at_least = 1 }\n',
+                            "params.n.effect[0]", "keep_at_least does not apply to add_to_total"),
+    "pool-parameter-bool": ('pool_parameter = "n"\n' + POOL + '[params.n]\ndefault = false\n',
+                            "pool_parameter", "not a whole-number parameter"),
+    "text-default": (POOL + '[params.n]\ndefault = "three"\n', "params.n", "whole number or true/false"),
     "shipped-id": ('base = "fons"\nid = "fons-exploding"\nname = "X"\n', "id", "already used"),
     "shipped-id-other-case": ('base = "fons"\nid = "FONS"\nname = "X"\n', "id", "already used"),
     "alias-of-other-system": ('base = "fons"\nid = "x"\nname = "X"\naliases = ["hkrpg"]\n', "aliases", "already used"),
@@ -362,3 +367,8 @@ def test_report_renders_a_variant_given_by_file(tmp_path):
     edge = WORKBENCH_SOURCE.parent / "data" / "examples" / "d10-edge.toml"
     out = workbench.build_report(tmp_path / "r.html", ["uwr"], variants=[str(edge)], progress=False)
     assert "d10 pool with Edge" in out.read_text(encoding="utf-8")
+
+
+def test_pools_beyond_the_limit_are_parameter_errors():
+    with pytest.raises(workbench.ParameterError, match="at most 1000 dice"):
+        workbench.check("unnamed", d6=900, d8=200)

@@ -122,9 +122,10 @@ def build_system(data: dict[str, Any], path: Path | None, base: str | None = Non
     system = System(id=model.id, name=model.name, mechanic=mechanic, aliases=model.aliases,
                     seed=model.seed, pool_parameter=model.pool_parameter, ladder=ladder,
                     defaults=model.defaults, source=path, description=model.description, base=base)
-    if system.pool_parameter is not None and system.pool_parameter not in system.params:
-        raise DataFileError(path, "pool_parameter", f"unknown parameter {system.pool_parameter!r}; "
-                            f"known: {', '.join(system.params)}")
+    if system.pool_parameter is not None and (system.pool_parameter not in system.params
+                                              or system.params[system.pool_parameter].kind != "int"):
+        raise DataFileError(path, "pool_parameter", f"{system.pool_parameter!r} is not a whole-number "
+                            f"parameter; known: {', '.join(system.params)}")
     for rung in system.ladder:
         for key, value in [*rung.set.items(), *rung.add.items()]:
             if key not in system.params:

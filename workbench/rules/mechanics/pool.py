@@ -24,7 +24,10 @@ from ...errors import DataFileError, ParameterError, WorkbenchError
 from ..params import Param
 from ..pool import DieType, PoolSpec
 from ..schema import PoolFile, _names, suggest
-from .base import Mechanic
+from .base import MAX_DICE, Mechanic
+
+MAX_SHARED_REROLL_DICE = 100
+"""Largest pool whose rerolls are shared by several die types (exact work grows as n^3)."""
 
 SHORTHAND = re.compile(r"^\s*([A-Za-z]+)\s*(\d+)\s*$")
 
@@ -343,6 +346,14 @@ class PoolMechanic(Mechanic):
                                          f"keeping the best or worst works on a pool of {die} dice only")
                 keep, kept = ("highest" if extra > 0 else "lowest"), c["counts"][die]
                 groups = [(d, n + abs(extra)) if d.name == die else (d, n) for d, n in groups]
+        rolled = sum(n for _, n in groups)
+        if rolled > MAX_DICE:
+            raise ParameterError(self.system_id, self.model.pool_parameter or "dice", rolled,
+                                 f"a pool of at most {MAX_DICE} dice (these parameters roll {rolled})")
+        if c["rerolls"] and sum(1 for _, n in groups if n) > 1 and rolled > MAX_SHARED_REROLL_DICE:
+            raise ParameterError(self.system_id, "rerolls", c["rerolls"],
+                                 f"rerolls shared by several die types on at most "
+                                 f"{MAX_SHARED_REROLL_DICE} dice (use one die type, or simulate)")
         return PoolSpec(tuple(groups), rerolls=c["rerolls"], modifier=c["modifier"],
                         floor=c["floor"], keep=keep, kept=kept)
 
