@@ -139,8 +139,12 @@ def success_pool_roll(dice, favor=0, rerolls=0, half=False, penalty=0, sides=6, 
 # The Unnamed System (RULES.md section 3)
 
 def unnamed_roll(d6=0, d8=0, bonus=0, penalty=0, free_successes=0, drama=0, stunt=False,
-                 bounce_on=7, fail_on=1):
-    """A procedure returning ``(net, disaster)`` for one Unnamed check."""
+                 bounce_on=7, fail_on=1, origin_bounce="every_die"):
+    """A procedure returning ``(net, every initial die failed)`` for one Unnamed check.
+
+    ``origin_bounce="d6_only"``: a ``bounce_on`` below 7 (positive Origin) lets d6s bounce
+    from it, while d8s keep bouncing on 7+.
+    """
     cancelled = min(bonus, penalty)
     d6_count = d6 + (bonus - cancelled) + drama + int(stunt)
     penalty_failures = penalty - cancelled
@@ -150,6 +154,7 @@ def unnamed_roll(d6=0, d8=0, bonus=0, penalty=0, free_successes=0, drama=0, stun
         successes = failures = 0
         initial_failed = []
         for sides in pool:
+            bounce = max(bounce_on, 7) if origin_bounce == "d6_only" and sides == 8 else bounce_on
             face = tape.roll(sides)
             initial_failed.append(face <= fail_on)
             while True:
@@ -157,7 +162,7 @@ def unnamed_roll(d6=0, d8=0, bonus=0, penalty=0, free_successes=0, drama=0, stun
                     successes += 1
                 elif face <= fail_on:
                     failures += 1
-                if face < bounce_on:
+                if face < bounce:
                     break
                 face = tape.roll(sides)  # bounced: the same die type again
         disaster = bool(pool) and all(initial_failed)
@@ -170,8 +175,10 @@ UNNAMED_TIERS = ("Disaster", "Failure", "Marginal Failure", "Success with a Twis
                  "Triumph")
 
 
-def unnamed_tier(net: int, disaster: bool) -> str:
-    if disaster:
+def unnamed_tier(net: int, disaster: bool, reading: str = "always") -> str:
+    """The tier; ``reading="unless_net_passes"``: every initial die failed but the net is 1 or
+    more (free successes) reads by the net instead of as a Disaster."""
+    if disaster and (reading == "always" or net <= 0):
         return "Disaster"
     if net <= -1:
         return "Failure"
@@ -332,4 +339,57 @@ def erzahlspiel_clock(segments, level=0, dice="narrative", rolls=4):
                 return roll
         return 0
 
+    return procedure
+
+
+# ---------------------------------------------------------------------------------------
+# Designed pools (data/README.md): die types with a value per face, explosions that may be
+# capped or roll another die type, rerolls of dice that scored 0, dice kept best or worst.
+
+def designed_roll(dice: dict, counts: dict, rerolls: int = 0, modifier: int = 0, floor=None,
+                  keep: str | None = None, kept: int = 1):
+    """A procedure for :func:`enumerate_rolls`: ``dice`` maps a die name to
+    ``{"faces": [value of face 1, ...], "explode": {faces}, "limit": n, "into": name}``;
+    ``counts`` maps die names to dice rolled. Returns ``(total, every initial die negative)``.
+
+    At the table: roll every die of the pool in order. A face listed in ``explode`` rolls one
+    more die (of type ``into``, else the same type) and adds its value, which may explode in
+    turn, until ``limit`` extra dice came from this initial die (0: no limit). After the
+    whole pool, up to ``rerolls`` dice whose own faces added up to 0 are rolled again, first
+    to last, and the new chain replaces the old. With ``keep`` "highest"/"lowest" only the
+    ``kept`` best/worst initial faces count. Then the modifier, then the floor.
+    """
+    def procedure(tape):
+        def chain(name):
+            die = dice[name]
+            face = tape.roll(len(die["faces"]))
+            got, first = die["faces"][face - 1], die["faces"][face - 1]
+            kind, extra = name, 0
+            while face in dice[kind].get("explode", ()) and (not die.get("limit") or extra < die["limit"]):
+                kind = dice[kind].get("into") or kind
+                face = tape.roll(len(dice[kind]["faces"]))
+                got += dice[kind]["faces"][face - 1]
+                extra += 1
+            return got, first
+
+        rolled = []
+        for name, count in counts.items():
+            for _ in range(count):
+                rolled.append((name, *chain(name)))
+        negative = bool(rolled) and all(first < 0 for _, _, first in rolled)
+        if keep:
+            firsts = sorted((first for _, _, first in rolled), reverse=keep == "highest")
+            total = sum(firsts[:kept])
+        else:
+            sums = [s for _, s, _ in rolled]
+            left = rerolls
+            for i, (name, s, _) in enumerate(rolled):
+                if left and s == 0:
+                    sums[i] = chain(name)[0]
+                    left -= 1
+            total = sum(sums)
+        total += modifier
+        if floor is not None:
+            total = max(total, floor)
+        return total, negative
     return procedure

@@ -131,21 +131,38 @@ def versus(system: "str | System", actor: Mapping[str, Any], reactor: Mapping[st
 
     Ties go to the reactor in UWR and FoNS (to the attacker under FoNS
     ``attack_resolution="defender_sets_target"``), to the actor in Arrata (the defender's
-    successes are the actor's Obstacle). Rule options are read from the actor's parameters.
+    successes are the actor's Obstacle). Rule options are the actor's: the reactor's pool is
+    rolled under them too (giving the reactor a different rule option is an error). Extra
+    Obstacle from either side's levels (Arrata ``disadvantage_mode="obstacle"``) counts
+    against that side. In FoNS an uncontested check (a reactor without dice) always passes.
 
     Example:
         >>> round(versus("uwr", {"dice": 4}, {"dice": 4}).p_actor, 4)
         0.3536
+        >>> versus("fons", {"dice": 3}, {}).p_actor
+        1.0
     """
     _check_sides(actor, reactor)
     sys_ = get_system(system)
-    a_params, r_params = sys_.resolve(**actor), sys_.resolve(**reactor)
-    ties = sys_.mechanic.versus_ties(a_params)
+    a_params = sys_.resolve(**actor)
+    options = {name: a_params[name] for name, param in sys_.params.items() if param.rule_option}
+    given = sys_.mechanic.preprocess(dict(reactor))
+    for name, value in options.items():
+        if name in given and sys_.params[name].parse(sys_.id, given[name]) != value:
+            raise WorkbenchError(f"{sys_.id}: reactor rule option {name}={given[name]!r} differs from the "
+                                 f"actor's {value!r}; an opposed check is rolled under one set of rule "
+                                 "options (give them with the actor)")
+    r_params = sys_.resolve(**{**given, **options})
+    mechanic = sys_.mechanic
+    ties = mechanic.versus_ties(a_params)
     a_res, r_res = check(sys_, **a_params), check(sys_, **r_params)
     if not (a_res.pmf.numeric and r_res.pmf.numeric):
         raise WorkbenchError(f"{sys_.id}: opposed checks need numeric results")
-    margin = margin_distribution(a_res.pmf, r_res.pmf, sys_.mechanic.versus_extra_obstacle(a_params))
+    shift = mechanic.versus_extra_obstacle(a_params) - mechanic.versus_extra_obstacle(r_params)
+    margin = margin_distribution(a_res.pmf, r_res.pmf, shift)
     p_actor = margin.at_least(0 if ties == "actor" else 1)
+    if getattr(mechanic, "uncontested", "counts") == "passes" and mechanic.pool(r_params).dice == 0:
+        p_actor = 1.0  # "an uncontested opposed check is a guaranteed success"
     return VersusResult(system=sys_.id, actor=a_params, reactor=r_params, ties_to=ties,
                         p_actor=p_actor, margin=margin,
                         lost_mass=a_res.lost_mass + r_res.lost_mass)

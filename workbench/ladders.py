@@ -202,6 +202,8 @@ class LadderSolution(RichResult):
     ordered: bool = True
     conflicts: tuple[Conflict, ...] = ()
     outside: tuple[Conflict, ...] = ()
+    source: "System | None" = field(default=None, compare=False, repr=False)
+    """The system solved (a file loaded by path is not found again by its id)."""
 
     @property
     def ladder(self) -> tuple[Rung, ...]:
@@ -243,7 +245,7 @@ class LadderSolution(RichResult):
     def across_pools(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
         """P(pass) of the solved rungs for any pool sizes (rows: rungs in the order asked;
         columns: pool sizes)."""
-        return ladder_table(self.system, pool_sizes, list(self.ladder), **self.params)
+        return ladder_table(self.source or self.system, pool_sizes, list(self.ladder), **self.params)
 
     def curves(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
         """The solved ladder as curves, one row per (rung, pool), ready to draw: columns
@@ -449,7 +451,7 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
             rung = solved[tie.harder]
             solved[tie.harder] = replace(rung, note="; ".join(filter(None, [
                 rung.note, f"as likely as {tie.easier} {where}".rstrip() + f": {why}"])))
-    solution = LadderSolution(system=sys_.id, pool=pool if sized else None, params=dict(params),
+    solution = LadderSolution(source=sys_, system=sys_.id, pool=pool if sized else None, params=dict(params),
                               rungs=tuple(solved[name] for name in goals), tolerance=tolerance,
                               knobs=chosen_knobs, pools=range_pools if sized else (),
                               order=tuple(order), ordered=distinct,

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..distribution import CheckResult, RawDistribution, Roll
+from ..distribution import CheckResult, Distribution, RawDistribution, Roll
 from ..errors import DataFileError, ParameterError
 from .mechanics.base import Mechanic
 from .params import Param
@@ -118,10 +118,16 @@ class System:
                seed: int | None = None) -> CheckResult:
         """Read a raw distribution (exact or simulated) as this system's check result."""
         m = self.mechanic
-        return CheckResult(system=self.id, params=dict(params), pmf=m.outcomes(raw),
+        pmf, extra = m.outcomes(raw), dict(m.extra(params))
+        target = m.target(params)
+        if target is not None and pmf.numeric and len(pmf):
+            # The margin (total - target; net - Ob in Arrata) of a direct check.
+            extra["margin"] = Distribution(tuple(int(o) - target for o in pmf.outcomes),
+                                           pmf.probabilities, trials=raw.trials)
+        return CheckResult(system=self.id, params=dict(params), pmf=pmf,
                            tiers=m.tiers(raw, params), p_pass=m.p_pass(raw, params),
                            lost_mass=raw.lost_mass, method=method, trials=raw.trials,
-                           seed=seed, extra=m.extra(params))
+                           seed=seed, extra=extra)
 
     def score(self, faces, **given) -> Roll:
         """Score concrete faces (the seeds' worked examples); see :func:`workbench.score`."""

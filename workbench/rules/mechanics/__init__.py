@@ -1,9 +1,6 @@
-"""The dice mechanics; a system's data file names one of them by ``kind``."""
-from .bounce_pool import BouncePool
-from .narrative import NarrativeDie
-from .open_ended import OpenEndedPool
-from .success_pool import SuccessPool
+"""The mechanics: ``pool`` (everything a data file can say, :mod:`.pool`) and ``narrative``
+(Erzählspiel, :mod:`.narrative`). :mod:`.pool` loads pydantic, so it is imported when the
+first data file is read, not with ``import workbench``."""
+from .base import MAX_DICE, Mechanic
 
-MECHANICS = {m.kind: m for m in (SuccessPool, BouncePool, OpenEndedPool, NarrativeDie)}
-
-__all__ = ["MECHANICS", "SuccessPool", "BouncePool", "OpenEndedPool", "NarrativeDie"]
+__all__ = ["MAX_DICE", "Mechanic"]
