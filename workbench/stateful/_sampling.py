@@ -121,15 +121,6 @@ def p_pass(spec: PoolSpec, target: int) -> float:
     return float(probs[(disaster == 0) & (totals >= target)].sum())
 
 
-def p_margin_at_least(attack: PoolSpec, defence: PoolSpec, margin: int) -> float:
-    """P(attack total - defence total >= ``margin``) for independent rolls of two pools."""
-    a, d = exact_raw(attack), exact_raw(defence)
-    diff = np.convolve(a.pmf, d.pmf[::-1])
-    low = a.offset - (d.offset + d.table.shape[1] - 1)
-    values = np.arange(low, low + len(diff))
-    return float(min(diff[values >= margin].sum(), 1.0))
-
-
 QUIET_RUN = 64
 """Refill gaps are tabulated up to this many checks; longer gaps are drawn in pieces."""
 

@@ -19,7 +19,7 @@ from ..rules.registry import get_system
 from ..rules.system import System
 from ..limits import MAX_HITS
 from ..validation import optional_boolean
-from ._sampling import p_margin_at_least, use_tables
+from ._sampling import use_tables
 from ._common import (TAIL_CUT, StepsResult, check_work, exact_steps, need_int, need_method,
                       need_steps, need_trials, pack_pools, resolve_seed, run_kernel,
                       simulated_steps)
@@ -75,13 +75,18 @@ def rounds_until_hits(system: "str | System", actor: Mapping[str, Any],
     progress = optional_boolean(WHERE, "progress", progress)
     check_work(WHERE, trials * min(limit, need / p))
     specs = [sys_.mechanic.pool(duel.actor), sys_.mechanic.pool(duel.reactor)]
-    # The actor hits when attack - defence - extra Ob >= 0 (ties to the attacker) or >= 1.
-    margin = (0 if duel.ties_to == "actor" else 1) + sys_.mechanic.versus_extra_obstacle(duel.actor)
     if use_tables(2):
         from .._kernels.sampled import exchange_blocks as kernel
 
-        args = (p_margin_at_least(specs[0], specs[1], margin), need, limit)
+        # One round is one opposed check: its exact P(hit) is the one versus computed (each
+        # side's extra Obstacle, tie rule, uncontested checks).
+        args = (p, need, limit)
     else:
+        # The reference rolls both pools: the actor hits when attack - defence - the actor's
+        # extra Ob + the reactor's extra Ob >= 0 (ties to the actor) or >= 1.
+        mechanic = sys_.mechanic
+        margin = ((0 if duel.ties_to == "actor" else 1) + mechanic.versus_extra_obstacle(duel.actor)
+                  - mechanic.versus_extra_obstacle(duel.reactor))
         from .._kernels.stateful import exchange_blocks as kernel
 
         args = (pack_pools(specs).arrays(), margin, need, limit)
