@@ -24,11 +24,9 @@ from typing import Any, Mapping
 
 from ...distribution import Distribution
 from ...errors import WorkbenchError
+from ...limits import MAX_DICE  # noqa: F401  (re-exported: mechanics declare pools up to it)
 from ..params import Param
 from ..pool import PoolSpec
-
-MAX_DICE = 1000
-"""Largest pool the workbench computes (exactly or by simulation); far above any table."""
 
 
 class Mechanic:
