@@ -9,9 +9,9 @@ import argparse
 import sys
 
 from ..errors import WorkbenchError
-from . import _checks, _docs
+from . import _checks, _docs, _files
 
-SUBCOMMAND_MODULES = [_checks, _docs]
+SUBCOMMAND_MODULES = [_checks, _docs, _files]
 
 
 class _Parser(argparse.ArgumentParser):
