@@ -38,8 +38,8 @@ def _clear_engine_cache() -> None:
 
 
 def _clear_curve_memo() -> None:
-    from workbench.widgets.figures import _entry_curve
-    _entry_curve.cache_clear()
+    from workbench.figures.frames import _line_curve_cached
+    _line_curve_cached.cache_clear()
 
 
 def measure(entries, view, knob, values, moves: int, cold: bool):

@@ -1,12 +1,22 @@
-"""Figures: the data each chart shows, self-contained HTML, and PNG/SVG through kaleido."""
+"""The figure layer (workbench.figures): the numbers each chart shows, one palette and template
+everywhere, explicit sizes, and writing HTML / PNG / SVG."""
 from __future__ import annotations
+
+import os
+import re
 
 import pytest
 
+import workbench
 from _images import need_chromium, png_size, svg_size
+from workbench import ladders
 from workbench.errors import WorkbenchError
-from workbench.export.figures import (curves_figure, figure_data, ladder_figure,
-                                      narrative_odds_figure, tier_figure, write_html, write_images)
+from workbench.figures import (DIE_COLOURS, LINE_COLOURS, TEMPLATE_NAME, check_figure,
+                               curve_figure, curve_panels, difference_figure, figure_data,
+                               figure_html, ladder_figure, narrative_odds_figure, new_figure,
+                               outcome_colours, stacked_outcomes_figure, tier_figure,
+                               write_figure, write_figures, write_html, write_images)
+from workbench.figures.frames import outcome_frame
 
 # Faces per outcome on each die, counted from RULES.md's table (worst outcome first).
 NARRATIVE_FACES = {"black": [2, 2, 1, 1, 0, 0], "red": [1, 2, 1, 1, 1, 0],
@@ -14,7 +24,27 @@ NARRATIVE_FACES = {"black": [2, 2, 1, 1, 0, 0], "red": [1, 2, 1, 1, 1, 0],
                    "blue": [0, 0, 1, 1, 2, 2]}
 
 
-def test_narrative_odds_chart_stacks_outcomes_per_die():
+def _every_figure():
+    solution = ladders.solve_ladder("uwr", {"Easy": 0.9, "Normal": 0.7}, pool=4)
+    return {"curve": curve_figure(["uwr", "arrata"], [1, 2]),
+            "check": check_figure("unnamed", d6=3),
+            "difference": difference_figure("fons-exploding", "fons", [1, 2]),
+            "ladder": ladder_figure("arrata", [1, 2]),
+            "solved ladder": ladder_figure(solution, [1, 2]),
+            "narrative": narrative_odds_figure(),
+            "tiers": tier_figure("unnamed", [1, 2]),
+            "panels": curve_panels(["uwr", "fons", "arrata"], [1, 2])}
+
+
+def test_every_figure_uses_the_white_template_and_an_explicit_height():
+    for name, fig in _every_figure().items():
+        assert fig.layout.template.layout.plot_bgcolor == "white", name
+        assert fig.layout.template.layout.paper_bgcolor == "white", name
+        assert fig.layout.height and fig.layout.height >= 300, name
+    assert new_figure("t", "x", "y").layout.template == _every_figure()["curve"].layout.template
+
+
+def test_narrative_odds_chart_stacks_outcomes_per_die_worst_first():
     fig = narrative_odds_figure()
     assert fig.layout.barmode == "stack"
     assert [t.name for t in fig.data] == ["NO! AND...", "NO!", "NO! BUT...", "YES! BUT...",
@@ -25,22 +55,93 @@ def test_narrative_odds_chart_stacks_outcomes_per_die():
         shares = [trace.y[column] for trace in fig.data]
         assert shares == pytest.approx([n / 6 for n in NARRATIVE_FACES[colour]])
     assert "any YES 50%" in fig.layout.xaxis.ticktext[2]
+    # each die named in its own colour under its column
+    for text, colour in zip(fig.layout.xaxis.ticktext, NARRATIVE_FACES):
+        assert DIE_COLOURS[colour] in text
+    assert [t.marker.color for t in fig.data] == outcome_colours(6)
 
 
-def test_ladder_and_tier_figures_show_the_tables():
+def test_outcome_colours_run_worst_to_best_the_same_everywhere():
+    """Tiers of the Unnamed System and the narrative outcomes share one scale: the worst
+    is the same red and the best the same blue in every chart that shows them."""
+    worst, best = outcome_colours(6)[0], outcome_colours(6)[-1]
+    tiers = tier_figure("unnamed", [1, 2])
+    stacked = stacked_outcomes_figure(outcome_frame(["erzahlspiel"]))
+    check = check_figure("erzahlspiel", die="green")
+    assert (tiers.data[0].marker.color, tiers.data[-1].marker.color) == (worst, best)
+    assert (stacked.data[0].marker.color, stacked.data[-1].marker.color) == (worst, best)
+    assert (check.data[0].marker.color[0], check.data[0].marker.color[-1]) == (worst, best)
+    (r_worst, _, b_worst), (r_best, _, b_best) = [
+        [int(v) for v in re.findall(r"\d+", c)] for c in (worst, best)]
+    assert r_worst > b_worst and b_best > r_best  # red for the worst, blue for the best
+
+
+def test_curves_equal_the_engine_and_colour_one_system_per_line():
+    fig = curve_figure(["uwr", ("arrata", {"quality": "A"})], [1, 2, 3])
+    assert len(fig.data) == 4 + 6
+    uwr = workbench.system("uwr")
+    for trace, rung in zip(fig.data[:4], uwr.ladder):
+        expected = [workbench.check("uwr", **uwr.with_rung(rung, dice=n)).p_pass for n in (1, 2, 3)]
+        assert list(trace.y) == pytest.approx(expected, abs=1e-12)
+        assert trace.line.color == LINE_COLOURS[0]
+    assert {t.line.color for t in fig.data[4:]} == {LINE_COLOURS[1]}
+    assert len({t.line.dash for t in fig.data[:4]}) == 4  # rungs of one system by dash
+    one = curve_figure("erzahlspiel", [1, 2])
+    assert [t.line.color for t in one.data] == [DIE_COLOURS[c] for c in NARRATIVE_FACES]
+
+
+def test_difference_is_in_percentage_points():
+    fig = difference_figure("fons-exploding", "fons", [2])
+    fons = workbench.system("fons")
+    difficult = fons.with_rung("Difficult", dice=2)
+    expected = workbench.check("fons-exploding", **difficult).p_pass - workbench.check("fons", **difficult).p_pass
+    assert fig.data[2].y[0] == pytest.approx(100 * expected)
+    assert fig.layout.yaxis.ticksuffix == " pp" and "pp" in fig.layout.yaxis.title.text
+    assert "%" not in (fig.layout.yaxis.tickformat or "")
+    with pytest.raises(WorkbenchError, match="two or more"):
+        difference_figure("uwr")
+
+
+def test_check_figure_shows_outcomes_and_tiers():
+    fig = check_figure("unnamed", d6=3, d8=1)
+    result = workbench.check("unnamed", d6=3, d8=1)
+    outcomes, tiers = fig.data
+    assert list(outcomes.y) == pytest.approx(list(result.pmf.probabilities))
+    assert list(tiers.x) == [str(t) for t in result.tiers.outcomes]
+    assert list(tiers.y) == pytest.approx(list(result.tiers.probabilities))
+    assert f"{result.p_pass:.1%}" in fig.layout.title.subtitle.text
+
+
+def test_ladder_figures_draw_rungs_over_pools():
     fig = ladder_figure("arrata", [1, 2, 3])
     assert [t.name for t in fig.data] == [f"Ob {k}" for k in range(1, 7)]
     assert list(fig.data[0].y) == pytest.approx([0.5, 0.75, 0.875])
     bars = ladder_figure("erzahlspiel")
     assert list(bars.data[0].y) == pytest.approx([k / 6 for k in range(1, 6)])
-    tiers = tier_figure("unnamed", [1, 3, 5])
-    totals = [sum(trace.y[i] for trace in tiers.data) for i in range(3)]
-    assert totals == pytest.approx([1.0, 1.0, 1.0])
-    assert len(curves_figure(["uwr", "arrata"], [1, 2]).data) == 4 + 6
-    with pytest.raises(WorkbenchError, match="no narrative outcomes"):
-        narrative_odds_figure("uwr")
-    with pytest.raises(WorkbenchError, match="no tiers"):
-        tier_figure("uwr")
+    assert list(bars.data[0].marker.color) == [DIE_COLOURS[c] for c in NARRATIVE_FACES]
+
+
+def test_solved_ladder_is_drawn_as_curves_over_pools_with_the_wanted_odds():
+    wanted = {"Easy": 0.9, "Normal": 0.65, "Difficult": 0.35}
+    solution = ladders.solve_ladder("uwr", wanted, pool=4)
+    fig = ladder_figure(solution, range(1, 11))
+    curves = [t for t in fig.data if t.mode == "lines+markers"]
+    marks = [t for t in fig.data if t.mode == "markers"]
+    assert len(curves) == 3 and list(curves[0].x) == list(range(1, 11))
+    for trace, rung in zip(curves, solution.rungs):
+        assert trace.name.startswith(rung.name) and rung.rung.describe() in trace.name
+        assert trace.y[3] == pytest.approx(rung.achieved)  # 4 dice: the solved pool
+        expected = workbench.check("uwr", **workbench.system("uwr").with_rung(rung.rung, dice=9)).p_pass
+        assert trace.y[8] == pytest.approx(expected)
+    assert [(m.x[0], m.y[0]) for m in marks] == [(4, w) for w in wanted.values()]
+
+
+def test_small_multiples_one_panel_per_system():
+    fig = curve_panels(["uwr", "fons", "unnamed"], [1, 2])
+    titles = [a.text for a in fig.layout.annotations]
+    assert titles == ["uwr", "fons", "unnamed"]
+    axes = {t.xaxis for t in fig.data}
+    assert len(axes) == 3
 
 
 def test_figure_data_ignores_plotly_template():
@@ -48,14 +149,22 @@ def test_figure_data_ignores_plotly_template():
     plain = figure_data(fig)
     fig.update_layout(template="plotly_dark")
     assert figure_data(fig) == plain
-    assert plain["layout"]["title"] == "UWR (= HKRPG): P(pass) by difficulty"
+    assert plain["layout"]["title"] == "UWR (= HKRPG): difficulty ladder, P(pass) by difficulty"
+
+
+def test_html_keeps_an_explicit_height():
+    """A div sized height:100% in a notebook output with no height collapses to a few pixels."""
+    html = figure_html(curve_figure("uwr", [1, 2])).replace(" ", "")
+    # the outermost div carries the pixel height; the plot inside may fill it (100%)
+    assert html.startswith('<divstyle="height:480px;')
 
 
 def test_html_is_self_contained(tmp_path):
-    path = write_html(narrative_odds_figure(), tmp_path / "odds.html")
+    path = write_figure(narrative_odds_figure(), tmp_path / "odds.html")
     text = path.read_text(encoding="utf-8")
     assert "<script src=" not in text  # nothing fetched from a CDN
     assert len(text) > 1_000_000 and "NO! AND..." in text
+    assert write_html(narrative_odds_figure(), tmp_path / "again.html").exists()
 
 
 def test_png_and_svg_in_one_batch(tmp_path):
@@ -65,8 +174,32 @@ def test_png_and_svg_in_one_batch(tmp_path):
     assert png_size(png) == (640, 400)
     assert svg_size(svg) == (640, 400)
     assert "YES! AND..." in svg.read_text(encoding="utf-8")
+    own = write_figure(curve_figure("uwr", [1, 2]), tmp_path / "curve.png")
+    assert png_size(own) == (800, 480)  # the figure's own height, the default width
 
 
-def test_write_images_rejects_other_formats(tmp_path):
+def test_write_figure_rejects_bad_suffixes_and_paths(tmp_path):
+    fig = narrative_odds_figure()
+    with pytest.raises(WorkbenchError, match="allowed suffixes: .png, .svg, .html"):
+        write_figure(fig, tmp_path / "odds.gif")
     with pytest.raises(WorkbenchError, match="allowed suffixes: .png, .svg"):
-        write_images([narrative_odds_figure()], [tmp_path / "odds.gif"])
+        write_images([fig], [tmp_path / "odds.html"])
+    with pytest.raises(WorkbenchError, match="does not exist"):
+        write_figure(fig, tmp_path / "missing" / "odds.svg")
+    with pytest.raises(WorkbenchError, match="2 paths"):
+        write_figures([fig], [tmp_path / "a.svg", tmp_path / "b.svg"])
+    if os.geteuid() != 0:  # root writes anywhere: the permission check cannot fail for it
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        with pytest.raises(WorkbenchError, match="not writable"):
+            write_figure(fig, locked / "odds.html")
+
+
+def test_new_figure_for_other_engineers_figures():
+    fig = new_figure("A sweep", "favor", "difference", y="pp", subtitle="exact", height=360,
+                     traces=[{"type": "heatmap", "z": [[1, 2], [3, 4]]}])
+    assert fig.layout.height == 360 and fig.layout.yaxis.ticksuffix == " pp"
+    assert fig.layout.template.layout.colorway == LINE_COLOURS
+    with pytest.raises(WorkbenchError, match="allowed"):
+        new_figure("t", "x", "y", y="log")
+    assert TEMPLATE_NAME == "workbench"

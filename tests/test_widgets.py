@@ -21,6 +21,11 @@ def _traces(fig):
     return {trace.name: trace for trace in fig.data}
 
 
+def _titles(fig) -> str:
+    """A figure's title and subtitle (the method note lives in the subtitle)."""
+    return f"{fig.layout.title.text} / {fig.layout.title.subtitle.text}"
+
+
 # -- curves ------------------------------------------------------------------------------
 @pytest.mark.parametrize("system, knobs", [
     ("uwr", {"favor": 1, "rerolls": 1}),
@@ -119,7 +124,9 @@ def test_difference_is_variant_minus_baseline():
         for n, y in zip(trace.x, trace.y):
             params = fons.with_rung(rung, favor=1, dice=n)
             expected = workbench.check("fons-exploding", **params).p_pass - workbench.check("fons", **params).p_pass
-            assert y == pytest.approx(expected, abs=1e-12)
+            assert y == pytest.approx(100 * expected, abs=1e-10)  # percentage points
+    assert fig.layout.yaxis.ticksuffix == " pp"
+    assert "(pp)" in fig.layout.yaxis.title.text
 
 
 def test_difference_pairs_differently_named_ladders_in_order():
@@ -148,7 +155,7 @@ def test_simulated_curve_has_error_bars_and_agrees_with_exact():
     assert np.all(errors > 0)
     # 95% bars are 1.96 s.e.; five standard errors would be a real disagreement.
     assert np.all(np.abs(np.asarray(trace.y) - exact["p_pass"]) < errors / 1.96 * 5)
-    assert "simulated" in fig.layout.title.text
+    assert "simulated" in _titles(fig)
     again = figure(settings)
     assert list(again.data[0].y) == list(trace.y)  # same seed, same numbers
 
@@ -262,7 +269,7 @@ def test_explorer_views_methods_and_entries():
     explorer.add("erzahlspiel-six-dice")
     assert len(explorer.settings().entries) == 2
     explorer.view.value = "difference"
-    assert "minus baseline" in explorer.figure.layout.title.text
+    assert "minus" in explorer.figure.layout.title.text
     explorer.remove(explorer.entries[1])
     assert len(explorer.entries) == 1
     explorer.remove(explorer.entries[0])  # the last entry stays
@@ -281,7 +288,7 @@ def test_explorer_simulated_toggle():
     pytest.importorskip("workbench.simulation")
     explorer = Explorer(["uwr"], pool_sizes=range(1, 4), trials=10_000)
     explorer.method.value = "simulate"
-    assert "simulated" in explorer.figure.layout.title.text
+    assert "simulated" in _titles(explorer.figure)
     assert explorer.figure.data[0].error_y.array is not None
 
 

@@ -134,8 +134,8 @@ class FigureEmbedder:
         self._included = False
 
     def html(self, fig) -> str:
-        text = fig.to_html(full_html=False, include_plotlyjs=not self._included,
-                           config={"displaylogo": False})
+        from .figures import figure_html
+        text = figure_html(fig, include_plotlyjs=not self._included)
         self._included = True
         return text
 

@@ -1,8 +1,7 @@
-"""Exports for docs and reports: tables (text formats) and figures (HTML, PNG, SVG).
+"""Exports for docs and reports: tables in text formats (figures: :mod:`workbench.figures`).
 
-``workbench.export.tables`` needs only pandas and tabulate. ``workbench.export.figures``
-imports plotly when it is imported, so it is not imported here: ``import workbench.export``
-stays light.
+``workbench.export.tables`` needs only pandas and tabulate. Figures import plotly, so they
+are not imported here: ``import workbench.export`` stays light.
 """
 from .tables import NUMBER_STYLES, TABLE_FORMATS, NumberFormat, format_numbers, render_table
 

@@ -16,7 +16,7 @@ VIEWS = ("curve", "outcomes", "difference")
 """What the explorer draws: success curves, one check's outcomes, variant minus baseline."""
 METHODS = ("exact", "simulate")
 AS_SET = "as set"
-"""Rung name meaning "no ladder rung: the knobs exactly as set"."""
+"""Rung name meaning "no ladder rung: the knobs exactly as set" (as in workbench.figures)."""
 
 
 class SettingsError(WorkbenchError):

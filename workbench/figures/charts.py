@@ -1,0 +1,463 @@
+"""Every figure the workbench draws, from the frames of :mod:`workbench.figures.frames`.
+
+All are pure functions returning a ``plotly.graph_objects.Figure`` in the workbench look
+(:func:`workbench.figures.style.new_figure`): the explorer, the notebooks, the report and the
+static exports call these and nothing else.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..analysis import evaluate, success_curve
+from ..api import check
+from ..errors import WorkbenchError
+from ..rules.registry import get_system
+from ..rules.system import System
+from . import frames as _frames
+from .style import (DASHES, DEFAULT_HEIGHT, die_colour, line_colour, new_figure, outcome_colours,
+                    percent_axis, to_pp)
+
+DEFAULT_POOLS = range(1, 11)
+
+
+# -- small pieces ------------------------------------------------------------------------
+def method_note(method: str, trials: int = 100_000, seed: int | None = 0) -> str:
+    """How the numbers were made, for a figure's subtitle.
+
+    Example:
+        >>> method_note("simulate", 10_000, 3)
+        'simulated: 10,000 trials, seed 3; bars ±1.96 s.e. (95%)'
+    """
+    if method == "exact":
+        return "exact"
+    return f"simulated: {trials:,} trials, seed {seed}; bars ±{_frames.Z_95} s.e. (95%)"
+
+
+def _percent_hover(method: str, signed: bool = False, pp: bool = False) -> str:
+    if pp:
+        return ("%{y:+.2f} pp ± %{customdata:.2f} pp (95%)" if method == "simulate"
+                else "%{y:+.2f} pp")
+    fmt = "+.3%" if signed else ".3%"
+    return f"%{{y:{fmt}}} ± %{{customdata:.3%}} (95%)" if method == "simulate" else "%{y:.4%}"
+
+
+def _error_bars(values: list[float]) -> dict | None:
+    if all(math.isnan(v) for v in values):
+        return None
+    return {"type": "data", "array": [_frames.Z_95 * v for v in values], "visible": True}
+
+
+def _line(x, y, stderr, name: str, hover: str, **style: Any) -> dict:
+    stderr = [float(v) for v in stderr]
+    error_y = _error_bars(stderr)
+    return {"type": "scatter", "x": [int(v) for v in x], "y": [float(v) for v in y],
+            "name": name, "mode": "lines+markers", "customdata": error_y["array"] if error_y else None,
+            "error_y": error_y, "hovertemplate": hover, "line": style}
+
+
+def pool_axis_title(systems: Iterable[Any]) -> str:
+    """``dice in the pool (dice / d6)``: the pool parameters of the systems drawn."""
+    names = list(dict.fromkeys(get_system(s).pool_parameter for s in systems
+                               if get_system(s).pool_parameter))
+    return "dice in the pool" + (f" ({' / '.join(names)})" if names else "")
+
+
+def _rung_style(lines: list[_frames.Line], label: str, rung: str, index_of_line: int,
+                index_of_rung: int) -> dict:
+    """One colour per system; rungs of one system told apart by dash. A figure of a single
+    system colours its rungs instead (die colours for narrative dice)."""
+    if len(lines) == 1:
+        return {"color": die_colour(rung, line_colour(index_of_rung))}
+    return {"color": line_colour(index_of_line), "dash": DASHES[index_of_rung % len(DASHES)]}
+
+
+# -- curves ------------------------------------------------------------------------------
+def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
+                 rungs: Sequence[str] | None = None, method: str = "exact", *,
+                 trials: int = 100_000, seed: int | None = 0, title: str | None = None,
+                 frame: pd.DataFrame | None = None, height: int = DEFAULT_HEIGHT) -> go.Figure:
+    """P(pass) against pool size: one line per rung of each system (or variant).
+
+    Args:
+        entries: one system id, or several entries as for
+            :func:`workbench.analysis.side_by_side` (ids, ``(system, params)``,
+            ``(label, system, params)``).
+        pools: pool sizes along the x axis.
+        rungs: ladder rungs to draw (``None``: every rung of each system's ladder).
+        method: ``"exact"`` or ``"simulate"`` (simulated points carry 95% error bars).
+        frame: an already gathered :func:`~workbench.figures.frames.curve_frame`.
+
+    Example:
+        >>> fig = curve_figure(["uwr", ("arrata", {"quality": "A"})], [1, 2])
+        >>> len(fig.data), fig.data[0].name
+        (10, 'uwr · Easy')
+    """
+    entries = [entries] if isinstance(entries, (str, System)) else list(entries)
+    lines = _frames.read_entries(entries, rungs)
+    if frame is None:
+        frame = _frames.curve_frame(lines, pools, None, method, trials, seed)
+    labels = [line.label for line in lines]
+    traces = []
+    rung_index: dict[str, int] = {}
+    for (label, rung), part in frame.groupby(["label", "rung"], sort=False):
+        rung_index.setdefault(label, 0)
+        style = _rung_style(lines, label, rung, labels.index(label), rung_index[label])
+        rung_index[label] += 1
+        name = f"{label} · {rung}"
+        hover = f"<b>{label}</b> · {rung}<br>%{{x}} dice: {_percent_hover(method)}<extra></extra>"
+        trace = _line(part["pool"], part["p_pass"], part["stderr"], name, hover, **style)
+        trace["legendgroup"] = label
+        traces.append(trace)
+    systems = [line.system for line in lines]
+    if title is None:
+        title = ("P(pass) against dice in the pool" if len(lines) > 1
+                 else f"{lines[0].system_object.name}: P(pass) against dice in the pool")
+    return new_figure(title, pool_axis_title(systems), "P(pass)", traces=traces,
+                      subtitle=method_note(method, trials, seed), y="percent", height=height,
+                      legend_title="rung" if len(lines) == 1 else "system · rung")
+
+
+def difference_figure(system: Any, base: Any = None, pools: Iterable[int] = DEFAULT_POOLS,
+                      rungs: Sequence[str] | None = None, method: str = "exact", *,
+                      trials: int = 100_000, seed: int | None = 0,
+                      frame: pd.DataFrame | None = None, title: str | None = None,
+                      height: int = DEFAULT_HEIGHT) -> go.Figure:
+    """P(pass) of ``system`` minus ``base``'s, rung by rung, in percentage points.
+
+    ``system`` may also be a list of entries, with ``base`` the index of the one to
+    subtract (default 0); ``base`` as an entry puts it first.
+
+    Example:
+        >>> fig = difference_figure("fons-exploding", "fons", [1, 2])
+        >>> fig.data[2].name, fig.layout.yaxis.ticksuffix, [round(v, 2) for v in fig.data[2].y]
+        ('fons-exploding · Difficult', ' pp', [5.56, 7.41])
+    """
+    if base is None or isinstance(base, int) and not isinstance(base, bool):
+        entries = [system] if isinstance(system, (str, System)) else list(system)
+        base_index = base or 0
+    else:
+        entries, base_index = [base, system], 0
+    lines = _frames.read_entries(entries, rungs)
+    if len(lines) < 2:
+        raise WorkbenchError("a difference needs two or more entries: a variant and its baseline")
+    if frame is None:
+        frame = _frames.difference_frame(lines, base_index, pools, None, method, trials, seed)
+    base_label = lines[base_index].label
+    groups = frame.groupby(["label", "rung", "baseline_rung"], sort=False) if len(frame) else []
+    labels = [line.label for line in lines]
+    traces = []
+    rung_index: dict[str, int] = {}
+    for (label, rung, base_rung), part in groups:
+        rung_index.setdefault(label, 0)
+        paired = rung if rung == base_rung else f"{rung} vs {base_rung}"
+        hover = (f"<b>{label}</b> − {base_label} · {paired}<br>%{{x}} dice: "
+                 f"{_percent_hover(method, pp=True)}<extra></extra>")
+        several = len(lines) > 2
+        style = ({"color": line_colour(labels.index(label)),
+                  "dash": DASHES[rung_index[label] % len(DASHES)]} if several
+                 else {"color": die_colour(rung, line_colour(rung_index[label]))})
+        rung_index[label] += 1
+        trace = _line(part["pool"], to_pp(part["difference"]), to_pp(part["stderr"]),
+                      f"{label} · {paired}", hover, **style)
+        traces.append(trace)
+    if title is None:
+        title = f"P(pass) minus {base_label}"
+    return new_figure(title, pool_axis_title([line.system for line in lines]),
+                      "difference in P(pass) (pp)", traces=traces,
+                      subtitle=f"{method_note(method, trials, seed)}; percentage points",
+                      y="pp", height=height, legend_title="entry · rung")
+
+
+# -- one check ---------------------------------------------------------------------------
+def _outcome_name(outcome: Any) -> str:
+    return f"net {outcome}" if isinstance(outcome, int) else str(outcome)
+
+
+def stacked_outcomes_figure(frame: pd.DataFrame, method: str = "exact", *,
+                            trials: int = 100_000, seed: int | None = 0,
+                            title: str | None = None, x_title: str = "check",
+                            height: int = DEFAULT_HEIGHT) -> go.Figure:
+    """One stacked column per check of an :func:`~workbench.figures.frames.outcome_frame`:
+    tiers or outcomes from worst (bottom, red) to best (top, blue).
+
+    Example:
+        >>> fig = stacked_outcomes_figure(_frames.outcome_frame(["erzahlspiel"]))
+        >>> fig.data[0].name, fig.data[-1].name, fig.layout.barmode
+        ('NO! AND...', 'YES! AND...', 'stack')
+    """
+    columns = list(dict.fromkeys(frame["column"]))
+    numeric = sorted({o for o in frame["outcome"] if isinstance(o, int)})
+    named = list(dict.fromkeys(o for o in frame["outcome"] if not isinstance(o, int)))
+    order = [*numeric, *named]
+    # Named outcomes sit by their mean rank (share) on the worst-to-best scale.
+    ranks = {o: numeric.index(o) / max(len(numeric) - 1, 1) for o in numeric}
+    for outcome in named:
+        part = frame[frame["outcome"].map(lambda o, w=outcome: type(o) is type(w) and o == w)]
+        ranks[outcome] = float(part["share"].mean())
+    scale = outcome_colours(101)
+    simulated = method == "simulate"
+    traces = []
+    for outcome in order:
+        part = frame[frame["outcome"].map(lambda o, w=outcome: type(o) is type(w) and o == w)]
+        by_column = part.set_index("column")
+        y = [float(by_column.at[c, "probability"]) if c in by_column.index else 0.0 for c in columns]
+        se = [float(by_column.at[c, "stderr"]) if c in by_column.index else 0.0 for c in columns]
+        errors = [_frames.Z_95 * v for v in se]
+        traces.append({
+            "type": "bar", "x": columns, "y": y, "name": _outcome_name(outcome),
+            "customdata": errors if simulated else None,
+            "marker": {"color": scale[round(100 * ranks[outcome])],
+                       "line": {"color": "white", "width": 0.5}},
+            "error_y": {"type": "data", "array": errors, "visible": True} if simulated else None,
+            "hovertemplate": f"%{{x}}<br><b>{_outcome_name(outcome)}</b>: "
+                             f"{_percent_hover(method)}<extra></extra>"})
+    kinds = set(frame["kind"])
+    what = "tiers" if kinds == {"tier"} else ("outcomes" if kinds == {"outcome"} else "tiers / outcomes")
+    ticks = {"tickvals": columns, "ticktext": [_die_label(c) for c in columns]}
+    return new_figure(title or f"One check: {what}", x_title, "probability", traces=traces,
+                      subtitle=method_note(method, trials, seed), height=height,
+                      barmode="stack", bargap=0.25, y="percent",
+                      yaxis={"range": [0, 1.0001]}, xaxis=ticks,
+                      legend={"traceorder": "reversed"}, legend_title="worst at the bottom")
+
+
+def _die_label(column: str) -> str:
+    """A column named after a die colour gets that colour as a swatch next to its name."""
+    colour = die_colour(column.split(" · ")[-1])
+    if colour is None:
+        return column
+    return f"<span style='color:{colour}'>■</span> {column}"
+
+
+def check_figure(system: "str | System", method: str = "exact", *, trials: int = 100_000,
+                 seed: int | None = 0, height: int = DEFAULT_HEIGHT, **params: Any) -> go.Figure:
+    """One check's distribution as bars coloured worst to best; its tiers alongside when the
+    system has degrees of success.
+
+    Example:
+        >>> fig = check_figure("unnamed", d6=3)
+        >>> [trace.name for trace in fig.data]
+        ['outcome', 'tier']
+        >>> round(sum(check_figure("uwr", dice=2).data[0].y), 10)
+        1.0
+    """
+    sys_ = get_system(system)
+    result = evaluate(sys_, dict(params), method, trials, seed)
+    parts = [("outcome", result.pmf)]
+    if result.tiers is not None:
+        parts.append(("tier", result.tiers))
+    traces = []
+    layout: dict[str, Any] = {}
+    for index, (kind, dist) in enumerate(parts):
+        axis = "" if index == 0 else str(index + 1)
+        x = [_outcome_name(o) if kind == "outcome" and not sys_.outcome_labels else str(o)
+             for o in dist.outcomes]
+        y = [float(p) for p in dist.probabilities]
+        se = (list(dist.stderr) if dist.stderr is not None else [math.nan] * len(x))
+        error_y = _error_bars([float(v) for v in se])
+        traces.append({"type": "bar", "x": x, "y": y, "name": kind, "xaxis": f"x{axis}",
+                       "yaxis": f"y{axis}", "showlegend": False, "error_y": error_y,
+                       "customdata": error_y["array"] if error_y else None,
+                       "marker": {"color": outcome_colours(len(x))},
+                       "text": [f"{v:.0%}" if v >= 0.005 else "" for v in y],
+                       "textposition": "outside", "cliponaxis": False,
+                       "hovertemplate": f"%{{x}}: {_percent_hover(method)}<extra></extra>"})
+    if len(parts) == 2:
+        layout = {"xaxis": {"domain": [0, 0.55], "title": {"text": "net successes"}},
+                  "xaxis2": {"domain": [0.63, 1], "anchor": "y2", "title": {"text": "tier"},
+                             "tickangle": -30},
+                  "yaxis2": {"anchor": "x2", **percent_axis(range=[0, 1.05])}}
+    given = ", ".join(f"{k}={v}" for k, v in params.items()) or "defaults"
+    x_title = "outcome" if sys_.outcome_labels else "successes"
+    return new_figure(f"{sys_.name}: one check ({given})", x_title, "probability", traces=traces,
+                      subtitle=(f"P(pass) {result.p_pass:.1%} · " if result.p_pass is not None
+                                else "no target set · ") + method_note(method, trials, seed),
+                      y="percent", yaxis={"range": [0, 1.05]}, height=height, **layout)
+
+
+def narrative_odds_figure(system: "str | System" = "erzahlspiel", *,
+                          height: int = DEFAULT_HEIGHT, **params: Any) -> go.Figure:
+    """The narrative-dice odds chart: one stacked column per die colour, worst at the bottom,
+    and the chance of any YES under each die.
+
+    Example:
+        >>> fig = narrative_odds_figure()
+        >>> [trace.name for trace in fig.data][:2], list(fig.data[0].x)
+        (['NO! AND...', 'NO!'], ['black', 'red', 'yellow', 'green', 'blue'])
+    """
+    sys_ = get_system(system)
+    labels = sys_.outcome_labels
+    if not labels:
+        raise WorkbenchError(f"{sys_.id}: has no narrative outcomes; allowed: a system with "
+                             "labelled outcomes, such as erzahlspiel")
+    rungs = [r for r in sys_.ladder if "die" in r.set] or list(sys_.ladder)
+    results = [check(sys_, **sys_.with_rung(rung, **params)) for rung in rungs]
+    names = [rung.name for rung in rungs]
+    colours = outcome_colours(len(labels))
+    traces = []
+    for i, label in enumerate(labels):
+        shares = [float(result.pmf[label]) for result in results]
+        traces.append({"type": "bar", "name": label, "x": names, "y": shares,
+                       "marker": {"color": colours[i], "line": {"color": "white", "width": 0.5}},
+                       "text": [f"{s:.0%}" if s > 0 else "" for s in shares],
+                       "textposition": "inside", "insidetextanchor": "middle",
+                       "hovertemplate": "%{x}: %{y:.1%}<extra>" + label + "</extra>"})
+    ticktext = [f"{_die_label(name)}<br>any YES {r.p_pass:.0%}" for name, r in zip(names, results)]
+    return new_figure(f"{sys_.name}: outcome odds by die", "die", "share of rolls", traces=traces,
+                      y="percent", yaxis={"range": [0, 1.0001]}, barmode="stack", bargap=0.25,
+                      xaxis={"tickvals": names, "ticktext": ticktext},
+                      legend={"traceorder": "reversed"}, legend_title="outcome", height=height)
+
+
+def tier_figure(system: "str | System", pools: Iterable[int] = range(1, 9), *,
+                height: int = DEFAULT_HEIGHT, **params: Any) -> go.Figure:
+    """Tier shares (worst at the bottom) stacked, one column per pool size.
+
+    Example:
+        >>> fig = tier_figure("unnamed", [1, 2])
+        >>> fig.data[0].name, fig.data[-1].name
+        ('Disaster', 'Triumph')
+    """
+    sys_ = get_system(system)
+    if not sys_.pool_parameter:
+        raise WorkbenchError(f"{sys_.id}: has no pool size to chart tiers against")
+    sizes = [int(n) for n in pools]
+    results = [check(sys_, **{**params, sys_.pool_parameter: n}) for n in sizes]
+    if results[0].tiers is None:
+        raise WorkbenchError(f"{sys_.id}: has no tiers; allowed: a system with degrees of "
+                             "success, such as unnamed")
+    tiers = results[0].tiers.outcomes
+    colours = outcome_colours(len(tiers))
+    traces = [{"type": "bar", "name": str(tier), "x": sizes,
+               "y": [float(r.tiers[tier]) for r in results],
+               "marker": {"color": colours[i], "line": {"color": "white", "width": 0.5}},
+               "hovertemplate": "%{x} dice: %{y:.1%}<extra>" + str(tier) + "</extra>"}
+              for i, tier in enumerate(tiers)]
+    return new_figure(f"{sys_.name}: tiers by pool size", pool_axis_title([sys_]),
+                      "share of rolls", traces=traces, y="percent", yaxis={"range": [0, 1.0001]},
+                      barmode="stack", bargap=0.2, legend={"traceorder": "reversed"},
+                      legend_title="tier", height=height)
+
+
+# -- ladders -----------------------------------------------------------------------------
+def ladder_figure(system_or_solution: Any, pools: Iterable[int] = DEFAULT_POOLS,
+                  rungs: Sequence[str] | None = None, *, height: int = DEFAULT_HEIGHT,
+                  title: str | None = None, **params: Any) -> go.Figure:
+    """A ladder's rungs as P(pass) curves over pool sizes (bars for single-die systems).
+
+    ``system_or_solution`` is a system (its own ladder, from its data file) or a solved
+    ladder (:func:`workbench.ladders.solve_ladder`; anything with ``system``, ``ladder`` and
+    ``params``): the solved settings are drawn, with each wanted probability marked at the
+    pool it was solved for.
+
+    Example:
+        >>> [trace.name for trace in ladder_figure("uwr", [1, 2, 3]).data]
+        ['Easy', 'Normal', 'Difficult', 'Extreme']
+    """
+    solution = None
+    if hasattr(system_or_solution, "ladder") and hasattr(system_or_solution, "rungs") \
+            and not isinstance(system_or_solution, (str, System)):
+        solution = system_or_solution
+        sys_ = get_system(solution.system)
+        chosen = list(solution.ladder)
+        params = {**dict(solution.params), **params}
+    else:
+        sys_ = get_system(system_or_solution)
+        chosen = rungs
+    sizes = [int(n) for n in pools]
+    frame = success_curve(sys_, sizes, chosen, **params)
+    names = list(dict.fromkeys(frame["rung"]))
+    if solution is not None:
+        settings = {r.name: r.rung.describe() for r in solution.rungs}
+        shown = {name: f"{name} ({settings.get(name, '')})" for name in names}
+    else:
+        shown = {name: name for name in names}
+    traces = []
+    if not sys_.pool_parameter:
+        first = frame.drop_duplicates("rung")
+        traces.append({"type": "bar", "name": "P(pass)", "x": [shown[n] for n in first["rung"]],
+                       "y": [float(v) for v in first["p_pass"]],
+                       "marker": {"color": [die_colour(n, line_colour(i))
+                                            for i, n in enumerate(first["rung"])]},
+                       "text": [f"{float(v):.0%}" for v in first["p_pass"]],
+                       "textposition": "outside", "cliponaxis": False,
+                       "hovertemplate": "%{x}: %{y:.1%}<extra></extra>"})
+        x_title = "difficulty"
+    else:
+        for i, name in enumerate(names):
+            part = frame[frame["rung"] == name]
+            colour = die_colour(name, line_colour(i))
+            traces.append({"type": "scatter", "mode": "lines+markers", "name": shown[name],
+                           "x": [int(v) for v in part["pool"]],
+                           "y": [float(v) for v in part["p_pass"]], "line": {"color": colour},
+                           "legendgroup": name,
+                           "hovertemplate": f"<b>{shown[name]}</b><br>%{{x}} dice: %{{y:.1%}}"
+                                            "<extra></extra>"})
+        x_title = pool_axis_title([sys_])
+    if solution is not None:
+        for i, rung in enumerate(solution.rungs):
+            at = solution.pool if sys_.pool_parameter else shown[rung.name]
+            if at is None:
+                continue
+            traces.append({"type": "scatter", "mode": "markers", "x": [at], "y": [rung.wanted],
+                           "name": f"wanted {rung.name}", "legendgroup": rung.name,
+                           "showlegend": False,
+                           "marker": {"symbol": "x-thin-open", "size": 12, "line": {"width": 2},
+                                      "color": die_colour(rung.name, line_colour(i))},
+                           "hovertemplate": f"{rung.name} wanted {rung.wanted:.0%}<extra></extra>"})
+    kind = "solved ladder" if solution is not None else "difficulty ladder"
+    subtitle = None
+    if solution is not None:
+        subtitle = "× = the odds wanted" + (f" at {solution.pool} dice" if sys_.pool_parameter
+                                            and solution.pool is not None else "")
+    return new_figure(title or f"{sys_.name}: {kind}, P(pass) by difficulty", x_title, "P(pass)",
+                      traces=traces, subtitle=subtitle, y="percent", height=height,
+                      legend_title="rung")
+
+
+def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *,
+                 columns: int = 2, panel_height: int | None = None,
+                 title: str = "P(pass) against dice in the pool, one panel per system") -> go.Figure:
+    """Small multiples: each system's ladder as curves in its own panel, shared axes.
+
+    Systems without a pool size (a single die) are drawn as flat lines per rung.
+
+    Example:
+        >>> fig = curve_panels(["uwr", "arrata"], [1, 2])
+        >>> len(fig.data), fig.layout.annotations[1].text
+        (10, 'arrata')
+    """
+    from plotly.subplots import make_subplots
+
+    from .style import PANEL_HEIGHT, TEMPLATE_NAME, percent_axis as _percent
+
+    lines = _frames.read_entries(entries)
+    sizes = [int(n) for n in pools]
+    rows = math.ceil(len(lines) / columns)
+    names = [line.label for line in lines]
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=names, shared_yaxes=True,
+                        horizontal_spacing=0.06, vertical_spacing=0.12 if rows > 1 else 0.1)
+    for index, line in enumerate(lines):
+        frame = _frames.line_curve(line, tuple(sizes), "exact", 100_000, 0)
+        row, col = divmod(index, columns)
+        for step, (rung, part) in enumerate(frame.groupby("rung", sort=False)):
+            fig.add_trace(go.Scatter(
+                x=[int(v) for v in part["pool"]], y=[float(v) for v in part["p_pass"]],
+                name=rung, mode="lines+markers", legendgroup=line.label,
+                legendgrouptitle_text=line.label,
+                line={"color": die_colour(rung, line_colour(step))}, marker={"size": 5},
+                hovertemplate=f"<b>{line.label}</b> · {rung}<br>%{{x}} dice: %{{y:.1%}}<extra></extra>"),
+                row=row + 1, col=col + 1)
+    fig.update_yaxes(**_percent(), title_text="")
+    for row in range(1, rows + 1):
+        fig.update_yaxes(title_text="P(pass)", row=row, col=1)
+    fig.update_xaxes(title_text="dice in the pool", dtick=1 if len(sizes) <= 12 else None)
+    fig.update_layout(template=TEMPLATE_NAME, title={"text": title}, autosize=True,
+                      height=(panel_height or PANEL_HEIGHT) * rows + 140,
+                      legend={"groupclick": "toggleitem", "tracegroupgap": 12},
+                      hovermode="closest")
+    return fig

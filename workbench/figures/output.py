@@ -1,0 +1,170 @@
+"""Writing figures: self-contained HTML, PNG and SVG (kaleido + the system's Chromium), and
+HTML fragments for pages that hold several figures (the balance report).
+
+Each single kaleido call starts its own browser (~2-3 s), so :func:`write_figures` writes a
+whole batch with one start (``plotly.io.write_images``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Sequence
+
+import plotly.graph_objects as go
+
+from ..errors import WorkbenchError
+from .style import DEFAULT_HEIGHT, DEFAULT_WIDTH
+
+FIGURE_SUFFIXES = (".png", ".svg", ".html")
+_PLOT_CONFIG = {"displaylogo": False, "responsive": True}
+
+
+def chromium_path() -> str | None:
+    """The browser kaleido will use: ``BROWSER_PATH``, else ``chromium`` on the PATH."""
+    given = os.environ.get("BROWSER_PATH")
+    if given and Path(given).exists():
+        return given
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def figure_size(fig: go.Figure) -> tuple[int, int]:
+    """The pixel size a static export of ``fig`` gets: its own width and height, else
+    :data:`~workbench.figures.style.DEFAULT_WIDTH` × its height (or the default height).
+
+    Example:
+        >>> figure_size(go.Figure(layout={"height": 300}))
+        (800, 300)
+    """
+    width = fig.layout.width or DEFAULT_WIDTH
+    height = fig.layout.height or DEFAULT_HEIGHT
+    return int(width), int(height)
+
+
+def _check_target(path: Path, allowed: Sequence[str]) -> None:
+    if path.suffix.lower() not in allowed:
+        raise WorkbenchError(f"figure path {str(path)!r}: allowed suffixes: {', '.join(allowed)}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise WorkbenchError(f"figure path {str(path)!r}: folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise WorkbenchError(f"figure path {str(path)!r}: not writable")
+
+
+def figure_html(fig: go.Figure, include_plotlyjs: "bool | str" = False,
+                div_id: str | None = None) -> str:
+    """``fig`` as an HTML fragment (a ``<div>`` and its script) with an explicit pixel height,
+    so it keeps its size inside any page or notebook output.
+
+    Example:
+        >>> html = figure_html(go.Figure(layout={"height": 300}))
+        >>> "height:300px" in html, "<html" in html
+        (True, False)
+    """
+    height = int(fig.layout.height or DEFAULT_HEIGHT)
+    return fig.to_html(full_html=False, include_plotlyjs=include_plotlyjs, div_id=div_id,
+                       default_height=f"{height}px", default_width="100%", config=_PLOT_CONFIG)
+
+
+def write_html(fig: go.Figure, path: "str | Path") -> Path:
+    """A self-contained HTML page (plotly.js inlined: opens offline, ~5 MB)."""
+    path = Path(path)
+    _check_target(path, (".html", ".htm"))
+    height = int(fig.layout.height or DEFAULT_HEIGHT)
+    try:
+        fig.write_html(path, include_plotlyjs=True, full_html=True, config=_PLOT_CONFIG,
+                       default_height=f"{height}px", default_width="100%")
+    except OSError as exc:
+        raise WorkbenchError(f"figure path {str(path)!r}: cannot write ({exc.strerror})") from None
+    return path
+
+
+def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
+                  size: tuple[int, int] | None = None) -> list[Path]:
+    """Write several figures, each by its path's suffix (``.png``, ``.svg``, ``.html``); all
+    images with one browser start.
+
+    Args:
+        size: ``(width, height)`` for every image; by default each figure's own
+            (:func:`figure_size`).
+
+    Raises:
+        WorkbenchError: another suffix, a missing or unwritable folder, or no Chromium to
+            draw images with.
+    """
+    paths = [Path(p) for p in paths]
+    if len(paths) != len(figures):
+        raise WorkbenchError(f"write_figures got {len(figures)} figures and {len(paths)} paths")
+    for path in paths:
+        _check_target(path, FIGURE_SUFFIXES)
+    images = [(fig, path) for fig, path in zip(figures, paths) if path.suffix.lower() != ".html"]
+    for fig, path in zip(figures, paths):
+        if path.suffix.lower() == ".html":
+            write_html(fig, path)
+    if images:
+        if chromium_path() is None:
+            raise WorkbenchError("static images need Chromium (apt-get install chromium); "
+                                 "none found on the PATH or in BROWSER_PATH")
+        import plotly.io as pio
+        # One batch per size: write_images takes one width and height for all figures.
+        by_size: dict[tuple[int, int], list] = {}
+        for fig, path in images:
+            by_size.setdefault(size or figure_size(fig), []).append((fig, path))
+        for (width, height), batch in by_size.items():
+            try:
+                pio.write_images([f for f, _ in batch], [p for _, p in batch],
+                                 width=width, height=height, scale=1)
+            except OSError as exc:
+                raise WorkbenchError(f"figure path {str(batch[0][1])!r}: cannot write "
+                                     f"({exc.strerror})") from None
+    return paths
+
+
+def write_figure(fig: go.Figure, path: "str | Path", size: tuple[int, int] | None = None) -> Path:
+    """Write one figure: ``.png`` / ``.svg`` through kaleido, ``.html`` self-contained.
+
+    Raises:
+        WorkbenchError: another suffix, a missing or unwritable folder, no Chromium for images.
+
+    Example:
+        >>> write_figure(go.Figure(), "chart.gif")
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: figure path 'chart.gif': allowed suffixes: .png, .svg, .html
+    """
+    return write_figures([fig], [path], size)[0]
+
+
+def write_images(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
+                 size: tuple[int, int] | None = None) -> list[Path]:
+    """PNG / SVG files only (format from each path's suffix), all with one browser start."""
+    for path in paths:
+        _check_target(Path(path), (".png", ".svg"))
+    return write_figures(figures, paths, size)
+
+
+def figure_data(fig: go.Figure, digits: int = 10) -> dict:
+    """The stable part of a figure for golden comparisons: traces and titles, numbers rounded.
+
+    Plotly's template and version metadata are left out: they change with plotly releases
+    while the chart a reader sees does not.
+
+    Example:
+        >>> figure_data(go.Figure(go.Bar(y=[1 / 3])), digits=3)["data"][0]["y"]
+        [0.333]
+    """
+    def clean(value):
+        if isinstance(value, float):
+            return round(value, digits)
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in sorted(value.items())}
+        if isinstance(value, (list, tuple)):
+            return [clean(v) for v in value]
+        return value.tolist() if hasattr(value, "tolist") else value
+    plain = json.loads(fig.to_json())
+    layout = plain.get("layout", {})
+    keep = {"title": layout.get("title", {}).get("text"), "barmode": layout.get("barmode"),
+            "xaxis": (layout.get("xaxis", {}).get("title") or {}).get("text"),
+            "yaxis": (layout.get("yaxis", {}).get("title") or {}).get("text")}
+    return {"data": clean(plain["data"]), "layout": keep}
