@@ -52,8 +52,8 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "format": (("table", "ladder"), ", ".join(NUMBER_STYLES)),
     "digits": (("table", "ladder"), "a whole number from 0 to 15"),
     "style": (("table", "ladder"), ", ".join(TABLE_STYLES)),
-    "want": (("ladder",), "rung=probability pairs such as Easy=0.9,Normal=0.7"),
-    "pool": (("ladder",), f"a whole number from 0 to {MAX_POOL}"),
+    "want": (("ladder", "figure"), "rung=probability pairs such as Easy=0.9,Normal=0.7"),
+    "pool": (("ladder", "figure"), f"a whole number from 0 to {MAX_POOL}"),
     "show": (("ladder",), ", ".join(LADDER_SHOWS)),
     "kind": (("figure",), ", ".join(FIGURE_KINDS)),
     "base": (("figure",), "a system id, alias, variant or .toml path to compare against"),
@@ -206,18 +206,19 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
                            "options": tuple(sorted(given.items()))}
     out["pools"] = parse_pools(settings.get("pools", DEFAULT_POOLS))
     if "rungs" in settings:
-        out["rungs"] = _rungs(sys_, settings["rungs"], kind == "ladder" and "want" in settings)
+        out["rungs"] = _rungs(sys_, settings["rungs"], "want" in settings)
     style = _choice("format", settings.get("format", "percent"), NUMBER_STYLES)
     default_digits = {"percent": 1, "digits": 3, "fraction": 0}[style]
     digits = _whole("digits", settings["digits"], 0, 15) if "digits" in settings else default_digits
     out["numbers"] = NumberFormat(style, digits)
     out["style"] = _choice("style", settings.get("style", "grid"), TABLE_STYLES)
     out["caption"] = settings.get("caption", "").strip()
-    if kind == "ladder":
+    if kind in ("ladder", "figure"):
         out["want"] = settings.get("want")
         if out["want"] is not None and not out["want"].strip():
             raise BlockOptionError("want", out["want"], OPTIONS["want"][1])
         out["pool"] = _whole("pool", settings.get("pool", "4"), 0, MAX_POOL)
+    if kind == "ladder":
         out["show"] = _choice("show", settings.get("show", "solution"), LADDER_SHOWS)
     if kind == "figure":
         out["figure"] = _choice("kind", settings.get("kind", "curve"), FIGURE_KINDS)
@@ -301,18 +302,31 @@ def table_cells(block: Block) -> tuple[list[str], list[list[str]]]:
 
 
 def build_figure(block: Block):
-    """The plotly figure of a ``figure`` block, drawn by the workbench's figure layer."""
+    """The plotly figure of a ``figure`` block, drawn by :mod:`workbench.figures`.
+
+    Example:
+        >>> fig = build_figure(parse_block("figure", "uwr", {"kind": "ladder", "pools": "1-2"}))
+        >>> [trace.name for trace in fig.data]
+        ['Easy', 'Normal', 'Difficult', 'Extreme']
+    """
     from . import figures
-    params = block.param_dict
-    pools = list(block.pools)
+    params, pools = block.param_dict, list(block.pools)
+    rungs = list(block.rungs) if block.rungs else None
+    entry = (block.system.id, block.system, params)
     if block.figure == "curve":
-        entry = (block.system.name, block.system, params)
-        return figures.curve_figure([entry], pools=pools, rungs=block.rungs)
+        return figures.curve_figure([entry], pools=pools, rungs=rungs)
     if block.figure == "check":
         return figures.check_figure(block.system, **params)
     if block.figure == "difference":
-        return figures.difference_figure((block.system, params), block.base, pools=pools)
-    return figures.ladder_figure(block.system, pools=pools)
+        return figures.difference_figure(entry, block.base, pools=pools, rungs=rungs)
+    if block.want is not None:
+        from .ladders import solve_ladder
+        try:
+            solution = solve_ladder(block.system, block.want, block.pool, **params)
+        except WorkbenchError as exc:
+            raise BlockOptionError("want", block.want, str(exc)) from None
+        return figures.ladder_figure(solution, pools=pools)
+    return figures.ladder_figure(block.system, pools=pools, rungs=rungs, **params)
 
 
 def figure_file_name(block: Block) -> str:
