@@ -9,9 +9,9 @@ import argparse
 import sys
 
 from ..errors import WorkbenchError
-from . import _checks, _docs, _files, _render
+from . import _checks, _docs, _figure, _files, _render
 
-SUBCOMMAND_MODULES = [_checks, _docs, _render, _files]
+SUBCOMMAND_MODULES = [_checks, _docs, _figure, _render, _files]
 
 
 class _Parser(argparse.ArgumentParser):
