@@ -185,3 +185,15 @@ def test_interactive_figure_on_html_builders(tmp_path):
     assert len(pages) == 1 and "plotly" in pages[0].read_text(encoding="utf-8")
     html = (project / "_build" / "html" / "index.html").read_text(encoding="utf-8")
     assert f'src="_workbench/{pages[0].name}"' in html
+
+
+def test_parameters_directive_lists_every_parameter_and_rule_option(tmp_path):
+    project = make_project(tmp_path / "docs", ".. workbench-parameters:: arrata\n")
+    code, warnings = build(project)
+    assert code == 0, warnings
+    (table,) = doctree_tables(project)
+    arrata = get_system("arrata")
+    assert table[0] == ["Name", "Kind", "Default", "Allowed", "Meaning"]
+    assert [row[0] for row in table[1:]] == sorted(arrata.params, key=lambda n: arrata.params[n].rule_option)
+    combine = next(row for row in table if row[0] == "combine")
+    assert combine[1:3] == ["rule option", "independent"]

@@ -38,7 +38,8 @@ if TYPE_CHECKING:  # pandas and plotly load on first use
 
     from .rules.system import System
 
-BLOCK_KINDS = ("table", "ladder", "figure")
+BLOCK_KINDS = ("table", "ladder", "figure", "parameters")
+_NUMBERS = ("table", "ladder", "figure")
 TABLE_STYLES = ("grid", "list-table")
 FIGURE_KINDS = ("curve", "check", "difference", "ladder")
 FIGURE_OUTPUTS = ("png", "svg", "html")
@@ -47,11 +48,11 @@ MAX_POOL = 100
 
 #: Every block option, the kinds it belongs to and what it allows (the text of error messages).
 OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
-    "pools": (BLOCK_KINDS, f"pool sizes from 0 to {MAX_POOL} such as 1-10 or 2,4,6"),
-    "rungs": (BLOCK_KINDS, "comma-separated rung names of the system's ladder"),
+    "pools": (_NUMBERS, f"pool sizes from 0 to {MAX_POOL} such as 1-10 or 2,4,6"),
+    "rungs": (_NUMBERS, "comma-separated rung names of the system's ladder"),
     "format": (("table", "ladder"), ", ".join(NUMBER_STYLES)),
     "digits": (("table", "ladder"), "a whole number from 0 to 15"),
-    "style": (("table", "ladder"), ", ".join(TABLE_STYLES)),
+    "style": (("table", "ladder", "parameters"), ", ".join(TABLE_STYLES)),
     "want": (("ladder", "figure"), "rung=probability pairs such as Easy=0.9,Normal=0.7"),
     "pool": (("ladder", "figure"), f"a whole number from 0 to {MAX_POOL}"),
     "show": (("ladder",), ", ".join(LADDER_SHOWS)),
@@ -255,11 +256,14 @@ def table_frame(block: Block) -> "pd.DataFrame":
     """The numbers of a ``table`` or ``ladder`` block, as floats (before formatting).
 
     ``table``: the system's difficulty table, as ``workbench table`` prints it.
+    ``parameters``: the system's parameters and rule options, defaults and allowed values.
     ``ladder``: the ladder's P(pass) per rung and pool size; with ``want``, the solved ladder
     (``show=solution``: wanted against achieved; ``show=pools``: across pool sizes).
     """
     from .ladders import difficulty_table, ladder_table, solve_ladder
     params = block.param_dict
+    if block.kind == "parameters":
+        return parameters_frame(block.system)
     if block.kind == "table":
         frame = difficulty_table(block.system, list(block.pools), **params)
         if block.rungs is not None:
@@ -279,6 +283,26 @@ def table_frame(block: Block) -> "pd.DataFrame":
     table = solution.table()[["rung", "setting", "wanted", "achieved", "reachable"]]
     table["reachable"] = table["reachable"].map({True: "yes", False: "no"})
     return table
+
+
+def parameters_frame(system: "str | System") -> "pd.DataFrame":
+    """A system's parameters, then its rule options: name, default, allowed values, meaning.
+
+    Example:
+        >>> parameters_frame("fons").iloc[-1].tolist()[:3]
+        ['attack_resolution', 'rule option', 'opposed']
+    """
+    import pandas as pd
+    sys_ = get_system(system)
+
+    def shown(value: Any) -> str:
+        if value is None:
+            return "(none)"
+        return str(value).lower() if isinstance(value, bool) else str(value)
+    rows = [{"Name": p.name, "Kind": "rule option" if p.rule_option else "parameter",
+             "Default": shown(p.default), "Allowed": p.allowed(), "Meaning": p.help}
+            for p in sorted(sys_.params.values(), key=lambda p: p.rule_option)]
+    return pd.DataFrame(rows, columns=["Name", "Kind", "Default", "Allowed", "Meaning"])
 
 
 def _pool_headed(block: Block, frame: "pd.DataFrame") -> "pd.DataFrame":

@@ -75,6 +75,13 @@ class LadderDirective(TableDirective):
     option_spec = _option_spec("ladder")
 
 
+class ParametersDirective(TableDirective):
+    """``.. workbench-parameters:: SYSTEM``: parameters and rule options, read from the data file."""
+
+    kind = "parameters"
+    option_spec = _option_spec("parameters")
+
+
 def table_node(header: list[str], rows: list[list[str]], style: str = "grid",
                title: str | None = None) -> nodes.table:
     """A docutils table: one header row, text cells.
