@@ -1,0 +1,61 @@
+"""Sphinx configuration of the workbench's own documentation.
+
+Build it with ``.venv/bin/sphinx-build -W -b html docs docs/_build/html`` (the test suite does
+the same in ``tests/test_docs.py``). Its tables and figures come from the workbench's own
+directives (``workbench.sphinx``): they are computed while the docs are built.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import workbench
+
+ROOT = Path(__file__).resolve().parents[1]
+
+project = "Dice-pool design workbench"
+author = "the workbench's maintainers"
+copyright = "2026, " + author
+release = workbench.__version__
+version = ".".join(release.split(".")[:2])
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "myst_parser",
+    "workbench.sphinx",
+]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build", "explorer.png"]
+root_doc = "index"
+html_theme = "alabaster"
+html_title = project
+html_static_path: list[str] = []
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_typehints_format = "short"
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+myst_heading_anchors = 3
+# Static pictures in every build (PNG reads everywhere, PDF included).
+workbench_figure_output = "png"
+
+# The data-file schema is written once, beside the data files (workbench/data/README.md);
+# the schema page includes it rather than repeating it.
+DATA_README = ROOT / "workbench" / "data" / "README.md"
+
+
+def _schema_page(app, docname, source):
+    if docname != "data-files":
+        return
+    if DATA_README.exists():
+        app.env.note_dependency(str(DATA_README))
+        include = (f"```{{include}} {DATA_README.as_posix()}\n:heading-offset: 1\n"
+                   f":relative-docs: .\n:relative-images:\n```\n")
+    else:
+        include = ("The schema notes are missing from this checkout "
+                   "(`workbench/data/README.md`).\n")
+    source[0] = source[0].replace("<!-- data-readme -->", include)
+
+
+def setup(app):
+    app.connect("source-read", _schema_page)
