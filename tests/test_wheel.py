@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 import sysconfig
@@ -80,6 +82,28 @@ def test_readme_commands_from_another_folder(installed):
     assert "Normal" in table and "%" in table
     files = _run([str(script), "files"], elsewhere, env).stdout
     assert "uwr.toml" in files and str(REPO) not in files
+
+
+def readme_commands() -> list[list[str]]:
+    """Every ``workbench ...`` command of the README's shell blocks, as argument lists."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+        for line in block.splitlines():
+            for part in line.split("&&"):
+                words = shlex.split(part, comments=True)
+                if words[:1] == ["workbench"]:
+                    commands.append(words)
+    return commands
+
+
+def test_every_readme_command_from_another_folder(installed):
+    _, script, env, elsewhere = installed
+    commands = [c for c in readme_commands() if c[1] != "report"]  # the report: its own test below
+    assert len(commands) >= 10, commands
+    for words in commands:
+        _run([str(script), *words[1:]], elsewhere, env)
+    assert (elsewhere / "uwr-odds.rst").exists() and (elsewhere / "uwr-curve.png").exists()
 
 
 def test_explorer_imports_from_the_wheel(installed):
