@@ -63,7 +63,7 @@ def test_systems_json(capsys):
     assert uwr["parameters"]["favor"]["default"] == 0
     assert [r["name"] for r in uwr["ladder"]] == ["Easy", "Normal", "Difficult", "Extreme"]
     unnamed = listing[ids.index("unnamed")]
-    assert set(unnamed["rule_options"]) == {"bounce_on", "fail_on", "drama_pool"}
+    assert set(unnamed["rule_options"]) == {"bounce_on", "origin_bounce", "fail_on", "disaster", "drama_pool"}
     arrata = listing[ids.index("arrata")]
     assert set(arrata["rule_options"]) == {"disadvantage_mode", "allow_negative", "combine"}
 

@@ -83,8 +83,10 @@ def test_designers_variant_file(tmp_path):
         base = "unnamed"
         id = "generous-unnamed"
         name = "Unnamed, successes on 4+"
-        [constants]
-        success_from = 4
+        [dice.d6]
+        faces = [0, 0, 0, 1, 1, 1]
+        [dice.d8]
+        faces = [0, 0, 0, 1, 1, 1, 1, 1]
         [defaults]
         bounce_on = 6
     """)
@@ -103,11 +105,19 @@ def test_designers_own_system_file(tmp_path):
     path = write(tmp_path, "d8-pool.toml", """
         id = "d8-pool"
         name = "d8 pool, 6+"
-        mechanic = "success_pool"
+        mechanic = "pool"
         pool_parameter = "dice"
-        [constants]
-        sides = 8
-        threshold = 6
+        [dice.d8]
+        faces = [0, 0, 0, 0, 0, 1, 1, 1]
+        [params.dice]
+        default = 0
+        min = 0
+        max = 100
+        effect = { add_dice = "d8" }
+        [params.target]
+        optional = true
+        min = 0
+        effect = "target"
         [[ladder]]
         name = "Hard"
         set = { target = 2 }
@@ -136,26 +146,64 @@ def test_data_files_are_parsed_never_executed(tmp_path):
 # ---------------------------------------------------------------------------------------
 # Malformed files: DataFileError naming file, entry and problem
 
+POOL = 'id = "x"\nname = "X"\nmechanic = "pool"\n[dice.d6]\nfaces = [0, 0, 0, 0, 1, 1]\n'
+VARIANT = 'base = "uwr"\nid = "x"\nname = "X"\n'
+
 MALFORMED = {
     "bad-toml": ('id = "x"\nname = [unclosed\n', "(file)", "TOML"),
     "unknown-mechanic": ('id = "x"\nname = "X"\nmechanic = "roulette"\n', "mechanic", "roulette"),
-    "unknown-key": ('id = "x"\nname = "X"\nmechanic = "success_pool"\ncolour = "red"\n', "colour", "unknown key"),
-    "bad-constant": ('id = "x"\nname = "X"\nmechanic = "success_pool"\n[constants]\nsides = "six"\n',
-                     "constants.sides", "whole number"),
-    "negative-constant": ('id = "x"\nname = "X"\nmechanic = "open_ended"\n[constants]\nsides = -3\n',
-                          "constants.sides", ">= 2"),
-    "unknown-ladder-parameter": ('base = "uwr"\nid = "x"\nname = "X"\n[[ladder]]\nname = "Odd"\n'
-                                 'set = { colour = 3 }\n', "ladder.Odd", "colour"),
-    "ladder-add-not-a-number": ('base = "uwr"\nid = "x"\nname = "X"\n[[ladder]]\nname = "Odd"\n'
-                                'add = { favor = "one" }\n', "ladder[0].add", "whole numbers"),
+    "old-mechanic": ('id = "x"\nname = "X"\nmechanic = "success_pool"\n', "mechanic", "pool, narrative"),
+    "unknown-key": (POOL + 'colour = "red"\n', "dice.d6.colour", "unknown key 'colour'"),
+    "top-unknown-key": ('colour = "red"\n' + POOL, "colour", "keys here: id, name"),
+    "misspelled-die-key": (POOL + 'explodes_on = [6]\n', "dice.d6.explodes_on", "did you mean 'explode'?"),
+    "old-constants": (VARIANT + '[constants]\nexplodes_on = 6\n', "constants", "[dice.NAME]"),
+    "explode-missing-face": (POOL + 'explode = [7]\n', "dice.d6.explode", "faces 1 to 6"),
+    "every-face-explodes": (POOL.replace("[0, 0, 0, 0, 1, 1]", "[1, 1]") + 'explode = [1, 2]\n',
+                            "dice.d6.explode", "never ends"),
+    "bad-face-type": (POOL.replace("[0, 0, 0, 0, 1, 1]", '["four", 1]'), "dice.d6.faces[0]", "outcome label"),
+    "die-not-a-table": (POOL + '[dice]\nred = 3\n', "dice.red", "table"),
+    "die-is-a-number": ('id = "x"\nname = "X"\nmechanic = "pool"\ndice = { red = 3 }\n', "dice.red", "table"),
+    "ties-nobody": (POOL + '[versus]\nties = "nobody"\n', "versus.ties", "'actor' or 'reactor'"),
+    "aliases-number": ('aliases = 3\n' + POOL, "aliases", "list"),
+    "aliases-text": ('aliases = "abc"\n' + POOL, "aliases", "list"),
+    "base-list": ('base = ["fons"]\nid = "x"\nname = "X"\n', "base", "text"),
+    "rule-options-number": (VARIANT + 'rule_options = 3\n', "rule_options", "rule_option = true"),
+    "ladder-set-number": (VARIANT + '[[ladder]]\nname = "A"\nset = 3\n', "ladder[0].set", "table"),
+    "ladder-duplicate": (VARIANT + '[[ladder]]\nname = "A"\n[[ladder]]\nname = "a"\n', "ladder", "differ"),
+    "unknown-ladder-parameter": (VARIANT + '[[ladder]]\nname = "Odd"\nset = { colour = 3 }\n', "ladder.Odd", "colour"),
+    "ladder-add-not-a-number": (VARIANT + '[[ladder]]\nname = "Odd"\nadd = { favor = "one" }\n',
+                                "ladder[0].add.favor", "integer"),
+    "ladder-set-out-of-range": (VARIANT + '[[ladder]]\nname = "Odd"\nset = { target = -3 }\n',
+                                "ladder.Odd.set.target", "whole number"),
     "unknown-base": ('base = "gurps"\nid = "x"\nname = "X"\n', "base", "gurps"),
-    "bad-default": ('base = "uwr"\nid = "x"\nname = "X"\n[defaults]\nfavor = "lots"\n', "defaults.favor", "'lots'"),
-    "unknown-default": ('base = "uwr"\nid = "x"\nname = "X"\n[defaults]\nluck = 1\n', "defaults.luck", "unknown"),
-    "unknown-rule-option": ('base = "uwr"\nid = "x"\nname = "X"\nrule_options = ["teleport"]\n',
-                            "rule_options", "teleport"),
-    "missing-name": ('id = "x"\nmechanic = "success_pool"\n', "name", "required"),
+    "bad-default": (VARIANT + '[defaults]\nfavor = "lots"\n', "defaults.favor", "'lots'"),
+    "unknown-default": (VARIANT + '[defaults]\nluck = 1\n', "defaults.luck", "unknown"),
+    "missing-name": ('id = "x"\nmechanic = "pool"\n[dice.d6]\nfaces = [1]\n', "name", "required"),
+    "unknown-effect": (POOL + '[params.n]\ndefault = 0\neffect = { add_die = "d6" }\n',
+                       "params.n.effect[0].add_die", "did you mean 'add_dice'"),
+    "effect-unknown-die": (POOL + '[params.n]\ndefault = 0\neffect = { add_dice = "d8" }\n',
+                           "params.n.effect[0].add_dice", "declared: d6"),
+    "two-verbs": (POOL + '[params.n]\ndefault = 0\neffect = { add_dice = "d6", add_to_total = 1 }\n',
+                  "params.n.effect[0]", "exactly one"),
+    "default-out-of-range": (POOL + '[params.n]\ndefault = 9\nmin = 0\nmax = 3\n', "params.n", "outside"),
+    "cancel-missing-face": (POOL + '[params.n]\ndefault = 0\neffect = { cancel = [9] }\n',
+                            "params.n.effect[0].cancel", "faces 1 to 6"),
+    "when-unknown-value": (POOL + '[params.n]\ndefault = 0\neffect = { add_to_total = 1, when = { n = "x" } }\n',
+                           "params.n.effect[0].when.n", "whole number"),
+    "choice-on-unknown": (POOL + '[params.q]\nchoices = ["a"]\non.b.faces = { d6 = [1, 1, 1, 1, 1, 1] }\n',
+                          "params.q", "not one of the choices"),
+    "choice-faces-count": (POOL + '[params.q]\nchoices = ["a"]\non.a.faces = { d6 = [1, 1] }\n',
+                           "params.q.on.a.faces.d6", "the die has 6"),
+    "explode-into-unknown": (POOL + 'explode = [6]\nexplode_into = "d8"\n', "dice.d6.explode_into", "unknown die"),
+    "qualities-text": ('base = "arrata"\nid = "x"\nname = "X"\n[params.quality.on.B]\nfaces = { d6 = "four" }\n',
+                       "params.quality.on.B.faces.d6", "list"),
     "narrative-bad-face": ('base = "erzahlspiel"\nid = "x"\nname = "X"\n[constants.dice]\n'
                            'grey = ["MAYBE", "NO!", "NO!", "NO!", "NO!", "NO!"]\n', "constants.dice.grey", "MAYBE"),
+    "narrative-dice-number": ('base = "erzahlspiel"\nid = "x"\nname = "X"\n[constants.dice]\nred = 3\n',
+                              "constants.dice.red", "list"),
+    "shipped-id": ('base = "fons"\nid = "fons-exploding"\nname = "X"\n', "id", "already used"),
+    "shipped-id-other-case": ('base = "fons"\nid = "FONS"\nname = "X"\n', "id", "already used"),
+    "alias-of-other-system": ('base = "fons"\nid = "x"\nname = "X"\naliases = ["hkrpg"]\n', "aliases", "already used"),
 }
 
 
@@ -194,3 +242,95 @@ def test_variants_remember_their_base():
     assert workbench.system("fons-exploding").base == "fons"
     assert workbench.system("d10-pool").base == "uwr"
     assert workbench.system("fons").base is None
+
+
+# ---------------------------------------------------------------------------------------
+# Reading files safely, and where systems come from
+
+def test_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "bom.toml"
+    path.write_bytes("\ufeff".encode() + b'base = "uwr"\nid = "with-bom"\nname = "BOM"\n')
+    assert load_system(path).id == "with-bom"
+
+
+@pytest.mark.parametrize("content, problem", [
+    (b'id = "x"\nname = "\xff\xfe"\n', "not UTF-8"),
+    (b"\x7fELF\x02\x01\x01\x00\x00\x00", "binary"),
+    (b"a = " + b"[" * 5000 + b"]" * 5000 + b"\n", "nested"),
+    (b"# " + b"x" * (2 << 20) + b"\n", "larger than"),
+])
+def test_unreadable_files_are_data_file_errors(tmp_path, content, problem):
+    path = tmp_path / "bad.toml"
+    path.write_bytes(content)
+    with pytest.raises(DataFileError) as caught:
+        load_system(path)
+    assert caught.value.entry == "(file)" and problem in caught.value.problem
+
+
+def test_endless_file_is_read_only_up_to_the_limit():
+    with pytest.raises(DataFileError, match="larger than"):
+        load_system("/dev/zero")
+    with pytest.raises(DataFileError, match="binary|not valid|larger"):
+        workbench.system("/bin/ls")
+
+
+def test_variants_do_not_inherit_description_or_seed(tmp_path):
+    path = write(tmp_path, "plain.toml", 'base = "fons"\nid = "plain"\nname = "P"\n')
+    mine = load_system(path)
+    assert mine.description == "" and mine.seed == ""
+    assert workbench.system("fons").description
+
+
+def test_ids_match_ignoring_case():
+    assert workbench.system("UWR").id == "uwr"
+    assert workbench.system("HKRPG").id == "uwr"
+    assert workbench.system("Fons-Exploding").id == "fons-exploding"
+
+
+@pytest.fixture
+def folders(monkeypatch):
+    from workbench.rules import registry
+    yield monkeypatch, registry
+    monkeypatch.undo()
+    registry.reload()
+
+
+def test_workbench_path_adds_a_folder_and_loaded_files_say_where(tmp_path, folders):
+    monkeypatch, registry = folders
+    (tmp_path / "variants").mkdir()
+    write(tmp_path / "variants", "mine.toml", 'base = "arrata"\nid = "mine"\nname = "Mine"\n')
+    monkeypatch.setenv("WORKBENCH_PATH", str(tmp_path))
+    registry.reload()
+    assert workbench.system("mine").base == "arrata"
+    where = {f.id: f for f in registry.loaded_files()}
+    assert where["mine"].origin == "WORKBENCH_PATH" and where["mine"].path == tmp_path / "variants" / "mine.toml"
+    assert where["uwr"].origin == "packaged"
+
+
+def test_a_second_file_with_a_shipped_id_is_a_load_error(tmp_path, folders):
+    monkeypatch, registry = folders
+    (tmp_path / "variants").mkdir()
+    write(tmp_path / "variants", "again.toml", 'base = "fons"\nid = "Fons-Exploding"\nname = "Again"\n')
+    monkeypatch.setenv("WORKBENCH_PATH", str(tmp_path))
+    registry.reload()
+    with pytest.raises(DataFileError, match="already used"):
+        workbench.systems()
+
+
+def test_missing_data_folder_is_named(folders):
+    monkeypatch, registry = folders
+    monkeypatch.setenv("WORKBENCH_DATA", "/nonexistent")
+    registry.reload()
+    with pytest.raises(workbench.WorkbenchError, match="does not exist"):
+        workbench.systems()
+
+
+def test_a_broken_file_in_a_folder_is_one_clean_error(tmp_path, folders):
+    monkeypatch, registry = folders
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "broken.toml").write_bytes(b"\xff\xfe\x00")
+    monkeypatch.setenv("WORKBENCH_PATH", str(tmp_path))
+    registry.reload()
+    with pytest.raises(DataFileError) as caught:
+        workbench.check("uwr", dice=1)
+    assert "broken.toml" in str(caught.value)

@@ -3,7 +3,7 @@
 Dice are combined by convolution. An exploding die is the fixed point ``D = A + B * D``
 (``A``: faces that stop, ``B``: faces that roll again), followed until the probability still
 in flight is far below :data:`TOLERANCE`; the mass cut off is reported, never hidden.
-Rerolls are exact: for ``m`` dice that scored nothing, ``min(m, rerolls)`` of them are rolled
+Rerolls are exact: for ``m`` dice that missed (their chain added up to 0), ``min(m, rerolls)`` of them are rolled
 again, weighted by the binomial probability of ``m``.
 """
 from __future__ import annotations
@@ -21,6 +21,9 @@ TOLERANCE = 1e-12
 
 SKIP_WEIGHT = 1e-17
 """Reroll weighting skips numbers of misses less likely than this (at most 1001 of them)."""
+
+MAX_KEEP_DICE = 200
+"""Most dice an exact "keep k of n" (k > 1) works on."""
 
 TAIL = 1e-15
 """Outcomes beyond a tail holding less than this are dropped (and counted as lost)."""
@@ -84,29 +87,42 @@ def _split_faces(die: DieType, keep):
 
 
 @lru_cache(maxsize=4096)
+def _chain(kind: DieType, remaining: int | None, dice_in_pool: int) -> tuple[_Sub, float]:
+    """A die of type ``kind`` with the explosions that follow it: each exploding face rolls
+    one more die (``kind.next``), at most ``remaining`` more (``None``: no cap).
+
+    Returns (distribution of the chain's sum, probability cut off the uncapped chain).
+    """
+    prefix, full, extra, cut = _Sub.point(), _Sub.zero(), 0, 0.0
+    while True:
+        if remaining is not None and extra == remaining:
+            return full.add(prefix.conv(_split_faces(kind, lambda i: True))), 0.0
+        full = full.add(prefix.conv(_split_faces(kind, lambda i: not kind.explodes[i])))
+        prefix = prefix.conv(_split_faces(kind, lambda i: kind.explodes[i]))
+        in_flight = prefix.mass()
+        # Each link keeps the mass still rolling; stop once the whole pool's remainder is
+        # two orders below the tolerance.
+        if in_flight * max(dice_in_pool, 1) <= TOLERANCE * 1e-2:
+            return full, in_flight
+        kind, extra = kind.next, extra + 1
+
+
+@lru_cache(maxsize=4096)
 def _die_chain(die: DieType, dice_in_pool: int) -> tuple[_Sub, _Sub, float]:
-    """One die with its explosion chain.
+    """One die with its explosion chain (capped at ``die.limit`` extra dice, if set).
 
     Returns (all outcomes, outcomes whose first face fails, probability cut off the chain).
     """
-    stop = _split_faces(die, lambda i: not die.explodes[i])
-    again = _split_faces(die, lambda i: die.explodes[i])
-    p_again = again.mass()
-    full = stop
-    in_flight = 0.0
-    if p_again > 0:
-        # Each link keeps p_again**k of the mass in flight; stop once the whole pool's
-        # remainder is two orders below the tolerance.
-        term = stop
-        in_flight = p_again
-        while in_flight * max(dice_in_pool, 1) > TOLERANCE * 1e-2:
-            term = again.conv(term)
-            full = full.add(term)
-            in_flight *= p_again
+    remaining = die.limit or None
+    full, cut = _chain(die, remaining, dice_in_pool)
     fail_stop = _split_faces(die, lambda i: die.fails[i] and not die.explodes[i])
     fail_again = _split_faces(die, lambda i: die.fails[i] and die.explodes[i])
-    first_fails = fail_stop.add(fail_again.conv(full)) if fail_again.mass() else fail_stop
-    return full, first_fails, in_flight
+    if fail_again.mass():
+        rest, _ = _chain(die.next, None if remaining is None else remaining - 1, dice_in_pool)
+        first_fails = fail_stop.add(fail_again.conv(rest))
+    else:
+        first_fails = fail_stop
+    return full, first_fails, cut
 
 
 def _log_binomial(n: int, m: int, q: float) -> float:
@@ -155,14 +171,42 @@ def _with_rerolls(full: _Sub, n: int, rerolls: int) -> tuple[_Sub, float]:
     return _Sub(lo, total), skipped
 
 
-def _kept(die: DieType, n: int, highest: bool) -> _Sub:
+def _kept(die: DieType, n: int, highest: bool, kept: int = 1) -> _Sub:
+    """Sum of the ``kept`` highest (or lowest) values of ``n`` dice."""
     one = _split_faces(die, lambda i: True)
-    cdf = np.cumsum(one.probs)
-    if highest:
-        at_most = np.clip(cdf, 0.0, 1.0) ** n
-    else:
-        at_most = 1.0 - np.clip(1.0 - cdf, 0.0, 1.0) ** n
-    return _Sub(one.offset, np.diff(np.concatenate(([0.0], at_most))))
+    if kept == 1:
+        cdf = np.cumsum(one.probs)
+        if highest:
+            at_most = np.clip(cdf, 0.0, 1.0) ** n
+        else:
+            at_most = 1.0 - np.clip(1.0 - cdf, 0.0, 1.0) ** n
+        return _Sub(one.offset, np.diff(np.concatenate(([0.0], at_most))))
+    if kept >= n:
+        return one.power(n)
+    if kept <= 0:
+        return _Sub.point()
+    if n > MAX_KEEP_DICE:
+        from .errors import WorkbenchError
+        raise WorkbenchError(f"keeping {kept} of {n} dice: at most {MAX_KEEP_DICE} dice can be "
+                             "computed exactly when more than one die is kept (use simulate)")
+    # Values best first; assigned[j] = distribution of the kept sum once j dice have values,
+    # weights multinomial: C(n - j, c) p^c for c more dice showing this value.
+    order = sorted(((one.offset + i, float(p)) for i, p in enumerate(one.probs) if p > 0),
+                   reverse=highest)
+    assigned = [_Sub.point()] + [None] * n
+    for value, p in order:
+        new = [None] * (n + 1)
+        for j, sub in enumerate(assigned):
+            if sub is None:
+                continue
+            for c in range(n - j + 1):
+                weight = math.exp(math.lgamma(n - j + 1) - math.lgamma(c + 1) - math.lgamma(n - j - c + 1)
+                                  + c * math.log(p))
+                taken = max(0, min(c, kept - j))
+                part = _Sub(sub.offset + taken * value, sub.probs * weight)
+                new[j + c] = part if new[j + c] is None else new[j + c].add(part)
+        assigned = new
+    return assigned[n]
 
 
 def _floor(sub: _Sub, floor: int | None) -> _Sub:
@@ -188,9 +232,9 @@ def exact_raw(spec: PoolSpec) -> RawDistribution:
         [4.0, 4.0, 1.0]
     """
     dice = spec.dice
-    if spec.keep != "sum":
+    if spec.keep != "sum" and spec.groups:
         (die, n), = spec.groups
-        full, all_fail = _kept(die, n, spec.keep == "highest"), _Sub.zero()
+        full, all_fail = _kept(die, n, spec.keep == "highest", spec.kept), _Sub.zero()
         lost = 0.0
     else:
         lost = 0.0

@@ -202,6 +202,6 @@ def stateful_summary(systems: Sequence[str] = DEFAULT_SYSTEMS) -> dict[str, Any]
     if "narrative" in kinds:
         attempt("clocks (workbench.stateful.clock_table)", clocks)
         attempt("conditions (workbench.stateful.taken_out)", conditions)
-    if "bounce_pool" in kinds:
+    if any({"d6", "d8", "drama"} <= set(get_system(name).params) for name in systems):  # Unnamed-like
         attempt("Drama Dice economy (workbench.stateful.drama_campaign)", drama)
     return found

@@ -22,6 +22,10 @@ Keep = Literal["sum", "highest", "lowest"]
 class DieType:
     """One kind of die: per face (face 1 first) its value and whether it explodes.
 
+    An exploding face rolls one more die, of the type ``into`` (``None``: the same type),
+    whose value is added too; ``limit`` caps the extra dice one initial die can add
+    (0: no cap; the chain is followed as far as it goes).
+
     Example:
         >>> d6 = DieType.threshold("d6", sides=6, success_from=5)
         >>> d6.values
@@ -31,6 +35,8 @@ class DieType:
     name: str
     values: tuple[int, ...]
     explodes: tuple[bool, ...] = ()
+    limit: int = 0
+    into: "DieType | None" = None
 
     def __post_init__(self):
         if not self.values:
@@ -40,8 +46,20 @@ class DieType:
         if len(self.explodes) != len(self.values):
             raise WorkbenchError(f"die '{self.name}': {len(self.values)} face values but "
                                  f"{len(self.explodes)} explode flags")
-        if all(self.explodes):
+        if self.limit < 0:
+            raise WorkbenchError(f"die '{self.name}': explode_limit must be >= 0, got {self.limit}")
+        if all(self.explodes) and not self.limit and self.next is self:
             raise WorkbenchError(f"die '{self.name}': every face explodes, so a roll never ends")
+
+    @property
+    def next(self) -> "DieType":
+        """The die an explosion rolls."""
+        return self if self.into is None else self.into
+
+    @property
+    def plain(self) -> bool:
+        """Explodes into itself without a cap (or never): what the simplest kernels handle."""
+        return self.into is None and not self.limit
 
     @property
     def sides(self) -> int:
@@ -76,13 +94,16 @@ class PoolSpec:
 
     Attributes:
         groups: ``(die type, count)`` pairs; the initial pool.
-        rerolls: after the roll, up to this many distinct dice that scored nothing are rolled
-            once more and the new result counts (only for pools of one die type without
-            failure faces, where "better of the two" is always the new roll).
+        rerolls: after the roll, up to this many distinct dice that *missed* are rolled once
+            more and the new result counts. A die missed when its faces (with its explosion
+            chain) add up to exactly 0: a cancelling face (-1) is not a miss and is not
+            rerolled. Pools of one die type only.
         modifier: added to the total (free successes minus penalty failures).
         floor: the total is raised to at least this (``None``: no floor).
-        keep: ``"sum"`` adds all dice; ``"highest"`` / ``"lowest"`` keep one die's value
-            (narrative d6 variant; no explosions or rerolls).
+        keep: ``"sum"`` adds all dice; ``"highest"`` / ``"lowest"`` keep the ``kept`` best /
+            worst dice of a pool of one die type and add their values (no explosions or
+            rerolls).
+        kept: dice kept under ``keep`` (``None``: one).
 
     Example:
         >>> d6 = DieType.threshold("d6", 6, 5)
@@ -95,6 +116,7 @@ class PoolSpec:
     modifier: int = 0
     floor: int | None = None
     keep: Keep = "sum"
+    kept: int | None = None
 
     def __post_init__(self):
         groups = tuple((die, int(n)) for die, n in self.groups if int(n) > 0)
@@ -103,20 +125,31 @@ class PoolSpec:
             raise WorkbenchError(f"rerolls must be >= 0, got {self.rerolls}")
         if self.rerolls and len(groups) > 1:
             raise WorkbenchError("rerolls are defined for pools of one die type only")
-        if self.rerolls and any(any(d.fails) for d, _ in groups):
-            raise WorkbenchError("rerolls are defined for dice without failure faces only")
         if self.keep not in ("sum", "highest", "lowest"):
             raise WorkbenchError(f"keep must be sum, highest or lowest, got {self.keep!r}")
         if self.keep != "sum":
-            if len(groups) != 1:
+            if len(groups) > 1:
                 raise WorkbenchError("keep highest/lowest needs exactly one die type")
             if self.rerolls or any(any(d.explodes) for d, _ in groups):
                 raise WorkbenchError("keep highest/lowest does not combine with rerolls or explosions")
+            kept = 1 if self.kept is None else int(self.kept)
+            if not 0 <= kept <= self.dice:
+                raise WorkbenchError(f"kept must be 0 to {self.dice} (the dice rolled), got {kept}")
+            object.__setattr__(self, "kept", kept)
+        else:
+            object.__setattr__(self, "kept", None)
 
     @property
     def dice(self) -> int:
         """Dice in the initial pool."""
         return sum(n for _, n in self.groups)
+
+    @property
+    def plain(self) -> bool:
+        """Uses only what the original kernels handle (no explosion caps or changes of die,
+        no rerolls of dice with cancelling faces, one die kept)."""
+        return (all(d.plain for d, _ in self.groups) and not (self.keep != "sum" and self.kept != 1)
+                and not (self.rerolls and any(any(d.fails) for d, _ in self.groups)))
 
 
 @dataclass(frozen=True)
@@ -135,8 +168,9 @@ def score_faces(spec: PoolSpec, faces) -> RolledPool:
 
     ``faces`` is a list of faces for a pool of one die type, or a mapping die-name -> list.
     Each list starts with the initial pool's faces in order; then come the extra dice, in the
-    order they were rolled: one for each exploding face (extra dice may explode again), then
-    one for each reroll of a die that scored nothing (initial dice, first to last).
+    order they were rolled: one for each exploding face (extra dice may explode again; an
+    extra die of another type, ``explode_into``, still takes its face from this list), then
+    one for each reroll of a die that missed (initial dice, first to last).
 
     Example:
         >>> d6 = DieType.threshold("d6", 6, 4, explode_from=6)
@@ -156,35 +190,41 @@ def score_faces(spec: PoolSpec, faces) -> RolledPool:
     succ = fail = used = 0
     all_failed = spec.dice > 0
     for die, count in spec.groups:
-        queue = [int(f) for f in faces.get(die.name, [])]
+        queue = list(faces.get(die.name, []))
         for f in queue:
-            if not 1 <= f <= die.sides:
-                raise WorkbenchError(f"faces: a {die.name} shows 1 to {die.sides}, got {f}")
+            if isinstance(f, bool) or not hasattr(f, "__index__"):
+                raise WorkbenchError(f"faces: a face is a whole number, got {f!r}")
+        queue = [int(f.__index__()) for f in queue]
         pos = 0
 
-        def take():
+        def take(kind: DieType) -> int:
             nonlocal pos
             if pos >= len(queue):
                 raise WorkbenchError(f"faces: {die.name} needs more faces than the {len(queue)} given "
                                      "(exploding faces and rerolls each need one more)")
+            face = queue[pos]
+            if not 1 <= face <= kind.sides:
+                raise WorkbenchError(f"faces: a {kind.name} shows 1 to {kind.sides}, got {face}")
             pos += 1
-            return queue[pos - 1]
+            return face
 
-        initial = [take() for _ in range(count)]
+        initial = [take(die) for _ in range(count)]
         if spec.keep != "sum":
-            pick = max if spec.keep == "highest" else min
-            totals.append(pick(die.values[f - 1] for f in initial))
+            ranked = sorted((die.values[f - 1] for f in initial), reverse=spec.keep == "highest")
+            totals.append(sum(ranked[:spec.kept]))
         else:
             def chain(face):
-                got = [die.values[face - 1]]
-                while die.explodes[face - 1]:
-                    face = take()
-                    got.append(die.values[face - 1])
+                got, kind, extra = [die.values[face - 1]], die, 0
+                while kind.explodes[face - 1] and (not die.limit or extra < die.limit):
+                    kind = kind.next
+                    face = take(kind)
+                    extra += 1
+                    got.append(kind.values[face - 1])
                 return got
             results = [chain(f) for f in initial]
-            misses = [i for i, r in enumerate(results) if not any(v > 0 for v in r)]
+            misses = [i for i, r in enumerate(results) if sum(r) == 0]
             for i in misses[:spec.rerolls]:
-                results[i] = chain(take())
+                results[i] = chain(take(die))
             values = [v for r in results for v in r]
             totals.append(sum(values))
             succ += sum(v for v in values if v > 0)

@@ -1,37 +1,100 @@
-"""Systems as data: TOML files under ``systems/`` (presets) and ``variants/`` of the data folder.
+"""Systems as data: TOML files in ``systems/`` (presets) and ``variants/`` of data folders.
 
-The data folder ships inside the package (``workbench/data``); ``WORKBENCH_DATA`` names another.
+Folders are searched in order (see :func:`data_folders`): the data shipped inside the package
+(``workbench/data``, or the folder ``WORKBENCH_DATA`` names instead), the user's folder
+(``$XDG_CONFIG_HOME/workbench``, usually ``~/.config/workbench``; ``%APPDATA%\\workbench`` on
+Windows) when it exists, and every folder listed in ``WORKBENCH_PATH`` (separated by
+``os.pathsep``). :func:`loaded_files` says which file each system came from.
 
-A file is parsed (``tomllib``), never executed. A variant names ``base = "<id>"`` and only
-the keys it changes; tables merge key by key, anything else replaces the base's value.
-Malformed files raise :class:`~workbench.errors.DataFileError` naming file, entry, problem.
+A file is parsed (``tomllib``), never executed, and checked against the schema in
+:mod:`workbench.rules.schema`. A variant names ``base = "<id>"`` and only the keys it changes;
+tables merge key by key, anything else replaces the base's value; ``aliases``,
+``description`` and ``seed`` are never inherited. Ids and aliases are matched ignoring case
+and must be unique: two different files with one id are a load error.
 """
 from __future__ import annotations
 
 import os
+import sys
 import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import DataFileError, WorkbenchError
-from .mechanics import MECHANICS
 from .system import Rung, System
 
-DATA_DIR = Path(os.environ.get("WORKBENCH_DATA", Path(__file__).resolve().parents[1] / "data"))
+PACKAGED_DATA = Path(__file__).resolve().parents[1] / "data"
+DATA_DIR = Path(os.environ.get("WORKBENCH_DATA", PACKAGED_DATA))
+"""The first data folder as it was when the workbench was imported (see :func:`data_folders`)."""
 PRESET_ORDER = ("uwr", "fons", "unnamed", "arrata", "erzahlspiel")
-_KEYS = {"id", "name", "base", "aliases", "mechanic", "seed", "pool_parameter", "description",
-         "constants", "defaults", "rule_options", "ladder"}
+MAX_FILE_BYTES = 1 << 20
+"""Largest data file read (1 MiB; a system file is a few KiB)."""
+NOT_INHERITED = ("aliases", "description", "seed")
+
+_REGISTERED: dict[str, System] = {}
+
+
+class LoadedFile(NamedTuple):
+    """Where one system came from: its id, the file, and which folder (``packaged``, ``user``,
+    ``WORKBENCH_PATH``, ``WORKBENCH_DATA``) or ``python`` for a registered mechanic."""
+
+    id: str
+    path: Path | None
+    origin: str
+
+
+def user_folder() -> Path:
+    """The user's own data folder (it need not exist)."""
+    if sys.platform == "win32" and os.environ.get("APPDATA"):
+        return Path(os.environ["APPDATA"]) / "workbench"
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "workbench"
+
+
+def data_folders() -> list[tuple[Path, str]]:
+    """The data folders searched, in order, each with where it was named.
+
+    Example:
+        >>> data_folders()[0][1] in ("packaged", "WORKBENCH_DATA")
+        True
+    """
+    override = os.environ.get("WORKBENCH_DATA")
+    folders = [(Path(override), "WORKBENCH_DATA") if override else (PACKAGED_DATA, "packaged")]
+    if user_folder().is_dir():
+        folders.append((user_folder(), "user"))
+    for entry in os.environ.get("WORKBENCH_PATH", "").split(os.pathsep):
+        if entry.strip():
+            folders.append((Path(entry.strip()), "WORKBENCH_PATH"))
+    for folder, origin in folders:
+        if not folder.is_dir():
+            raise WorkbenchError(f"{origin} names the folder {str(folder)!r}, which does not exist "
+                                 "(a data folder holds systems/ and variants/ with .toml files)")
+    return folders
 
 
 def _read(path: Path) -> dict[str, Any]:
     try:
         with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(path, "(file)", f"not valid TOML: {exc}") from None
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except IsADirectoryError:
+        raise DataFileError(path, "(file)", "is a folder, not a .toml file") from None
     except OSError as exc:
         raise DataFileError(path, "(file)", f"cannot be read: {exc.strerror}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise DataFileError(path, "(file)", f"is larger than {MAX_FILE_BYTES // 1024} KiB; a system "
+                            "file is a few KiB of TOML")
+    if b"\0" in raw:
+        raise DataFileError(path, "(file)", "is a binary file, not TOML text")
+    try:
+        text = raw.decode("utf-8-sig")  # a byte-order mark at the start is fine
+    except UnicodeDecodeError as exc:
+        raise DataFileError(path, "(file)", f"is not UTF-8 text (byte {exc.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(path, "(file)", f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise DataFileError(path, "(file)", "is nested too deeply to be a system file") from None
 
 
 def _merge(base: dict, change: dict) -> dict:
@@ -44,116 +107,204 @@ def _merge(base: dict, change: dict) -> dict:
     return out
 
 
-def _ladder(path, entries) -> list[Rung]:
-    if not isinstance(entries, list):
-        raise DataFileError(path, "ladder", "must be a list of [[ladder]] tables")
-    rungs = []
-    for i, entry in enumerate(entries):
-        where = f"ladder[{i}]"
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-            raise DataFileError(path, where, "needs a name")
-        extra = set(entry) - {"name", "set", "add", "example"}
-        if extra:
-            raise DataFileError(path, where, f"unknown keys {sorted(extra)}; allowed: name, set, add, example")
-        add = entry.get("add", {})
-        if any(isinstance(v, bool) or not isinstance(v, int) for v in add.values()):
-            raise DataFileError(path, where + ".add", "values must be whole numbers")
-        rungs.append(Rung(entry["name"], dict(entry.get("set", {})), dict(add), entry.get("example", "")))
-    return rungs
-
-
-def build_system(data: dict[str, Any], path: Path, base: str | None = None) -> System:
+def build_system(data: dict[str, Any], path: Path | None, base: str | None = None) -> System:
     """Make a :class:`System` from parsed (and merged) data-file contents."""
-    unknown = set(data) - _KEYS
-    if unknown:
-        raise DataFileError(path, sorted(unknown)[0], f"unknown key; allowed: {', '.join(sorted(_KEYS))}")
-    for key in ("id", "name", "mechanic"):
-        if not isinstance(data.get(key), str) or not data[key]:
-            raise DataFileError(path, key, "is required (text)")
-    kind = data["mechanic"]
-    if kind not in MECHANICS:
-        raise DataFileError(path, "mechanic", f"unknown {kind!r}; known: {', '.join(MECHANICS)}")
-    constants = data.get("constants", {})
-    if not isinstance(constants, dict):
-        raise DataFileError(path, "constants", "must be a table")
-    mechanic = MECHANICS[kind](data["id"], constants, path, tuple(data.get("rule_options", ())))
-    try:
-        system = System(id=data["id"], name=data["name"], mechanic=mechanic,
-                        aliases=data.get("aliases", ()), seed=data.get("seed", ""),
-                        pool_parameter=data.get("pool_parameter"), ladder=_ladder(path, data.get("ladder", [])),
-                        defaults=data.get("defaults", {}), source=path,
-                        description=data.get("description", ""), base=base)
-    except DataFileError:
-        raise
-    except WorkbenchError as exc:
-        raise DataFileError(path, "defaults", str(exc)) from None
+    from .mechanics import NarrativeDie, PoolMechanic
+    from .schema import validate
+
+    model = validate(data, path)
+    if model.mechanic == "pool":
+        mechanic = PoolMechanic(model.id, model, path)
+    else:
+        mechanic = NarrativeDie(model.id, model.constants, path)
+    ladder = [Rung(r.name, dict(r.set), dict(r.add), r.example) for r in model.ladder]
+    system = System(id=model.id, name=model.name, mechanic=mechanic, aliases=model.aliases,
+                    seed=model.seed, pool_parameter=model.pool_parameter, ladder=ladder,
+                    defaults=model.defaults, source=path, description=model.description, base=base)
     if system.pool_parameter is not None and system.pool_parameter not in system.params:
-        raise DataFileError(path, "pool_parameter", f"unknown parameter {system.pool_parameter!r}")
+        raise DataFileError(path, "pool_parameter", f"unknown parameter {system.pool_parameter!r}; "
+                            f"known: {', '.join(system.params)}")
     for rung in system.ladder:
-        for key in [*rung.set, *rung.add]:
+        for key, value in [*rung.set.items(), *rung.add.items()]:
             if key not in system.params:
-                raise DataFileError(path, f"ladder.{rung.name}", f"unknown parameter {key!r}")
+                raise DataFileError(path, f"ladder.{rung.name}", f"unknown parameter {key!r}; "
+                                    f"known: {', '.join(system.params)}")
+        for key, value in rung.set.items():
+            try:
+                system.params[key].parse(system.id, value)
+            except WorkbenchError as exc:
+                raise DataFileError(path, f"ladder.{rung.name}.set.{key}",
+                                    f"got {value!r}; allowed: {getattr(exc, 'allowed', exc)}") from None
     return system
 
 
+def _variant_data(path: Path, data: dict, bases: dict[str, dict]) -> tuple[dict, str]:
+    base = data["base"]
+    if not isinstance(base, str):
+        raise DataFileError(path, "base", f"must be the id of a system (text), got {base!r}")
+    found = {k.lower(): k for k in bases}
+    if base.lower() not in found:
+        raise DataFileError(path, "base", f"unknown system {base!r}; known: {', '.join(bases)}")
+    base = found[base.lower()]
+    inherited = {k: v for k, v in bases[base].items() if k not in NOT_INHERITED}
+    merged = _merge(inherited, {k: v for k, v in data.items() if k != "base"})
+    return merged, base
+
+
 def load_system(path: str | os.PathLike, known: dict[str, dict] | None = None) -> System:
-    """Load one system or variant file.
+    """Load one system or variant file (a variant's base is looked up among the loaded systems).
 
     Example:
         >>> from workbench.rules.registry import DATA_DIR, load_system
         >>> load_system(DATA_DIR / "variants" / "fons-exploding.toml").id
         'fons-exploding'
     """
+    if path is None or not isinstance(path, (str, os.PathLike)):
+        raise WorkbenchError(f"load_system needs the path of a .toml file, got {path!r}")
     path = Path(path)
     data = _read(path)
     if "base" in data:
-        bases = known if known is not None else _raw_presets()
-        base = data["base"]
-        if base not in bases:
-            raise DataFileError(path, "base", f"unknown system {base!r}; known: {', '.join(bases)}")
-        data = _merge({k: v for k, v in bases[base].items() if k not in ("aliases",)}, data)
-        data.pop("base")
-        return build_system(data, path, base=base)
-    return build_system(data, path)
+        merged, base = _variant_data(path, data, known if known is not None else _catalogue()[1])
+        system = build_system(merged, path, base=base)
+    else:
+        system = build_system(data, path)
+    if known is None:
+        _not_taken(system, path)
+    return system
+
+
+def _not_taken(system: System, path: Path) -> None:
+    """A file loaded by path may not reuse the id or an alias of another loaded system."""
+    for other in _catalogue()[0].values():
+        names = {_key(other.id), *map(_key, other.aliases)}
+        clash = [n for n in (system.id, *system.aliases) if _key(n) in names]
+        same_file = other.source is not None and Path(other.source).resolve() == path.resolve()
+        if clash and not same_file:
+            where = other.source or "registered in Python"
+            raise DataFileError(path, "id" if _key(clash[0]) == _key(system.id) else "aliases",
+                                f"{clash[0]!r} is already used by system {other.id!r} ({where}); "
+                                "give this file its own id")
+
+
+def _key(name: str) -> str:
+    return name.strip().lower()
 
 
 @lru_cache(maxsize=1)
-def _raw_presets() -> dict[str, dict]:
-    out = {}
-    paths = sorted((DATA_DIR / "systems").glob("*.toml"),
-                   key=lambda p: (PRESET_ORDER.index(p.stem) if p.stem in PRESET_ORDER else 99, p.stem))
-    for path in paths:
+def _catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[LoadedFile, ...]]:
+    """Every system from every data folder, the raw (merged) data by id, and the file list."""
+    systems: dict[str, System] = {}
+    raw: dict[str, dict] = {}
+    loaded: list[LoadedFile] = []
+    taken: dict[str, tuple[str, Path]] = {}  # id or alias (lower case) -> (id, file)
+
+    def claim(system: System, path: Path):
+        for name, what in [(system.id, "id"), *((a, "alias") for a in system.aliases)]:
+            key = _key(name)
+            if key in taken:
+                other_id, other_path = taken[key]
+                raise DataFileError(path, "id" if what == "id" else "aliases",
+                                    f"{what} {name!r} is already used by system {other_id!r} ({other_path}); "
+                                    "ids and aliases must be unique (ignoring case): choose another")
+        for name in (system.id, *system.aliases):
+            taken[_key(name)] = (system.id, path)
+
+    folders = data_folders()
+    files = [(p, origin, "systems") for folder, origin in folders
+             for p in sorted((folder / "systems").glob("*.toml"),
+                             key=lambda p: (PRESET_ORDER.index(p.stem) if p.stem in PRESET_ORDER else 99, p.stem))]
+    files += [(p, origin, "variants") for folder, origin in folders
+              for p in sorted((folder / "variants").glob("*.toml"))]
+    pending = []
+    for path, origin, part in files:
         data = _read(path)
-        if "id" not in data:
-            raise DataFileError(path, "id", "is required (text)")
-        out[data["id"]] = data
-    return out
+        if "base" in data:
+            pending.append((path, origin, data))
+            continue
+        system = build_system(data, path)
+        claim(system, path)
+        systems[system.id], raw[system.id] = system, data
+        loaded.append(LoadedFile(system.id, path, origin))
+    while pending:  # variants, whose bases may be other variants
+        ready = [item for item in pending if isinstance(item[2]["base"], str)
+                 and _key(item[2]["base"]) in {_key(k) for k in raw}]
+        if not ready:
+            path, _, data = pending[0]
+            _variant_data(path, data, raw)  # raises: unknown base
+        for item in ready:
+            path, origin, data = item
+            merged, base = _variant_data(path, data, raw)
+            system = build_system(merged, path, base=base)
+            claim(system, path)
+            systems[system.id], raw[system.id] = system, dict(merged, **{k: data[k] for k in NOT_INHERITED if k in data})
+            loaded.append(LoadedFile(system.id, path, origin))
+            pending.remove(item)
+    for system in _REGISTERED.values():
+        claim(system, Path("<python>"))
+        systems[system.id] = system
+        loaded.append(LoadedFile(system.id, None, "python"))
+    return systems, raw, tuple(loaded)
 
 
-@lru_cache(maxsize=1)
 def all_systems() -> dict[str, System]:
-    """Every preset and shipped variant, by id (aliases are resolved by :func:`get_system`)."""
-    raw = _raw_presets()
-    systems = {sid: build_system(dict(data), DATA_DIR / "systems" / f"{sid}.toml") for sid, data in raw.items()}
-    for path in sorted((DATA_DIR / "variants").glob("*.toml")):
-        variant = load_system(path, raw)
-        if variant.id in systems:
-            raise DataFileError(path, "id", f"{variant.id!r} is already taken")
-        systems[variant.id] = variant
-    return systems
+    """Every preset, variant and registered system, by id (aliases: :func:`get_system`)."""
+    return dict(_catalogue()[0])
+
+
+def loaded_files() -> list[LoadedFile]:
+    """Which file each system was loaded from, in load order.
+
+    Example:
+        >>> [f.origin for f in loaded_files() if f.id == "uwr"]
+        ['packaged']
+    """
+    return list(_catalogue()[2])
+
+
+def reload() -> None:
+    """Forget the loaded systems, so the next use reads the data folders again."""
+    _catalogue.cache_clear()
+
+
+def register(system: System, replace: bool = False) -> System:
+    """Add a system made in Python (see :func:`workbench.register_mechanic`)."""
+    if not replace and system.id in _REGISTERED:
+        raise WorkbenchError(f"a Python system {system.id!r} is already registered (replace=True to swap it)")
+    previous = _REGISTERED.get(system.id)
+    _REGISTERED[system.id] = system
+    reload()
+    try:
+        all_systems()
+    except WorkbenchError:
+        if previous is None:
+            del _REGISTERED[system.id]
+        else:
+            _REGISTERED[system.id] = previous
+        reload()
+        raise
+    return system
+
+
+def unregister(system_id: str) -> None:
+    """Remove a system added with :func:`register`."""
+    if _REGISTERED.pop(system_id, None) is None:
+        raise WorkbenchError(f"no Python system {system_id!r} is registered")
+    reload()
 
 
 def get_system(name: "str | os.PathLike | System") -> System:
-    """A system by id, alias, or path to a data file."""
+    """A system by id or alias (ignoring case), a path to a data file, or a System itself."""
     if isinstance(name, System):
         return name
+    if name is None or not isinstance(name, (str, os.PathLike)):
+        raise WorkbenchError(f"system: give a system id, alias or .toml path, got {name!r}")
     text = str(name)
-    if text.endswith(".toml") or os.sep in text:
+    if text.endswith(".toml") or os.sep in text or (os.altsep and os.altsep in text):
         return load_system(text)
     systems = all_systems()
-    key = text.strip().lower()
+    key = _key(text)
     for system in systems.values():
-        if key == system.id or key in system.aliases:
+        if key == _key(system.id) or key in (_key(a) for a in system.aliases):
             return system
     raise WorkbenchError(f"unknown system {text!r}; known: {', '.join(systems)} "
                          "(or a path to a .toml data file)")

@@ -117,7 +117,7 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
         [2.0, 2.0, 1.0]
     """
     sys_ = get_system(system)
-    if sys_.mechanic.kind != "bounce_pool":
+    if not {"d6", "d8", "drama"} <= set(sys_.params):  # the Unnamed System or a variant of it
         raise ParameterError(WHERE, "system", sys_.id, "the Unnamed System or a variant of it")
     trait_stack, aspect_stack = _stacks("traits", traits), _stacks("aspects", aspects)
     policy = need_choice(WHERE, "policy", policy, POLICIES)

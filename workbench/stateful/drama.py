@@ -156,7 +156,7 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
         (True, 8)
     """
     sys_ = get_system(system)
-    if sys_.mechanic.kind != "bounce_pool":
+    if not {"d6", "d8", "drama"} <= set(sys_.params):  # the Unnamed System or a variant of it
         raise ParameterError(WHERE, "system", sys_.id, "the Unnamed System or a variant of it "
                              "(Drama Dice are its rule)")
     plan = _sessions(session, sessions)

@@ -1,9 +1,6 @@
-"""The dice mechanics; a system's data file names one of them by ``kind``."""
-from .bounce_pool import BouncePool
+"""The mechanics: ``pool`` (everything a data file can say) and ``narrative`` (Erzählspiel)."""
+from .base import MAX_DICE, Mechanic
 from .narrative import NarrativeDie
-from .open_ended import OpenEndedPool
-from .success_pool import SuccessPool
+from .pool import PoolMechanic
 
-MECHANICS = {m.kind: m for m in (SuccessPool, BouncePool, OpenEndedPool, NarrativeDie)}
-
-__all__ = ["MECHANICS", "SuccessPool", "BouncePool", "OpenEndedPool", "NarrativeDie"]
+__all__ = ["MAX_DICE", "Mechanic", "NarrativeDie", "PoolMechanic"]

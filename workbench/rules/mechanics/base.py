@@ -1,10 +1,29 @@
-"""What every mechanic provides: its parameters, its pool, and how a raw result reads."""
+"""The mechanic protocol: what the workbench asks of a family of dice rules.
+
+A mechanic turns a check's resolved parameters into a :class:`~workbench.rules.pool.PoolSpec`
+(what is rolled) and reads the raw distribution of totals back as outcomes, tiers and a pass
+probability. Everything else (exact engine, simulator, ladders, tables, explorer, report)
+works from these few methods, so a mechanic defined in a notebook cell and registered with
+:func:`workbench.register_mechanic` gets all of it.
+
+Must provide:
+    ``params()``: the declared :class:`~workbench.rules.params.Param` s (names, defaults, bounds).
+    ``pool(p)``: the :class:`PoolSpec` for resolved parameters ``p`` (a dict of every value).
+
+May override (the defaults read a numeric total):
+    ``target(p)``: the total needed to pass, or ``None`` (then ``p_pass`` is ``None``).
+    ``p_pass(raw, p)``, ``outcomes(raw)``, ``tiers(raw, p)``: reading a raw result.
+    ``versus_ties(p)`` (``"actor"``/``"reactor"``; default: no opposed checks),
+    ``versus_extra_obstacle(p)``, ``uncontested`` (``"counts"`` or ``"passes"``).
+    ``preprocess(given)``, ``cross_check(p)``: shorthand and combinations of values.
+    ``extra(p)``: derived facts printed beside a result. ``labels``: outcome labels or ``None``.
+"""
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 from ...distribution import Distribution
-from ...errors import DataFileError, WorkbenchError
+from ...errors import WorkbenchError
 from ..params import Param
 from ..pool import PoolSpec
 
@@ -13,43 +32,17 @@ MAX_DICE = 1000
 
 
 class Mechanic:
-    """Base class: a family of dice rules configured by a system's data file.
-
-    Subclasses set ``kind`` (the ``mechanic`` key of data files) and implement ``params``
-    and ``pool``; the defaults here read a raw result as net successes.
-    """
+    """Base class of the protocol above; subclasses implement ``params`` and ``pool``."""
 
     kind = ""
-    optional_rule_options: tuple[str, ...] = ()
+    labels: tuple[str, ...] | None = None
+    uncontested = "counts"
+    system_id = ""
 
-    def __init__(self, system_id: str, constants: Mapping[str, Any], source: object,
-                 rule_options: tuple[str, ...] = ()):
-        self.system_id = system_id
-        self.constants = dict(constants)
-        self.source = source
-        unknown = set(rule_options) - set(self.optional_rule_options)
-        if unknown:
-            raise DataFileError(source, "rule_options",
-                                f"unknown {sorted(unknown)}; this mechanic offers "
-                                f"{list(self.optional_rule_options) or 'none'}")
-        self.rule_options = tuple(rule_options)
-
-    # -- data-file constants -------------------------------------------------------------
-    def constant(self, name: str, default: Any = None, kind: type = int, minimum: int | None = None):
-        value = self.constants.get(name, default)
-        if value is None:
-            raise DataFileError(self.source, f"constants.{name}", "is required")
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise DataFileError(self.source, f"constants.{name}", f"must be a whole number, got {value!r}")
-        if kind is not int and not isinstance(value, kind):
-            raise DataFileError(self.source, f"constants.{name}",
-                                f"must be a {kind.__name__}, got {value!r}")
-        if minimum is not None and value < minimum:
-            raise DataFileError(self.source, f"constants.{name}", f"must be >= {minimum}, got {value}")
-        return value
-
-    # -- what subclasses provide ---------------------------------------------------------
     def params(self) -> tuple[Param, ...]:
+        raise NotImplementedError
+
+    def pool(self, p: Mapping[str, Any]) -> PoolSpec:
         raise NotImplementedError
 
     def preprocess(self, given: dict[str, Any]) -> dict[str, Any]:
@@ -58,9 +51,6 @@ class Mechanic:
 
     def cross_check(self, p: Mapping[str, Any]) -> None:
         """Reject combinations of individually valid values."""
-
-    def pool(self, p: Mapping[str, Any]) -> PoolSpec:
-        raise NotImplementedError
 
     def outcomes(self, raw) -> Distribution:
         return Distribution(tuple(int(t) for t in raw.totals), raw.pmf, trials=raw.trials)
@@ -88,4 +78,3 @@ class Mechanic:
     def extra(self, p: Mapping[str, Any]) -> dict[str, Any]:
         """Derived facts worth printing beside the result (e.g. the effective Ob)."""
         return {}
-

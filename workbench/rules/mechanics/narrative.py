@@ -21,14 +21,15 @@ class NarrativeDie(Mechanic):
 
     kind = "narrative"
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.labels = tuple(self.constant("outcomes", kind=list))
-        self.pass_from = self.constant("pass_from", kind=str)
-        self.colours = self.constant("dice", kind=dict)
-        self.default_die = self.constant("default_die", kind=str)
-        self.d6_faces = self.constant("d6_faces", kind=list)
-        self.spectrum = self.constant("spectrum", [1, 3], kind=list)
+    def __init__(self, system_id: str, constants, source: object):
+        """``constants``: the validated ``[constants]`` table (:class:`~..schema.NarrativeConstants`)."""
+        self.system_id, self.source = system_id, source
+        self.labels = tuple(constants.outcomes)
+        self.pass_from = constants.pass_from
+        self.colours = dict(constants.dice)
+        self.default_die = constants.default_die
+        self.d6_faces = list(constants.d6_faces)
+        self.spectrum = list(constants.spectrum)
         for name, faces in [*self.colours.items(), ("d6_faces", self.d6_faces)]:
             bad = [f for f in faces if f not in self.labels]
             if bad or not faces:

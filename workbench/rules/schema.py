@@ -1,0 +1,374 @@
+"""The one schema of system and variant files: every key, its type and what is allowed.
+
+Every data file (after a variant is merged onto its base) is checked here by pydantic models
+before anything else reads it. A key the schema does not know is an error with a
+did-you-mean suggestion and the keys that exist at that place; a value of the wrong type or
+out of range (an explosion on a face the die lacks, ``ties = "nobody"``) is an error naming
+the file, the entry as a dotted path and what is allowed. ``data/README.md`` documents the
+same keys with an example for each.
+
+pydantic is imported only when a file is first read (``import workbench`` stays light).
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from ..errors import DataFileError
+
+Scalar = Union[bool, int, str]
+MAX_FACES = 1000
+"""Most faces a die may have (a die table is a list in the file; this bounds the work)."""
+MAX_BOUND = 10**6
+"""Largest absolute bound or default a whole-number parameter may declare."""
+
+EFFECT_VERBS = ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
+                "keep_highest", "keep_lowest", "explode", "explode_from", "cancel", "cancel_up_to",
+                "target", "obstacle", "remove_floor", "ties")
+"""What a parameter can do, per point (see data/README.md, "Parameters and effects")."""
+
+
+def suggest(key: str, known) -> str:
+    """`` (did you mean 'x'?)`` for a near miss among ``known``, else ``''``.
+
+    Example:
+        >>> suggest("explodes_on", ["explode", "explode_limit"])
+        " (did you mean 'explode'?)"
+    """
+    known = list(known)
+    stems = sorted((k for k in known if len(k) >= 3 and (key.startswith(k) or k.startswith(key))),
+                   key=len, reverse=True)
+    close = stems[:1] or difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+HINTS = {
+    "constants": " (systems are now described by [dice.NAME] faces and [params.NAME] effects: "
+                 "a variant changes those; see data/README.md)",
+    "rule_options": " (a rule option is a parameter with rule_option = true)",
+}
+
+
+class _Strict(BaseModel):
+    """Unknown keys are errors naming the key, a suggestion and the keys that exist."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key in data:
+                if key not in cls.model_fields:
+                    raise PydanticCustomError(
+                        "unknown_key", "unknown key '{key}'{hint}; keys here: {known}",
+                        {"key": str(key), "hint": HINTS.get(str(key)) or suggest(str(key), cls.model_fields),
+                         "known": ", ".join(cls.model_fields)})
+        return data
+
+
+Names = Union[str, list[str]]
+
+
+def _names(value) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+class Effect(_Strict):
+    """One thing a parameter does, scaled by its points (exactly one verb per table)."""
+
+    add_dice: str | None = None
+    add_to_total: int | None = None
+    add_to_target: int | None = None
+    reroll_misses: bool | None = None
+    shift_faces: Names | None = None
+    keep_highest: str | None = None
+    keep_lowest: str | None = None
+    explode: list[int] | None = None
+    explode_from: Names | None = None
+    cancel: list[int] | None = None
+    cancel_up_to: Names | None = None
+    target: bool | None = None
+    obstacle: bool | None = None
+    remove_floor: bool | None = None
+    ties: Literal["actor", "reactor"] | None = None
+    # modifiers
+    per_point: int = 1
+    past: int = Field(0, ge=0)
+    keep_at_least: int = Field(0, ge=0)
+    dice: Names | None = None
+    lowest: int | None = None
+    when: dict[str, Union[Scalar, list[Scalar]]] = {}
+
+    @model_validator(mode="after")
+    def _one_verb(self):
+        verbs = [v for v in EFFECT_VERBS if getattr(self, v) is not None]
+        if len(verbs) != 1:
+            raise ValueError(f"needs exactly one of {', '.join(EFFECT_VERBS)}; got "
+                             f"{', '.join(verbs) or 'none'}")
+        return self
+
+    @property
+    def verb(self) -> str:
+        return next(v for v in EFFECT_VERBS if getattr(self, v) is not None)
+
+    @property
+    def argument(self):
+        return getattr(self, self.verb)
+
+
+def _effect_list(value):
+    """``effect = "target"``, ``effect = {...}`` or ``effect = [{...}, ...]`` -> a list."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        if value not in ("target", "obstacle", "reroll_misses", "remove_floor"):
+            hint = (" needs a value: write it as a table such as { " + value + " = ... }"
+                    if value in EFFECT_VERBS else " is not an effect" + suggest(value, EFFECT_VERBS))
+            raise PydanticCustomError(
+                "effect_word", "'{value}'{hint}; words that stand alone: target, obstacle, "
+                "reroll_misses, remove_floor", {"value": value, "hint": hint})
+        return [{value: True}]
+    if isinstance(value, dict):
+        return [value]
+    return value
+
+
+class ChoiceEffects(_Strict):
+    """What one choice of a choice parameter does: die faces replaced, effects at one point."""
+
+    faces: dict[str, list[Union[int, str]]] = {}
+    effect: list[Effect] = []
+
+    _effects = field_validator("effect", mode="before")(lambda cls, v: _effect_list(v))
+
+
+class ParamSpec(_Strict):
+    """``[params.NAME]``: a whole number (min/max), true/false, or one of ``choices``."""
+
+    default: Scalar | None = None
+    min: int | None = Field(None, ge=-MAX_BOUND, le=MAX_BOUND)
+    max: int | None = Field(None, ge=-MAX_BOUND, le=MAX_BOUND)
+    choices: list[Union[str, int]] | None = None
+    optional: bool = False
+    rule_option: bool = False
+    help: str = ""
+    effect: list[Effect] = []
+    on: dict[str, ChoiceEffects] = {}
+
+    _effects = field_validator("effect", mode="before")(lambda cls, v: _effect_list(v))
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        if self.choices is not None:
+            if not self.choices or len(set(map(str, self.choices))) != len(self.choices):
+                raise ValueError("choices must be a non-empty list without repeats")
+            if self.min is not None or self.max is not None:
+                raise ValueError("a choice parameter has no min or max")
+            if self.default is not None and self.default not in self.choices:
+                raise ValueError(f"default {self.default!r} is not one of the choices {self.choices}")
+            unknown = [k for k in self.on if k not in map(str, self.choices)]
+            if unknown:
+                raise ValueError(f"'on' names {unknown[0]!r}, which is not one of the choices {self.choices}")
+        elif self.on:
+            raise ValueError("'on' (what each choice does) needs 'choices'")
+        if isinstance(self.default, bool) and (self.min is not None or self.max is not None):
+            raise ValueError("a true/false parameter has no min or max")
+        if self.default is None and not self.optional and self.choices is None:
+            raise ValueError("needs a default (or optional = true for 'not given')")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min {self.min} is above max {self.max}")
+        if isinstance(self.default, int) and not isinstance(self.default, bool):
+            if (self.min is not None and self.default < self.min) or (
+                    self.max is not None and self.default > self.max):
+                raise ValueError(f"default {self.default} is outside min {self.min} .. max {self.max}")
+        return self
+
+    @property
+    def kind(self) -> str:
+        if self.choices is not None:
+            return "choice"
+        return "bool" if isinstance(self.default, bool) else "int"
+
+
+class DieSpec(_Strict):
+    """``[dice.NAME]``: the value of each face (face 1 first) and its explosions."""
+
+    faces: list[Union[int, str]] = Field(min_length=1, max_length=MAX_FACES)
+    explode: list[int] = []
+    explode_limit: int = Field(0, ge=0, le=100)
+    explode_into: str | None = None
+
+    @field_validator("explode")
+    @classmethod
+    def _faces_exist(cls, explode, info):
+        sides = len(info.data.get("faces") or ())
+        bad = [f for f in explode if not 1 <= f <= sides]
+        if sides and bad:
+            raise ValueError(f"face {bad[0]} cannot explode: the die has faces 1 to {sides}")
+        return explode
+
+
+class Tier(_Strict):
+    """``[[tiers]]``: a named range of totals; the first tier that fits a roll names it."""
+
+    name: str = Field(min_length=1)
+    min: int | None = None
+    max: int | None = None
+    all_negative: bool | None = None
+    passes: bool = True
+    when: dict[str, Union[Scalar, list[Scalar]]] = {}
+
+
+class Rung(_Strict):
+    """``[[ladder]]``: one difficulty step, setting and adding parameter values."""
+
+    name: str = Field(min_length=1)
+    set: dict[str, Scalar] = {}
+    add: dict[str, int] = {}
+    example: str = ""
+
+
+class Shorthand(_Strict):
+    """``[shorthand.NAME]``: a value such as ``B5`` sets a choice and a count at once."""
+
+    choice: str
+    count: str
+
+
+class CancelOut(_Strict):
+    """``[[cancel_out]]``: two parameters whose points cancel one for one before anything else."""
+
+    params: list[str] = Field(min_length=2, max_length=2)
+    when: dict[str, Union[Scalar, list[Scalar]]] = {}
+
+
+class Versus(_Strict):
+    """``[versus]``: opposed checks, each reactor success cancelling one of the actor's."""
+
+    ties: Literal["actor", "reactor"]
+    uncontested: Literal["counts", "passes"] = "counts"
+
+
+class Outcome(_Strict):
+    """``[outcome]``: labels for the totals 0, 1, ... (narrative faces) and the first passing one."""
+
+    labels: list[str] = Field(min_length=1)
+    pass_from: str | None = None
+
+    @model_validator(mode="after")
+    def _known(self):
+        if len(set(self.labels)) != len(self.labels):
+            raise ValueError("labels must differ from each other")
+        if self.pass_from is not None and self.pass_from not in self.labels:
+            raise ValueError(f"pass_from {self.pass_from!r} is not one of the labels {self.labels}")
+        return self
+
+
+class _Common(_Strict):
+    id: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    name: str = Field(min_length=1)
+    mechanic: str
+    aliases: list[str] = []
+    seed: str = ""
+    description: str = ""
+    pool_parameter: str | None = None
+    defaults: dict[str, Scalar] = {}
+    ladder: list[Rung] = []
+
+    @field_validator("ladder")
+    @classmethod
+    def _unique_rungs(cls, ladder):
+        names = [r.name.lower() for r in ladder]
+        for name in names:
+            if names.count(name) > 1:
+                raise ValueError(f"two rungs are named {name!r}; rung names must differ")
+        return ladder
+
+
+class PoolFile(_Common):
+    """A ``mechanic = "pool"`` system: dice, parameters and outcome, all in data."""
+
+    dice: dict[str, DieSpec] = Field(min_length=1)
+    params: dict[str, ParamSpec] = {}
+    tiers: list[Tier] = []
+    outcome: Outcome | None = None
+    versus: Versus | None = None
+    floor: int | None = None
+    cancel_out: list[CancelOut] = []
+    shorthand: dict[str, Shorthand] = {}
+
+
+class NarrativeConstants(_Strict):
+    outcomes: list[str] = Field(min_length=1)
+    pass_from: str
+    default_die: str
+    spectrum: list[int] = Field([1, 3], min_length=2, max_length=2)
+    d6_faces: list[str] = Field(min_length=1, max_length=MAX_FACES)
+    dice: dict[str, list[str]] = Field(min_length=1)
+
+
+class NarrativeFile(_Common):
+    """The Erzählspiel mechanic: coloured dice whose faces are outcome labels."""
+
+    constants: NarrativeConstants
+
+
+FILE_MODELS = {"pool": PoolFile, "narrative": NarrativeFile}
+VARIANT_KEYS = ("base",)
+
+
+def _where(loc) -> str:
+    parts = []
+    for part in loc:
+        if isinstance(part, int):
+            parts[-1:] = [f"{parts[-1] if parts else ''}[{part}]"]
+        elif "[" in str(part) or str(part) in ("str", "int", "bool", "list", "dict"):
+            continue  # pydantic's tag of a union member, not a key of the file
+        else:
+            parts.append(str(part))
+    return ".".join(parts) or "(file)"
+
+
+def explain(error: ValidationError, path) -> DataFileError:
+    """The first problem of a validation error, as a :class:`DataFileError`."""
+    first = min(error.errors(), key=lambda e: (e["type"] != "unknown_key", len(e["loc"])))
+    loc = list(first["loc"])
+    if first["type"] == "unknown_key":
+        loc.append(first["ctx"]["key"])
+    message = first["msg"].removeprefix("Value error, ")
+    message = re.sub(r" or instance of \w+", "", message).replace("valid dictionary", "table")
+    if first["type"] not in ("unknown_key", "value_error", "effect_word") and "input" in first:
+        shown = first["input"]
+        if not isinstance(shown, (dict, list)) or len(repr(shown)) < 80:
+            message += f"; got {shown!r}"
+    return DataFileError(path, _where(loc), message)
+
+
+def validate(data: dict[str, Any], path) -> BaseModel:
+    """Check a parsed (and merged) data file; the model, or a :class:`DataFileError`.
+
+    Example:
+        >>> validate({"id": "x", "name": "X", "mechanic": "pool", "dice": {"d6": {"faces": [0, 1]}},
+        ...           "dice_count": 3}, "x.toml")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        workbench.errors.DataFileError: x.toml: entry 'dice_count': unknown key 'dice_count' (did you mean 'dice'?); keys here: ...
+    """
+    mechanic = data.get("mechanic")
+    if not isinstance(mechanic, str):
+        raise DataFileError(path, "mechanic", "is required (text): pool or narrative"
+                            + ("" if mechanic is None else f"; got {mechanic!r}"))
+    model = FILE_MODELS.get(mechanic)
+    if model is None:
+        raise DataFileError(path, "mechanic", f"unknown {mechanic!r}{suggest(mechanic, FILE_MODELS)}; "
+                            f"data files use: {', '.join(FILE_MODELS)} (Python mechanics are "
+                            "registered with workbench.register_mechanic)")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise explain(exc, path) from None
