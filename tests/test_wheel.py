@@ -84,6 +84,21 @@ def test_readme_commands_from_another_folder(installed):
     assert "uwr.toml" in files and str(REPO) not in files
 
 
+def test_own_systems_from_workbench_path_and_workbench_files(installed, tmp_path):
+    _, script, env, elsewhere = installed
+    own = tmp_path / "my-systems"
+    (own / "variants").mkdir(parents=True)
+    (own / "variants" / "steep.toml").write_text(
+        'base = "uwr"\nid = "steep"\nname = "Steep UWR"\n\n[[ladder]]\nname = "Cliff"\n'
+        'set = { target = 3 }\n', encoding="utf-8")
+    env = {**env, "WORKBENCH_PATH": str(own)}
+    files = json.loads(_run([str(script), "files", "--format", "json"], elsewhere, env).stdout)
+    mine = [f for f in files if f["id"] == "steep"]
+    assert mine == [{"id": "steep", "path": str(own / "variants" / "steep.toml"), "origin": "WORKBENCH_PATH"}]
+    table = _run([str(script), "table", "steep", "--pools", "3", "--format", "csv"], elsewhere, env).stdout
+    assert "Cliff" in table and "3.7%" in table  # three 5-6s on three dice: 1/27
+
+
 def readme_commands() -> list[list[str]]:
     """Every ``workbench ...`` command of the README's shell blocks, as argument lists."""
     text = (REPO / "README.md").read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ def register(sub) -> None:
 
 
 def loaded_files() -> list[dict]:
-    """One entry per loaded system: id, kind (system / variant) and the file it came from.
+    """One entry per loaded system: its id, the file it came from, and which folder named it.
 
     Example:
         >>> [entry["id"] for entry in loaded_files()][:2]
@@ -23,9 +23,9 @@ def loaded_files() -> list[dict]:
     """
     from ..rules import registry
     listing = getattr(registry, "loaded_files", None)
-    if listing is not None:  # the registry's own account, when it keeps one
-        return [dict(entry) for entry in listing()]
-    return [{"id": s.id, "kind": "variant" if s.base else "system", "path": str(s.source)}
+    if listing is not None:  # the registry's own account of its search path
+        return [{"id": f.id, "path": str(f.path) if f.path else "", "origin": f.origin} for f in listing()]
+    return [{"id": s.id, "path": str(s.source), "origin": "packaged"}
             for s in registry.all_systems().values()]
 
 
@@ -35,6 +35,7 @@ def run_files(args) -> int:
         print(json.dumps(entries, indent=2, ensure_ascii=False))
         return 0
     width = max((len(e["id"]) for e in entries), default=0)
+    origin_width = max((len(e["origin"]) for e in entries), default=0)
     for entry in entries:
-        print(f"{entry['id']:<{width}}  {entry['kind']:<7}  {entry['path']}")
+        print(f"{entry['id']:<{width}}  {entry['origin']:<{origin_width}}  {entry['path']}")
     return 0
