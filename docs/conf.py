@@ -39,21 +39,23 @@ myst_heading_anchors = 3
 # Static pictures in every build (PNG reads everywhere, PDF included).
 workbench_figure_output = "png"
 
-# The data-file schema is written once, beside the data files (workbench/data/README.md);
-# the schema page includes it rather than repeating it.
-DATA_README = ROOT / "workbench" / "data" / "README.md"
+# The data-file schema is written once, beside the data files; the schema page includes it
+# rather than repeating it.
+DATA_READMES = [ROOT / "workbench" / "data" / "README.md", ROOT / "data" / "README.md"]
 
 
 def _schema_page(app, docname, source):
     if docname != "data-files":
         return
-    if DATA_README.exists():
-        app.env.note_dependency(str(DATA_README))
-        include = (f"```{{include}} {DATA_README.as_posix()}\n:heading-offset: 1\n"
+    data_readme = next((path for path in DATA_READMES if path.exists()), None)
+    if data_readme is not None:
+        app.env.note_dependency(str(data_readme))
+        include = (f"```{{include}} {data_readme.as_posix()}\n:heading-offset: 1\n"
                    f":relative-docs: .\n:relative-images:\n```\n")
     else:
         include = ("The schema notes are missing from this checkout "
-                   "(`workbench/data/README.md`).\n")
+                   "(`workbench/data/README.md`); `workbench systems --format json` lists what "
+                   "each shipped file declares.\n")
     source[0] = source[0].replace("<!-- data-readme -->", include)
 
 

@@ -46,6 +46,21 @@ def test_docs_build_with_warnings_as_errors(built):
 
 
 @pytest.mark.slow
+def test_schema_page_includes_the_data_folder_notes(built):
+    """The schema is written once, beside the data files, and included rather than copied."""
+    notes = next((p for p in (REPO / "workbench" / "data" / "README.md", REPO / "data" / "README.md")
+                  if p.exists()), None)
+    page = (built / "html" / "data-files.html").read_text(encoding="utf-8")
+    assert "fons-exploding" in page  # the variant example, read from its file
+    if notes is None:
+        assert "schema notes are missing" in page
+        return
+    heading = next(line.lstrip("#").strip() for line in notes.read_text(encoding="utf-8").splitlines()
+                   if line.startswith("#"))
+    assert heading.split("`")[0] in page
+
+
+@pytest.mark.slow
 def test_docs_tables_are_workbench_table(built, capsys):
     doctree = pickle.loads((built / "doctrees" / "systems" / "uwr.doctree").read_bytes())
     tables = [[[entry.astext() for entry in row.findall(nodes.entry)] for row in table.findall(nodes.row)]
