@@ -36,6 +36,9 @@ autodoc_typehints_format = "short"
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 myst_heading_anchors = 3
+# The data folder's notes (included below) are written for browsing the repository: their links
+# to .toml files are not pages of these docs. Only Markdown pages raise this warning.
+suppress_warnings = ["myst.xref_missing"]
 # Static pictures in every build (PNG reads everywhere, PDF included).
 workbench_figure_output = "png"
 
@@ -50,8 +53,8 @@ def _schema_page(app, docname, source):
     data_readme = next((path for path in DATA_READMES if path.exists()), None)
     if data_readme is not None:
         app.env.note_dependency(str(data_readme))
-        include = (f"```{{include}} {data_readme.as_posix()}\n:heading-offset: 1\n"
-                   f":relative-docs: .\n:relative-images:\n```\n")
+        relative = data_readme.relative_to(ROOT).as_posix()
+        include = (f"```{{include}} ../{relative}\n:heading-offset: 1\n:relative-images:\n```\n")
     else:
         include = ("The schema notes are missing from this checkout "
                    "(`workbench/data/README.md`); `workbench systems --format json` lists what "
