@@ -129,19 +129,28 @@ def test_results_are_cached_and_a_changed_data_file_recomputes(tmp_path):
 
 
 @pytest.mark.parametrize("body, line, option, allowed", [
-    (".. workbench-table:: uwr\n   :format: percentage\n", 4, "format", "percent, digits, fraction"),
-    (".. workbench-table:: uwr\n   :colour: red\n", 4, "colour", "pools"),
-    ("Some text.\n\n.. workbench-table:: uwr\n   :favor: 1.5\n", 6, "favor", "whole number"),
-    (".. workbench-figure:: uwr\n   :kind: pie\n", 4, "kind", "curve, check, difference, ladder"),
-    (".. workbench-ladder:: uwr\n   :pools: 3-1\n", 4, "pools", "1-10"),
+    (".. workbench-table:: uwr\n   :format: percentage\n", 5, "format", "percent, digits, fraction"),
+    (".. workbench-table:: uwr\n   :colour: red\n", 5, "colour", "pools"),
+    ("Some text.\n\n.. workbench-table:: uwr\n   :favor: 1.5\n", 7, "favor", "whole number"),
+    (".. workbench-figure:: uwr\n   :kind: pie\n", 5, "kind", "curve, check, difference, ladder"),
+    (".. workbench-ladder:: uwr\n   :pools: 3-1\n", 5, "pools", "1-10"),
 ])
 def test_bad_option_names_file_line_option_and_allowed(tmp_path, body, line, option, allowed):
-    """``line`` is the directive's first line (the page title takes lines 1-3)."""
+    """``line`` is the option's own line (the page title takes lines 1-3)."""
     project = make_project(tmp_path / "docs", body)
     code, warnings = build(project)
     assert code != 0
     assert f"index.rst:{line}" in warnings, warnings
     assert f"'{option}'" in warnings and allowed in warnings, warnings
+
+
+def test_a_bad_option_on_a_later_line_and_a_missing_one(tmp_path):
+    body = (".. workbench-ladder:: uwr\n   :pools: 1-3\n   :format: digits\n   :show: all\n\n"
+            ".. workbench-figure:: uwr\n   :kind: difference\n")
+    code, warnings = build(make_project(tmp_path / "docs", body))
+    assert code != 0
+    assert "index.rst:7: ERROR: workbench-ladder: option 'show' got 'all'; allowed: solution, pools" in warnings
+    assert "index.rst:9: ERROR: workbench-figure: option 'base'" in warnings  # missing: the directive's line
 
 
 def test_unknown_system_is_a_build_error(tmp_path):
@@ -203,3 +212,19 @@ def test_parameters_directive_lists_every_parameter_and_rule_option(tmp_path):
     assert [row[0] for row in table[1:]] == sorted(arrata.params, key=lambda n: arrata.params[n].rule_option)
     combine = next(row for row in table if row[0] == "combine")
     assert combine[1:3] == ["rule option", "independent"]
+
+
+def test_interactive_figure_falls_back_to_a_picture_elsewhere(tmp_path):
+    need_chromium()
+    project = make_project(tmp_path / "docs", """
+        .. workbench-figure:: uwr
+           :kind: ladder
+           :pools: 1-3
+           :output: html
+           :caption: The ladder, drawn
+        """)
+    code, warnings = build(project, "latex")
+    assert code == 0, warnings
+    tex = next((project / "_build" / "latex").glob("*.tex")).read_text(encoding="utf-8")
+    assert "includegraphics" in tex and "uwr-ladder-" in tex and ".png" in tex and "iframe" not in tex
+    assert "The ladder, drawn" in tex

@@ -14,7 +14,7 @@ from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
 from ..errors import WorkbenchError
-from ..render import OPTIONS, Block, figure_file_name, parse_block, write_figure_file
+from ..render import OPTIONS, Block, BlockOptionError, figure_file_name, parse_block, write_figure_file
 from ._cache import STATS, cache_folder, cached_table
 
 
@@ -33,6 +33,14 @@ def _option_spec(kind: str) -> _AnyOption:
     return _AnyOption({name: directives.unchanged for name, (kinds, _) in OPTIONS.items() if kind in kinds})
 
 
+class _OptionProblem(Exception):
+    """Carries the error message node of a bad option up to :meth:`_WorkbenchDirective.run`."""
+
+    def __init__(self, message: nodes.system_message):
+        super().__init__(message.astext())
+        self.message = message
+
+
 class _WorkbenchDirective(SphinxDirective):
     required_arguments = 1
     optional_arguments = 0
@@ -46,11 +54,28 @@ class _WorkbenchDirective(SphinxDirective):
             return str(self.env.relfn2path(path, self.env.docname)[1])
         try:
             block = parse_block(self.kind, self.arguments[0], self.options, resolve_path=in_source)
+        except BlockOptionError as exc:
+            raise _OptionProblem(self.reporter_error(exc.option, f"{self.name}: {exc}")) from None
         except WorkbenchError as exc:
             raise self.error(f"{self.name}: {exc}") from None
         for path in block.data_files():  # re-read this page when a system file changes
             self.env.note_dependency(str(path))
         return block
+
+    def reporter_error(self, option: str, text: str) -> nodes.system_message:
+        """An error at the line of ``:option:`` (the directive's line when it is not there)."""
+        line = self.lineno
+        for offset, source_line in enumerate(self.block_text.splitlines()):
+            if source_line.strip().startswith(f":{option}:"):
+                line = self.lineno + offset
+                break
+        return self.state.document.reporter.error(text, line=line)
+
+    def run(self) -> list[nodes.Node]:
+        try:
+            return self.compute()
+        except _OptionProblem as problem:
+            return [problem.message]
 
 
 class TableDirective(_WorkbenchDirective):
@@ -59,7 +84,7 @@ class TableDirective(_WorkbenchDirective):
     kind = "table"
     option_spec = _option_spec("table")
 
-    def run(self) -> list[nodes.Node]:
+    def compute(self) -> list[nodes.Node]:
         block = self.block()
         try:
             header, rows = cached_table(self.env, block)
@@ -118,7 +143,7 @@ class FigureDirective(_WorkbenchDirective):
     kind = "figure"
     option_spec = _option_spec("figure")
 
-    def run(self) -> list[nodes.Node]:
+    def compute(self) -> list[nodes.Node]:
         options = dict(self.options)
         options.setdefault("output", self.config.workbench_figure_output)
         self.options = options
