@@ -42,6 +42,16 @@ def test_difference_against_a_base(tmp_path, capsys):
     assert any("Difficult" in name for name in names)
 
 
+def test_curves_of_several_systems_one_panel_each(tmp_path, capsys):
+    out = tmp_path / "panels.html"
+    code, _, err = run(capsys, "figure", "uwr", "--compare", "arrata,erzahlspiel", "--pools", "1-2",
+                       "--out", str(out))
+    assert code == 0, err
+    traces = plotly_traces(out.read_text(encoding="utf-8"))
+    assert len(traces) == 4 + 6 + 5  # every rung of each ladder
+    assert {t.get("xaxis", "x") for t in traces} == {"x", "x2", "x3"}
+
+
 def test_png_and_svg(tmp_path, capsys):
     need_chromium()
     png, svg = tmp_path / "ladder.png", tmp_path / "check.svg"

@@ -58,6 +58,7 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "show": (("ladder",), ", ".join(LADDER_SHOWS)),
     "kind": (("figure",), ", ".join(FIGURE_KINDS)),
     "base": (("figure",), "a system id, alias, variant or .toml path to compare against"),
+    "compare": (("figure",), "comma-separated systems drawn beside this one, one panel each (kind=curve)"),
     "output": (("figure",), ", ".join(FIGURE_OUTPUTS)),
     "alt": (("figure",), "a short text describing the figure"),
     "caption": (BLOCK_KINDS, "text shown with the table or under the figure"),
@@ -89,6 +90,7 @@ class Block:
     show: str = "solution"
     figure: str = "curve"
     base: "System | None" = None
+    compare: tuple = ()
     output: str = "png"
     alt: str = ""
     caption: str = ""
@@ -101,7 +103,7 @@ class Block:
     def data_files(self) -> list[Path]:
         """The data files whose contents decide this block's numbers (system, base, bases)."""
         files: list[Path] = []
-        for sys_ in (self.system, self.base):
+        for sys_ in (self.system, self.base, *self.compare):
             while sys_ is not None:
                 if sys_.source is not None and Path(sys_.source) not in files:
                     files.append(Path(sys_.source))
@@ -227,6 +229,11 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
             out["base"] = _system(settings["base"], resolve_path)
         elif out["figure"] == "difference":
             raise BlockOptionError("base", "", "a system to compare against, needed by kind=difference")
+        if "compare" in settings:
+            names = [name.strip() for name in settings["compare"].split(",") if name.strip()]
+            if not names or out["figure"] != "curve":
+                raise BlockOptionError("compare", settings["compare"], OPTIONS["compare"][1])
+            out["compare"] = tuple(_system(name, resolve_path) for name in names)
         out["output"] = _choice("output", settings.get("output", "png"), FIGURE_OUTPUTS)
         out["alt"] = settings.get("alt") or _default_alt(sys_, out)
     return Block(**out)
@@ -337,6 +344,8 @@ def build_figure(block: Block):
     params, pools = block.param_dict, list(block.pools)
     rungs = list(block.rungs) if block.rungs else None
     entry = (block.system.id, block.system, params)
+    if block.figure == "curve" and block.compare:  # one panel per system: rungs differ by system
+        return figures.curve_panels([entry, *block.compare], pools=pools)
     if block.figure == "curve":
         return figures.curve_figure([entry], pools=pools, rungs=rungs)
     if block.figure == "check":

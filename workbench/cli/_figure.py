@@ -13,7 +13,7 @@ from ..render import FIGURE_KINDS, FIGURE_OUTPUTS, BlockOptionError
 from ._args import parse_assignments
 
 # Block options the command line spells as --options; any other name is a system parameter.
-_CLI_OPTIONS = ("kind", "base", "pools", "rungs", "want", "pool")
+_CLI_OPTIONS = ("kind", "base", "compare", "pools", "rungs", "want", "pool")
 
 
 def register(sub) -> None:
@@ -23,6 +23,8 @@ def register(sub) -> None:
     p.add_argument("--kind", default="curve", help=f"{' | '.join(FIGURE_KINDS)} (default curve)")
     p.add_argument("--base", default=None, metavar="SYSTEM",
                    help="with --kind difference: the system to compare against")
+    p.add_argument("--compare", default=None, metavar="SYSTEM[,SYSTEM]",
+                   help="with --kind curve: more systems, one panel each")
     p.add_argument("--pools", default=None, help="pool sizes, e.g. 1-10 or 2,4,6 (default 1-10)")
     p.add_argument("--rungs", default=None, help="comma-separated rungs to draw (default: all)")
     p.add_argument("--want", default=None, help='with --kind ladder: solve first, e.g. "Easy=0.9,Normal=0.7"')
