@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import docutils.core
 import nbformat
@@ -56,13 +57,55 @@ def test_table_number_options(capsys):
     assert list(csv.reader(io.StringIO(out)))[5][-1] == "83%"
 
 
+README_WANT = "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2"
+
+
 def test_ladder_solves_and_shows_both_tables(capsys):
-    status, out, err = run(capsys, "ladder", "uwr", "--want",
-                           "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2", "--pool", "4",
-                           "--pools", "1-6", "--format", "rst-list")
-    assert status == 0 and err == ""
+    status, out, err = run(capsys, "ladder", "uwr", "--want", README_WANT, "--pool", "4",
+                           "--pools", "3-6", "--format", "rst-list")
+    assert status == 0
     assert rst_parses(out) == 2
-    assert "Solved ladder across pool sizes" in out and "6 dice" in out
+    assert "Solved ladder across pool sizes" in out and "10 dice" in out
+    assert "Ordered at 3-6 dice: yes" in out
+    # Extreme cannot reach 20% without beating Difficult at 6 dice: said on stderr, one line
+    assert err.count("\n") == 1
+    assert err.startswith("workbench: warning: Extreme: the closest setting, target=4, favor+2")
+    assert "would beat Difficult at 6 dice" in err
+
+
+def test_readme_ladder_example_reports_crossings_outside_the_pool(capsys):
+    status, out, err = run(capsys, "ladder", "uwr", "--want", README_WANT, "--pool", "4",
+                           "--format", "md", "--show", "solution")
+    assert status == 0
+    assert "| Extreme   | target=4, favor+2 | 20.0%    | 19.8%    | yes" in out
+    assert "**Ordered at 4 dice: yes**" in out
+    assert err == ("workbench: note: outside the pools asked for (not enforced): Extreme "
+                   "(target=4, favor+2) beats Difficult (target=2) at 6-10 dice\n")
+
+
+def test_ladder_json_contract(capsys):
+    status, out, err = run(capsys, "ladder", "uwr", "--want", README_WANT, "--pools", "3-6",
+                           "--format", "json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["ordered"] is True and data["pool"] == 4 and data["pools"] == [3, 4, 5, 6]
+    assert [r["name"] for r in data["rungs"]] == ["Easy", "Normal", "Difficult", "Extreme"]
+    for rung in data["rungs"]:
+        assert set(rung["p_pass"]) == {"3", "4", "5", "6"}
+        assert rung["achieved"] == rung["p_pass"]["4"]
+        assert isinstance(rung["reachable"], bool) and rung["settings"]
+    assert data["rungs"][1]["p_pass"]["6"] == 0.890625  # target 2 with favor +1 at 6 dice, exact
+    assert [r["reachable"] for r in data["rungs"]] == [True, True, True, False]
+    assert data["conflicts"] == [{"easier": "Difficult", "easier_settings": "target=2",
+                                  "harder": "Extreme", "harder_settings": "target=4, favor+2",
+                                  "kind": "beats", "pools": [6]}]
+    assert data["outside_range"] == []
+
+
+def test_ladder_pools_without_pool_take_the_middle(capsys):
+    status, out, _ = run(capsys, "ladder", "arrata", "--want", "Easy=0.8,Hard=0.3", "--pools", "5-7",
+                         "--format", "json")
+    assert status == 0 and json.loads(out)["pool"] == 6
 
 
 def test_ladder_warns_when_a_rung_cannot_be_reached(capsys):
@@ -70,8 +113,18 @@ def test_ladder_warns_when_a_rung_cannot_be_reached(capsys):
                            "--format", "csv")
     assert status == 0
     rows = list(csv.reader(io.StringIO(out)))
-    assert rows[1][0] == "Sure" and rows[1][5] == "no"
+    assert rows[0][:5] == ["rung", "setting", "wanted", "B1", "reachable"]
+    assert rows[1][0] == "Sure" and rows[1][4] == "no"
     assert "cannot reach 99.9% at B1" in err
+
+
+def test_ladder_as_plain_text(capsys):
+    status, out, _ = run(capsys, "ladder", "erzahlspiel", "--want", "Easy=0.8,Hard=0.3",
+                         "--format", "text")
+    assert status == 0
+    assert out.splitlines()[0].split() == ["rung", "setting", "wanted", "P(pass)", "reachable"]
+    assert "die=blue" in out and "Ordered: yes" in out
+    assert "across pool sizes" not in out  # one die: no pool sizes to go across
 
 
 def test_ladder_turns_only_the_knobs_asked_for(capsys):
@@ -95,6 +148,8 @@ def test_ladder_turns_only_the_knobs_asked_for(capsys):
     (["table", "uwr", "--out", "/no/such/folder/t.rst"], "does not exist"),
     (["ladder", "uwr", "--want", "Easy=2"], "allowed: a number from 0 to 1"),
     (["ladder", "uwr", "--want", "Easy=0.5", "--pool", "x"], "--pool got 'x'"),
+    (["ladder", "uwr", "--want", "Easy=0.5", "--pool", "3", "--pools", "4-6"], "--pool 3 is outside --pools 4-6"),
+    (["ladder", "uwr", "--want", "Easy=0.5", "--across", "x"], "--across got 'x'"),
     (["ladder", "uwr", "--want", "Easy=0.5", "--format", "csv", "--show", "both"], "cannot be one CSV"),
     (["report", "--out", "report.txt"], "ending in .html"),
     (["report", "--out", "r.html", "--systems", "uwr,nope"], "unknown system 'nope'"),

@@ -4,17 +4,22 @@ A *ladder* is a system's list of difficulty rungs (``[[ladder]]`` in ``workbench
 UWR's Easy/Normal/Difficult/Extreme, Arrata's Ob 1-6, Erzählspiel's die colours, the Unnamed
 System's tiers. :func:`ladder_table` and :func:`difficulty_table` say how likely each rung is
 for each pool size; :func:`solve_ladder` goes the other way, from the odds a designer wants
-("Easy 90%, Normal 70% at 4 dice") to the target / Ob / favor / die that comes closest.
+("Easy 90%, Normal 70% at 4 dice") to the target / Ob / favor / die that comes closest
+while the ladder stays a ladder: no rung more likely to pass than an easier one at any pool
+of the typical characters' range (the search itself is in ``workbench._ladder_search``).
 
 The knobs the solver turns are the ones the system's own ladder turns (the keys its rungs set
 or add to), so a new system file gets a solver without new code.
 """
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
+from ._display import RichResult, fixed, json_ready
+from ._ladder_search import DEFAULT_ADD_STEPS, difficulty_knobs  # noqa: F401 (public here)
+from ._ladder_search import (Conflict, candidates, check_goals, check_pools, closest_each,
+                             find_conflicts, ordered_choice)
 from .analysis import success_curve
 from .api import check
 from .errors import WorkbenchError
@@ -25,12 +30,6 @@ if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd
 
 DEFAULT_TABLE_POOLS = range(1, 11)
-#: Relative steps tried for knobs a ladder *adds* to (favor): the seeds only use +1, and past
-#: +-2 favor the success face is already at its clamp on a d6.
-DEFAULT_ADD_STEPS = range(-2, 3)
-#: Stop raising a target / Ob once P(pass) falls below this: no designer asks for rarer.
-_NEGLIGIBLE = 1e-6
-_MAX_THRESHOLD = 200
 
 
 def pool_label(system: "str | System", size: int, quality: str | None = None) -> str:
@@ -147,16 +146,19 @@ def parse_wanted(text: str) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class RungSolution:
-    """The closest setting for one wanted probability.
+    """The setting chosen for one wanted probability.
 
     Attributes:
         name: the rung's name, as the designer gave it.
         wanted: the probability asked for.
         rung: the chosen setting as a :class:`~workbench.rules.system.Rung` (what it sets and
             what it adds to the character's own values).
-        achieved: P(pass) of that setting at the solved pool.
+        achieved: P(pass) of that setting at the typical pool.
         reachable: ``abs(achieved - wanted) <= tolerance``.
-        note: why a rung is not reachable (empty when it is).
+        note: why the rung is not where it was wanted, or why keeping the ladder in order
+            moved it off the closest setting (empty otherwise).
+        p_pass: P(pass) at each pool of the solved range (pool size -> probability; one
+            entry keyed ``None`` for systems without a pool size).
     """
 
     name: str
@@ -165,20 +167,28 @@ class RungSolution:
     achieved: float
     reachable: bool
     note: str = ""
+    p_pass: Mapping[Any, float] = field(default_factory=dict)
 
     @property
     def error(self) -> float:
         return self.achieved - self.wanted
 
 
-@dataclass(frozen=True)
-class LadderSolution:
+@dataclass(frozen=True, repr=False)
+class LadderSolution(RichResult):
     """The solved ladder: one :class:`RungSolution` per wanted rung, in the order asked.
+
+    ``order`` names the rungs easiest first (by wanted odds); ``ordered`` says whether every
+    rung is at most as likely as the easier one at every pool of ``pools`` and no two rungs
+    are equally likely at the typical ``pool``. ``conflicts`` are what the closest settings,
+    taken rung by rung, would have broken (why the solver chose otherwise); ``outside`` are
+    crossings of the solved ladder at the pools of ``report_pools`` outside the range:
+    reported, not enforced.
 
     Example:
         >>> solution = solve_ladder("uwr", {"Easy": 0.8, "Extreme": 0.1}, pool=4)
-        >>> [r.rung.describe() for r in solution.rungs]
-        ['target=1', 'target=3']
+        >>> [r.rung.describe() for r in solution.rungs], solution.ordered
+        (['target=1', 'target=3'], True)
     """
 
     system: str
@@ -187,6 +197,11 @@ class LadderSolution:
     rungs: tuple[RungSolution, ...]
     tolerance: float
     knobs: Mapping[str, tuple] = field(default_factory=dict)
+    pools: tuple = ()
+    order: tuple[str, ...] = ()
+    ordered: bool = True
+    conflicts: tuple[Conflict, ...] = ()
+    outside: tuple[Conflict, ...] = ()
 
     @property
     def ladder(self) -> tuple[Rung, ...]:
@@ -206,149 +221,257 @@ class LadderSolution:
                               "achieved": r.achieved, "error": r.error,
                               "reachable": r.reachable, "note": r.note} for r in self.rungs])
 
+    def pools_table(self) -> pd.DataFrame:
+        """Per rung: ``rung, setting, wanted``, P(pass) at each pool of the range (headed as
+        designers write pools: ``3 dice``, ``B3``; ``P(pass)`` for a single die),
+        ``reachable`` and ``note`` (what ``workbench ladder`` prints).
+
+        Example:
+            >>> solve_ladder("uwr", "Normal=0.7", pools=[3, 4]).pools_table().columns.tolist()
+            ['rung', 'setting', 'wanted', '3 dice', '4 dice', 'reachable', 'note']
+        """
+        import pandas as pd
+        quality = self.params.get("quality")
+        rows = []
+        for rung in self.rungs:
+            row = {"rung": rung.name, "setting": rung.rung.describe(), "wanted": rung.wanted}
+            for size, p in rung.p_pass.items():
+                row["P(pass)" if size is None else pool_label(self.system, size, quality)] = p
+            rows.append({**row, "reachable": rung.reachable, "note": rung.note})
+        return pd.DataFrame(rows)
+
     def across_pools(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
-        """How the solved ladder behaves for smaller and bigger pools (rows: rungs)."""
+        """P(pass) of the solved rungs for any pool sizes (rows: rungs in the order asked;
+        columns: pool sizes)."""
         return ladder_table(self.system, pool_sizes, list(self.ladder), **self.params)
 
+    def curves(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
+        """The solved ladder as curves, one row per (rung, pool), ready to draw: columns
+        ``rung, setting, wanted, pool, p_pass, in_range`` (the pool is one of ``pools``,
+        where the order is enforced) and ``typical`` (the pool the odds were wanted at).
 
-def difficulty_knobs(system: "str | System",
-                     add_steps: Sequence[int] = DEFAULT_ADD_STEPS) -> dict[str, tuple | None]:
-    """The settings a system's ladder turns, with the values the solver tries.
+        Example:
+            >>> curves = solve_ladder("uwr", "Normal=0.7,Hard=0.4", pool=4).curves([1, 4])
+            >>> curves[["rung", "pool", "typical"]].values.tolist()
+            [['Normal', 1, False], ['Normal', 4, True], ['Hard', 1, False], ['Hard', 4, True]]
+        """
+        import pandas as pd
+        sizes = list(pool_sizes)
+        wide = self.across_pools(sizes)
+        rows = []
+        for rung in self.rungs:
+            for size, column in zip(sizes, wide.columns if len(wide.columns) == len(sizes)
+                                    else [wide.columns[0]] * len(sizes)):
+                rows.append({"rung": rung.name, "setting": rung.rung.describe(),
+                             "wanted": rung.wanted, "pool": size,
+                             "p_pass": float(wide.loc[rung.name, column]),
+                             "in_range": self.pool is None or size in self.pools,
+                             "typical": self.pool is None or size == self.pool})
+        return pd.DataFrame(rows)
 
-    Keys a rung *sets* that are choices (die colour) try every choice; whole-number keys it
-    sets (target, Ob) map to ``None``: the solver raises them from 1 until P(pass) is
-    negligible. Keys a rung *adds* to (favor) try ``add_steps``.
+    def crossings(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> tuple[Conflict, ...]:
+        """Pairs of solved rungs out of order at any of ``pool_sizes``: the harder one more
+        likely to pass than the easier one (ties are not crossings)."""
+        sizes = [n for n in pool_sizes] if self.pool is not None else [None]
+        if not sizes:
+            return ()
+        wide = self.across_pools([n for n in sizes if n is not None] or [1])
+        rows = {r.name: wide.loc[r.name].tolist() for r in self.rungs}
+        settings = {r.name: r.rung.describe() for r in self.rungs}
+        return tuple(find_conflicts(self.order, [settings[n] for n in self.order],
+                                    [rows[n] for n in self.order], sizes, None, ties=False))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``workbench ladder --format json`` (numbers rounded to 15
+        significant digits: full precision without float noise)."""
+        return json_ready({
+            "system": self.system, "params": dict(self.params), "pool": self.pool,
+            "pools": [n for n in self.pools if n is not None], "tolerance": self.tolerance,
+            "ordered": self.ordered, "order": list(self.order),
+            "rungs": [{"name": r.name, "settings": r.rung.describe(), "set": dict(r.rung.set),
+                       "add": dict(r.rung.add), "wanted": r.wanted, "achieved": r.achieved,
+                       "error": r.error,
+                       "p_pass": {str(n): p for n, p in r.p_pass.items() if n is not None},
+                       "reachable": r.reachable, "note": r.note} for r in self.rungs],
+            "conflicts": [c.to_dict() for c in self.conflicts],
+            "outside_range": [c.to_dict() for c in self.outside]})
+
+    def describe(self, conflict: Conflict) -> str:
+        """One conflict in words: ``Extreme (target=4, favor+2) beats Difficult (target=2)
+        at 6-10 dice``."""
+        where = pools_text(self.system, conflict.pools, self.params.get("quality"))
+        verb = "beats" if conflict.kind == "beats" else "is as likely as"
+        return (f"{conflict.harder} ({conflict.harder_setting}) {verb} {conflict.easier} "
+                f"({conflict.easier_setting}) {where}").rstrip()
+
+
+def pools_text(system: "str | System", pools: Sequence, quality: str | None = None) -> str:
+    """``[3, 4, 5, 7]`` -> ``"at 3-5 and 7 dice"`` (``"at B3-B5 and B7"`` for Arrata); empty
+    for a system without a pool size.
 
     Example:
-        >>> difficulty_knobs("uwr")
-        {'target': None, 'favor': (-2, -1, 0, 1, 2)}
-        >>> difficulty_knobs("erzahlspiel")["die"]
-        ('black', 'red', 'yellow', 'green', 'blue')
+        >>> pools_text("uwr", [6, 7, 8, 10]), pools_text("arrata", [3, 4]), pools_text("uwr", [1])
+        ('at 6-8 and 10 dice', 'at B3-B4', 'at 1 die')
     """
-    sys_ = get_system(system)
-    knobs: dict[str, tuple | None] = {}
-    for rung in sys_.ladder:
-        for key in rung.set:
-            param = sys_.params[key]
-            knobs[key] = tuple(param.choices) if param.kind == "choice" else None
-        for key in rung.add:
-            knobs[key] = tuple(add_steps)
-    if not knobs:
-        raise WorkbenchError(f"{sys_.id}: has no difficulty ladder to solve for "
-                             "([[ladder]] in its data file sets nothing)")
-    return knobs
-
-
-def _candidates(sys_: System, knobs: Mapping[str, tuple | None], base: dict):
-    """Every (Rung, P(pass)) the knobs reach at the given character settings."""
-    listed = {k: v for k, v in knobs.items() if v is not None}
-    rising = [k for k, v in knobs.items() if v is None]
-    adds = {k for rung in sys_.ladder for k in rung.add}
-    out = []
-    for combo in itertools.product(*listed.values()):
-        fixed = dict(zip(listed, combo))
-        for levels in _rising_levels(sys_, rising, fixed, adds, base):
-            setting = {**fixed, **levels}
-            rung = Rung("?", {k: v for k, v in setting.items() if k not in adds},
-                        {k: v for k, v in setting.items() if k in adds and v != 0})
-            out.append((rung, _p_pass(sys_, rung, base)))
-    return out
-
-
-def _rising_levels(sys_, rising, fixed, adds, base):
-    """Targets / Obs from 1 upwards until P(pass) is negligible (one rising knob), or the
-    product of small ranges when a ladder sets several whole-number knobs."""
-    if not rising:
-        yield {}
-        return
-    if len(rising) > 1:
-        yield from (dict(zip(rising, values)) for values in
-                    itertools.product(*(range(1, 7) for _ in rising)))
-        return
-    key = rising[0]
-    top = min(sys_.params[key].maximum or _MAX_THRESHOLD, _MAX_THRESHOLD)
-    for level in range(max(sys_.params[key].minimum or 0, 1), top + 1):
-        yield {key: level}
-        rung = Rung("?", {k: v for k, v in {**fixed, key: level}.items() if k not in adds},
-                    {k: v for k, v in fixed.items() if k in adds})
-        if _p_pass(sys_, rung, base) < _NEGLIGIBLE:
-            return
-
-
-def _p_pass(sys_: System, rung: Rung, base: dict) -> float:
-    result = check(sys_, **sys_.with_rung(rung, **base))
-    if result.p_pass is None:
-        raise WorkbenchError(f"{sys_.id}: rung {rung.describe()!r} gives no pass/fail result")
-    return result.p_pass
+    sizes = sorted(n for n in pools if n is not None)
+    if not sizes:
+        return ""
+    runs: list[list[int]] = []
+    for n in sizes:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    plain = pool_label(system, 2).endswith(" dice")
+    if plain:
+        parts = [str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs]
+        unit = " die" if sizes == [1] else " dice"
+    else:
+        parts = [pool_label(system, r[0], quality) if len(r) == 1 else
+                 f"{pool_label(system, r[0], quality)}-{pool_label(system, r[-1], quality)}"
+                 for r in runs]
+        unit = ""
+    joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"at {joined}{unit}"
 
 
 def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", pool: int | None = 4,
-                 *, tolerance: float = 0.05, knobs: "Mapping[str, Sequence | None] | None" = None,
-                 **params: Any) -> LadderSolution:
-    """For each wanted probability, the ladder setting whose P(pass) comes closest.
+                 *, pools: "Iterable[int] | None" = None, tolerance: float = 0.05,
+                 knobs: "Mapping[str, Sequence | None] | None" = None,
+                 report_pools: Iterable[int] = DEFAULT_TABLE_POOLS, **params: Any) -> LadderSolution:
+    """The closest ladder to the wanted odds whose rungs keep their order.
+
+    The rungs are ranked by their wanted odds (the likeliest is the easiest; equal odds keep
+    the order given). The solver only returns ladders in which each rung is at most as likely
+    to pass as the easier one at every pool of ``pools`` (the typical characters) and no two
+    rungs are equally likely at ``pool``; among those it takes the one closest to the wanted
+    odds at ``pool``. When the closest settings rung by rung would break that order,
+    ``conflicts`` says which rungs and pools clash and each moved rung's ``note`` says why.
+    If no distinct ladder keeps its order at all (more rungs than distinct odds), the closest
+    one that keeps its order with ties is returned with ``ordered=False``. Crossings at pools of
+    ``report_pools`` outside ``pools`` are listed in ``outside``, not enforced: a ladder meant
+    for 3-6 dice may well swap two rungs at 10.
 
     Args:
         system: system id, alias or :class:`System`.
-        wanted: rung name -> wanted P(pass), in ladder order; or text such as
-            ``"Easy=0.9,Normal=0.7"``. Names are free (``Hard`` need not be in the seed).
+        wanted: rung name -> wanted P(pass); or text such as ``"Easy=0.9,Normal=0.7"``.
+            Names are free (``Hard`` need not be in the seed).
         pool: the typical pool the odds are wanted at (ignored by systems without a pool
             size, such as Erzählspiel's single die).
-        tolerance: how far off a rung may be and still count as reachable.
+        pools: the pool sizes over which the order must hold, e.g. ``range(3, 7)``; default
+            just ``pool``. ``pool`` must be one of them.
+        tolerance: how far off (at ``pool``) a rung may be and still count as reachable.
         knobs: override :func:`difficulty_knobs` (e.g. ``{"target": None, "favor": (0,)}``
             to solve with targets only).
+        report_pools: pools where crossings are reported (``outside``) but not enforced.
         **params: the character's other settings (quality, rerolls, ...).
 
     Ties go to the smaller change (least favor added), then to the lower target. Targets and
     Obs start at 1: a check with nothing to beat is not a difficulty.
 
     Example:
-        >>> solution = solve_ladder("uwr", "Easy=0.9,Normal=0.7,Hard=0.45,Extreme=0.2", pool=4)
+        >>> wanted = "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2"
+        >>> solution = solve_ladder("uwr", wanted, pool=4, pools=range(3, 7))
         >>> solution.table()[["rung", "setting"]].values.tolist()
-        [['Easy', 'target=2, favor+2'], ['Normal', 'target=2, favor+1'], ['Hard', 'target=2'], ['Extreme', 'target=4, favor+2']]
+        [['Easy', 'target=2, favor+2'], ['Normal', 'target=2, favor+1'], ['Difficult', 'target=2'], ['Extreme', 'target=2, favor-1']]
+        >>> solution.ordered, solution.unreachable
+        (True, ['Extreme'])
+        >>> [solution.describe(c) for c in solution.conflicts]
+        ['Extreme (target=4, favor+2) beats Difficult (target=2) at 6 dice']
         >>> solve_ladder("uwr", {"Sure": 0.999}, pool=1).unreachable
         ['Sure']
     """
     sys_ = get_system(system)
-    goals = parse_wanted(wanted) if isinstance(wanted, str) else dict(wanted)
-    for name, value in goals.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-            raise WorkbenchError(f"wanted probability for {name!r} got {value!r}; "
-                                 "allowed: a number from 0 to 1")
-    if not goals:
-        raise WorkbenchError("wanted names no rung; allowed: one or more RUNG=PROBABILITY")
-    if not 0 <= tolerance <= 1:
-        raise WorkbenchError(f"tolerance got {tolerance!r}; allowed: a number from 0 to 1")
+    goals = check_goals(parse_wanted(wanted) if isinstance(wanted, str) else wanted, tolerance)
     base = dict(params)
-    if sys_.pool_parameter and pool is not None:
+    sized = sys_.pool_parameter is not None and pool is not None
+    if sized:
         if sys_.pool_parameter in base:
             raise WorkbenchError(f"give the pool as pool={pool}, not also "
                                  f"{sys_.pool_parameter}={base[sys_.pool_parameter]}")
-        base[sys_.pool_parameter] = pool
+        range_pools: tuple = check_pools(pool, pools)
+        pool = int(pool)
+    else:
+        range_pools = (None,)
     sys_.resolve(**base)  # bad character settings fail here, before the search
     chosen_knobs = dict(knobs) if knobs is not None else difficulty_knobs(sys_)
-    candidates = _candidates(sys_, chosen_knobs, base)
-    if not candidates:
+    typical = range_pools.index(pool) if sized else 0
+    cands = candidates(sys_, chosen_knobs, base, range_pools, typical)
+    if not cands:
         raise WorkbenchError(f"{sys_.id}: the knobs {chosen_knobs} give no setting to try")
-    low = min(p for _, p in candidates)
-    high = max(p for _, p in candidates)
-    where = (f"at {pool_label(sys_, pool, base.get('quality'))}"
-             if sys_.pool_parameter and pool is not None else "")
-    solved = []
-    for name, goal in goals.items():
-        rung, achieved = min(candidates, key=lambda c: (round(abs(c[1] - goal), 12),
-                                                        sum(abs(v) for v in c[0].add.values())))
-        reachable = abs(achieved - goal) <= tolerance
-        if reachable:
-            note = ""
-        elif low <= goal <= high:  # inside the range, but the steps between settings are coarse
-            note = (f"no setting within {tolerance:.1%} of {goal:.1%} {where}".rstrip()
-                    + f": the nearest settings step over it; closest is {achieved:.1%} "
-                    f"({rung.describe()})")
-        else:
-            note = (f"cannot reach {goal:.1%} {where}".rstrip() + f": P(pass) runs from {low:.1%} to "
-                    f"{high:.1%} over the settings tried; closest is {achieved:.1%} ({rung.describe()})")
-        solved.append(RungSolution(name, float(goal), Rung(name, rung.set, rung.add), achieved,
-                                   reachable, note))
-    return LadderSolution(system=sys_.id, pool=pool if sys_.pool_parameter else None,
-                          params=dict(params), rungs=tuple(solved), tolerance=tolerance,
-                          knobs={k: v for k, v in chosen_knobs.items()})
+    order = sorted(goals, key=lambda name: -goals[name])  # stable: equal odds keep their order
+    ranked = [goals[name] for name in order]
+    picks = ordered_choice(cands, ranked, tolerance)
+    distinct = picks is not None
+    if picks is None:  # more rungs than distinct odds: keep the order, allow ties
+        picks = ordered_choice(cands, ranked, tolerance, distinct=False)
+    free = closest_each(cands, ranked, tolerance)
+    quality = sys_.resolve(**base).get("quality")
+    where = pools_text(sys_, [pool], quality) if sized else ""
+    def clashes_of(indices):
+        return find_conflicts(order, [cands[i].rung.describe() for i in indices],
+                              [cands[i].p_pass for i in indices], range_pools, typical)
+    conflicts = () if free == picks else tuple(clashes_of(free))
+    low = min(c.at_typical for c in cands)
+    high = max(c.at_typical for c in cands)
+    solved = {}
+    for rank, name in enumerate(order):
+        cand, goal = cands[picks[rank]], goals[name]
+        reachable = abs(cand.at_typical - goal) <= tolerance
+        note = _note(sys_, cand, goal, reachable, tolerance, where, low, high)
+        if picks[rank] != free[rank]:
+            moved = cands[free[rank]]
+            clashes = [c for c in conflicts if name in (c.easier, c.harder)]
+            why = ("; ".join(_clash_text(sys_, c, name, quality) for c in clashes)
+                   or "was given up to make room for the rungs around it")
+            note = (f"the closest setting, {moved.rung.describe()} ({_pct(moved.at_typical)}), "
+                    f"{why}; closest in order: {cand.rung.describe()} ({_pct(cand.at_typical)})")
+        solved[name] = RungSolution(name, goal, Rung(name, cand.rung.set, cand.rung.add),
+                                    cand.at_typical, reachable, note,
+                                    dict(zip(range_pools, cand.p_pass)))
+    ties = [] if distinct else clashes_of(picks)
+    if ties:  # say why no distinct ladder exists: too few different odds, or the range
+        levels = len({round(c.at_typical, 12) for c in cands})
+        why = (f"only {levels} different odds can be set {where}".rstrip() + f" for {len(order)} rungs"
+               if levels < len(order) else "no distinct setting keeps the order "
+               + pools_text(sys_, range_pools, quality))
+        for tie in {tie.harder: tie for tie in reversed(ties)}.values():  # first tie per rung
+            rung = solved[tie.harder]
+            solved[tie.harder] = replace(rung, note="; ".join(filter(None, [
+                rung.note, f"as likely as {tie.easier} {where}".rstrip() + f": {why}"])))
+    solution = LadderSolution(system=sys_.id, pool=pool if sized else None, params=dict(params),
+                              rungs=tuple(solved[name] for name in goals), tolerance=tolerance,
+                              knobs=chosen_knobs, pools=range_pools if sized else (),
+                              order=tuple(order), ordered=distinct,
+                              conflicts=conflicts + tuple(c for c in ties if c not in conflicts))
+    if not sized:
+        return solution
+    outside = [n for n in report_pools if n not in range_pools]
+    return replace(solution, outside=solution.crossings(outside) if outside else ())
+
+
+def _pct(value: float) -> str:
+    return fixed(value, 1, percent=True)
+
+
+def _note(sys_, cand, goal, reachable, tolerance, where, low, high) -> str:
+    if reachable:
+        return ""
+    if low <= goal <= high:  # inside the range, but the steps between settings are coarse
+        return (f"no setting within {_pct(tolerance)} of {_pct(goal)} {where}".rstrip()
+                + f": the nearest settings step over it; closest is {_pct(cand.at_typical)} "
+                f"({cand.rung.describe()})")
+    return (f"cannot reach {_pct(goal)} {where}".rstrip() + f": P(pass) runs from {_pct(low)} to "
+            f"{_pct(high)} over the settings tried; closest is {_pct(cand.at_typical)} "
+            f"({cand.rung.describe()})")
+
+
+def _clash_text(sys_, conflict: Conflict, name: str, quality) -> str:
+    """How one conflict of the closest settings involves rung ``name``."""
+    where = pools_text(sys_, conflict.pools, quality)
+    other = conflict.easier if name == conflict.harder else conflict.harder
+    if conflict.kind == "ties":
+        return f"would be as likely as {other} {where}".rstrip()
+    if name == conflict.harder:
+        return f"would beat {other} {where}".rstrip()
+    return f"would lose to {other} {where}".rstrip()

@@ -5,6 +5,7 @@ is one self-contained HTML page.
 """
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from ._args import parse_assignments, whole_number
 
 _RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
 MAX_POOL = 100
+LADDER_FORMATS = (*TABLE_FORMATS, "json")
 
 
 def parse_pools(text: str, option: str = "--pools") -> list[int]:
@@ -42,11 +44,13 @@ def parse_pools(text: str, option: str = "--pools") -> list[int]:
     return sizes
 
 
-def _add_output_options(parser, formats_help: str) -> None:
-    parser.add_argument("--format", choices=TABLE_FORMATS, default="rst-grid", help=formats_help)
+def _add_output_options(parser, formats_help: str, formats=TABLE_FORMATS) -> None:
+    parser.add_argument("--format", choices=formats, default="rst-grid", help=formats_help)
     numbers = parser.add_mutually_exclusive_group()
     numbers.add_argument("--percent", nargs="?", const="1", default=None, metavar="DIGITS",
-                         help="probabilities as percentages (default, 1 decimal: 66.7%%)")
+                         help="probabilities as percentages (default, 1 decimal: 66.7%%); "
+                              "values that only round to 0%% or 100%% show as < 0.1%% / > 99.9%% "
+                              "(not in csv)")
     numbers.add_argument("--digits", default=None, metavar="N", help="probabilities as 0.667 (N decimals)")
     numbers.add_argument("--fraction", action="store_true", help="probabilities as fractions (2/3)")
     parser.add_argument("--out", default=None, metavar="FILE", help="write here instead of stdout")
@@ -60,18 +64,34 @@ def register(sub) -> None:
     _add_output_options(p, "table markup (default rst-grid)")
     p.set_defaults(run=run_table)
 
-    p = sub.add_parser("ladder", help="solve a difficulty ladder for wanted probabilities")
+    p = sub.add_parser(
+        "ladder", help="solve a difficulty ladder for wanted probabilities, keeping its rungs in order",
+        description="Finds the settings (target, Ob, favor, die) closest to the wanted odds at "
+                    "--pool such that, at every pool size of --pools, each rung is at most as likely "
+                    "to pass as the easier one (rungs ranked by wanted odds), and no two rungs are "
+                    "equally likely at --pool. Rungs moved to keep that order say why (note column, "
+                    "stderr); crossings at --across pools outside --pools are reported, not "
+                    "enforced. --format json gives system, pool, pools, ordered, and per rung "
+                    "settings, wanted, achieved, p_pass per pool, reachable and note, plus "
+                    "conflicts and outside_range.")
     p.add_argument("system")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE")
     p.add_argument("--want", required=True, help='e.g. "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2"')
-    p.add_argument("--pool", default="4", help="the typical pool size the odds are wanted at (default 4)")
-    p.add_argument("--pools", default="1-10", help="pool sizes for the across-pools table")
+    p.add_argument("--pool", default=None, help="the typical pool size the odds are wanted at "
+                                                "(default 4, or the middle of --pools)")
+    p.add_argument("--pools", default=None, metavar="RANGE",
+                   help="pool sizes of the typical characters, e.g. 3-6: at each of them every rung "
+                        "stays at most as likely as the easier one (default: just --pool)")
+    p.add_argument("--across", default="1-10", metavar="RANGE",
+                   help="pool sizes for the across-pools table; crossings there outside --pools are "
+                        "reported, not enforced (default 1-10)")
     p.add_argument("--tolerance", default="0.05", help="how far off still counts as reached (default 0.05)")
     p.add_argument("--turn", default=None, metavar="KNOB[,KNOB]",
                    help="turn only these of the ladder's knobs, e.g. target (default: all it uses)")
     p.add_argument("--show", choices=("both", "solution", "pools"), default=None,
                    help="which table(s); default both (solution only for csv)")
-    _add_output_options(p, "table markup (default rst-grid)")
+    _add_output_options(p, "table markup, or json (default rst-grid); json numbers have 15 "
+                           "significant digits", LADDER_FORMATS)
     p.set_defaults(run=run_ladder)
 
     p = sub.add_parser("report", help="a self-contained HTML balance report (runs a notebook)")
@@ -128,10 +148,34 @@ def _turned_knobs(system: str, turn: str | None):
     return {name: every[name] for name in names}
 
 
+def _typical_pools(args) -> tuple[int, list[int]]:
+    """``--pool`` and ``--pools`` -> (typical pool, pools where the order is kept)."""
+    pools = None if args.pools is None else parse_pools(args.pools)
+    if args.pool is not None:
+        pool = whole_number(args.pool, "--pool", 0, MAX_POOL)
+    elif pools is None or 4 in pools:
+        pool = 4
+    else:
+        pool = sorted(pools)[(len(pools) - 1) // 2]
+    if pools is not None and pool not in pools:
+        raise WorkbenchError(f"--pool {pool} is outside --pools {args.pools}; allowed: a pool "
+                             "size within the range")
+    return pool, pools if pools is not None else [pool]
+
+
+def _order_sentence(solution, fmt: str) -> str:
+    from ..ladders import pools_text
+    where = pools_text(solution.system, solution.pools, solution.params.get("quality"))
+    text = (f"Ordered {where}: " if where else "Ordered: ") + ("yes" if solution.ordered else "no")
+    if fmt == "html":
+        return f"<p>{text}</p>"
+    return f"**{text}**" if fmt == "md" else text
+
+
 def run_ladder(args) -> int:
     from ..ladders import solve_ladder
     numbers = number_format_of(args)
-    pool = whole_number(args.pool, "--pool", 0, MAX_POOL)
+    pool, pools = _typical_pools(args)
     try:
         tolerance = float(args.tolerance)
     except ValueError:
@@ -141,26 +185,43 @@ def run_ladder(args) -> int:
     show = args.show or ("solution" if args.format == "csv" else "both")
     if show == "both" and args.format == "csv":
         raise WorkbenchError("--show both cannot be one CSV file; allowed with csv: solution or pools")
-    pools = parse_pools(args.pools)
-    solution = solve_ladder(args.system, args.want, pool, tolerance=tolerance,
-                            knobs=_turned_knobs(args.system, args.turn), **parse_assignments(args.params))
-    blocks = []
-    if show in ("both", "solution"):
-        table = solution.table()
-        table["reachable"] = table["reachable"].map({True: "yes", False: "no"})
-        blocks.append(render_table(table, args.format, numbers, title="Solved ladder"))
-    if show in ("both", "pools"):
-        across = solution.across_pools(pools)
-        if len(across.columns) == len(pools):  # pool sizes as designers write them: B3, 3d6
-            from ..ladders import pool_label
-            quality = parse_assignments(args.params).get("quality")
-            across.columns = [pool_label(args.system, n, quality) for n in pools]
-        blocks.append(render_table(across, args.format, numbers,
-                                   title="Solved ladder across pool sizes"))
-    _write("\n\n".join(blocks), args.out)
+    across = parse_pools(args.across, "--across")
+    params = parse_assignments(args.params)
+    solution = solve_ladder(args.system, args.want, pool, pools=pools, tolerance=tolerance,
+                            knobs=_turned_knobs(args.system, args.turn), report_pools=across,
+                            **params)
+    if args.format == "json":
+        _write(json.dumps(solution.to_dict(), indent=2, ensure_ascii=False), args.out)
+    else:
+        blocks = []
+        quality = params.get("quality")
+        if show in ("both", "solution"):
+            frame = solution.pools_table()
+            frame["reachable"] = frame["reachable"].map({True: "yes", False: "no"})
+            if not frame["note"].astype(bool).any():
+                frame = frame.drop(columns="note")
+            blocks.append(render_table(frame, args.format, numbers, title="Solved ladder"))
+            if args.format != "csv":
+                blocks.append(_order_sentence(solution, args.format))
+        if show in ("both", "pools") and solution.pool is not None:  # one die: no pool sizes
+            table = solution.across_pools(across)
+            if len(table.columns) == len(across):  # pool sizes as designers write them: B3, 3d6
+                from ..ladders import pool_label
+                table.columns = [pool_label(args.system, n, quality) for n in across]
+            blocks.append(render_table(table, args.format, numbers,
+                                       title="Solved ladder across pool sizes"))
+        _write("\n\n".join(blocks), args.out)
     for rung in solution.rungs:
-        if not rung.reachable:
-            print(f"workbench: warning: {rung.name}: {rung.note}", file=sys.stderr)
+        if rung.note:
+            kind = "warning" if not rung.reachable else "note"
+            print(f"workbench: {kind}: {rung.name}: {rung.note}", file=sys.stderr)
+    if not solution.ordered:
+        print("workbench: warning: no ladder with distinct rungs keeps this order; rungs that "
+              "tie: " + "; ".join(solution.describe(c) for c in solution.conflicts
+                                   if c.kind == "ties"), file=sys.stderr)
+    for crossing in solution.outside:
+        print(f"workbench: note: outside the pools asked for (not enforced): "
+              f"{solution.describe(crossing)}", file=sys.stderr)
     return 0
 
 

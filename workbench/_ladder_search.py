@@ -1,0 +1,255 @@
+"""The search behind :func:`workbench.ladders.solve_ladder`: the settings to try, and the
+closest ladder whose rungs keep their order.
+
+A ladder *keeps its order* over a range of pools when, at every pool in the range, each rung
+is at most as likely to pass as the rung above it (the easier one), and it is *distinct* when
+no two rungs are equally likely at the typical pool. Among all ladders that keep their order
+the search returns the one closest to the wanted odds at the typical pool: first the least
+total shortfall beyond the tolerance, then the least total distance, then the smallest
+changes (least favor added), then the lowest targets / Obs. It is an exact dynamic programme
+over (rung, setting) pairs, so it never misses a better ordered ladder.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from .analysis import _exact_point
+from .errors import WorkbenchError
+from .rules.registry import get_system
+from .rules.system import Rung, System
+
+#: Relative steps tried for knobs a ladder *adds* to (favor): the seeds only use +1, and past
+#: +-2 favor the success face is already at its clamp on a d6.
+DEFAULT_ADD_STEPS = range(-2, 3)
+#: P(pass) values closer than this are the same probability (float noise, not a difference).
+SAME = 1e-12
+#: Stop raising a target / Ob once P(pass) falls below this: no designer asks for rarer.
+NEGLIGIBLE = 1e-6
+MAX_THRESHOLD = 200
+# The search compares costs as one whole number: each part is scaled to an integer and
+# weighted so that an earlier part always outweighs any sum of the later ones.
+_SCALE = 10**12
+_WEIGHT = 10**16
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One setting the solver may give a rung, with its P(pass) at every pool of the range."""
+
+    rung: Rung
+    p_pass: tuple[float, ...]
+    at_typical: float
+    change: int  # total size of what the setting adds (favor steps)
+    level: int  # total of the whole-number values it sets (targets, Obs)
+
+    def cost(self, wanted: float, tolerance: float) -> int:
+        distance = abs(self.at_typical - wanted)
+        shortfall = max(0.0, distance - tolerance)
+        parts = (round(shortfall * _SCALE), round(distance * _SCALE), self.change, self.level)
+        total = 0
+        for part in parts:
+            total = total * _WEIGHT + part
+        return total
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two rungs out of order: the harder one is more likely to pass than the easier one at
+    ``pools`` (``kind="beats"``), or both are equally likely at the typical pool
+    (``kind="ties"``). ``pools`` is ``(None,)`` for systems without a pool size."""
+
+    easier: str
+    harder: str
+    kind: str
+    pools: tuple
+    easier_setting: str = ""
+    harder_setting: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"easier": self.easier, "easier_settings": self.easier_setting,
+                "harder": self.harder, "harder_settings": self.harder_setting,
+                "kind": self.kind, "pools": [p for p in self.pools if p is not None]}
+
+
+def difficulty_knobs(system: "str | System",
+                     add_steps: Sequence[int] = DEFAULT_ADD_STEPS) -> dict[str, tuple | None]:
+    """The settings a system's ladder turns, with the values the solver tries.
+
+    Keys a rung *sets* that are choices (die colour) try every choice; whole-number keys it
+    sets (target, Ob) map to ``None``: the solver raises them from 1 until P(pass) is
+    negligible. Keys a rung *adds* to (favor) try ``add_steps``.
+
+    Example:
+        >>> difficulty_knobs("uwr")
+        {'target': None, 'favor': (-2, -1, 0, 1, 2)}
+        >>> difficulty_knobs("erzahlspiel")["die"]
+        ('black', 'red', 'yellow', 'green', 'blue')
+    """
+    sys_ = get_system(system)
+    knobs: dict[str, tuple | None] = {}
+    for rung in sys_.ladder:
+        for key in rung.set:
+            param = sys_.params[key]
+            knobs[key] = tuple(param.choices) if param.kind == "choice" else None
+        for key in rung.add:
+            knobs[key] = tuple(add_steps)
+    if not knobs:
+        raise WorkbenchError(f"{sys_.id}: has no difficulty ladder to solve for "
+                             "([[ladder]] in its data file sets nothing)")
+    return knobs
+
+
+def check_goals(wanted: Mapping[str, float], tolerance: float) -> dict[str, float]:
+    """The wanted odds, checked: each a number from 0 to 1, at least one."""
+    goals = dict(wanted)
+    for name, value in goals.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise WorkbenchError(f"wanted probability for {name!r} got {value!r}; "
+                                 "allowed: a number from 0 to 1")
+    if not goals:
+        raise WorkbenchError("wanted names no rung; allowed: one or more RUNG=PROBABILITY")
+    if not 0 <= tolerance <= 1:
+        raise WorkbenchError(f"tolerance got {tolerance!r}; allowed: a number from 0 to 1")
+    return {name: float(value) for name, value in goals.items()}
+
+
+def check_pools(pool: int | None, pools: "Iterable[int] | None") -> tuple[int, ...]:
+    """The pools the order is kept over, sorted (default just ``pool``, which must be one)."""
+    def whole(value) -> bool:
+        return not isinstance(value, bool) and hasattr(value, "__index__") and value >= 0
+    if not whole(pool):
+        raise WorkbenchError(f"pool got {pool!r}; allowed: a whole number >= 0")
+    pool = int(pool)
+    try:
+        sizes = (pool,) if pools is None else tuple(pools)
+    except TypeError:
+        raise WorkbenchError(f"pools got {pools!r}; allowed: whole numbers >= 0, e.g. range(3, 7)") from None
+    if all(whole(n) for n in sizes):
+        sizes = tuple(int(n) for n in sizes)
+    if not sizes or not all(whole(n) for n in sizes) or len(set(sizes)) != len(sizes):
+        raise WorkbenchError(f"pools got {pools!r}; allowed: distinct whole numbers >= 0, "
+                             "e.g. range(3, 7)")
+    if pool not in sizes:
+        raise WorkbenchError(f"pool {pool} is not among pools {list(sizes)}; allowed: the "
+                             "typical pool must lie in the range the order is kept over")
+    return tuple(sorted(sizes))
+
+
+def evaluator(sys_: System, base: Mapping[str, Any], pools: Sequence[int | None]):
+    """A function ``rung -> P(pass) at each pool``; pools repeat across rungs, so each
+    distinct pool's distribution is computed once."""
+    memo: dict = {}
+
+    def p_pass(rung: Rung) -> tuple[float, ...]:
+        out = []
+        for size in pools:
+            given = dict(base)
+            if size is not None:
+                given[sys_.pool_parameter] = size
+            value = _exact_point(sys_, sys_.with_rung(rung, **given), memo)[0]
+            if value is None:
+                raise WorkbenchError(f"{sys_.id}: rung {rung.describe()!r} gives no pass/fail result")
+            out.append(float(value))
+        return tuple(out)
+
+    return p_pass
+
+
+def candidates(sys_: System, knobs: Mapping[str, tuple | None], base: dict,
+               pools: Sequence[int | None], typical: int) -> list[Candidate]:
+    """Every setting the knobs reach, with P(pass) over ``pools`` (``pools[typical]`` is the
+    typical pool; whole-number knobs rise from 1 until P(pass) there is negligible)."""
+    listed = {k: v for k, v in knobs.items() if v is not None}
+    rising = [k for k, v in knobs.items() if v is None]
+    adds = {k for rung in sys_.ladder for k in rung.add}
+    p_pass = evaluator(sys_, base, pools)
+    out = []
+    for combo in itertools.product(*listed.values()):
+        fixed = dict(zip(listed, combo))
+        for levels in _rising_levels(sys_, rising):
+            setting = {**fixed, **levels}
+            rung = Rung("?", {k: v for k, v in setting.items() if k not in adds},
+                        {k: v for k, v in setting.items() if k in adds and v != 0})
+            probs = p_pass(rung)
+            out.append(Candidate(rung, probs, probs[typical],
+                                 sum(abs(v) for v in rung.add.values()),
+                                 sum(v for v in rung.set.values() if isinstance(v, int))))
+            if len(rising) == 1 and probs[typical] < NEGLIGIBLE:
+                break
+    return out
+
+
+def _rising_levels(sys_: System, rising: list[str]):
+    """Targets / Obs from 1 upwards (one rising knob; the caller stops when negligible), or
+    the product of small ranges when a ladder sets several whole-number knobs."""
+    if not rising:
+        yield {}
+        return
+    if len(rising) > 1:
+        yield from (dict(zip(rising, values)) for values in
+                    itertools.product(*(range(1, 7) for _ in rising)))
+        return
+    key = rising[0]
+    top = min(sys_.params[key].maximum or MAX_THRESHOLD, MAX_THRESHOLD)
+    for level in range(max(sys_.params[key].minimum or 0, 1), top + 1):
+        yield {key: level}
+
+
+def ordered_choice(cands: Sequence[Candidate], wanted: Sequence[float], tolerance: float,
+                   distinct: bool = True) -> list[int] | None:
+    """Indices into ``cands`` for each wanted rung (easiest first) forming the closest ladder
+    that keeps its order at every pool (and is distinct at the typical pool when
+    ``distinct``); ``None`` when no such ladder exists."""
+    probs = np.array([c.p_pass for c in cands])
+    typical = np.array([c.at_typical for c in cands])
+    # above[a, b]: setting a may sit directly above (be easier than) setting b.
+    above = (probs[:, None, :] >= probs[None, :, :] - SAME).all(axis=2)
+    if distinct:
+        above &= typical[:, None] > typical[None, :] + SAME
+    best: list[int | None] = [c.cost(wanted[0], tolerance) for c in cands]
+    back: list[list[int | None]] = []
+    for goal in wanted[1:]:
+        step, pointers = [], []
+        for b, cand in enumerate(cands):
+            options = [(best[a], a) for a in np.flatnonzero(above[:, b]) if best[a] is not None]
+            if not options:
+                step.append(None)
+                pointers.append(None)
+                continue
+            cost, a = min(options)
+            step.append(cost + cand.cost(goal, tolerance))
+            pointers.append(int(a))
+        best, back = step, [*back, pointers]
+    finals = [(cost, b) for b, cost in enumerate(best) if cost is not None]
+    if not finals:
+        return None
+    chosen = [min(finals)[1]]
+    for pointers in reversed(back):
+        chosen.append(pointers[chosen[-1]])
+    return chosen[::-1]
+
+
+def closest_each(cands: Sequence[Candidate], wanted: Sequence[float], tolerance: float) -> list[int]:
+    """The closest setting for each rung on its own, order ignored."""
+    return [min(range(len(cands)), key=lambda i: cands[i].cost(goal, tolerance)) for goal in wanted]
+
+
+def find_conflicts(names: Sequence[str], settings: Sequence[str],
+                   probs: Sequence[Sequence[float]], pools: Sequence, typical: int | None,
+                   ties: bool = True) -> list[Conflict]:
+    """Every pair of rungs (``names`` easiest first, set to ``settings``) where the harder one
+    is more likely at some of ``pools``, and (with ``ties``) every pair equally likely at
+    ``pools[typical]``."""
+    out = []
+    for i, j in itertools.combinations(range(len(names)), 2):
+        beaten = tuple(pool for pool, p, q in zip(pools, probs[i], probs[j]) if q > p + SAME)
+        if beaten:
+            out.append(Conflict(names[i], names[j], "beats", beaten, settings[i], settings[j]))
+        elif ties and typical is not None and abs(probs[i][typical] - probs[j][typical]) <= SAME:
+            out.append(Conflict(names[i], names[j], "ties", (pools[typical],), settings[i],
+                                settings[j]))
+    return out
