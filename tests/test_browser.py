@@ -1,6 +1,7 @@
 """A real browser drives the explorer: Voila serves notebooks/00_explorer.ipynb to Debian's
 chromium (Playwright's Python package; never ``playwright install``). Moving a slider must
-change the plotted values to the engine's new numbers.
+change the plotted values to the engine's new numbers; no label may be cut off; the chart
+must stay in view as systems are added. (Every notebook in JupyterLab: test_browser_lab.py.)
 
 Under ``CI=true`` this test must run: a missing chromium or Playwright fails it loudly.
 Elsewhere it skips when chromium is missing. A screenshot lands in ``test-artifacts/``.
@@ -100,6 +101,18 @@ _PLOTTED = """() => {
 }"""
 
 
+# Labels and buttons whose text does not fit (the browser cuts it with an ellipsis).
+_TRUNCATED = """() => Array.from(document.querySelectorAll(
+    '.wb-explorer .widget-label, .wb-explorer .widget-toggle-button, .wb-explorer .lm-AccordionPanel-title'))
+    .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+    .map(e => e.textContent.trim())"""
+_SLIDER_DISABLED = """() => {
+  const knob = document.querySelector('.wb-knob-dice');
+  return !!knob && (knob.querySelector('[disabled]') !== null
+                    || knob.querySelector('.noUi-target[disabled]') !== null);
+}"""
+
+
 def _expected_curves(favor: int, pools):
     uwr = workbench.system("uwr")
     return {f"{rung.name}": [workbench.check("uwr", **uwr.with_rung(rung, dice=n, favor=favor)).p_pass
@@ -154,6 +167,31 @@ def test_moving_a_slider_redraws_with_the_engines_numbers(voila_url):
             assert float(readout) == pytest.approx(1)
             assert moved["traces"] != start["traces"]
             assert "favor=1" in moved["traces"][0]["name"]
+
+            # starting values: a typical pool of 4, shown but disabled where it is the x axis
+            dice = page.locator(".wb-knob-dice .widget-readout").inner_text().strip()
+            assert dice == "4"
+            assert page.evaluate(_SLIDER_DISABLED), "the dice knob should be disabled on curves"
+            shown = page.locator(".wb-knob-target option:checked").inner_text()
+            assert shown.replace("\xa0", " ") == "(not set)"
+            cut = page.evaluate(_TRUNCATED)
+            assert not cut, f"labels cut off: {cut}"
+
             page.screenshot(path=str(ARTIFACTS / "explorer.png"), full_page=True)
+            # two more systems: their panels open one at a time and the chart stays in view
+            for system in ("arrata", "unnamed"):
+                picker = page.locator(".wb-explorer select").first
+                names = picker.locator("option").all_inner_texts()
+                wanted = workbench.system(system).name.replace(" ", "\xa0")
+                picker.select_option(index=[n.replace(" ", "\xa0") for n in names].index(wanted))
+                page.locator(".wb-explorer button", has_text="add").click(timeout=20_000)
+                page.wait_for_function(
+                    "n => document.querySelector('.wb-explorer .js-plotly-plot').data"
+                    ".some(t => t.name.startsWith(n))", arg=system, timeout=60_000)
+            box = page.locator(".wb-explorer .js-plotly-plot").bounding_box()
+            assert box["y"] < 700 and box["height"] >= 400, box  # beside the controls, in view
+            cut = page.evaluate(_TRUNCATED)
+            assert not cut, f"labels cut off: {cut}"
+            page.screenshot(path=str(ARTIFACTS / "explorer-three-systems.png"))
         finally:
             browser.close()

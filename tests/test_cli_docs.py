@@ -1,4 +1,4 @@
-"""``workbench table``, ``workbench ladder`` and ``workbench report`` from the command line."""
+"""``workbench table`` and ``workbench ladder`` from the command line (``report``: test_report.py)."""
 from __future__ import annotations
 
 import csv
@@ -6,12 +6,10 @@ import io
 import json
 
 import docutils.core
-import nbformat
 import pytest
 from markdown_it import MarkdownIt
 
 from workbench.cli import main
-from workbench.report import NOTEBOOK
 
 
 def run(capsys, *argv):
@@ -160,29 +158,3 @@ def test_bad_options_give_one_line_and_status_2(capsys, argv, message):
     assert err.count("\n") == 1 and err.startswith("workbench: error:") and message in err
 
 
-def test_report_notebook_is_committed_clean():
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    first = nb.cells[0]
-    assert first.cell_type == "markdown" and "question this notebook answers" in first.source
-    assert any("parameters" in cell.metadata.get("tags", []) for cell in nb.cells)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            assert cell.outputs == [] and cell.execution_count is None
-
-
-def test_report_end_to_end(tmp_path, capsys):
-    out_file = tmp_path / "report.html"
-    status, _, err = run(capsys, "report", "--out", str(out_file), "--systems", "uwr,unnamed,erzahlspiel",
-                         "--variant", "fons-exploding", "--pools", "1-4")
-    assert status == 0, err
-    assert "balance report" in err  # the tqdm bar
-    html = out_file.read_text(encoding="utf-8")
-    assert "<script src=" not in html  # self-contained: no CDN
-    assert html.count("Plotly.newPlot") >= 5  # curves, ladders, tier chart, narrative chart
-    for text in ("Balance report", "FoNS, exploding 6s", "Success with a Twist", "YES! AND...",
-                 "Stateful results", "Clocks:", "Conditions:", "Drama Dice:"):
-        assert text in html, text
-    assert "systems = [" not in html  # code cells are hidden
-    assert "Not available" not in html  # every stateful function the report uses exists
-    # The parameters reached the notebook: four pool sizes, so no "5 dice" column anywhere.
-    assert "4 dice" in html and "5 dice" not in html

@@ -109,7 +109,7 @@ def test_check_figure_shows_outcomes_and_tiers():
     assert list(outcomes.y) == pytest.approx(list(result.pmf.probabilities))
     assert list(tiers.x) == [str(t) for t in result.tiers.outcomes]
     assert list(tiers.y) == pytest.approx(list(result.tiers.probabilities))
-    assert f"{result.p_pass:.1%}" in fig.layout.title.subtitle.text
+    assert f"{result.p_pass:.1%}" in fig.layout.title.text
 
 
 def test_ladder_figures_draw_rungs_over_pools():
@@ -139,7 +139,7 @@ def test_solved_ladder_is_drawn_as_curves_over_pools_with_the_wanted_odds():
 def test_small_multiples_one_panel_per_system():
     fig = curve_panels(["uwr", "fons", "unnamed"], [1, 2])
     titles = [a.text for a in fig.layout.annotations]
-    assert titles == ["uwr", "fons", "unnamed"]
+    assert titles == ["UWR (= HKRPG)", "FoNS", "The Unnamed System"]
     axes = {t.xaxis for t in fig.data}
     assert len(axes) == 3
 

@@ -11,7 +11,8 @@ import workbench
 from workbench.errors import WorkbenchError
 from workbench.widgets import (AS_SET, EntrySettings, Explorer, ExplorerSettings, SettingsError,
                                curve_frame, difference_frame, figure, outcome_frame)
-from workbench.widgets.controls import EntryControls, knob_widget, slider_bounds
+from workbench.widgets.controls import (NOT_SET, TYPICAL_POOL, EntryControls, knob_widget,
+                                        slider_bounds)
 from workbench.widgets.settings import _format
 
 POOLS = (1, 2, 3, 5, 8)
@@ -22,8 +23,8 @@ def _traces(fig):
 
 
 def _titles(fig) -> str:
-    """A figure's title and subtitle (the method note lives in the subtitle)."""
-    return f"{fig.layout.title.text} / {fig.layout.title.subtitle.text}"
+    """A figure's title with its second line (the method note)."""
+    return fig.layout.title.text
 
 
 # -- curves ------------------------------------------------------------------------------
@@ -212,12 +213,18 @@ def test_every_declared_parameter_gets_a_control(system):
     controls = EntryControls(system)
     assert set(controls.knobs) == set(sys_.params)
     settings = controls.settings()
-    assert sys_.resolve(**settings.knobs) == sys_.resolve()  # defaults round-trip
+    typical = {sys_.pool_parameter: TYPICAL_POOL} if sys_.pool_parameter else {}
+    assert sys_.resolve(**settings.knobs) == sys_.resolve(**typical)  # defaults round-trip
     for name, param in sys_.params.items():
         widget = controls.knobs[name]
         assert f"wb-knob-{name}" in widget._dom_classes
+        assert param.help in widget.tooltip  # the parameter's help on hover
         if param.kind == "choice":
-            assert [v for _, v in widget.options if v is not None] == list(param.choices)
+            assert [v for _, v in widget.options if v != NOT_SET] == list(param.choices)
+        if param.optional and param.default is None:
+            # a None value would show a blank drop-down: unset shows "(not set)"
+            assert widget.value == NOT_SET and widget.label == "(not set)"
+            assert settings.knobs[name] is None
     rule_options = [n for n, p in sys_.params.items() if p.rule_option]
     text = repr(controls.box)
     if rule_options:
@@ -253,6 +260,46 @@ def test_controls_read_into_settings():
 
 
 # -- the explorer (no browser) -----------------------------------------------------------
+def test_explorer_starts_at_a_typical_pool_and_disables_the_pool_knob_on_curves():
+    explorer = Explorer(["uwr", "unnamed", EntrySettings("arrata", {"stat": "A6"})])
+    uwr, unnamed, arrata = explorer.entries
+    assert uwr.knobs["dice"].value == 4 and unnamed.knobs["d6"].value == 4
+    assert arrata.knobs["dice"].value == 6  # the stat named the pool
+    assert uwr.knobs["dice"].disabled and "x axis" in uwr.pool_note.value
+    assert not explorer.pools.disabled and explorer.baseline.disabled
+    assert [t.name for t in explorer.figure.data][:1] == ["uwr · Easy"]  # no "dice=4"
+    explorer.view.value = "outcomes"
+    assert not uwr.knobs["dice"].disabled and explorer.pools.disabled
+    normal = workbench.check("uwr", dice=4, target=1).pmf
+    column = list(explorer.figure.data[0].x).index("uwr dice=4 · Normal")
+    assert explorer.figure.data[0].y[column] == pytest.approx(normal[0])
+    explorer.view.value = "difference"
+    assert not explorer.baseline.disabled and explorer.trials.disabled
+    explorer.method.value = "simulate"
+    assert not explorer.trials.disabled
+
+
+def test_explorer_keeps_the_chart_beside_folding_controls():
+    explorer = Explorer(["uwr"])
+    explorer.add("fons")
+    explorer.add("arrata")
+    panels = explorer.entry_panels
+    assert panels.selected_index == 2  # the newest open, the others folded
+    assert list(panels.titles) == ["1. UWR (= HKRPG)", "2. FoNS", "3. Arrata"]
+    controls, chart = explorer.widget.children[1:]
+    assert explorer.figure in chart.children and panels in controls.children
+    assert panels.layout.max_height  # the panels scroll instead of pushing the chart down
+
+
+def test_explorer_shows_a_busy_state_while_computing():
+    explorer = Explorer(["uwr"], pool_sizes=range(1, 3))
+    seen = []
+    explorer.status.observe(lambda change: seen.append(change["new"]), names="value")
+    explorer.entries[0].knobs["favor"].value = 1
+    assert any("computing" in text for text in seen)
+    assert "updated in" in explorer.status.value and "wb-busy" not in explorer.chart._dom_classes
+
+
 def test_explorer_redraws_with_engine_numbers_after_a_knob_moves():
     explorer = Explorer(["uwr"], pool_sizes=range(1, 6))
     explorer.entries[0].knobs["favor"].value = 2

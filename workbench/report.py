@@ -1,40 +1,322 @@
-"""The balance report: ``notebooks/balance_report.ipynb`` executed with parameters, as one
-self-contained HTML page (code hidden, plotly.js inlined once).
+"""The balance report: one self-contained HTML page comparing systems, built in Python.
 
-The notebook holds the narrative; this module checks the options, injects them (papermill's
-parameter cell), runs the cells one by one under a tqdm bar (nbclient) and converts the result
-(nbconvert). The helpers the notebook calls (:class:`FigureEmbedder`, :func:`stateful_summary`)
-live here too, so the notebook only calls the package.
+:func:`report_sections` gathers the report's sections (figures from :mod:`workbench.figures`,
+tables with readable column names); :func:`build_report` writes them as one page (plotly.js
+inlined once, so it opens offline) and ``notebooks/balance_report.ipynb`` shows the same
+sections with :func:`show_sections`. No notebook is executed and no kernel started, so the
+command prints no kernel warnings, stops cleanly on Ctrl-C and works from an installed wheel.
 """
 from __future__ import annotations
 
-import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from .errors import WorkbenchError
 from .rules.registry import get_system
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "balance_report.ipynb"
 DEFAULT_SYSTEMS = ("uwr", "fons", "unnamed", "arrata", "erzahlspiel")
+#: The odds a designer typically asks of a ladder (the README's example), solved per system.
+DEFAULT_WANTED = "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2"
+TYPICAL_POOL = 4
+TYPICAL_POOLS = range(3, 7)
+#: The Drama Dice campaign the report simulates: three checks a session, three sessions.
+DRAMA_SESSION = ({"d6": 2}, {"d6": 3, "target": 2}, {"d6": 3})
+
+#: Column names as a reader should see them (raw names come from the stateful results).
+READABLE_COLUMNS = {
+    "pass_without": "P(pass) without Drama Dice", "pass_with": "P(pass) with Drama Dice",
+    "pass_with_stderr_bound": "± (standard error, at most)", "mean_pulled": "dice pulled per check",
+    "empty_share": "checks finding the pool empty", "pool_max": "pool maximum",
+    "checks": "checks per campaign", "trials": "campaigns simulated", "seed": "seed",
+    "without": "without Drama Dice", "with": "with Drama Dice", "wanted": "wanted",
+    "achieved": "achieved", "error": "off by", "reachable": "within tolerance",
+    "rung": "rung", "setting": "setting", "note": "note", "die": "die",
+}
 
 
-class ReportError(WorkbenchError):
-    """The report notebook failed: names the cell and the error it raised."""
+@dataclass
+class Table:
+    """A table of a report section: ``percent`` columns as 12.3%, ``pp`` as +1.2 pp,
+    ``digits`` columns with two decimals; everything else as it is."""
+
+    caption: str
+    frame: Any
+    percent: Sequence[str] = ()
+    pp: Sequence[str] = ()
+    digits: Sequence[str] = ()
+    index: bool = False
+    """Show the frame's index as its first column(s)."""
+
+    def text_frame(self):
+        """The frame with its numbers written out and its columns readable."""
+        out = self.frame.reset_index() if self.index else self.frame.copy()
+        for column in out.columns:
+            values = out[column]
+            if column in self.percent:
+                out[column] = [_percent(v) for v in values]
+            elif column in self.pp:
+                out[column] = [f"{100 * float(v):+.1f} pp" for v in values]
+            elif column in self.digits:
+                out[column] = [f"{float(v):,.2f}" for v in values]
+            elif values.dtype == bool:
+                out[column] = ["yes" if v else "no" for v in values]
+        out.columns = [READABLE_COLUMNS.get(str(c), str(c)) for c in out.columns]
+        return out
+
+    def html(self) -> str:
+        return self.text_frame().to_html(index=False, border=0, classes="wb-table",
+                                          escape=True, na_rep="")
+
+
+def _percent(value: Any) -> str:
+    value = float(value)
+    if value != value:  # NaN
+        return ""
+    if 0 < value < 0.0005:
+        return "< 0.1%"
+    return f"{value:.1%}"
+
+
+@dataclass
+class Section:
+    """One heading of the report: a short text, then figures, tables and notes in order."""
+
+    title: str
+    intro: str
+    items: list = field(default_factory=list)
+
+    @property
+    def anchor(self) -> str:
+        return "".join(c if c.isalnum() else "-" for c in self.title.lower()).strip("-")
+
+
+def _check_choice(systems: Sequence[str], variants: Sequence[str], pool_sizes: Iterable[int]):
+    ids = [get_system(name).id for name in systems]
+    variant_ids = [get_system(name).id for name in variants]
+    if not ids and not variant_ids:
+        raise WorkbenchError("systems got nothing; allowed: one or more ids such as uwr,arrata")
+    sizes = [int(n) for n in pool_sizes]
+    if not sizes:
+        raise WorkbenchError("pool_sizes is empty; allowed: one or more whole numbers >= 1")
+    return ids, variant_ids, sizes
+
+
+def report_title(systems: Sequence[str], variants: Sequence[str] = ()) -> str:
+    """The page title: ``Balance report: UWR (= HKRPG), Arrata``.
+
+    Example:
+        >>> report_title(["uwr", "arrata"], ["fons-exploding"])
+        'Balance report: UWR (= HKRPG), Arrata + FoNS, exploding 6s'
+    """
+    names = ", ".join(get_system(s).name for s in systems)
+    extra = ", ".join(get_system(v).name for v in variants)
+    return "Balance report: " + names + (f" + {extra}" if extra else "")
+
+
+def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence[str] = (),
+                    pool_sizes: Iterable[int] = range(1, 11), *,
+                    wanted: str = DEFAULT_WANTED) -> list[Section]:
+    """The report's sections, in order: at a glance, success curves (one panel per system),
+    difficulty ladders, solved ladders, what-if variants, tiers and outcomes, stateful rules.
+
+    Example:
+        >>> [s.title for s in report_sections(["uwr"], pool_sizes=[1, 2])]
+        ['At a glance', 'Success curves', 'Difficulty ladders', 'Ladders solved for wanted odds']
+    """
+    from . import figures
+    from .ladders import difficulty_table, solve_ladder
+
+    ids, variant_ids, sizes = _check_choice(systems, variants, pool_sizes)
+    chosen = [get_system(s) for s in [*ids, *variant_ids]]
+    pooled = [s for s in chosen if s.pool_parameter]
+    sections = [_glance(chosen)]
+
+    curves = Section("Success curves", "P(pass) against the number of dice, one panel per "
+                     "system, one line per difficulty rung of its own ladder. Systems that roll "
+                     "a single die have no curve; see their ladder below.")
+    if pooled:
+        curves.items.append(figures.curve_panels([s.id for s in pooled], sizes))
+    else:
+        curves.items.append("None of the chosen systems has a pool size to vary.")
+    sections.append(curves)
+
+    ladders = Section("Difficulty ladders", "Each system's own ladder from its data file (the "
+                      "seed's difficulty table), with the chance to pass by pool size (drawn as "
+                      "the success curves above).")
+    for sys_ in chosen:
+        if not sys_.ladder:
+            ladders.items.append(f"{sys_.name}: no difficulty ladder in its data file.")
+            continue
+        table = difficulty_table(sys_, sizes if sys_.pool_parameter else [1])
+        numeric = [c for c in table.columns if table[c].dtype.kind == "f"]
+        ladders.items.append(Table(sys_.name, table, percent=numeric))
+        if not sys_.pool_parameter:  # pooled ladders are the curves above
+            ladders.items.append(figures.ladder_figure(sys_, sizes, height=380))
+    sections.append(ladders)
+
+    solved = Section("Ladders solved for wanted odds",
+                     f"The settings that come closest to {_wanted_text(wanted)} for a typical "
+                     f"character ({TYPICAL_POOL} dice), keeping the rungs in order for "
+                     f"{min(TYPICAL_POOLS)} to {max(TYPICAL_POOLS)} dice; drawn over pools "
+                     f"{sizes[0]}-{sizes[-1]}.")
+    for sys_ in pooled:
+        solution = solve_ladder(sys_, wanted, pool=TYPICAL_POOL, pools=TYPICAL_POOLS)
+        frame = solution.table()
+        solved.items.append(Table(f"{sys_.name}" + ("" if solution.ordered else
+                                                    " — not ordered: rungs cross"),
+                                  frame, percent=["wanted", "achieved"], pp=["error"]))
+        solved.items.append(figures.ladder_figure(solution, sizes, height=380))
+    if not pooled:
+        solved.items.append("Solved ladders need a system with a pool size.")
+    sections.append(solved)
+
+    if variant_ids:
+        what_if = Section("What-if variants", "Each variant's P(pass) minus its base system's, "
+                          "rung by rung, in percentage points.")
+        for variant in variant_ids:
+            sys_ = get_system(variant)
+            base = sys_.base
+            if base and sys_.pool_parameter:
+                what_if.items.append(figures.difference_figure(variant, base, sizes, height=380))
+            else:
+                what_if.items.append(f"{sys_.name}: no pool size to compare along; see its "
+                                     "outcome chart below.")
+        sections.append(what_if)
+
+    outcomes = Section("Tiers and outcomes", "How results spread over each system's named "
+                       "outcomes, worst at the bottom: degrees of success by pool size, or the "
+                       "narrative dice's outcomes by die colour.")
+    for sys_ in chosen:
+        if sys_.outcome_labels:
+            outcomes.items.append(figures.narrative_odds_figure(sys_, height=420))
+        elif sys_.pool_parameter and _has_tiers(sys_):
+            outcomes.items.append(figures.tier_figure(sys_, sizes, height=420))
+    if outcomes.items:
+        sections.append(outcomes)
+    state = _stateful_section([s.id for s in chosen])
+    if state.items:
+        sections.append(state)
+    return sections
+
+
+def _wanted_text(wanted: str) -> str:
+    from .ladders import parse_wanted
+    return ", ".join(f"{name} {p:.0%}" for name, p in parse_wanted(wanted).items())
+
+
+def _has_tiers(sys_) -> bool:
+    from .api import check
+    return check(sys_, **{sys_.pool_parameter: 1}).tiers is not None
+
+
+def _glance(chosen) -> Section:
+    """One row per system: its ladder's odds at a typical pool, easiest to hardest."""
+    import pandas as pd
+
+    from .analysis import success_curve
+    rows = []
+    for sys_ in chosen:
+        frame = success_curve(sys_, [TYPICAL_POOL])
+        steps = " → ".join(f"{rung} {_percent(p)}" for rung, p in zip(frame["rung"], frame["p_pass"]))
+        rows.append({"system": f"{sys_.name} ({sys_.id})",
+                     "pool": sys_.pool_parameter or "one die",
+                     f"P(pass) at {TYPICAL_POOL} dice, easiest to hardest": steps})
+    return Section("At a glance", "Each system's ladder at a typical pool of "
+                   f"{TYPICAL_POOL} dice (a single die where the system rolls one). Every number "
+                   "is exact unless marked simulated.",
+                   [Table("", pd.DataFrame(rows))])
+
+
+def stateful_summary(systems: Sequence[str] = DEFAULT_SYSTEMS) -> dict[str, Any]:
+    """Tables from ``workbench.stateful`` for the chosen systems.
+
+    Clocks and conditions are Erzählspiel rules (shown when a narrative system is chosen),
+    the Drama Dice economy is the Unnamed System's (shown when a bounce-pool system is).
+
+    Example:
+        >>> found = stateful_summary(["uwr"])
+        >>> found["clocks"] is None and found["drama_summary"] is None
+        True
+    """
+    import pandas as pd
+
+    from . import stateful
+    kinds = {get_system(name).mechanic.kind for name in systems}
+    found: dict[str, Any] = {"clocks": None, "taken_out": None, "drama_summary": None,
+                             "drama_tiers": None}
+    if "narrative" in kinds:
+        found["clocks"] = stateful.clock_table()
+        rows = []
+        for colour in ("red", "yellow", "green"):
+            for spiral in (False, True):
+                result = stateful.taken_out(colour, death_spiral=spiral)
+                rows.append({"attacker die": colour, "death spiral": "yes" if spiral else "no",
+                             "mean exchanges": result.mean, "P(within 5)": result.within(5)})
+        found["taken_out"] = pd.DataFrame(rows)
+    if any({"d6", "d8", "drama"} <= set(get_system(name).params) for name in systems):  # Unnamed-like
+        result = stateful.drama_campaign(list(DRAMA_SESSION), sessions=3, players=4, tier=1,
+                                         trials=20_000, seed=0)
+        found["drama_summary"] = result.summary
+        found["drama_tiers"] = result.tiers
+    return found
+
+
+def _stateful_section(ids: Sequence[str]) -> Section:
+    state = stateful_summary(ids)
+    section = Section("Stateful rules", "What carries from one check to the next: clocks and "
+                      "conditions for the narrative dice (exact), the Drama Dice economy for the "
+                      "Unnamed System (simulated, seed 0).")
+    if state["clocks"] is not None:
+        clocks = state["clocks"].copy()
+        clocks.columns = [f"{c} segments" for c in clocks.columns]
+        section.items.append(Table("Clocks: mean rolls to fill a clock, by die colour and size",
+                                   clocks, digits=list(clocks.columns), index=True))
+    if state["taken_out"] is not None:
+        section.items.append(Table("Conditions: exchanges until a defender is Taken Out",
+                                   state["taken_out"], percent=["P(within 5)"],
+                                   digits=["mean exchanges"]))
+    if state["drama_summary"] is not None:
+        summary = state["drama_summary"].drop(columns=["seed"])
+        section.items.append(Table(
+            "Drama Dice: three sessions of three checks (2d6, 3d6 needing 2, 3d6), four "
+            "players, tier 1, dice pulled when a check is likely to fail", summary,
+            percent=["pass_without", "pass_with", "pass_with_stderr_bound", "empty_share"],
+            digits=["mean_pulled"]))
+        section.items.append(Table("Tiers over all checks of the campaign",
+                                   state["drama_tiers"], percent=["without", "with"], index=True))
+    return section
+
+
+def show_sections(sections: Sequence[Section]) -> None:
+    """Display the report's sections in a notebook (the same content as the HTML page)."""
+    from IPython.display import HTML, Markdown, display
+
+    for section in sections:
+        display(Markdown(f"## {section.title}\n\n{section.intro}"))
+        for item in section.items:
+            if isinstance(item, Table):
+                if item.caption:
+                    display(Markdown(f"**{item.caption}**"))
+                display(HTML(item.html()))
+            elif isinstance(item, str):
+                display(Markdown(f"_{item}_"))
+            else:
+                display(item)
 
 
 def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
                  variants: Sequence[str] = (), pool_sizes: Iterable[int] = range(1, 11), *,
-                 progress: bool = True, timeout: int = 600, notebook: "str | Path" = NOTEBOOK) -> Path:
-    """Execute the balance-report notebook for these systems and write it as one HTML page.
+                 progress: bool = False, wanted: str = DEFAULT_WANTED) -> Path:
+    """Write the balance report for these systems as one self-contained HTML page.
 
     Args:
         out: the ``.html`` file to write (its folder must exist).
         systems: system ids or aliases to compare.
-        variants: what-if variant ids (``workbench/data/variants``) shown next to their base systems.
+        variants: what-if variant ids shown next to their base systems.
         pool_sizes: pool sizes for curves and ladder tables.
-        progress: a tqdm bar on stderr, one step per notebook cell.
-        timeout: seconds any one cell may run.
+        progress: a progress bar on stderr, one step per section.
+        wanted: the odds the "solved ladders" section asks of every system.
 
     Returns:
         The path written.
@@ -45,163 +327,21 @@ def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
         ...
         workbench.errors.WorkbenchError: unknown system 'nope'; known: uwr, fons, unnamed, arrata, erzahlspiel, arrata-cancelling, d10-pool, erzahlspiel-six-dice, fons-exploding (or a path to a .toml data file)
     """
+    from ._report_page import render_page
+
     out = Path(out)
     if out.suffix.lower() not in (".html", ".htm"):
         raise WorkbenchError(f"--out got {str(out)!r}; allowed: a file name ending in .html")
     if not out.parent.is_dir():
         raise WorkbenchError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
-    ids = [get_system(name).id for name in systems]
-    variant_ids = [get_system(name).id for name in variants]
-    if not ids and not variant_ids:
-        raise WorkbenchError("systems got nothing; allowed: one or more ids such as uwr,arrata")
-    sizes = [int(n) for n in pool_sizes]
-    if not sizes:
-        raise WorkbenchError("pool_sizes is empty; allowed: one or more whole numbers >= 0")
-    parameters = {"systems": ids, "variants": variant_ids, "pool_sizes": sizes}
-    executed = _execute(Path(notebook), parameters, progress, timeout)
-    out.write_text(_to_html(executed), encoding="utf-8")
+    from .ladders import parse_wanted
+    ids, variant_ids, sizes = _check_choice(systems, variants, pool_sizes)
+    parse_wanted(wanted)  # a bad --want fails before any work
+    sections = report_sections(ids, variant_ids, sizes, wanted=wanted)
+    page = render_page(report_title(ids, variant_ids), sections, ids, variant_ids, sizes,
+                       progress=progress)
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise WorkbenchError(f"--out {str(out)!r}: cannot write ({exc.strerror})") from None
     return out
-
-
-def _execute(path: Path, parameters: dict[str, Any], progress: bool, timeout: int):
-    import nbformat
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
-    from papermill.parameterize import parameterize_notebook
-    from tqdm.auto import tqdm
-
-    if not path.exists():
-        raise WorkbenchError(f"report notebook {str(path)!r} is missing")
-    nb = nbformat.read(path, as_version=4)
-    for cell in nb.cells:  # papermill looks for the tag on every cell
-        cell.metadata.setdefault("tags", [])
-    nb.metadata.setdefault("papermill", {})
-    nb = parameterize_notebook(nb, parameters, kernel_name="python3", language="python")
-    with tempfile.TemporaryDirectory(prefix="workbench-report-") as scratch:
-        # Run in a scratch folder: nothing the notebook writes lands beside tracked files.
-        client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                                resources={"metadata": {"path": scratch}})
-        code_cells = [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
-        with tqdm(total=len(code_cells), desc="balance report", unit="cell",
-                  disable=not progress) as bar, client.setup_kernel():
-            for index, cell in code_cells:
-                try:
-                    client.execute_cell(cell, index)
-                except CellExecutionError as exc:
-                    name = getattr(exc, "ename", "error")
-                    value = str(getattr(exc, "evalue", exc)).splitlines()[0:1]
-                    raise ReportError(f"report notebook cell {index} failed: {name}: "
-                                      f"{value[0] if value else ''}") from None
-                bar.update()
-    return nb
-
-
-# The lab template loads require.js, MathJax and Mermaid from CDNs: the page would not be
-# self-contained, and require.js would capture the inlined plotly.js as an AMD module so
-# ``window.Plotly`` stays undefined. The report uses none of them.
-_OFFLINE_TEMPLATE = """{%- extends 'index.html.j2' -%}
-{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
-{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
-{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
-"""
-
-
-def _to_html(nb) -> str:
-    from jinja2 import DictLoader
-    from nbconvert import HTMLExporter
-
-    exporter = HTMLExporter(template_name="lab", template_file="workbench_report.html.j2",
-                            extra_loaders=[DictLoader({"workbench_report.html.j2": _OFFLINE_TEMPLATE})],
-                            exclude_input=True, exclude_input_prompt=True,
-                            exclude_output_prompt=True)
-    body, _ = exporter.from_notebook_node(nb)
-    return body
-
-
-class FigureEmbedder:
-    """Plotly figures as HTML for the report: plotly.js inlined with the first figure only,
-    so the page works offline without carrying the library once per chart.
-
-    Example:
-        >>> import plotly.graph_objects as go
-        >>> embed = FigureEmbedder()
-        >>> first, second = embed.html(go.Figure()), embed.html(go.Figure())
-        >>> len(first) > 1_000_000, len(second) < 10_000
-        (True, True)
-    """
-
-    def __init__(self):
-        self._included = False
-
-    def html(self, fig) -> str:
-        from .figures import figure_html
-        text = figure_html(fig, include_plotlyjs=not self._included)
-        self._included = True
-        return text
-
-    def show(self, fig) -> None:
-        """Display ``fig`` in the running notebook."""
-        from IPython.display import HTML, display
-        display(HTML(self.html(fig)))
-
-
-#: The Drama Dice campaign the report simulates: three checks a session, three sessions.
-DRAMA_SESSION = ({"d6": 2}, {"d6": 3, "target": 2}, {"d6": 3})
-
-
-def stateful_summary(systems: Sequence[str] = DEFAULT_SYSTEMS) -> dict[str, Any]:
-    """Tables from ``workbench.stateful`` for the chosen systems, for the report.
-
-    Clocks and conditions are Erzählspiel rules (shown when a narrative system is chosen),
-    the Drama Dice economy is the Unnamed System's (shown when a bounce-pool system is).
-    A result whose function is missing (the stateful layer is written alongside the report)
-    is listed under ``"missing"`` with the reason, never silently left out.
-
-    Returns:
-        ``{"clocks", "taken_out", "drama_summary", "drama_tiers"}`` (DataFrame or ``None``)
-        and ``"missing"`` (list of text).
-
-    Example:
-        >>> found = stateful_summary(["uwr"])
-        >>> found["clocks"] is None and found["missing"] == []
-        True
-    """
-    import pandas as pd
-
-    kinds = {get_system(name).mechanic.kind for name in systems}
-    found: dict[str, Any] = {"clocks": None, "taken_out": None, "drama_summary": None,
-                             "drama_tiers": None, "missing": []}
-
-    def attempt(what: str, compute) -> None:
-        try:
-            compute()
-        except (ImportError, AttributeError, TypeError) as exc:
-            found["missing"].append(f"{what} ({type(exc).__name__}: {exc})")
-
-    def clocks():
-        from .stateful import clock_table
-        found["clocks"] = clock_table()
-
-    def conditions():
-        from .stateful import taken_out
-        rows = []
-        for colour in ("red", "yellow", "green"):
-            for spiral in (False, True):
-                result = taken_out(colour, death_spiral=spiral)
-                rows.append({"attacker die": colour, "death spiral": "yes" if spiral else "no",
-                             "mean exchanges": result.mean, "P(within 5)": result.within(5)})
-        found["taken_out"] = pd.DataFrame(rows)
-
-    def drama():
-        from .stateful import drama_campaign
-        result = drama_campaign(list(DRAMA_SESSION), sessions=3, players=4, tier=1,
-                                trials=20_000, seed=0)
-        found["drama_summary"] = result.summary
-        found["drama_tiers"] = result.tiers
-
-    if "narrative" in kinds:
-        attempt("clocks (workbench.stateful.clock_table)", clocks)
-        attempt("conditions (workbench.stateful.taken_out)", conditions)
-    if any({"d6", "d8", "drama"} <= set(get_system(name).params) for name in systems):  # Unnamed-like
-        attempt("Drama Dice economy (workbench.stateful.drama_campaign)", drama)
-    return found

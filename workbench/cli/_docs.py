@@ -94,13 +94,16 @@ def register(sub) -> None:
                            "significant digits", LADDER_FORMATS)
     p.set_defaults(run=run_ladder)
 
-    p = sub.add_parser("report", help="a self-contained HTML balance report (runs a notebook)")
+    p = sub.add_parser("report", help="a self-contained HTML balance report (one page, opens offline)")
     p.add_argument("--out", required=True, metavar="FILE.html")
     p.add_argument("--systems", default="uwr,fons,unnamed,arrata,erzahlspiel",
                    help="comma-separated system ids (default: the five seeds)")
     p.add_argument("--variant", action="append", default=[], metavar="ID",
                    help="a what-if variant to compare (repeatable), e.g. fons-exploding")
     p.add_argument("--pools", default="1-10", help="pool sizes for curves and tables (default 1-10)")
+    p.add_argument("--want", default=None, metavar="RUNG=P,...",
+                   help="odds every system's ladder is solved for (default "
+                        "\"Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2\")")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(run=run_report)
 
@@ -226,11 +229,14 @@ def run_ladder(args) -> int:
 
 
 def run_report(args) -> int:
-    from ..report import build_report
+    from ..report import DEFAULT_WANTED, build_report, report_title
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     if not systems:
         raise WorkbenchError(f"--systems got {args.systems!r}; allowed: ids such as uwr,arrata")
-    build_report(args.out, systems=systems, variants=args.variant,
-                 pool_sizes=parse_pools(args.pools), progress=not args.no_progress)
-    print(f"wrote {args.out}", file=sys.stderr)
+    path = build_report(args.out, systems=systems, variants=args.variant,
+                        pool_sizes=parse_pools(args.pools), progress=not args.no_progress,
+                        wanted=args.want or DEFAULT_WANTED)
+    size = path.stat().st_size / 1e6
+    print(f"wrote {path} ({size:.1f} MB, self-contained HTML): "
+          f"{report_title(systems, args.variant)}")
     return 0

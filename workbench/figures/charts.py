@@ -59,11 +59,18 @@ def _line(x, y, stderr, name: str, hover: str, **style: Any) -> dict:
             "error_y": error_y, "hovertemplate": hover, "line": style}
 
 
+def _pool_ticks(sizes: Sequence[int]) -> dict:
+    """A tick at every pool size when there are few of them (pools are whole numbers)."""
+    return {"dtick": 1} if len(sizes) <= 12 else {}
+
+
 def pool_axis_title(systems: Iterable[Any]) -> str:
     """``dice in the pool (dice / d6)``: the pool parameters of the systems drawn."""
     names = list(dict.fromkeys(get_system(s).pool_parameter for s in systems
                                if get_system(s).pool_parameter))
-    return "dice in the pool" + (f" ({' / '.join(names)})" if names else "")
+    if names in ([], ["dice"]):
+        return "dice in the pool"
+    return f"dice in the pool ({' / '.join(names)})"
 
 
 def _rung_style(lines: list[_frames.Line], label: str, rung: str, index_of_line: int,
@@ -118,6 +125,7 @@ def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
                  else f"{lines[0].system_object.name}: P(pass) against dice in the pool")
     return new_figure(title, pool_axis_title(systems), "P(pass)", traces=traces,
                       subtitle=method_note(method, trials, seed), y="percent", height=height,
+                      xaxis=_pool_ticks(sorted(set(frame["pool"]))),
                       legend_title="rung" if len(lines) == 1 else "system · rung")
 
 
@@ -169,7 +177,8 @@ def difference_figure(system: Any, base: Any = None, pools: Iterable[int] = DEFA
     return new_figure(title, pool_axis_title([line.system for line in lines]),
                       "difference in P(pass) (pp)", traces=traces,
                       subtitle=f"{method_note(method, trials, seed)}; percentage points",
-                      y="pp", height=height, legend_title="entry · rung")
+                      y="pp", height=height, legend_title="entry · rung",
+                      xaxis=_pool_ticks(sorted(set(frame["pool"])) if len(frame) else []))
 
 
 # -- one check ---------------------------------------------------------------------------
@@ -339,6 +348,7 @@ def tier_figure(system: "str | System", pools: Iterable[int] = range(1, 9), *,
               for i, tier in enumerate(tiers)]
     return new_figure(f"{sys_.name}: tiers by pool size", pool_axis_title([sys_]),
                       "share of rolls", traces=traces, y="percent", yaxis={"range": [0, 1.0001]},
+                      xaxis=_pool_ticks(sizes),
                       barmode="stack", bargap=0.2, legend={"traceorder": "reversed"},
                       legend_title="tier", height=height)
 
@@ -398,6 +408,7 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] = DEFAULT_POOLS,
                            "hovertemplate": f"<b>{shown[name]}</b><br>%{{x}} dice: %{{y:.1%}}"
                                             "<extra></extra>"})
         x_title = pool_axis_title([sys_])
+    xaxis = _pool_ticks(sizes) if sys_.pool_parameter else {}
     if solution is not None:
         for i, rung in enumerate(solution.rungs):
             at = solution.pool if sys_.pool_parameter else shown[rung.name]
@@ -411,12 +422,22 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] = DEFAULT_POOLS,
                            "hovertemplate": f"{rung.name} wanted {rung.wanted:.0%}<extra></extra>"})
     kind = "solved ladder" if solution is not None else "difficulty ladder"
     subtitle = None
+    shapes = []
     if solution is not None:
         subtitle = "× = the odds wanted" + (f" at {solution.pool} dice" if sys_.pool_parameter
                                             and solution.pool is not None else "")
+        band = [int(n) for n in getattr(solution, "pools", ()) or ()]
+        if band and sys_.pool_parameter:
+            # The pools the solver keeps the rungs in order over ("typical characters").
+            shapes.append({"type": "rect", "xref": "x", "yref": "paper", "layer": "below",
+                           "x0": min(band) - 0.4, "x1": max(band) + 0.4, "y0": 0, "y1": 1,
+                           "fillcolor": "#eef2f7", "line": {"width": 0}})
+            subtitle += f"; shaded: pools {min(band)}-{max(band)}, where the order is kept"
+        if getattr(solution, "ordered", True) is False:
+            subtitle += " · NOT ORDERED: rungs cross (see the solution's conflicts)"
     return new_figure(title or f"{sys_.name}: {kind}, P(pass) by difficulty", x_title, "P(pass)",
                       traces=traces, subtitle=subtitle, y="percent", height=height,
-                      legend_title="rung")
+                      legend_title="rung", shapes=shapes, xaxis=xaxis)
 
 
 def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *,
@@ -429,7 +450,7 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
     Example:
         >>> fig = curve_panels(["uwr", "arrata"], [1, 2])
         >>> len(fig.data), fig.layout.annotations[1].text
-        (10, 'arrata')
+        (10, 'Arrata')
     """
     from plotly.subplots import make_subplots
 
@@ -438,7 +459,8 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
     lines = _frames.read_entries(entries)
     sizes = [int(n) for n in pools]
     rows = math.ceil(len(lines) / columns)
-    names = [line.label for line in lines]
+    names = [line.system_object.name if line.label == line.system_object.id else line.label
+             for line in lines]
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=names, shared_yaxes=True,
                         horizontal_spacing=0.06, vertical_spacing=0.12 if rows > 1 else 0.1)
     for index, line in enumerate(lines):
@@ -455,7 +477,7 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
     fig.update_yaxes(**_percent(), title_text="")
     for row in range(1, rows + 1):
         fig.update_yaxes(title_text="P(pass)", row=row, col=1)
-    fig.update_xaxes(title_text="dice in the pool", dtick=1 if len(sizes) <= 12 else None)
+    fig.update_xaxes(title_text="dice in the pool", **_pool_ticks(sizes))
     fig.update_layout(template=TEMPLATE_NAME, title={"text": title}, autosize=True,
                       height=(panel_height or PANEL_HEIGHT) * rows + 140,
                       legend={"groupclick": "toggleitem", "tracegroupgap": 12},

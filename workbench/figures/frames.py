@@ -6,15 +6,17 @@ the frame (:mod:`workbench.figures.charts`). Tests compare the frames with
 
 An *entry* is what one line (or group of lines) of a figure shows: a system id or
 :class:`~workbench.rules.system.System`, a ``(system, params)`` pair, a ``(label, system,
-params)`` triple, or any object with ``system``, ``params``, ``rungs`` and ``label``
-attributes (the explorer's ``EntrySettings``).
+params)`` triple, a mapping ``{"system": ..., "params": {...}, "rungs": [...], "label": ...}``
+(only ``system`` required; ``rungs`` per entry, e.g. each system's "ordinary" rung), or any
+object with ``system``, ``params``, ``rungs`` and ``label`` attributes (the explorer's
+``EntrySettings``).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import pandas as pd
 
@@ -65,11 +67,21 @@ def read_entries(entries: Iterable[Any], rungs: Sequence[str] | None = None) -> 
     Example:
         >>> [line.label for line in read_entries(["uwr", "uwr", ("fons", {"favor": 1})])]
         ['uwr', 'uwr #2', 'fons favor=1']
+        >>> read_entries([{"system": "arrata", "rungs": ["Ob 2"]}])[0].rungs
+        ('Ob 2',)
     """
     lines = []
     seen: dict[str, int] = {}
     for entry in entries:
-        if hasattr(entry, "system") and hasattr(entry, "params") and not isinstance(entry, System):
+        if isinstance(entry, Mapping):
+            unknown = set(entry) - {"system", "params", "rungs", "label"}
+            if "system" not in entry or unknown:
+                raise WorkbenchError(f"entry {dict(entry)!r}: allowed keys: system (required), "
+                                     "params, rungs, label")
+            system, params = entry["system"], dict(entry.get("params") or {})
+            label_given = entry.get("label")
+            own_rungs = tuple(entry["rungs"]) if entry.get("rungs") is not None else None
+        elif hasattr(entry, "system") and hasattr(entry, "params") and not isinstance(entry, System):
             label_given = getattr(entry, "label", None)
             system, params = entry.system, dict(entry.params)
             own_rungs = getattr(entry, "rungs", None)

@@ -105,7 +105,7 @@ def percent_axis(**extra: Any) -> dict:
 
 def pp_axis(**extra: Any) -> dict:
     """A y axis for differences of probabilities, in percentage points (values ×100)."""
-    return {"ticksuffix": " pp", "tickformat": "+.0f", "zeroline": True,
+    return {"ticksuffix": " pp", "tickformat": "+.2~f", "zeroline": True,
             "zerolinecolor": ZERO_LINE, "zerolinewidth": 1, **extra}
 
 
@@ -147,9 +147,11 @@ def new_figure(title: str, x_title: str, y_title: str, *, traces: Sequence[Any] 
     if y not in (None, "percent", "pp"):
         from ..errors import WorkbenchError
         raise WorkbenchError(f"new_figure y got {y!r}; allowed: None, 'percent', 'pp'")
-    title_dict: dict[str, Any] = {"text": title}
-    if subtitle:
-        title_dict["subtitle"] = {"text": subtitle, "font": {"size": 12, "color": "#555"}}
+    # The subtitle is a second line of the title (not plotly's ``title.subtitle``, which
+    # some plotly.js builds - the explorer's widget among them - place above the title).
+    text = title if not subtitle else (
+        f"{title}<br><span style='font-size:12px;color:#555'>{subtitle}</span>")
+    title_dict: dict[str, Any] = {"text": text}
     base = {"template": TEMPLATE_NAME, "title": title_dict, "height": int(height),
             "autosize": True,
             "xaxis": {"title": {"text": x_title}, **layout.pop("xaxis", {})},

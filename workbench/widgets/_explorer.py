@@ -76,8 +76,20 @@ def shown_state(fig: go.Figure) -> dict:
     return {"traces": [trace.to_plotly_json() for trace in fig.data], "layout": layout}
 
 
+_CSS = """<style>
+.wb-explorer .wb-busy .js-plotly-plot { opacity: 0.45; transition: opacity 0.2s; }
+.wb-explorer .wb-status { min-height: 1.6em; }
+.wb-explorer .wb-busy-note { color: #8a5a00; font-weight: bold; }
+.wb-explorer .wb-entries > * { flex-shrink: 0; }
+</style>"""
+
+
 class Explorer:
     """The explorer widget. Display it in a notebook cell, or read :meth:`settings`.
+
+    The controls sit in a column beside the chart (below it on a narrow page); each
+    system's knobs fold away in their own panel, so the chart stays in view as systems are
+    added. In the curve views the x axis is the pool, so each pool knob is disabled there.
 
     Args:
         entries: starting systems: ids, or :class:`EntrySettings` for knobs and rungs.
@@ -100,47 +112,73 @@ class Explorer:
         self.last_update_seconds: float | None = None
         self._shown: dict | None = None  # what the FigureWidget shows (see show_figure)
         self._quiet = True  # no redraws while the controls are being built
+        wide = widgets.Layout(width="390px")
+        style = {"description_width": "110px"}
         self.system_picker = widgets.Dropdown(
-            options=[(f"{s.name} ({s.id})", s.id) for s in systems()],
-            description="system", layout=widgets.Layout(width="360px"))
-        self.add_button = widgets.Button(description="add", icon="plus")
+            options=[(s.name, s.id) for s in systems()],
+            description="add system", style=style, layout=widgets.Layout(width="330px"),
+            tooltip="a system or what-if variant to draw next to the others")
+        self.add_button = widgets.Button(description="add", icon="plus",
+                                         tooltip="draw this system next to the others",
+                                         layout=widgets.Layout(width="72px"))
         self.add_button.on_click(lambda _: self.add(self.system_picker.value))
         self.view = widgets.ToggleButtons(
             options=[("success curve", "curve"), ("one check", "outcomes"),
-                     ("variant − baseline", "difference")], value=view)
+                     ("variant − baseline", "difference")], value=view,
+            tooltips=["P(pass) against dice in the pool, one line per rung",
+                      "one check's outcomes or tiers, stacked worst to best",
+                      "each entry's P(pass) minus the baseline's, in percentage points"],
+            style={"button_width": "134px"})
         self.method = widgets.ToggleButtons(
-            options=[("exact", "exact"), ("simulated", "simulate")], value=method)
+            options=[("exact", "exact"), ("simulated", "simulate")], value=method,
+            tooltips=["exact odds from the dice", "run the simulator: 95% error bars"],
+            style={"button_width": "134px"})
         self.view.add_class("wb-view")
         self.method.add_class("wb-method")
         self.trials = widgets.Dropdown(
             options=[(f"{n:,}", n) for n in sorted({*TRIAL_CHOICES, int(trials)})],
-            value=int(trials), description="trials")
+            value=int(trials), description="trials", style=style, layout=wide,
+            tooltip="simulated checks per point (more: smaller error bars, slower)")
         self.seed = widgets.IntText(value=0 if seed is None else seed, description="seed",
-                                    layout=widgets.Layout(width="180px"))
-        self.pools = widgets.IntRangeSlider(value=(min(sizes), max(sizes)), min=0,
+                                    style=style, layout=wide,
+                                    tooltip="the simulator's seed: same seed, same numbers")
+        self.pools = widgets.IntRangeSlider(value=(max(1, min(sizes)), max(sizes)), min=1,
                                             max=max(40, max(sizes)), description="dice in pool",
-                                            continuous_update=False)
-        self.baseline = widgets.Dropdown(options=[], description="baseline")
+                                            continuous_update=False, style=style, layout=wide,
+                                            tooltip="the pool sizes along the x axis")
+        self.baseline = widgets.Dropdown(options=[], description="baseline", style=style,
+                                         layout=wide, tooltip="the entry the others are "
+                                                              "compared with (difference view)")
         self.status = widgets.HTML()
         self.status.add_class("wb-status")
-        self.entry_box = widgets.VBox()
+        # Only the systems' panels scroll: the picker and the views stay in reach.
+        self.entry_panels = widgets.Accordion(layout=widgets.Layout(max_height="480px",
+                                                                    overflow="auto"))
+        self.entry_panels.add_class("wb-entries")
         for widget in (self.view, self.method, self.trials, self.seed, self.pools, self.baseline):
             widget.observe(self._changed, names="value")
         for entry in entries:
             if isinstance(entry, EntrySettings):
-                self.add(entry.system, entry.knobs, entry.rungs, entry.label, redraw=False)
+                self.add(entry.system, dict(entry.params), entry.rungs, entry.label, redraw=False)
             else:
                 self.add(entry, redraw=False)
+        self._show_relevant_controls()
         # The first figure goes into the widget's constructor: that is the state a page
         # (Voila, a reopened notebook) renders from. Later updates are messages to live views.
         first = figure(self.settings())
         self.figure = go.FigureWidget(first)
         self._shown = shown_state(first)
-        self.widget = widgets.VBox([
-            widgets.HBox([self.system_picker, self.add_button]),
-            widgets.HBox([self.view, self.method]),
-            widgets.HBox([self.pools, self.trials, self.seed, self.baseline]),
-            self.entry_box, self.status, self.figure])
+        controls = widgets.VBox(
+            [widgets.HBox([self.system_picker, self.add_button]), self.view, self.method,
+             self.pools, self.trials, self.seed, self.baseline, self.entry_panels],
+            layout=widgets.Layout(flex="0 0 430px", padding="0 8px 0 0"))
+        controls.add_class("wb-controls")
+        self.chart = widgets.VBox([self.status, self.figure],
+                                  layout=widgets.Layout(flex="1 1 440px", min_width="400px"))
+        self.chart.add_class("wb-chart")
+        self.widget = widgets.HBox([widgets.HTML(_CSS), controls, self.chart],
+                                   layout=widgets.Layout(flex_flow="row wrap",
+                                                         align_items="flex-start", width="100%"))
         self.widget.add_class("wb-explorer")
         self._quiet = False
         self.status.value = "<span style='color:#666'>ready</span>"
@@ -149,7 +187,7 @@ class Explorer:
     def add(self, system: str, params: dict[str, Any] | None = None,
             rungs: tuple[str, ...] | None = None, label: str | None = None,
             redraw: bool = True) -> EntryControls:
-        """Add a system or variant with its own knobs."""
+        """Add a system or variant with its own knobs (its panel opens, the others fold)."""
         controls = EntryControls(system, params, rungs, label)
         controls.observe(self._changed)
         controls.remove_button.on_click(lambda _: self.remove(controls))
@@ -164,14 +202,27 @@ class Explorer:
             self._entries_changed(True)
 
     def _entries_changed(self, redraw: bool) -> None:
-        self.entry_box.children = [e.box for e in self.entries]
         quiet, self._quiet = self._quiet, True
+        self.entry_panels.children = [e.box for e in self.entries]
+        self.entry_panels.titles = tuple(f"{i + 1}. {e.title}" for i, e in enumerate(self.entries))
+        self.entry_panels.selected_index = len(self.entries) - 1
         old = self.baseline.value or 0
-        self.baseline.options = [(f"{i + 1}: {e.system}", i) for i, e in enumerate(self.entries)]
+        self.baseline.options = [(f"{i + 1}: {e.title}", i) for i, e in enumerate(self.entries)]
         self.baseline.value = min(old, len(self.entries) - 1)
+        self._show_relevant_controls()
         self._quiet = quiet
         if redraw:
             self.refresh()
+
+    def _show_relevant_controls(self) -> None:
+        """Enable only what the current view and method use."""
+        curve_like = self.view.value != "outcomes"
+        for entry in self.entries:
+            entry.show_pool(not curve_like)
+        self.pools.disabled = not curve_like
+        self.baseline.disabled = self.view.value != "difference"
+        simulated = self.method.value == "simulate"
+        self.trials.disabled = self.seed.disabled = not simulated
 
     # -- settings and drawing --------------------------------------------------------------
     def settings(self) -> ExplorerSettings:
@@ -183,18 +234,38 @@ class Explorer:
             trials=int(self.trials.value), seed=int(self.seed.value),
             baseline=int(self.baseline.value or 0))
 
-    def _changed(self, _change: dict) -> None:
-        if not self._quiet:
-            self.refresh()
+    def _changed(self, change: dict) -> None:
+        if self._quiet:
+            return
+        if change.get("owner") in (self.view, self.method):
+            self._show_relevant_controls()
+        if any(change.get("owner") is e.label for e in self.entries):
+            self.entry_panels.titles = tuple(f"{i + 1}. {e.title}"
+                                             for i, e in enumerate(self.entries))
+        self.refresh()
+
+    def _busy(self, busy: bool) -> None:
+        # Widget state goes to the browser as it changes, so this shows while the kernel
+        # is still computing (a simulation can take seconds).
+        if busy:
+            what = ("simulating " + f"{int(self.trials.value):,} trials per point…"
+                    if self.method.value == "simulate" else "computing…")
+            self.status.value = f"<span class='wb-busy-note'>⏳ {what}</span>"
+            self.chart.add_class("wb-busy")
+        else:
+            self.chart.remove_class("wb-busy")
 
     def refresh(self) -> None:
         """Redraw from the current controls; bad combinations show a message instead."""
         started = time.perf_counter()
+        self._busy(True)
         try:
             self._shown = show_figure(self.figure, figure(self.settings()), self._shown)
         except WorkbenchError as exc:
             self.status.value = f"<span style='color:#b00'>⚠ {html.escape(str(exc))}</span>"
             return
+        finally:
+            self._busy(False)
         self.last_update_seconds = time.perf_counter() - started
         self.status.value = (f"<span style='color:#666'>updated in "
                              f"{1000 * self.last_update_seconds:.0f} ms</span>")

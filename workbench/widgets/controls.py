@@ -3,8 +3,9 @@
 Every :class:`~workbench.rules.params.Param` becomes a widget by its kind: ``int`` a slider
 (or a drop-down when the parameter may be left out), ``bool`` a check box, ``choice`` a
 drop-down. Rule options are grouped under their own heading, so every reading of the rules
-in RULES.md is one click away. Controls only hold values: :meth:`EntryControls.settings`
-reads them into an :class:`~workbench.widgets.settings.EntrySettings`.
+is one click away. Each control shows its parameter's help as a tooltip, and a parameter left
+unset shows "(not set)". Controls only hold values: :meth:`EntryControls.settings` reads them
+into an :class:`~workbench.widgets.settings.EntrySettings`.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
+from ..errors import WorkbenchError
 from ..rules.params import Param
 from ..rules.registry import get_system
 from .settings import AS_SET, EntrySettings
@@ -20,8 +22,13 @@ SLIDER_SPAN_POSITIVE = 30
 """Largest value a slider offers for a count (pools past 30 dice are off any table)."""
 SLIDER_SPAN_SIGNED = 6
 """Slider bounds for signed levels such as favor and advantage."""
-_LAYOUT = widgets.Layout(width="320px")
-_STYLE = {"description_width": "110px"}
+TYPICAL_POOL = 4
+"""Dice a new entry starts with: a typical character's pool (a pool of 0 passes nothing)."""
+NOT_SET = "(not set)"
+"""What an optional parameter left unset shows (and holds: a ``None`` value would show blank)."""
+_LAYOUT = widgets.Layout(width="360px")
+# Wide enough for the longest parameter name (``disadvantage_mode``): labels are never cut.
+_STYLE = {"description_width": "140px"}
 
 
 def slider_bounds(param: Param, value: int | None = None) -> tuple[int, int]:
@@ -55,19 +62,21 @@ def knob_widget(param: Param, value: Any = None) -> widgets.ValueWidget:
         False
     """
     value = param.default if value is None else value
-    common = {"description": param.name, "tooltip": param.help, "style": _STYLE,
-              "layout": _LAYOUT}
+    common = {"description": param.name, "tooltip": f"{param.name}: {param.help}",
+              "style": _STYLE, "layout": _LAYOUT}
     if param.kind == "bool":
         widget = widgets.Checkbox(value=bool(value), indent=True, **common)
     elif param.kind == "choice":
         options = [(str(c), c) for c in param.choices]
         if param.optional:
-            options.insert(0, ("(not set)", None))
-        widget = widgets.Dropdown(options=options, value=value, **common)
+            options.insert(0, (NOT_SET, NOT_SET))
+        widget = widgets.Dropdown(options=options, value=NOT_SET if value is None else value,
+                                  **common)
     elif param.optional:
         low, high = slider_bounds(param, value)
-        options = [("(not set)", None)] + [(str(n), n) for n in range(low, high + 1)]
-        widget = widgets.Dropdown(options=options, value=value, **common)
+        options = [(NOT_SET, NOT_SET)] + [(str(n), n) for n in range(low, high + 1)]
+        widget = widgets.Dropdown(options=options, value=NOT_SET if value is None else value,
+                                  **common)
     else:
         low, high = slider_bounds(param, value)
         widget = widgets.IntSlider(value=value, min=low, max=high, step=1,
@@ -86,24 +95,35 @@ def knob_value(widget: widgets.ValueWidget) -> Any:
     value = widget.value
     if isinstance(widget, widgets.IntSlider):
         return int(round(value))
-    return value
+    return None if value == NOT_SET else value
 
 
 class EntryControls:
     """The controls of one system or variant in the explorer: knobs, rungs, label, remove.
 
+    A new entry starts at a typical character's pool (:data:`TYPICAL_POOL` dice) unless
+    ``params`` name the pool.
+
     Example:
         >>> controls = EntryControls("uwr", {"favor": 1}, rungs=("Normal",))
         >>> controls.knobs["favor"].value = 2
-        >>> controls.settings().knobs["favor"], controls.settings().rungs
-        (2, ('Normal',))
+        >>> controls.settings().knobs["favor"], controls.settings().knobs["dice"]
+        (2, 4)
+        >>> controls.settings().rungs
+        ('Normal',)
     """
 
     def __init__(self, system: str, params: dict[str, Any] | None = None,
                  rungs: tuple[str, ...] | None = None, label: str | None = None):
         sys_ = get_system(system)
         self.system = system
+        self.system_object = sys_
         params = dict(params or {})
+        pool = sys_.pool_parameter
+        if pool and pool not in params and not _pool_set_otherwise(sys_, params):
+            declared = sys_.params[pool]
+            params[pool] = min(max(TYPICAL_POOL, declared.minimum or 0),
+                               declared.maximum if declared.maximum is not None else TYPICAL_POOL)
         resolved = sys_.resolve(**params)  # checks the given values and fills defaults
         self.knobs = {name: knob_widget(param, resolved[name]) for name, param in sys_.params.items()}
         ladder = [r.name for r in sys_.ladder]
@@ -113,21 +133,40 @@ class EntryControls:
             description="rungs", tooltip="difficulty rungs to draw (ctrl-click for several); "
                                          "'as set' uses the knobs as they are",
             style=_STYLE, layout=_LAYOUT)
-        self.label = widgets.Text(value=label or "", placeholder="label (automatic)",
-                                  layout=widgets.Layout(width="220px"))
+        self.label = widgets.Text(value=label or "", placeholder="legend label (automatic)",
+                                  description="label", style=_STYLE, layout=_LAYOUT,
+                                  tooltip="the name this entry gets in the legend")
         self.remove_button = widgets.Button(description="remove", icon="trash",
+                                            tooltip=f"remove {sys_.name} from the chart",
                                             layout=widgets.Layout(width="100px"))
+        self.pool_note = widgets.HTML(layout=widgets.Layout(margin="0 0 0 12px"))
         roll = [w for name, w in self.knobs.items() if not sys_.params[name].rule_option]
         options = [w for name, w in self.knobs.items() if sys_.params[name].rule_option]
         parts = [widgets.HBox([widgets.HTML(f"<b>{sys_.name}</b> <code>{sys_.id}</code>"),
-                               self.label, self.remove_button]),
-                 widgets.HBox([widgets.VBox(roll), widgets.VBox(
-                     ([widgets.HTML("<i>rule options</i>")] + options if options else [])
-                     + [self.rungs])])]
-        self.box = widgets.VBox(parts, layout=widgets.Layout(border="1px solid #ddd",
-                                                             padding="4px", margin="2px 0"))
+                               self.remove_button],
+                              layout=widgets.Layout(justify_content="space-between")),
+                 *roll, self.pool_note]
+        if options:
+            parts += [widgets.HTML("<i>rule options</i>"), *options]
+        parts += [self.rungs, self.label]
+        self.box = widgets.VBox(parts, layout=widgets.Layout(padding="4px"))
         self.box.add_class("wb-entry")
         self.box.add_class(f"wb-entry-{sys_.id}")
+
+    @property
+    def title(self) -> str:
+        """A short title for the entry's collapsible panel."""
+        return self.label.value.strip() or self.system_object.name
+
+    def show_pool(self, enabled: bool) -> None:
+        """Enable the pool knob, or disable it with a note (the curve views' x axis is the pool)."""
+        pool = self.system_object.pool_parameter
+        if not pool:
+            return
+        self.knobs[pool].disabled = not enabled
+        self.pool_note.value = ("" if enabled else
+                                f"<small style='color:#666'>{pool}: the x axis in this view "
+                                "(set the range with <i>dice in pool</i>)</small>")
 
     def value_widgets(self) -> list[widgets.Widget]:
         return [*self.knobs.values(), self.rungs, self.label]
@@ -144,3 +183,12 @@ class EntryControls:
                              tuple((name, knob_value(w)) for name, w in self.knobs.items()),
                              rungs=() if chosen == (AS_SET,) or not chosen else chosen,
                              label=self.label.value.strip() or None)
+
+
+def _pool_set_otherwise(sys_, params: dict[str, Any]) -> bool:
+    """Whether ``params`` already fix the pool another way (Arrata's ``stat="B5"``)."""
+    pool = sys_.pool_parameter
+    try:
+        return sys_.resolve(**params)[pool] != sys_.params[pool].default
+    except WorkbenchError:  # a bad value: let the resolve below name it
+        return False

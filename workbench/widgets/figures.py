@@ -13,12 +13,21 @@ import plotly.graph_objects as go
 from .. import figures as _figures
 from .settings import ExplorerSettings
 
-EXPLORER_HEIGHT = 520
+EXPLORER_HEIGHT = 560
 """The explorer's chart height in pixels (explicit, so JupyterLab and Voila keep it)."""
+#: The legend goes under the plot: the chart sits beside the controls, so width is scarce.
+_LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.16, "xanchor": "left", "x": 0,
+                 "title": {"text": ""}}
 
 
 def _options(settings: ExplorerSettings) -> dict:
     return {"method": settings.method, "trials": settings.trials, "seed": settings.seed}
+
+
+def _lines(settings: ExplorerSettings) -> list[_figures.Line]:
+    """The entries with the explorer's legend labels (see :meth:`ExplorerSettings.labels`)."""
+    return [_figures.Line(label, entry.system, entry.params, entry.rungs)
+            for entry, label in zip(settings.entries, settings.labels())]
 
 
 def curve_frame(settings: ExplorerSettings) -> pd.DataFrame:
@@ -30,7 +39,7 @@ def curve_frame(settings: ExplorerSettings) -> pd.DataFrame:
         >>> [round(p, 4) for p in curve_frame(s)["p_pass"]]
         [0.3333, 0.5556]
     """
-    return _figures.curve_frame(settings.entries, settings.pool_sizes, **_options(settings))
+    return _figures.curve_frame(_lines(settings), settings.pool_sizes, **_options(settings))
 
 
 def difference_frame(settings: ExplorerSettings) -> pd.DataFrame:
@@ -45,7 +54,7 @@ def difference_frame(settings: ExplorerSettings) -> pd.DataFrame:
         >>> round(frame.loc[frame.rung == "Normal", "difference"].item(), 4)
         0.1667
     """
-    return _figures.difference_frame(settings.entries, settings.baseline, settings.pool_sizes,
+    return _figures.difference_frame(_lines(settings), settings.baseline, settings.pool_sizes,
                                      **_options(settings))
 
 
@@ -59,18 +68,18 @@ def outcome_frame(settings: ExplorerSettings) -> pd.DataFrame:
         >>> list(dict.fromkeys(outcome_frame(s)["column"]))
         ['black', 'red', 'yellow', 'green', 'blue']
     """
-    return _figures.outcome_frame(settings.entries, **_options(settings))
+    return _figures.outcome_frame(_lines(settings), **_options(settings))
 
 
 def curve_figure(settings: ExplorerSettings, frame: pd.DataFrame | None = None) -> go.Figure:
     """Success curves: one line per entry and rung, P(pass) against dice in the pool."""
-    return _figures.curve_figure(settings.entries, settings.pool_sizes, frame=frame,
+    return _figures.curve_figure(_lines(settings), settings.pool_sizes, frame=frame,
                                  height=EXPLORER_HEIGHT, **_options(settings))
 
 
 def difference_figure(settings: ExplorerSettings, frame: pd.DataFrame | None = None) -> go.Figure:
     """Each entry's success curve minus the baseline's, in percentage points."""
-    return _figures.difference_figure(settings.entries, settings.baseline, settings.pool_sizes,
+    return _figures.difference_figure(_lines(settings), settings.baseline, settings.pool_sizes,
                                       frame=frame, height=EXPLORER_HEIGHT, **_options(settings))
 
 
@@ -91,4 +100,10 @@ def figure(settings: ExplorerSettings) -> go.Figure:
     """
     draw = {"curve": curve_figure, "outcomes": outcomes_figure,
             "difference": difference_figure}[settings.view]
-    return draw(settings)
+    fig = draw(settings)
+    legend = dict(_LEGEND_BELOW)
+    if settings.view == "outcomes":
+        legend["traceorder"] = "normal"  # worst to best, left to right
+    fig.layout.legend = legend
+    fig.layout.margin = {"t": 80, "r": 16, "b": 40, "l": 64}
+    return fig

@@ -80,13 +80,15 @@ class EntrySettings:
             return tuple(r.name for r in self.system_object.ladder) or (AS_SET,)
         return self.rungs or (AS_SET,)
 
-    def display_label(self) -> str:
-        """The legend text: ``label`` if given, else the id and every non-default knob."""
+    def display_label(self, include_pool: bool = True) -> str:
+        """The legend text: ``label`` if given, else the id and every non-default knob
+        (the pool size left out where the x axis is the pool: ``include_pool=False``)."""
         if self.label:
             return self.label
         sys_ = self.system_object
         changed = [f"{name}={_format(value)}" for name, value in self.params
-                   if name in sys_.params and value != sys_.params[name].default]
+                   if name in sys_.params and value != sys_.params[name].default
+                   and (include_pool or name != sys_.pool_parameter)]
         return " ".join([sys_.id, *changed])
 
 
@@ -138,11 +140,12 @@ class ExplorerSettings:
                                 "two or more entries for the difference view (a variant and its baseline)")
 
     def labels(self) -> list[str]:
-        """Unique legend labels, one per entry (repeats get ``#2``, ``#3``...)."""
+        """Unique legend labels, one per entry (repeats get ``#2``, ``#3``...). The pool
+        size is named only in the one-check view: elsewhere it is the x axis."""
         seen: dict[str, int] = {}
         out = []
         for entry in self.entries:
-            text = entry.display_label()
+            text = entry.display_label(include_pool=self.view == "outcomes")
             seen[text] = seen.get(text, 0) + 1
             out.append(text if seen[text] == 1 else f"{text} #{seen[text]}")
         return out

@@ -1,0 +1,108 @@
+"""The balance report: one self-contained HTML page built in Python, and the notebook that
+shows the same sections."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import workbench
+from workbench.cli import main
+from workbench.errors import WorkbenchError
+from workbench.report import Table, build_report, report_sections, report_title
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "balance_report.ipynb"
+RAW_NAME = re.compile(r"<th>[a-z]+_[a-z_]+</th>")  # pass_with_stderr_bound and the like
+
+
+def test_sections_read_well_and_use_readable_columns():
+    sections = report_sections(["uwr", "unnamed", "erzahlspiel"], ["fons-exploding"], [1, 2, 3, 4])
+    titles = [s.title for s in sections]
+    assert titles == ["At a glance", "Success curves", "Difficulty ladders",
+                      "Ladders solved for wanted odds", "What-if variants", "Tiers and outcomes",
+                      "Stateful rules"]
+    curves = sections[1].items[0]
+    # small multiples: one panel per pooled system, never one overloaded chart
+    assert [a.text for a in curves.layout.annotations] == [
+        "UWR (= HKRPG)", "The Unnamed System", "FoNS, exploding 6s"]
+    assert len({t.xaxis for t in curves.data}) == 3
+    for section in sections:
+        for item in section.items:
+            if isinstance(item, Table):
+                html = item.html()
+                assert not RAW_NAME.search(html), (section.title, RAW_NAME.search(html))
+    drama = [i for i in sections[-1].items if isinstance(i, Table) and "Drama" in i.caption][0]
+    assert "± (standard error, at most)" in drama.html()
+
+
+def test_solved_ladder_is_drawn_over_pools_one_to_ten():
+    sections = report_sections(["uwr"], pool_sizes=range(1, 11))
+    solved = sections[3]
+    figure = [item for item in solved.items if hasattr(item, "data")][0]
+    curves = [t for t in figure.data if t.mode == "lines+markers"]
+    assert [list(t.x) for t in curves] == [list(range(1, 11))] * 4
+    solution = workbench.ladders.solve_ladder(
+        "uwr", "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2", pool=4, pools=range(3, 7))
+    for trace, rung in zip(curves, solution.rungs):
+        assert trace.y[3] == pytest.approx(rung.achieved)
+
+
+def test_glance_table_gives_each_ladder_at_four_dice():
+    glance = report_sections(["arrata"], pool_sizes=[4])[0].items[0]
+    text = glance.html()
+    p_ob3 = workbench.check("arrata", dice=4, ob=3).p_pass
+    assert f"Ob 3 {p_ob3:.1%}" in text
+
+
+def test_page_is_self_contained_with_a_real_title(tmp_path):
+    out = build_report(tmp_path / "r.html", ["uwr", "erzahlspiel"], pool_sizes=[1, 2, 3])
+    html = out.read_text(encoding="utf-8")
+    assert "<title>Balance report: UWR (= HKRPG), Erzählspiel narrative dice</title>" in html
+    assert "<script src=" not in html and html.count("Plotly.newPlot") >= 4
+    # every figure keeps an explicit pixel height inside the page
+    heights = re.findall(r'<div class="figure"><div style="height:(\d+)px', html)
+    assert heights and all(int(h) >= 300 for h in heights)
+    assert "<th>3 dice</th>" in html and "<th>4 dice</th>" not in html  # the pools asked for
+
+
+def test_bad_choices_are_one_line_errors(tmp_path):
+    with pytest.raises(WorkbenchError, match="ending in .html"):
+        build_report(tmp_path / "r.txt")
+    with pytest.raises(WorkbenchError, match="does not exist"):
+        build_report(tmp_path / "missing" / "r.html")
+    with pytest.raises(WorkbenchError, match="names no rung|RUNG"):
+        build_report(tmp_path / "r.html", wanted="")
+    assert report_title(["uwr"], ["fons-exploding"]) == "Balance report: UWR (= HKRPG) + FoNS, exploding 6s"
+
+
+def test_cli_report_says_what_it_wrote_and_nothing_on_stderr(tmp_path):
+    out = tmp_path / "report.html"
+    done = subprocess.run([sys.executable, "-m", "workbench", "report", "--out", str(out),
+                           "--systems", "uwr,unnamed,erzahlspiel", "--variant", "fons-exploding",
+                           "--pools", "1-4"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # no kernel, no warnings
+    assert done.stdout.startswith(f"wrote {out} (") and "Balance report" in done.stdout
+    html = out.read_text(encoding="utf-8")
+    for text in ("FoNS, exploding 6s", "Success with a Twist", "YES! AND...", "Stateful rules",
+                 "Clocks", "Conditions", "Drama Dice", "What-if variants"):
+        assert text in html, text
+    assert "<th>4 dice</th>" in html and "<th>5 dice</th>" not in html
+
+
+def test_cli_report_bad_want_is_status_2(capsys, tmp_path):
+    status = main(["report", "--out", str(tmp_path / "r.html"), "--want", "Easy=2"])
+    _, err = capsys.readouterr()
+    assert status == 2 and err.count("\n") == 1 and "Easy" in err
+
+
+def test_notebook_shows_the_same_sections():
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    first = nb.cells[0]
+    assert first.cell_type == "markdown" and "question this notebook answers" in first.source
+    source = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "code")
+    assert "report_sections(" in source and "show_sections(" in source
