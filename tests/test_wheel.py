@@ -128,9 +128,6 @@ def test_explorer_imports_from_the_wheel(installed):
     assert done.stdout.strip() == "ok"
 
 
-# The report's notebook sits in notebooks/, outside the package, until the report stops
-# depending on it (another issue's change); then this passes and the mark goes.
-@pytest.mark.xfail(reason="the balance report still reads notebooks/ outside the package", strict=False)
 def test_report_from_the_wheel(installed):
     _, script, env, elsewhere = installed
     out = elsewhere / "balance.html"
