@@ -373,7 +373,8 @@ def write_figure_file(block: Block, folder: "str | os.PathLike") -> Path:
     if not path.exists():
         from .figures import write_figure
         path.parent.mkdir(parents=True, exist_ok=True)
-        scratch = path.with_name(".partial-" + path.name)  # no half-written file under the name
+        # No half-written file under the name, even with parallel Sphinx readers drawing it too.
+        scratch = path.with_name(f".partial-{os.getpid()}-{path.name}")
         write_figure(build_figure(block), scratch)
         os.replace(scratch, path)
     return path
