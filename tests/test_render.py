@@ -111,6 +111,15 @@ def test_bad_blocks_are_one_line_with_status_2(tmp_path, capsys, body, message):
     assert page.read_text(encoding="utf-8") == body
 
 
+def test_windows_line_ends_are_kept(tmp_path, capsys):
+    page = tmp_path / "odds.md"
+    page.write_bytes(PAGE.replace("\n", "\r\n").encode("utf-8"))
+    assert run(capsys, "render", str(page))[0] == 0
+    filled = page.read_bytes()
+    assert filled.count(BEGIN.encode()) == 3 and b"\n" not in filled.replace(b"\r\n", b"")
+    assert run(capsys, "render", "--check", str(page))[0] == 0
+
+
 def test_missing_file_is_status_2(tmp_path, capsys):
     code, _, err = run(capsys, "render", str(tmp_path / "nope.md"))
     assert code == 2 and "nope.md" in err and "cannot be read" in err

@@ -29,10 +29,12 @@ def run_render(args) -> int:
     for name in args.files:
         path = Path(name)
         try:
-            text = path.read_text(encoding="utf-8")
+            raw = path.read_bytes()
+            text = raw.decode("utf-8").replace("\r\n", "\n")
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
             raise WorkbenchError(f"file {name!r} cannot be read: {reason}") from None
+        newline = "\r\n" if b"\r\n" in raw else "\n"  # a Windows-edited page keeps its line ends
         result = fill_markdown(text, path, figures=args.figures, draw=not args.check)
         missing = [f for f in result.figures if not f.exists()]
         if result.text == text and not missing:
@@ -42,7 +44,7 @@ def run_render(args) -> int:
             print(f"{name}: would change", file=sys.stderr)
             continue
         try:
-            path.write_text(result.text, encoding="utf-8")
+            path.write_text(result.text, encoding="utf-8", newline=newline)
         except OSError as exc:
             raise WorkbenchError(f"file {name!r} cannot be written: {exc.strerror}") from None
         print(f"updated {name} ({result.blocks} blocks)", file=sys.stderr)
