@@ -136,3 +136,14 @@ def test_figure_block_writes_an_image_and_links_it(tmp_path, capsys):
     assert f"![UWR ladder](workbench-figures/{images[0].name})" in text
     images[0].unlink()  # a missing figure is a change too
     assert run(capsys, "render", "--check", str(page))[0] == 1
+
+
+def test_the_core_never_imports_sphinx():
+    """Sphinx is the docs extra: the package, its CLI and both rulebook routes load without it."""
+    import subprocess
+    import sys
+    code = ("import sys, workbench, workbench.cli, workbench.render, workbench.markdown; "
+            "from workbench.cli import main; main(['render', '--help']) if False else None; "
+            "print(sorted(m for m in ('sphinx', 'docutils', 'myst_parser') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
