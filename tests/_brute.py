@@ -139,8 +139,12 @@ def success_pool_roll(dice, favor=0, rerolls=0, half=False, penalty=0, sides=6, 
 # The Unnamed System (RULES.md section 3)
 
 def unnamed_roll(d6=0, d8=0, bonus=0, penalty=0, free_successes=0, drama=0, stunt=False,
-                 bounce_on=7, fail_on=1):
-    """A procedure returning ``(net, disaster)`` for one Unnamed check."""
+                 bounce_on=7, fail_on=1, origin_bounce="every_die"):
+    """A procedure returning ``(net, every initial die failed)`` for one Unnamed check.
+
+    ``origin_bounce="d6_only"``: a ``bounce_on`` below 7 (positive Origin) lets d6s bounce
+    from it, while d8s keep bouncing on 7+.
+    """
     cancelled = min(bonus, penalty)
     d6_count = d6 + (bonus - cancelled) + drama + int(stunt)
     penalty_failures = penalty - cancelled
@@ -150,6 +154,7 @@ def unnamed_roll(d6=0, d8=0, bonus=0, penalty=0, free_successes=0, drama=0, stun
         successes = failures = 0
         initial_failed = []
         for sides in pool:
+            bounce = max(bounce_on, 7) if origin_bounce == "d6_only" and sides == 8 else bounce_on
             face = tape.roll(sides)
             initial_failed.append(face <= fail_on)
             while True:
@@ -157,7 +162,7 @@ def unnamed_roll(d6=0, d8=0, bonus=0, penalty=0, free_successes=0, drama=0, stun
                     successes += 1
                 elif face <= fail_on:
                     failures += 1
-                if face < bounce_on:
+                if face < bounce:
                     break
                 face = tape.roll(sides)  # bounced: the same die type again
         disaster = bool(pool) and all(initial_failed)
@@ -170,8 +175,10 @@ UNNAMED_TIERS = ("Disaster", "Failure", "Marginal Failure", "Success with a Twis
                  "Triumph")
 
 
-def unnamed_tier(net: int, disaster: bool) -> str:
-    if disaster:
+def unnamed_tier(net: int, disaster: bool, reading: str = "always") -> str:
+    """The tier; ``reading="unless_net_passes"``: every initial die failed but the net is 1 or
+    more (free successes) reads by the net instead of as a Disaster."""
+    if disaster and (reading == "always" or net <= 0):
         return "Disaster"
     if net <= -1:
         return "Failure"
@@ -272,3 +279,117 @@ def margin(actor: dict, reactor: dict) -> dict:
         for r, pr in reactor.items():
             out[a - r] += pa * pr
     return dict(out)
+
+
+# Erzählspiel conditions and clocks (RULES.md section 5, and the workbench's documented model
+# for the readings: Disadvantage from filled slots, Taken Out as soon as every slot is full)
+
+ERZ_APPLYING = {_YA: 3, _Y: 2, _YB: 1}      # any NO applies nothing
+ERZ_RESISTING = {_NB: 1, _N: 2, _NA: 3}     # any YES receives nothing
+ERZ_CLOCK_MARKS = {_YA: 3, _Y: 2, _YB: 1}
+
+
+def erzahlspiel_label(tape, level: int, dice: str = "narrative") -> str:
+    """One roll at ``level`` steps from yellow (clamped to the five dice)."""
+    level = max(-2, min(level, 2))
+    if dice == "narrative":
+        return ERZ_DICE[ERZ_ORDER[level + 2]][tape.roll(6) - 1]
+    faces = [tape.roll(6) for _ in range(1 + abs(level))]
+    return ERZ_D6[max(faces) if level > 0 else min(faces)]
+
+
+def erzahlspiel_fight(mode="apply", actor=0, reactor=0, spiral="none", out_when="past_severe",
+                      dice="narrative", start=(), exchanges=4):
+    """A fight of at most ``exchanges`` exchanges; returns the exchange the victim is Taken
+    Out in, or 0 if still standing. ``actor``/``reactor`` are levels from yellow; the
+    victim's Disadvantage (``spiral``: none, per_slot, any_slot) lowers the reactor's die, or
+    raises the actor's in mode "apply" (the victim does not roll there)."""
+    def procedure(tape):
+        filled = set(start)
+        for exchange in range(1, exchanges + 1):
+            count = len(filled)
+            steps = {"none": 0, "per_slot": count, "any_slot": min(count, 1)}[spiral]
+            tier = 3
+            if mode != "resist":
+                lift = steps if mode == "apply" else 0
+                tier = ERZ_APPLYING.get(erzahlspiel_label(tape, actor + lift, dice), 0)
+            if mode != "apply" and tier > 0:
+                tier = min(tier, ERZ_RESISTING.get(erzahlspiel_label(tape, reactor - steps, dice), 0))
+            if tier == 0:
+                continue
+            while tier in filled:
+                tier += 1
+            if tier > 3:
+                return exchange
+            filled.add(tier)
+            if out_when == "all_filled" and len(filled) == 3:
+                return exchange
+        return 0
+
+    return procedure
+
+
+def erzahlspiel_clock(segments, level=0, dice="narrative", rolls=4):
+    """Rolls of one die until ``segments`` are marked; the roll that fills it, or 0."""
+    def procedure(tape):
+        marked = 0
+        for roll in range(1, rolls + 1):
+            marked += ERZ_CLOCK_MARKS.get(erzahlspiel_label(tape, level, dice), 0)
+            if marked >= segments:
+                return roll
+        return 0
+
+    return procedure
+
+
+# ---------------------------------------------------------------------------------------
+# Designed pools (data/README.md): die types with a value per face, explosions that may be
+# capped or roll another die type, rerolls of dice that scored 0, dice kept best or worst.
+
+def designed_roll(dice: dict, counts: dict, rerolls: int = 0, modifier: int = 0, floor=None,
+                  keep: str | None = None, kept: int = 1):
+    """A procedure for :func:`enumerate_rolls`: ``dice`` maps a die name to
+    ``{"faces": [value of face 1, ...], "explode": {faces}, "limit": n, "into": name}``;
+    ``counts`` maps die names to dice rolled. Returns ``(total, every initial die negative)``.
+
+    At the table: roll every die of the pool in order. A face listed in ``explode`` rolls one
+    more die (of type ``into``, else the same type) and adds its value, which may explode in
+    turn, until ``limit`` extra dice came from this initial die (0: no limit). After the
+    whole pool, up to ``rerolls`` dice whose own faces added up to 0 are rolled again, first
+    to last, and the new chain replaces the old. With ``keep`` "highest"/"lowest" only the
+    ``kept`` best/worst initial faces count. Then the modifier, then the floor.
+    """
+    def procedure(tape):
+        def chain(name):
+            die = dice[name]
+            face = tape.roll(len(die["faces"]))
+            got, first = die["faces"][face - 1], die["faces"][face - 1]
+            kind, extra = name, 0
+            while face in dice[kind].get("explode", ()) and (not die.get("limit") or extra < die["limit"]):
+                kind = dice[kind].get("into") or kind
+                face = tape.roll(len(dice[kind]["faces"]))
+                got += dice[kind]["faces"][face - 1]
+                extra += 1
+            return got, first
+
+        rolled = []
+        for name, count in counts.items():
+            for _ in range(count):
+                rolled.append((name, *chain(name)))
+        negative = bool(rolled) and all(first < 0 for _, _, first in rolled)
+        if keep:
+            firsts = sorted((first for _, _, first in rolled), reverse=keep == "highest")
+            total = sum(firsts[:kept])
+        else:
+            sums = [s for _, s, _ in rolled]
+            left = rerolls
+            for i, (name, s, _) in enumerate(rolled):
+                if left and s == 0:
+                    sums[i] = chain(name)[0]
+                    left -= 1
+            total = sum(sums)
+        total += modifier
+        if floor is not None:
+            total = max(total, floor)
+        return total, negative
+    return procedure

@@ -201,6 +201,11 @@ MALFORMED = {
                            'grey = ["MAYBE", "NO!", "NO!", "NO!", "NO!", "NO!"]\n', "constants.dice.grey", "MAYBE"),
     "narrative-dice-number": ('base = "erzahlspiel"\nid = "x"\nname = "X"\n[constants.dice]\nred = 3\n',
                               "constants.dice.red", "list"),
+    "modifier-wrong-verb": (POOL + '[params.n]\ndefault = 0\neffect = { add_to_total = 1, keep_at_least = 1 }\n',
+                            "params.n.effect[0]", "keep_at_least does not apply to add_to_total"),
+    "pool-parameter-bool": ('pool_parameter = "n"\n' + POOL + '[params.n]\ndefault = false\n',
+                            "pool_parameter", "not a whole-number parameter"),
+    "text-default": (POOL + '[params.n]\ndefault = "three"\n', "params.n", "whole number or true/false"),
     "shipped-id": ('base = "fons"\nid = "fons-exploding"\nname = "X"\n', "id", "already used"),
     "shipped-id-other-case": ('base = "fons"\nid = "FONS"\nname = "X"\n', "id", "already used"),
     "alias-of-other-system": ('base = "fons"\nid = "x"\nname = "X"\naliases = ["hkrpg"]\n', "aliases", "already used"),
@@ -334,3 +339,36 @@ def test_a_broken_file_in_a_folder_is_one_clean_error(tmp_path, folders):
     with pytest.raises(DataFileError) as caught:
         workbench.check("uwr", dice=1)
     assert "broken.toml" in str(caught.value)
+
+
+def test_import_stays_light():
+    """pydantic (the schema) loads with the first data file, not with ``import workbench``."""
+    import subprocess
+    import sys
+    code = "import sys, workbench; print('pydantic' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_a_file_system_is_found_again_by_the_code_that_keeps_its_id(tmp_path, capsys):
+    """A solved ladder's across-pools table and the report use the file's own system."""
+    from workbench.cli import main
+    edge = WORKBENCH_SOURCE.parent / "data" / "examples" / "d10-edge.toml"
+    solution = workbench.solve_ladder(str(edge), {"Hard": 0.45}, pool=5)
+    across = solution.across_pools([3, 5])
+    assert across.iloc[0, 1] == pytest.approx(workbench.check(str(edge), dice=5, target=3).p_pass)
+    assert main(["ladder", str(edge), "--want", "Hard=0.45", "--pool", "5", "--pools", "3,5",
+                 "--format", "csv"]) == 0
+    assert "Hard" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_report_renders_a_variant_given_by_file(tmp_path):
+    edge = WORKBENCH_SOURCE.parent / "data" / "examples" / "d10-edge.toml"
+    out = workbench.build_report(tmp_path / "r.html", ["uwr"], variants=[str(edge)], progress=False)
+    assert "d10 pool with Edge" in out.read_text(encoding="utf-8")
+
+
+def test_pools_beyond_the_limit_are_parameter_errors():
+    with pytest.raises(workbench.ParameterError, match="at most 1000 dice"):
+        workbench.check("unnamed", d6=900, d8=200)

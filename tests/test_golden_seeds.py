@@ -244,3 +244,13 @@ def test_erzahlspiel_die_by_advantage():
         assert by_level.extra["rolled"] == colour
     with pytest.raises(ParameterError):
         workbench.check("erzahlspiel", die="green", advantage=1)
+
+
+def test_fons_uncontested_opposed_check_is_a_guaranteed_success():
+    """Seed 002_55bfc186d903ed0f.txt, "Opposed Checks": "by default, any incoming opposed
+    check that is not contested is a guaranteed success"."""
+    assert workbench.versus("fons", {"dice": 3}, {}).p_actor == 1.0
+    assert workbench.versus("fons", {"dice": 1, "favor": -1}, {"dice": 0}).p_actor == 1.0
+    # Contested, the reactor's successes still negate the actor's ("If all successes are
+    # negated from the original check, it fails").
+    assert workbench.versus("fons", {"dice": 1}, {"dice": 1}).p_actor == pytest.approx(1 / 3 * 2 / 3)

@@ -11,6 +11,7 @@ to three tests each (~150 tests), a correct simulator fails a run with probabili
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from _stats import chisquare_pvalue
 import workbench
 from workbench.simulation import simulate
 
+EDGE = str(Path(__file__).resolve().parents[1] / "data" / "examples" / "d10-edge.toml")
 TRIALS = 2_000_000
 SEED = 20240611
 P_MIN = 1e-9
@@ -77,6 +79,12 @@ CASES = [
     ("erzahlspiel", dict(advantage=-5, ladder="spectrum")),
     *[("erzahlspiel", dict(dice="d6", advantage=level)) for level in (-2, -1, 0, 1, 2)],
     ("erzahlspiel-six-dice", dict(advantage=3)),
+    # Designed pools (data files): a capped explosion of a double-success face, a cancelling
+    # face, Edge rerolls of misses; the Unnamed readings added as rule options.
+    (EDGE, dict(dice=5, target=2)),
+    (EDGE, dict(dice=4, edge=2, target=3)),
+    ("unnamed", dict(d6=3, d8=2, bounce_on=6, origin_bounce="d6_only", target=2)),
+    ("unnamed", dict(d6=2, fail_on=2, free_successes=2, disaster="unless_net_passes")),
 ]
 
 
@@ -106,7 +114,7 @@ def chi_square_p(observed_probs: dict, exact_probs: dict, trials: int) -> float:
 
 
 @pytest.mark.parametrize("system, params", CASES,
-                         ids=[f"{s}-" + ",".join(f"{k}={v}" for k, v in p.items()) for s, p in CASES])
+                         ids=[f"{Path(s).stem}-" + ",".join(f"{k}={v}" for k, v in p.items()) for s, p in CASES])
 def test_simulation_matches_exact(system, params):
     simulated = simulate(system, trials=TRIALS, seed=SEED, **params)
     exact = workbench.check(system, **params)

@@ -9,10 +9,12 @@ Example:
     0.5
 """
 from ._version import __version__
-from .api import check, margin_distribution, score, system, systems, versus
+from .api import check, load_system, margin_distribution, score, system, systems, versus
 from .distribution import CheckResult, Distribution, Roll, VersusResult
 from .errors import DataFileError, ParameterError, WorkbenchError
-from .rules import Rung, System, load_system
+from .rules import Rung, System
+from .rules.python import register_mechanic, unregister_mechanic
+from .rules.registry import loaded_files
 from .simulation import simulate  # numba loads on the first simulation, not here
 from .analysis import side_by_side, success_curve
 from .export.tables import NumberFormat, render_table
@@ -24,6 +26,7 @@ from .stateful import (BurnResult, DramaResult, StepsResult, burn_scene, clock, 
 __all__ = [
     "__version__",
     "check", "simulate", "score", "system", "systems", "versus", "margin_distribution", "load_system",
+    "register_mechanic", "unregister_mechanic", "loaded_files",
     "CheckResult", "Distribution", "Roll", "VersusResult", "System", "Rung",
     "WorkbenchError", "ParameterError", "DataFileError",
     "drama_campaign", "burn_scene", "taken_out", "clock", "clock_table", "rounds_until_hits",

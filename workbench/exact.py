@@ -171,6 +171,38 @@ def _with_rerolls(full: _Sub, n: int, rerolls: int) -> tuple[_Sub, float]:
     return _Sub(lo, total), skipped
 
 
+def _rerolls_across(groups, rerolls: int, dice: int) -> _Sub:
+    """Several die types sharing ``rerolls``: they go to the first misses, group by group.
+
+    A dynamic programme over the rerolls still unused after each group: for ``m`` misses
+    among a group's ``n`` dice (binomial weight), ``min(m, left)`` of them roll a new chain.
+    """
+    states = {rerolls: _Sub.point()}
+    for die, n in groups:
+        chain = _die_chain(die, dice)[0]
+        zero_at = -chain.offset
+        q = float(chain.probs[zero_at]) if 0 <= zero_at < len(chain.probs) else 0.0
+        hits = _Sub(chain.offset, chain.probs.copy())
+        if 0 <= zero_at < len(hits.probs):
+            hits.probs[zero_at] = 0.0
+        hits = _Sub(hits.offset, hits.probs / (1.0 - q)) if q < 1.0 else _Sub.zero()
+        new: dict[int, _Sub] = {}
+        for left, before in states.items():
+            for m in range(n + 1):
+                weight = math.exp(_log_binomial(n, m, q))
+                if weight == 0.0:
+                    continue
+                used = min(m, left)
+                part = before.conv(hits.power(n - m)).conv(chain.power(used))
+                part = _Sub(part.offset, part.probs * weight)
+                new[left - used] = part if left - used not in new else new[left - used].add(part)
+        states = new
+    total = None
+    for part in states.values():
+        total = part if total is None else total.add(part)
+    return total
+
+
 def _kept(die: DieType, n: int, highest: bool, kept: int = 1) -> _Sub:
     """Sum of the ``kept`` highest (or lowest) values of ``n`` dice."""
     one = _split_faces(die, lambda i: True)
@@ -242,13 +274,17 @@ def exact_raw(spec: PoolSpec) -> RawDistribution:
         for die, n in spec.groups:
             chain, first_fails, cut = _die_chain(die, dice)
             lost += (n + min(n, spec.rerolls)) * cut
-            if spec.rerolls:
+            if spec.rerolls and len(spec.groups) > 1:
+                pass  # shared between the groups: below
+            elif spec.rerolls:
                 part, skipped = _with_rerolls(chain, n, spec.rerolls)
                 lost += skipped
+                full = full.conv(part)
             else:
-                part = chain.power(n)
-            full = full.conv(part)
+                full = full.conv(chain.power(n))
             all_fail = all_fail.conv(first_fails.power(n))
+        if spec.rerolls and len(spec.groups) > 1:
+            full = _rerolls_across(spec.groups, spec.rerolls, dice)
         if dice == 0:
             all_fail = _Sub.zero()
     some = full.add(_Sub(all_fail.offset, -all_fail.probs))

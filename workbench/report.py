@@ -242,7 +242,8 @@ def stateful_summary(systems: Sequence[str] = DEFAULT_SYSTEMS) -> dict[str, Any]
     import pandas as pd
 
     from . import stateful
-    kinds = {get_system(name).mechanic.kind for name in systems}
+    chosen = [get_system(name) for name in systems]
+    kinds = {sys_.mechanic.kind for sys_ in chosen}
     found: dict[str, Any] = {"clocks": None, "taken_out": None, "drama_summary": None,
                              "drama_tiers": None}
     if "narrative" in kinds:
@@ -254,7 +255,7 @@ def stateful_summary(systems: Sequence[str] = DEFAULT_SYSTEMS) -> dict[str, Any]
                 rows.append({"attacker die": colour, "death spiral": "yes" if spiral else "no",
                              "mean exchanges": result.mean, "P(within 5)": result.within(5)})
         found["taken_out"] = pd.DataFrame(rows)
-    if any({"d6", "d8", "drama"} <= set(get_system(name).params) for name in systems):  # Unnamed-like
+    if any({"d6", "d8", "drama"} <= set(sys_.params) for sys_ in chosen):  # Unnamed-like
         result = stateful.drama_campaign(list(DRAMA_SESSION), sessions=3, players=4, tier=1,
                                          trials=20_000, seed=0)
         found["drama_summary"] = result.summary

@@ -32,15 +32,16 @@ numba is imported only when a simulation first runs (``workbench._kernels``), ne
 from __future__ import annotations
 
 import math
-import secrets
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from .distribution import CheckResult, RawDistribution
-from .errors import WorkbenchError
+from . import validation
+from .limits import MAX_SEED, MAX_TRIALS, ROLLED_DICE  # noqa: F401  (MAX_*: re-exported)
 from .rules.pool import PoolSpec
+from .validation import fresh_seed  # noqa: F401  (the stateful simulators import it from here)
 
 BLOCK_SIZE = 1 << 16
 """Trials per block; each block has its own random stream (fixed: it defines the results)."""
@@ -48,8 +49,6 @@ BLOCK_SIZE = 1 << 16
 CHUNK_BLOCKS = 32
 """Blocks per kernel call; the progress bar moves once per chunk."""
 
-MAX_TRIALS = 10**10
-MAX_SEED = 2**64 - 1
 PROGRESS_MIN_DICE = 3 * 10**8
 """With ``progress=None`` a bar is shown when a run rolls about this many dice or more."""
 
@@ -86,33 +85,58 @@ def pack(spec: PoolSpec) -> tuple:
             int(spec.floor) if has_floor else 0, has_floor, _KEEP_CODES[spec.keep])
 
 
-def _check_trials(trials: Any) -> int:
-    allowed = f"a whole number from 1 to {MAX_TRIALS:.0e}"
-    if isinstance(trials, bool):
-        raise WorkbenchError(f"trials got {trials!r}; allowed: {allowed}")
-    if isinstance(trials, float) and trials.is_integer():
-        trials = int(trials)
-    if not hasattr(trials, "__index__"):
-        raise WorkbenchError(f"trials got {trials!r}; allowed: {allowed}")
-    value = int(trials.__index__())
-    if not 1 <= value <= MAX_TRIALS:
-        raise WorkbenchError(f"trials got {trials!r}; allowed: {allowed}")
-    return value
+def _check_work(trials: int, spec: PoolSpec) -> None:
+    """Refuse a run past the rolled-dice budget before any die is rolled. Each die counts
+    with its expected explosion chain (``1 / (1 - P(explode))`` dice), rerolls once more."""
+    per_check = float(min(spec.rerolls, spec.dice))
+    for die, count in spec.groups:
+        exploding = float(np.mean(np.asarray(die.explodes, dtype=float)))
+        per_check += count / max(1.0 - exploding, 1e-9)
+    ROLLED_DICE.check(float(trials) * max(per_check, 1.0), "simulate")
 
 
-def _check_seed(seed: Any) -> int:
-    allowed = "a whole number from 0 to 2**64 - 1, or None for a fresh seed"
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise WorkbenchError(f"seed got {seed!r}; allowed: {allowed}")
-    value = int(seed.__index__())
-    if not 0 <= value <= MAX_SEED:
-        raise WorkbenchError(f"seed got {seed!r}; allowed: {allowed}")
-    return value
+def pack_general(spec: PoolSpec) -> tuple:
+    """The arguments of :func:`workbench._kernels.pool.roll_pool_general` for any pool.
 
+    Returns ``(values, explodes, sides, counts, into, limit, rerolls, modifier, floor,
+    has_floor, keep, kept)``: :func:`pack`'s tables with one more row for each die type that
+    only explosions roll (count 0), ``into`` (row an explosion rolls) and ``limit`` (extra
+    dice per initial die, 0: no cap) per row, and ``kept`` (dice kept under ``keep``).
 
-def fresh_seed() -> int:
-    """A new seed from the operating system's entropy (fits the CLI's ``--seed``)."""
-    return secrets.randbits(63)
+    Example:
+        >>> from workbench.rules.pool import DieType, PoolSpec
+        >>> d6 = DieType("d6", (0, 0, 0, 0, 1, 1))
+        >>> d8 = DieType("d8", (0, 0, 0, 0, 1, 1, 1, 2), (False,) * 7 + (True,), limit=1, into=d6)
+        >>> values, explodes, sides, counts, into, limit, *rest = pack_general(PoolSpec(((d8, 2),)))
+        >>> sides.tolist(), counts.tolist(), into.tolist(), limit.tolist()
+        ([8, 6], [2, 0], [1, 1], [1, 0])
+    """
+    rows = [die for die, _ in spec.groups]
+    counts_of = [n for _, n in spec.groups]
+    for die in list(rows):
+        kind = die
+        while any(kind.explodes) and kind.next is not kind:
+            kind = kind.next
+            if kind not in rows:
+                rows.append(kind)
+                counts_of.append(0)
+    n_rows = max(len(rows), 1)
+    widest = max((die.sides for die in rows), default=1)
+    values = np.zeros((n_rows, widest), dtype=np.int64)
+    explodes = np.zeros((n_rows, widest), dtype=np.bool_)
+    sides = np.ones(n_rows, dtype=np.int64)
+    counts = np.zeros(n_rows, dtype=np.int64)
+    into = np.arange(n_rows, dtype=np.int64)
+    limit = np.zeros(n_rows, dtype=np.int64)
+    for g, die in enumerate(rows):
+        values[g, :die.sides] = die.values
+        explodes[g, :die.sides] = die.explodes
+        sides[g], counts[g], limit[g] = die.sides, counts_of[g], die.limit
+        into[g] = rows.index(die.next)
+    has_floor = spec.floor is not None
+    return (values, explodes, sides, counts, into, limit, int(spec.rerolls), int(spec.modifier),
+            int(spec.floor) if has_floor else 0, has_floor, _KEEP_CODES[spec.keep], int(spec.kept or 1))
+
 
 
 def _chain_moments(values, explodes) -> tuple[float, float]:
@@ -136,7 +160,21 @@ def _histogram_range(spec: PoolSpec) -> tuple[int, int]:
     for die, count in spec.groups:
         values = np.asarray(die.values)
         if spec.keep != "sum":
-            return spec.modifier + int(values.min()), spec.modifier + int(values.max())
+            kept = spec.kept or 1
+            return spec.modifier + kept * int(values.min()), spec.modifier + kept * int(values.max())
+        if not die.plain:
+            # Capped chains or chains into other dice: moments of the exact chain; no hard
+            # bounds (a total outside the first range is binned by the rerun).
+            from .exact import _die_chain
+            chain = _die_chain(die, max(count, 1))[0]
+            totals = chain.offset + np.arange(len(chain.probs))
+            chain_mean = float(np.dot(totals, chain.probs))
+            chain_var = max(float(np.dot(totals ** 2, chain.probs)) - chain_mean ** 2, 0.0)
+            extra = min(count, spec.rerolls)
+            mean += (count + extra) * chain_mean
+            var += (count + extra) * chain_var + extra * chain_mean ** 2
+            hard_low, hard_high = -math.inf, math.inf
+            continue
         chain_mean, chain_var = _chain_moments(die.values, die.explodes)
         extra = min(count, spec.rerolls)  # a reroll adds at most one more chain per die
         mean += count * chain_mean
@@ -156,7 +194,7 @@ def _histogram_range(spec: PoolSpec) -> tuple[int, int]:
 
 def _reroll_mean_bound(spec: PoolSpec) -> float:
     """Upper bound on the mean the rerolls add (each reroll adds at most one chain)."""
-    if not spec.rerolls or not spec.groups:
+    if not spec.rerolls or not spec.groups or not spec.groups[0][0].plain:
         return 0.0
     die, count = spec.groups[0]
     return min(count, spec.rerolls) * abs(_chain_moments(die.values, die.explodes)[0])
@@ -173,6 +211,10 @@ def _kernel(spec: PoolSpec):
     """The histogram kernel for this pool, its arguments after the common five, and the
     pool whose totals it bins.
 
+    Pools beyond :func:`pack`'s tables (explosion caps, explosions into another die type,
+    several dice kept, rerolls of dice with cancelling faces) take
+    :func:`workbench._kernels.pool.histogram_blocks_general`.
+
     Pools of one die type that are summed without rerolls take the byte-table fast path
     (:mod:`workbench._kernels.fast`), which bins the sum of the dice only: the modifier and
     floor are applied to its histogram afterwards (:func:`_apply_modifier_and_floor`).
@@ -180,6 +222,9 @@ def _kernel(spec: PoolSpec):
     ``(seed, first_block, block_count, block_size, trials, *args, low, hist, extremes)``
     and roll the same dice for the same seed.
     """
+    if not spec.plain:
+        from ._kernels import pool
+        return pool.histogram_blocks_general, pack_general(spec), spec
     if len(spec.groups) == 1 and spec.keep == "sum" and not spec.rerolls:
         from ._kernels import fast
 
@@ -251,8 +296,10 @@ def simulate_raw(spec: PoolSpec, trials: int = 1_000_000, seed: int | None = Non
         >>> raw.totals.tolist(), raw.trials, bool(abs(raw.pmf[1] - 0.5) < 0.01)
         ([0, 1], 100000, True)
     """
-    trials = _check_trials(trials)
-    seed = fresh_seed() if seed is None else _check_seed(seed)
+    trials = validation.trials("simulate", trials)
+    seed = validation.seed("simulate", seed)
+    _check_work(trials, spec)
+    progress = validation.optional_boolean("simulate", "progress", progress)
     kernel, args, binned = _kernel(spec)
     low, high = _histogram_range(binned)
     if progress is None:
@@ -305,9 +352,10 @@ def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
     """
     from .rules.registry import get_system
 
-    trials = _check_trials(trials)
-    seed = fresh_seed() if seed is None else _check_seed(seed)
+    trials = validation.trials("simulate", trials)
+    seed = validation.seed("simulate", seed)
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
+    _check_work(trials, sys_.mechanic.pool(resolved))
     raw = simulate_raw(sys_.mechanic.pool(resolved), trials, seed, progress)
     return sys_.result(raw, resolved, method="simulate", seed=seed)

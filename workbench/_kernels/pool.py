@@ -116,3 +116,104 @@ def histogram_blocks(seed, first_block, block_count, block_size, trials, values,
         extremes[b, 0] = outside
         extremes[b, 1] = least
         extremes[b, 2] = greatest
+
+
+# -- Pools beyond the original contract: explosion caps, explosions into another die type,
+# rerolls of dice with cancelling faces, several dice kept. Same stream, same dice order.
+#
+#   roll_pool_general(state, values, explodes, sides, counts, into, limit, rerolls, modifier,
+#                     floor, has_floor, keep, kept, scratch) -> (total, all_failed)
+#
+# - ``into``: int64[G], the row of the die an exploding face of row ``g`` rolls (rows past
+#   the pool's groups have count 0 and exist only as explosion targets);
+# - ``limit``: int64[G], extra dice one initial die of row ``g`` may add (0: no cap);
+# - a die *missed* when its chain added up to exactly 0 (a cancelling face is not a miss);
+# - ``kept``: with ``keep`` 1 / 2, the number of highest / lowest initial values summed;
+# - ``scratch``: int64 buffer with room for every initial die (values to rank under keep).
+
+@kernel
+def _chain_general(state, values, explodes, sides, into, limit, g, face, s0, s1, s2, s3, buffer, left):
+    chain = values[g, face]
+    kind = g
+    extra = 0
+    while explodes[kind, face] and (limit[g] == 0 or extra < limit[g]):
+        kind = into[kind]
+        face, s0, s1, s2, s3, buffer, left = draw_face(s0, s1, s2, s3, buffer, left, sides[kind])
+        chain += values[kind, face]
+        extra += 1
+    return chain, s0, s1, s2, s3, buffer, left
+
+
+@kernel
+def roll_pool_general(state, values, explodes, sides, counts, into, limit, rerolls, modifier,
+                      floor, has_floor, keep, kept, scratch):
+    """Roll one check's pool; see the contract above."""
+    s0, s1, s2, s3, buffer = state[0], state[1], state[2], state[3], state[4]
+    left = np.int64(state[5])
+    total = 0
+    dice = 0
+    all_failed = True
+    rerolls_left = rerolls
+    for g in range(counts.shape[0]):
+        for _ in range(counts[g]):
+            face, s0, s1, s2, s3, buffer, left = draw_face(s0, s1, s2, s3, buffer, left, sides[g])
+            all_failed &= values[g, face] < 0
+            if keep != KEEP_SUM:
+                scratch[dice] = values[g, face]
+                dice += 1
+                continue
+            dice += 1
+            chain, s0, s1, s2, s3, buffer, left = _chain_general(
+                state, values, explodes, sides, into, limit, g, face, s0, s1, s2, s3, buffer, left)
+            if chain == 0 and rerolls_left > 0:
+                # A missed die is rolled once more and the new chain counts. Rolling it at
+                # once instead of after the pool picks the same dice (the first misses).
+                rerolls_left -= 1
+                face, s0, s1, s2, s3, buffer, left = draw_face(s0, s1, s2, s3, buffer, left, sides[g])
+                chain, s0, s1, s2, s3, buffer, left = _chain_general(
+                    state, values, explodes, sides, into, limit, g, face, s0, s1, s2, s3, buffer, left)
+            total += chain
+    if keep != KEEP_SUM:
+        ranked = np.sort(scratch[:dice])
+        if keep == KEEP_HIGHEST:
+            for i in range(min(kept, dice)):
+                total += ranked[dice - 1 - i]
+        else:
+            for i in range(min(kept, dice)):
+                total += ranked[i]
+    state[0], state[1], state[2], state[3], state[4] = s0, s1, s2, s3, buffer
+    state[5] = np.uint64(left)
+    total += modifier
+    if has_floor and total < floor:
+        total = floor
+    return total, all_failed and dice > 0
+
+
+@parallel_kernel
+def histogram_blocks_general(seed, first_block, block_count, block_size, trials, values, explodes,
+                             sides, counts, into, limit, rerolls, modifier, floor, has_floor, keep,
+                             kept, low, hist, extremes):
+    """:func:`histogram_blocks` for :func:`roll_pool_general` pools (same streams, same layout)."""
+    width = hist.shape[2]
+    for b in prange(block_count):
+        block = first_block + b
+        state = seed_state(seed, block)
+        scratch = np.zeros(max(counts.sum(), 1), dtype=np.int64)
+        start = block * block_size
+        stop = min(start + block_size, trials)
+        outside = 0
+        least = np.iinfo(np.int64).max
+        greatest = np.iinfo(np.int64).min
+        for _ in range(start, stop):
+            total, all_failed = roll_pool_general(state, values, explodes, sides, counts, into, limit,
+                                                  rerolls, modifier, floor, has_floor, keep, kept, scratch)
+            least = min(least, total)
+            greatest = max(greatest, total)
+            index = total - low
+            if 0 <= index < width:
+                hist[b, 1 if all_failed else 0, index] += 1
+            else:
+                outside += 1
+        extremes[b, 0] = outside
+        extremes[b, 1] = least
+        extremes[b, 2] = greatest

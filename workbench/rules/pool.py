@@ -97,7 +97,8 @@ class PoolSpec:
         rerolls: after the roll, up to this many distinct dice that *missed* are rolled once
             more and the new result counts. A die missed when its faces (with its explosion
             chain) add up to exactly 0: a cancelling face (-1) is not a miss and is not
-            rerolled. Pools of one die type only.
+            rerolled. With several die types the rerolls go to the first misses, in the
+            order of ``groups``.
         modifier: added to the total (free successes minus penalty failures).
         floor: the total is raised to at least this (``None``: no floor).
         keep: ``"sum"`` adds all dice; ``"highest"`` / ``"lowest"`` keep the ``kept`` best /
@@ -123,8 +124,9 @@ class PoolSpec:
         object.__setattr__(self, "groups", groups)
         if self.rerolls < 0:
             raise WorkbenchError(f"rerolls must be >= 0, got {self.rerolls}")
-        if self.rerolls and len(groups) > 1:
-            raise WorkbenchError("rerolls are defined for pools of one die type only")
+        if self.rerolls and any(f and e for d, _ in groups for f, e in zip(d.fails, d.explodes)):
+            raise WorkbenchError("rerolls do not combine with cancelling faces that explode "
+                                 "(whether such a die missed would depend on its whole chain)")
         if self.keep not in ("sum", "highest", "lowest"):
             raise WorkbenchError(f"keep must be sum, highest or lowest, got {self.keep!r}")
         if self.keep != "sum":
@@ -149,7 +151,7 @@ class PoolSpec:
         """Uses only what the original kernels handle (no explosion caps or changes of die,
         no rerolls of dice with cancelling faces, one die kept)."""
         return (all(d.plain for d, _ in self.groups) and not (self.keep != "sum" and self.kept != 1)
-                and not (self.rerolls and any(any(d.fails) for d, _ in self.groups)))
+                and not (self.rerolls and (len(self.groups) > 1 or any(any(d.fails) for d, _ in self.groups))))
 
 
 @dataclass(frozen=True)
@@ -170,7 +172,8 @@ def score_faces(spec: PoolSpec, faces) -> RolledPool:
     Each list starts with the initial pool's faces in order; then come the extra dice, in the
     order they were rolled: one for each exploding face (extra dice may explode again; an
     extra die of another type, ``explode_into``, still takes its face from this list), then
-    one for each reroll of a die that missed (initial dice, first to last).
+    one for each reroll of a die that missed (initial dice, first to last; with several die
+    types the rerolls go to the first type's misses first).
 
     Example:
         >>> d6 = DieType.threshold("d6", 6, 4, explode_from=6)
@@ -188,6 +191,7 @@ def score_faces(spec: PoolSpec, faces) -> RolledPool:
             raise WorkbenchError(f"faces: the pool has no {name} dice (it has: {', '.join(sorted(known)) or 'none'})")
     totals = []
     succ = fail = used = 0
+    rerolls_left = spec.rerolls
     all_failed = spec.dice > 0
     for die, count in spec.groups:
         queue = list(faces.get(die.name, []))
@@ -223,8 +227,9 @@ def score_faces(spec: PoolSpec, faces) -> RolledPool:
                 return got
             results = [chain(f) for f in initial]
             misses = [i for i, r in enumerate(results) if sum(r) == 0]
-            for i in misses[:spec.rerolls]:
+            for i in misses[:rerolls_left]:
                 results[i] = chain(take(die))
+            rerolls_left -= min(len(misses), rerolls_left)
             values = [v for r in results for v in r]
             totals.append(sum(values))
             succ += sum(v for v in values if v > 0)

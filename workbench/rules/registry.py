@@ -109,7 +109,8 @@ def _merge(base: dict, change: dict) -> dict:
 
 def build_system(data: dict[str, Any], path: Path | None, base: str | None = None) -> System:
     """Make a :class:`System` from parsed (and merged) data-file contents."""
-    from .mechanics import NarrativeDie, PoolMechanic
+    from .mechanics.narrative import NarrativeDie
+    from .mechanics.pool import PoolMechanic
     from .schema import validate
 
     model = validate(data, path)
@@ -121,9 +122,10 @@ def build_system(data: dict[str, Any], path: Path | None, base: str | None = Non
     system = System(id=model.id, name=model.name, mechanic=mechanic, aliases=model.aliases,
                     seed=model.seed, pool_parameter=model.pool_parameter, ladder=ladder,
                     defaults=model.defaults, source=path, description=model.description, base=base)
-    if system.pool_parameter is not None and system.pool_parameter not in system.params:
-        raise DataFileError(path, "pool_parameter", f"unknown parameter {system.pool_parameter!r}; "
-                            f"known: {', '.join(system.params)}")
+    if system.pool_parameter is not None and (system.pool_parameter not in system.params
+                                              or system.params[system.pool_parameter].kind != "int"):
+        raise DataFileError(path, "pool_parameter", f"{system.pool_parameter!r} is not a whole-number "
+                            f"parameter; known: {', '.join(system.params)}")
     for rung in system.ladder:
         for key, value in [*rung.set.items(), *rung.add.items()]:
             if key not in system.params:
@@ -170,7 +172,13 @@ def load_system(path: str | os.PathLike, known: dict[str, dict] | None = None) -
         system = build_system(data, path)
     if known is None:
         _not_taken(system, path)
+        _FROM_FILES[_key(system.id)] = system
     return system
+
+
+_FROM_FILES: dict[str, System] = {}
+"""Systems loaded by path in this session, by id: code that keeps only a result's system id
+finds the file's system again (the last file loaded with that id)."""
 
 
 def _not_taken(system: System, path: Path) -> None:
@@ -292,6 +300,25 @@ def unregister(system_id: str) -> None:
     reload()
 
 
+_BY_PATH: dict[tuple, System] = {}
+
+
+def _load_cached(text: str) -> System:
+    """:func:`load_system`, remembered while the file is unchanged (curves and tables ask for
+    the same file hundreds of times)."""
+    path = Path(text)
+    try:
+        stat = path.stat()
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, id(_catalogue()))
+    except (OSError, RuntimeError):
+        return load_system(text)
+    if key not in _BY_PATH:
+        if len(_BY_PATH) > 256:
+            _BY_PATH.clear()
+        _BY_PATH[key] = load_system(text)
+    return _BY_PATH[key]
+
+
 def get_system(name: "str | os.PathLike | System") -> System:
     """A system by id or alias (ignoring case), a path to a data file, or a System itself."""
     if isinstance(name, System):
@@ -300,11 +327,13 @@ def get_system(name: "str | os.PathLike | System") -> System:
         raise WorkbenchError(f"system: give a system id, alias or .toml path, got {name!r}")
     text = str(name)
     if text.endswith(".toml") or os.sep in text or (os.altsep and os.altsep in text):
-        return load_system(text)
+        return _load_cached(text)
     systems = all_systems()
     key = _key(text)
     for system in systems.values():
         if key == _key(system.id) or key in (_key(a) for a in system.aliases):
             return system
+    if key in _FROM_FILES:
+        return _FROM_FILES[key]
     raise WorkbenchError(f"unknown system {text!r}; known: {', '.join(systems)} "
                          "(or a path to a .toml data file)")

@@ -78,6 +78,18 @@ def _names(value) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value)
 
 
+MODIFIERS = {
+    "keep_at_least": ("add_dice",),
+    "lowest": ("explode_from", "cancel_up_to"),
+    "dice": ("explode", "cancel"),
+    "per_point": ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
+                  "keep_highest", "keep_lowest"),
+    "past": ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
+             "keep_highest", "keep_lowest", "explode", "cancel", "remove_floor", "ties"),
+}
+"""Which effect words each modifier goes with (anything else is a mistake in the file)."""
+
+
 class Effect(_Strict):
     """One thing a parameter does, scaled by its points (exactly one verb per table)."""
 
@@ -110,6 +122,10 @@ class Effect(_Strict):
         if len(verbs) != 1:
             raise ValueError(f"needs exactly one of {', '.join(EFFECT_VERBS)}; got "
                              f"{', '.join(verbs) or 'none'}")
+        verb = verbs[0]
+        for modifier, allowed in MODIFIERS.items():
+            if modifier in self.model_fields_set and verb not in allowed:
+                raise ValueError(f"{modifier} does not apply to {verb}; it goes with {', '.join(allowed)}")
         return self
 
     @property
@@ -176,6 +192,9 @@ class ParamSpec(_Strict):
                 raise ValueError(f"'on' names {unknown[0]!r}, which is not one of the choices {self.choices}")
         elif self.on:
             raise ValueError("'on' (what each choice does) needs 'choices'")
+        elif isinstance(self.default, str):
+            raise ValueError(f"default {self.default!r} is text: a parameter without choices takes a "
+                             "whole number or true/false")
         if isinstance(self.default, bool) and (self.min is not None or self.max is not None):
             raise ValueError("a true/false parameter has no min or max")
         if self.default is None and not self.optional and self.choices is None:

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..distribution import CheckResult, RawDistribution, Roll
+from ..distribution import CheckResult, Distribution, RawDistribution, Roll
 from ..errors import DataFileError, ParameterError
 from .mechanics.base import Mechanic
 from .params import Param
@@ -100,6 +100,8 @@ class System:
 
     def with_rung(self, rung: Rung | str, **given) -> dict[str, Any]:
         """Parameters for a check at a ladder rung: the rung's values set or added."""
+        if not isinstance(rung, (str, Rung)):
+            raise ParameterError(self.id, "rung", rung, "a rung name: " + ", ".join(r.name for r in self.ladder))
         if isinstance(rung, str):
             named = {r.name.lower(): r for r in self.ladder}
             if rung.lower() not in named:
@@ -116,10 +118,16 @@ class System:
                seed: int | None = None) -> CheckResult:
         """Read a raw distribution (exact or simulated) as this system's check result."""
         m = self.mechanic
-        return CheckResult(system=self.id, params=dict(params), pmf=m.outcomes(raw),
+        pmf, extra = m.outcomes(raw), dict(m.extra(params))
+        target = m.target(params)
+        if target is not None and pmf.numeric and len(pmf):
+            # The margin (total - target; net - Ob in Arrata) of a direct check.
+            extra["margin"] = Distribution(tuple(int(o) - target for o in pmf.outcomes),
+                                           pmf.probabilities, trials=raw.trials)
+        return CheckResult(system=self.id, params=dict(params), pmf=pmf,
                            tiers=m.tiers(raw, params), p_pass=m.p_pass(raw, params),
                            lost_mass=raw.lost_mass, method=method, trials=raw.trials,
-                           seed=seed, extra=m.extra(params))
+                           seed=seed, extra=extra)
 
     def score(self, faces, **given) -> Roll:
         """Score concrete faces (the seeds' worked examples); see :func:`workbench.score`."""

@@ -24,7 +24,10 @@ from ...errors import DataFileError, ParameterError, WorkbenchError
 from ..params import Param
 from ..pool import DieType, PoolSpec
 from ..schema import PoolFile, _names, suggest
-from .base import Mechanic
+from .base import MAX_DICE, Mechanic
+
+MAX_SHARED_REROLL_DICE = 100
+"""Largest pool whose rerolls are shared by several die types (exact work grows as n^3)."""
 
 SHORTHAND = re.compile(r"^\s*([A-Za-z]+)\s*(\d+)\s*$")
 
@@ -58,6 +61,14 @@ class PoolMechanic(Mechanic):
         self.values = {name: self._face_values(f"dice.{name}.faces", die.faces)
                        for name, die in model.dice.items()}
         self._params = self._declare()
+        self._compiled: dict[tuple, dict] = {}
+        # Each effect's verb and argument, read once (the compile loop runs per check).
+        self._plan = {name: [(e.verb, e.argument, e) for e in spec.effect]
+                      for name, spec in model.params.items()}
+        self._on = {name: {choice: (sub.faces, [(e.verb, e.argument, e) for e in sub.effect])
+                           for choice, sub in spec.on.items()} for name, spec in model.params.items()}
+        self._kinds = {name: spec.kind for name, spec in model.params.items()}
+        self._pools: dict[tuple, PoolSpec] = {}
         self._check_references()
         self.uses_obstacle = any(e.verb == "obstacle" for s in model.params.values() for e in s.effect)
 
@@ -210,28 +221,39 @@ class PoolMechanic(Mechanic):
     def _when(self, when, p) -> bool:
         for key, value in when.items():
             allowed = value if isinstance(value, list) else [value]
-            if not any(p[key] == self._params[key].parse(self.system_id, v) for v in allowed):
+            if p[key] not in allowed and not any(p[key] == self._params[key].parse(self.system_id, v)
+                                                 for v in allowed):
                 return False
         return True
 
     def _effects(self, p):
-        """Every effect that applies, as (parameter, effect, points)."""
+        """Every effect that applies, as (parameter, (verb, argument, effect), points)."""
         points = self._points(p)
-        for name, spec in self.model.params.items():
-            if spec.kind == "choice":
-                sub = spec.on.get(str(p[name])) if p[name] is not None else None
-                for effect in sub.effect if sub else ():
-                    yield name, effect, 1
+        for name, kind in self._kinds.items():
+            if kind == "choice":
+                sub = self._on[name].get(str(p[name])) if p[name] is not None else None
+                for planned in sub[1] if sub else ():
+                    yield name, planned, 1
             else:
-                for effect in spec.effect:
-                    yield name, effect, points[name]
+                for planned in self._plan[name]:
+                    yield name, planned, points[name]
 
     def _compile(self, p: Mapping[str, Any]) -> dict[str, Any]:
+        # Cached: a check asks for the pool, the target and the ties of the same parameters.
+        key = tuple(p[name] for name in self._params)
+        found = self._compiled.get(key)
+        if found is None:
+            if len(self._compiled) > 4096:
+                self._compiled.clear()
+            found = self._compiled[key] = self._compile_new(p)
+        return found
+
+    def _compile_new(self, p: Mapping[str, Any]) -> dict[str, Any]:
         dice = self.model.dice
         faces = dict(self.values)
-        for name, spec in self.model.params.items():
-            sub = spec.on.get(str(p[name])) if spec.kind == "choice" and p[name] is not None else None
-            for die, table in (sub.faces.items() if sub else ()):
+        for name, kind in self._kinds.items():
+            sub = self._on[name].get(str(p[name])) if kind == "choice" and p[name] is not None else None
+            for die, table in (sub[0].items() if sub else ()):
                 faces[die] = self._face_values(f"params.{name}.on", table)
         shift = dict.fromkeys(dice, 0)
         cancel = {d: set() for d in dice}
@@ -240,10 +262,9 @@ class PoolMechanic(Mechanic):
         out = {"rerolls": 0, "modifier": 0, "target": None, "target_add": 0,
                "floor": self.model.floor, "ties": self.model.versus.ties if self.model.versus else None,
                "keep": []}
-        for name, effect, x in self._effects(p):
-            if not self._when(effect.when, p):
+        for name, (verb, arg, effect), x in self._effects(p):
+            if effect.when and not self._when(effect.when, p):
                 continue
-            verb, arg = effect.verb, effect.argument
             n = (max(x - effect.past, 0) if x >= 0 else x) * effect.per_point
             targets = _names(effect.dice) if effect.dice is not None else tuple(dice)
             if verb in ("target", "obstacle"):
@@ -303,6 +324,14 @@ class PoolMechanic(Mechanic):
         return made[name]
 
     def pool(self, p: Mapping[str, Any]) -> PoolSpec:
+        key = tuple(p[name] for name in self._params)
+        if key not in self._pools:
+            if len(self._pools) > 4096:
+                self._pools.clear()
+            self._pools[key] = self._pool_new(p)
+        return self._pools[key]
+
+    def _pool_new(self, p: Mapping[str, Any]) -> PoolSpec:
         c = self._compile(p)
         made: dict[str, DieType] = {}
         groups = [(self._die(name, c, made), c["counts"][name]) for name in self.model.dice]
@@ -317,6 +346,14 @@ class PoolMechanic(Mechanic):
                                          f"keeping the best or worst works on a pool of {die} dice only")
                 keep, kept = ("highest" if extra > 0 else "lowest"), c["counts"][die]
                 groups = [(d, n + abs(extra)) if d.name == die else (d, n) for d, n in groups]
+        rolled = sum(n for _, n in groups)
+        if rolled > MAX_DICE:
+            raise ParameterError(self.system_id, self.model.pool_parameter or "dice", rolled,
+                                 f"a pool of at most {MAX_DICE} dice (these parameters roll {rolled})")
+        if c["rerolls"] and sum(1 for _, n in groups if n) > 1 and rolled > MAX_SHARED_REROLL_DICE:
+            raise ParameterError(self.system_id, "rerolls", c["rerolls"],
+                                 f"rerolls shared by several die types on at most "
+                                 f"{MAX_SHARED_REROLL_DICE} dice (use one die type, or simulate)")
         return PoolSpec(tuple(groups), rerolls=c["rerolls"], modifier=c["modifier"],
                         floor=c["floor"], keep=keep, kept=kept)
 
@@ -333,19 +370,23 @@ class PoolMechanic(Mechanic):
         return Distribution(self.labels, probs, trials=raw.trials)
 
     def _cells(self, raw, p):
-        """Per (row, total) cell of the raw table, the tier it falls in (index or -1)."""
+        """Per (row, total) cell of the raw table, the tier it falls in: its index, or
+        ``-2 - index`` for a tier that never passes; -1 outside every tier."""
         tiers = [t for t in self.model.tiers if self._when(t.when, p)]
         names = list(dict.fromkeys(t.name for t in self.model.tiers))
         cells = np.full(raw.table.shape, -1)
-        for row in (0, 1):
-            for i, total in enumerate(raw.totals):
-                for tier in tiers:
-                    if tier.all_negative is not None and tier.all_negative != bool(row):
-                        continue
-                    if (tier.min is not None and total < tier.min) or (tier.max is not None and total > tier.max):
-                        continue
-                    cells[row, i] = names.index(tier.name) if tier.passes else -2 - names.index(tier.name)
-                    break
+        totals = np.broadcast_to(raw.totals, raw.table.shape)
+        rows = np.broadcast_to(np.arange(raw.table.shape[0])[:, None], raw.table.shape)
+        for tier in reversed(tiers):  # painted last to first, so the first tier that fits wins
+            mask = np.ones(raw.table.shape, dtype=bool)
+            if tier.all_negative is not None:
+                mask &= rows == int(tier.all_negative)
+            if tier.min is not None:
+                mask &= totals >= tier.min
+            if tier.max is not None:
+                mask &= totals <= tier.max
+            index = names.index(tier.name)
+            cells[mask] = index if tier.passes else -2 - index
         return names, cells
 
     def tiers(self, raw, p):

@@ -1,0 +1,153 @@
+"""Mechanics from Python: for rules the data vocabulary cannot say, defined in a notebook cell.
+
+A designer writes either a function from resolved parameters to a
+:class:`~workbench.rules.pool.PoolSpec` (with the parameters it takes), or a
+:class:`~workbench.rules.mechanics.base.Mechanic` subclass, and registers it under an id.
+From then on ``check``, ``simulate``, ``versus``, ``success_curve``, ladders, tables, the
+explorer's system list and the report work on it, exactly as on a data-file system. Only
+code the designer runs defines mechanics: nothing read from a data file is ever executed.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from ..errors import WorkbenchError
+from .mechanics.base import Mechanic
+from .params import Param
+from .pool import PoolSpec
+from .system import Rung, System
+
+
+def _param(name: str, spec: "Param | Mapping[str, Any]") -> Param:
+    """A :class:`Param` from a Param or a table like a data file's ``[params.NAME]``."""
+    if isinstance(spec, Param):
+        return spec
+    if not isinstance(spec, Mapping):
+        raise WorkbenchError(f"parameter {name!r}: give a Param or a dict such as "
+                             "{'default': 0, 'min': 0, 'max': 20}, got " + repr(spec))
+    unknown = set(spec) - {"default", "min", "max", "choices", "help", "optional", "rule_option"}
+    if unknown:
+        raise WorkbenchError(f"parameter {name!r}: unknown keys {sorted(unknown)}; allowed: default, "
+                             "min, max, choices, help, optional, rule_option")
+    default = spec.get("default")
+    if "choices" in spec:
+        choices = tuple(spec["choices"])
+        kind, default = "choice", default if default is not None or spec.get("optional") else choices[0]
+    else:
+        choices = ()
+        kind = "bool" if isinstance(default, bool) else "int"
+    if default is None and not spec.get("optional") and kind != "choice":
+        raise WorkbenchError(f"parameter {name!r}: needs a default (or optional=True)")
+    return Param(name, kind, default, spec.get("min"), spec.get("max"), choices,
+                 bool(spec.get("rule_option")), bool(spec.get("optional")), spec.get("help", ""))
+
+
+class FunctionMechanic(Mechanic):
+    """A mechanic made of a pool function and declared parameters (see :func:`register_mechanic`)."""
+
+    kind = "python"
+
+    def __init__(self, system_id: str, pool: Callable[[dict], PoolSpec], params: Mapping[str, Any],
+                 target: str | None = None, ties: str | None = None, tiers=None):
+        self.system_id, self._pool, self._tiers = system_id, pool, tiers
+        self._params = tuple(_param(name, spec) for name, spec in params.items())
+        self._target, self._ties = target, ties
+        names = [p.name for p in self._params]
+        if target is not None and target not in names:
+            raise WorkbenchError(f"{system_id}: target {target!r} is not one of the parameters {names}")
+        if ties not in (None, "actor", "reactor"):
+            raise WorkbenchError(f"{system_id}: ties must be 'actor', 'reactor' or None, got {ties!r}")
+
+    def params(self):
+        return self._params
+
+    def pool(self, p):
+        spec = self._pool(dict(p))
+        if not isinstance(spec, PoolSpec):
+            raise WorkbenchError(f"{self.system_id}: the pool function returned {type(spec).__name__}; "
+                                 "it must return a workbench.rules.PoolSpec")
+        return spec
+
+    def target(self, p):
+        return None if self._target is None else p[self._target]
+
+    def tiers(self, raw, p):
+        return None if self._tiers is None else self._tiers(raw, p)
+
+    def versus_ties(self, p):
+        if self._ties is None:
+            return super().versus_ties(p)
+        return self._ties
+
+
+def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic | type", *,
+                      params: Mapping[str, Any] | None = None, name: str | None = None,
+                      target: str | None = None, ties: str | None = None,
+                      pool_parameter: str | None = None, ladder=(), defaults=None, aliases=(),
+                      description: str = "", replace: bool = False) -> System:
+    """Register a mechanic written in Python under ``id``; returns its :class:`System`.
+
+    Args:
+        id: the system id (unique among all systems, ignoring case).
+        mechanic: a function ``pool(p) -> PoolSpec`` of the resolved parameters ``p`` (a dict
+            of every parameter's value), or a :class:`Mechanic` subclass / instance that
+            implements the protocol (``params`` and ``pool``, optionally ``target``, ``tiers``,
+            ``versus_ties``...).
+        params: for a function: name -> :class:`Param` or a dict like a data file's
+            ``[params.NAME]`` (``default``, ``min``, ``max``, ``choices``, ``help``,
+            ``optional``, ``rule_option``).
+        target: for a function: the parameter whose value is the total needed to pass.
+        ties: for a function: who wins a tied opposed check (``"actor"``/``"reactor"``).
+        pool_parameter, ladder, defaults, aliases, description: as in a data file
+            (``ladder``: :class:`Rung` s or dicts with ``name``, ``set``, ``add``).
+        replace: swap an earlier registration with the same id.
+
+    Example:
+        >>> import workbench as wb
+        >>> from workbench.rules import DieType, PoolSpec
+        >>> d6 = DieType("d6", (0, 0, 0, 1, 1, 1))
+        >>> def pool(p):  # a d6 per point of dice, plus a free success at 3+ dice
+        ...     return PoolSpec(((d6, p["dice"]),), modifier=int(p["dice"] >= 3))
+        >>> system = wb.register_mechanic("notebook-pool", pool, target="target",
+        ...     params={"dice": {"default": 1, "min": 0, "max": 30},
+        ...             "target": {"optional": True, "min": 0}}, replace=True)
+        >>> wb.check("notebook-pool", dice=3, target=2).p_pass
+        0.875
+        >>> wb.unregister_mechanic("notebook-pool")
+    """
+    from .registry import register
+
+    if not isinstance(id, str) or not id.strip():
+        raise WorkbenchError(f"register_mechanic: id must be a non-empty text, got {id!r}")
+    if isinstance(mechanic, type) and issubclass(mechanic, Mechanic):
+        mechanic = mechanic()
+    if isinstance(mechanic, Mechanic):
+        if params is not None or target is not None or ties is not None:
+            raise WorkbenchError("register_mechanic: params, target and ties belong to the Mechanic "
+                                 "class itself when one is given")
+        mechanic.system_id = mechanic.system_id or id
+    elif callable(mechanic):
+        if params is None:
+            raise WorkbenchError("register_mechanic: a pool function needs params={name: {...}}")
+        mechanic = FunctionMechanic(id, mechanic, params, target=target, ties=ties)
+    else:
+        raise WorkbenchError("register_mechanic: give a function pool(p) -> PoolSpec or a Mechanic, "
+                             f"got {type(mechanic).__name__}")
+    rungs = [r if isinstance(r, Rung) else Rung(r["name"], dict(r.get("set", {})), dict(r.get("add", {})),
+                                                r.get("example", "")) for r in ladder]
+    system = System(id=id, name=name or id, mechanic=mechanic, aliases=aliases,
+                    pool_parameter=pool_parameter, ladder=rungs, defaults=defaults, source=None,
+                    description=description)
+    if pool_parameter is not None and pool_parameter not in system.params:
+        raise WorkbenchError(f"register_mechanic: pool_parameter {pool_parameter!r} is not a parameter")
+    for rung in rungs:
+        for key in [*rung.set, *rung.add]:
+            if key not in system.params:
+                raise WorkbenchError(f"register_mechanic: ladder rung {rung.name!r} names unknown parameter {key!r}")
+    return register(system, replace=replace)
+
+
+def unregister_mechanic(id: str) -> None:
+    """Remove a mechanic added with :func:`register_mechanic`."""
+    from .registry import unregister
+    unregister(id)
