@@ -120,9 +120,12 @@ def test_html_export_has_every_cell(name):
 
 def test_number_styles_as_designers_write_them():
     values = pd.DataFrame({"p": [2 / 3, 0.5, 1 / 7776, 0.1234567891234]})
-    assert format_numbers(values)["p"].tolist() == ["66.7%", "50.0%", "0.0%", "12.3%"]
+    # 1/7776 is not impossible: at one decimal it shows as "< 0.1%", never as "0.0%"
+    assert format_numbers(values)["p"].tolist() == ["66.7%", "50.0%", "< 0.1%", "12.3%"]
     assert format_numbers(values, NumberFormat("percent", 3))["p"].tolist()[2] == "0.013%"
-    assert format_numbers(values, NumberFormat("digits", 2))["p"].tolist() == ["0.67", "0.50", "0.00", "0.12"]
+    assert format_numbers(values, NumberFormat("digits", 2))["p"].tolist() == ["0.67", "0.50", "< 0.01", "0.12"]
+    unmarked = NumberFormat("percent", 1, marks=False)
+    assert format_numbers(values, unmarked)["p"].tolist()[2] == "0.0%"
     fractions = format_numbers(values, NumberFormat("fraction"))["p"].tolist()
     assert fractions[:3] == ["2/3", "1/2", "1/7776"]
     assert fractions[3].startswith("≈")  # not a fraction with a small denominator: say so
@@ -137,9 +140,28 @@ def test_multiindex_headers_and_named_index_are_flattened():
 
 
 def test_bad_format_and_style_are_rejected():
-    with pytest.raises(WorkbenchError, match="allowed: rst-grid, rst-list, rst-csv, md, csv, html"):
+    with pytest.raises(WorkbenchError, match="allowed: rst-grid, rst-list, rst-csv, md, csv, html, text"):
         render_table(TRICKY, "latex")
     with pytest.raises(WorkbenchError, match="allowed: percent, digits, fraction"):
         NumberFormat("stars")
     with pytest.raises(WorkbenchError, match="digits got -1"):
         NumberFormat("digits", -1)
+
+
+@pytest.mark.parametrize("name", [n for n in FRAMES if n != "tricky"])
+def test_text_export_lines_up_every_cell(name):
+    """Plain columns for a terminal: a header, a rule, then one line per row, each cell at
+    its column's position."""
+    frame = FRAMES[name]
+    lines = render_table(frame, "text").splitlines()
+    expected = expected_cells(frame)
+    assert len(lines) == len(expected) + 1 and set(lines[1]) <= {"-", " "}
+    starts = [i for i, ch in enumerate(lines[1]) if ch == "-" and (i == 0 or lines[1][i - 1] == " ")]
+    for line, cells in zip([lines[0], *lines[2:]], expected):
+        assert [line[a:b].strip() for a, b in zip(starts, [*starts[1:], None])] == cells
+
+
+def test_csv_keeps_plain_numbers_where_tables_mark_them():
+    frame = pd.DataFrame({"p": [1 / 7776, 1 - 1 / 7776]})
+    assert render_table(frame, "md").count("< 0.1%") == 1 and "> 99.9%" in render_table(frame, "md")
+    assert render_table(frame, "csv").splitlines()[1:] == ["0.0%", "100.0%"]

@@ -291,3 +291,14 @@ def test_solution_to_dict_is_the_json_contract():
 def test_solver_rejects_bad_pools(kwargs, message):
     with pytest.raises(WorkbenchError, match=message):
         solve_ladder("uwr", {"Easy": 0.5}, **kwargs)
+
+
+def test_a_rung_can_move_to_make_room_and_notes_round_as_tables_do():
+    # At B4 the Obs give 93.8%, 68.8%, 31.3%, ...: R1 and R2 both want 68.8% (ob=2). R1 gets it
+    # (R0 holds ob=1), so R2 steps down to ob=3 although its own closest setting clashed with
+    # no rung chosen rung by rung.
+    solution = solve_ladder("arrata", {"R0": 0.88, "R1": 0.85, "R2": 0.59}, pool=4, pools=range(4, 9))
+    assert [r.rung.describe() for r in solution.rungs] == ["ob=1", "ob=2", "ob=3"]
+    assert solution.ordered
+    assert solution.rungs[2].note == ("the closest setting, ob=2 (68.8%), was given up to make room "
+                                      "for the rungs around it; closest in order: ob=3 (31.3%)")

@@ -1,22 +1,27 @@
-"""How results are shown to people: numbers in JSON, and results in notebooks.
+"""How results are shown to people: numbers in JSON and tables, and results in notebooks.
 
 **The number rule.** Results keep full floating-point precision in Python. At presentation:
 
-- JSON (``workbench ... --format json``, every ``to_dict()``) rounds each probability and mean
-  to :data:`JSON_DIGITS` (15) significant digits: all that a double carries reliably, so exact
-  results lose nothing but float noise (``0.8906249999999996`` is written ``0.890625``).
-- Tables show percentages at a fixed number of decimals (one by default). A row whose every
-  probability rounds to 0 at that precision is a negligible tail: distributions drop such
-  outcomes from the ends and say how much was cut in one ``< 0.1%`` row (see
-  :func:`cut_tails`).
+- JSON (``workbench ... --format json``, every ``to_dict()``) rounds each number to
+  :data:`JSON_DIGITS` (15) significant digits and 15 decimal places: all that a double
+  carries reliably, so exact results lose nothing but float noise (``0.8906249999999996`` is
+  written ``0.890625``). Probabilities below 5e-16 become 0; the exact engine itself is only
+  exact to 1e-12 (explosion chains).
+- Tables show probabilities at a fixed precision (percentages with one decimal in ladder
+  and difficulty tables, two in distributions). A probability that is not 0 but rounds to 0
+  there is written ``< 0.1%`` (``> 99.9%`` near 1); a distribution's outcomes at either end
+  whose probabilities together round to 0 become one ``≥ k`` / ``≤ k`` row (see
+  :func:`cut_tails`). CSV keeps every outcome and plain numbers, for spreadsheets.
 
 Example:
-    >>> round_sig(0.8906249999999996), round_sig(1 / 3)
-    (0.890625, 0.333333333333333)
+    >>> round_sig(0.8906249999999996), round_sig(0.09374999999999993), round_sig(1 / 3)
+    (0.890625, 0.09375, 0.333333333333333)
 """
 from __future__ import annotations
 
 import math
+import re
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import numpy as np
@@ -25,11 +30,25 @@ JSON_DIGITS = 15
 
 
 def round_sig(value: float, digits: int = JSON_DIGITS) -> float:
-    """``value`` rounded to ``digits`` significant digits (0, inf and nan pass through)."""
+    """``value`` rounded to ``digits`` significant digits and ``digits`` decimal places (the
+    JSON number rule; 0, inf and nan pass through)."""
     value = float(value)
     if value == 0 or not math.isfinite(value):
         return value
-    return float(f"{value:.{digits}g}")
+    return round(float(f"{value:.{digits}g}"), digits) + 0.0  # + 0.0: no "-0.0"
+
+
+def fixed(value: float, digits: int, percent: bool = False) -> str:
+    """``value`` with ``digits`` decimals (as a percentage with ``percent``), float noise
+    removed first and halves rounded up as on paper: 3/32 -> ``9.38%``, 9/32 -> ``28.13%``.
+
+    Example:
+        >>> fixed(0.09374999999999993, 2, percent=True), fixed(0.28125, 2, True), fixed(2 / 3, 3)
+        ('9.38%', '28.13%', '0.667')
+    """
+    scaled = Decimal(repr(round_sig(value))) * (100 if percent else 1)
+    text = f"{scaled.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP):f}"
+    return text + "%" if percent else text
 
 
 def json_ready(data: Any, digits: int = JSON_DIGITS) -> Any:
@@ -51,3 +70,350 @@ def json_ready(data: Any, digits: int = JSON_DIGITS) -> Any:
     if isinstance(data, (float, np.floating)):
         return round_sig(data, digits)
     return data
+
+
+def _as_number(outcome: Any) -> int | None:
+    if isinstance(outcome, (bool, np.bool_)):
+        return None
+    if isinstance(outcome, (int, np.integer)):
+        return int(outcome)
+    try:
+        return int(str(outcome))
+    except ValueError:
+        return None
+
+
+def cut_tails(outcomes, probabilities, resolution: float) -> list[tuple[str, float, bool]]:
+    """The rows a table shows for a distribution: ``(label, probability, is_tail)``.
+
+    Numeric outcomes at either end whose probabilities *together* stay below ``resolution``
+    (half the smallest step the table shows, see
+    :attr:`workbench.export.tables.NumberFormat.resolution`) become one row ``≤ k`` or
+    ``≥ k`` holding their total, which the table then writes as ``< 0.01%``; a tail of
+    outcomes that never happen is dropped. Labelled outcomes (narrative dice, tiers) are all
+    kept. The cut never changes which outcomes a reader can see as possible: the merged tail
+    says it is there.
+
+    Example:
+        >>> cut_tails([0, 1, 2, 3, 4], [1e-9, 0.5, 0.3, 0.2 - 2e-9, 1e-9], 5e-5)
+        [('≤ 0', 1e-09, True), ('1', 0.5, False), ('2', 0.3, False), ('3', 0.199999998, False), ('≥ 4', 1e-09, True)]
+    """
+    items = [(o, float(p)) for o, p in zip(outcomes, probabilities)]
+    numbers = [_as_number(o) for o, _ in items]
+    if resolution <= 0 or len(items) < 2 or any(n is None for n in numbers):
+        return [(str(o), p, False) for o, p in items]
+    low, low_mass = 0, 0.0
+    while low < len(items) - 1 and low_mass + items[low][1] < resolution:
+        low_mass += items[low][1]
+        low += 1
+    high, high_mass = len(items), 0.0
+    while high - 1 > low and high_mass + items[high - 1][1] < resolution:
+        high_mass += items[high - 1][1]
+        high -= 1
+    rows = [(str(o), p, False) for o, p in items[low:high]]
+    if low and low_mass > 0:
+        rows.insert(0, (f"≤ {numbers[low - 1]}", low_mass, True))
+    if high < len(items) and high_mass > 0:
+        rows.append((f"≥ {numbers[high]}", high_mass, True))
+    return rows
+
+
+# --------------------------------------------------------------------------- results in notebooks
+#
+# Every result type gets the same three views from here: ``to_frame()`` (a tidy DataFrame),
+# ``_repr_html_()`` (key figures and a compact table) and ``__repr__`` (the same in text).
+# The result classes only forward to :func:`to_frame`, :func:`html` and :func:`text`; which
+# figures and which table a type shows is decided below, by type name, so the result modules
+# need not import pandas or know about notebooks.
+
+TABLE_ROWS = 15  # rows an HTML table shows before saying how many more to_frame() has
+TEXT_OUTCOMES = 12  # outcomes the text repr lists
+_PROBABILITY_NAME = re.compile(r"^(p_|pass|probability$|cumulative$|stderr$|without$|with$|"
+                               r"any YES$|P\(|\d+ dic?e$)|share$|^wanted$|^achieved$")
+
+
+def _percent_resolution() -> float:
+    from .export.tables import NumberFormat
+    return NumberFormat("percent", 2).resolution
+
+
+def _percent(value: float | None, digits: int = 2) -> str:
+    from .export.tables import NumberFormat
+    return "" if value is None else NumberFormat("percent", digits).text(value)
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return ""
+    value = float(value)
+    if math.isinf(value):
+        return "never (∞)" if value > 0 else "-∞"
+    return f"{round_sig(value, 6):g}"
+
+
+def _plus_minus(stderr: float | None, probability: bool = True) -> str:
+    if stderr is None:
+        return ""
+    return f" ± {stderr * 100:.2f} pp" if probability else f" ± {_number(stderr)}"
+
+
+#: Probabilities below this are float noise or the exact engine's own cut (1e-12): a lost
+#: mass or a tail this small is not shown as a key figure.
+NOISE = 1e-12
+_READABLE = {"pass_without": "P(pass) without", "pass_with": "P(pass) with",
+             "pass_with_stderr_bound": "stderr bound", "mean_pulled": "mean dice pulled",
+             "empty_share": "checks with an empty pool", "pool_max": "pool maximum",
+             "burns_per_scene": "burns per scene", "mean_pool": "mean pool before",
+             "p_empty": "P(pool empty)", "short_rest_before": "short rest before"}
+
+
+def readable(name) -> str:
+    """A column name as a designer reads it: ``p_pass_with`` -> ``P(pass) with``."""
+    name = str(name)
+    if name in _READABLE:
+        return _READABLE[name]
+    if name.startswith("p_pass_"):
+        return "P(pass) " + name[7:].replace("_", " ")
+    if name.startswith("p_"):
+        return f"P({name[2:].replace('_', ' ')})"
+    return name.replace("_", " ")
+
+
+def _params(params, system: str | None = None) -> str:
+    """The settings that differ from the system's defaults (all of them if it is unknown)."""
+    params = dict(params)
+    from .errors import WorkbenchError
+    from .rules.registry import get_system
+    try:
+        declared = get_system(system).params if system else {}
+    except WorkbenchError:  # a system loaded from a file no longer there: show everything
+        declared = {}
+    shown = {k: v for k, v in params.items() if k not in declared or declared[k].default != v}
+    return ", ".join(f"{k}={_value(v)}" for k, v in shown.items()) or "defaults"
+
+
+def _value(value) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    return "–" if value is None else str(value)
+
+
+def _distribution_frame(dist, value_name: str = "outcome"):
+    import pandas as pd
+    frame = pd.DataFrame({value_name: list(dist.outcomes), "probability": dist.probabilities,
+                          "at_least": [dist.at_least(o) for o in dist.outcomes]})
+    if dist.trials is not None:
+        frame["stderr"] = dist.stderr
+    return frame
+
+
+class RichResult:
+    """Mixin giving a result ``to_frame()``, ``_repr_html_()`` and a readable ``repr``.
+
+    A dataclass using it needs ``repr=False`` (else the dataclass writes its own repr).
+
+    Example:
+        >>> import workbench
+        >>> result = workbench.check("uwr", dice=4, favor=1, rerolls=2, target=2)
+        >>> result
+        CheckResult uwr · exact · dice=4, favor=1, rerolls=2, target=2
+          P(pass) 89.06%; mean 2.8125
+          0: 1.56%, 1: 9.38%, 2: 23.44%, 3: 37.50%, 4: 28.13%
+        >>> result.to_frame().round(6).values.tolist()[2]
+        [2.0, 0.234375, 0.890625]
+        >>> "<th>P(pass)</th>" in result._repr_html_()
+        True
+    """
+
+    __slots__ = ()
+
+    def to_frame(self):
+        """A tidy pandas DataFrame of this result (one row per outcome, step or check)."""
+        return to_frame(self)
+
+    def _repr_html_(self) -> str:
+        return html(self)
+
+    def __repr__(self) -> str:
+        return text(self)
+
+
+def to_frame(obj):
+    """The tidy DataFrame of a result (pandas is imported here, on first use)."""
+    import pandas as pd
+    kind = type(obj).__name__
+    if kind == "Distribution":
+        return _distribution_frame(obj)
+    if kind == "CheckResult":
+        return _distribution_frame(obj.pmf)
+    if kind == "VersusResult":
+        return _distribution_frame(obj.margin, "margin")
+    if kind == "Roll":
+        return pd.DataFrame([{name: getattr(obj, name) for name in (
+            "system", "successes", "failures", "net", "outcome", "tier", "passed")}])
+    if kind == "StepsResult":
+        return obj.frame.copy()
+    if kind == "DramaResult":
+        return obj.checks.reset_index()
+    if kind == "BurnResult":
+        return obj.checks.join(obj.stacks).reset_index()
+    if kind == "LadderSolution":
+        return obj.table()
+    raise TypeError(f"no frame for {kind}")
+
+
+def _facts(obj) -> tuple[str, list[tuple[str, str]]]:
+    """(subtitle, key figures) of a result."""
+    kind = type(obj).__name__
+    if kind == "Distribution":
+        facts = [("outcomes", str(len(obj)))]
+        if obj.mean is not None:
+            facts.append(("mean", _number(obj.mean)))
+        if obj.trials is not None:
+            facts.append(("trials", f"{obj.trials:,}"))
+        return "", facts
+    if kind == "CheckResult":
+        simulated = obj.method == "simulate"
+        facts = []
+        if obj.p_pass is not None:
+            facts.append(("P(pass)", _percent(obj.p_pass) + _plus_minus(obj.p_pass_stderr)))
+        if obj.mean is not None:
+            facts.append(("mean", _number(obj.mean) + _plus_minus(obj.mean_stderr, False)))
+        if obj.lost_mass > NOISE:
+            facts.append(("lost mass", f"{obj.lost_mass:.1e}"))
+        if simulated:
+            facts += [("trials", f"{obj.trials:,}"), ("seed", str(obj.seed))]
+        return f"{obj.system} · {obj.method} · {_params(obj.params, obj.system)}", facts
+    if kind == "VersusResult":
+        facts = [("P(actor passes)", _percent(obj.p_actor)),
+                 ("mean margin", _number(obj.margin.mean)), ("ties go to", obj.ties_to)]
+        if obj.lost_mass > NOISE:
+            facts.append(("lost mass", f"{obj.lost_mass:.1e}"))
+        return (f"{obj.system} · actor {_params(obj.actor, obj.system)} · reactor "
+                f"{_params(obj.reactor, obj.system)}", facts)
+    if kind == "Roll":
+        facts = [(name, _value(getattr(obj, name))) for name in
+                 ("successes", "failures", "net", "outcome", "tier", "passed")
+                 if getattr(obj, name) is not None]
+        return obj.system, facts
+    if kind == "StepsResult":
+        facts = [(f"mean {obj.quantity}", _number(obj.mean) + _plus_minus(obj.mean_stderr, False))]
+        if obj.tail > NOISE:
+            facts.append(("beyond the table", _percent(obj.tail)))
+        if obj.method == "simulate":
+            facts += [("trials", f"{obj.trials:,}"), ("seed", str(obj.seed))]
+        settings = {k: v for k, v in obj.params.items() if not isinstance(v, (list, tuple, dict))}
+        return f"{obj.method} · {_params(settings)}", facts
+    if kind in ("DramaResult", "BurnResult"):
+        row = obj.summary.iloc[0]
+        facts = [(readable(name), _cell(name, row[name])) for name in obj.summary.columns]
+        return "simulated", facts
+    if kind == "LadderSolution":
+        where = [f"pool {obj.pool}"] if obj.pool is not None else []
+        if len(obj.pools) > 1:
+            where.append(f"order kept over {min(obj.pools)}-{max(obj.pools)}"
+                         if list(obj.pools) == list(range(min(obj.pools), max(obj.pools) + 1))
+                         else f"order kept over {', '.join(map(str, obj.pools))}")
+        facts = [("ordered", "yes" if obj.ordered else "no"),
+                 ("unreachable", ", ".join(obj.unreachable) or "none")]
+        facts += [("conflict", obj.describe(c)) for c in obj.conflicts]
+        facts += [("outside the range", obj.describe(c)) for c in obj.outside]
+        return " · ".join([obj.system, *where]), facts
+    raise TypeError(f"no display for {kind}")
+
+
+def _cell(name, value) -> str:
+    if isinstance(value, (bool, np.bool_)) or value is None:
+        return _value(value if value is None else bool(value))
+    if isinstance(value, (int, np.integer)):
+        return f"{int(value):,}" if abs(int(value)) >= 10_000 else str(int(value))
+    if isinstance(value, (float, np.floating)):
+        if _PROBABILITY_NAME.search(str(name)) or isinstance(name, (int, np.integer)):
+            return _percent(value)
+        if float(value).is_integer() and abs(value) >= 10_000:
+            return f"{int(value):,}"
+        return _number(value)
+    return str(value)
+
+
+def _shown_tables(obj) -> list[tuple[str, Any, int]]:
+    """(caption, frame of text, rows left out) for the compact tables of a result."""
+    import pandas as pd
+    kind = type(obj).__name__
+    if kind in ("Distribution", "CheckResult", "VersusResult"):
+        if kind == "Distribution":
+            dists = [("outcome", obj)]
+        elif kind == "CheckResult":
+            dists = [("outcome", obj.pmf), ("tier", obj.tiers)]
+        else:
+            dists = [("margin", obj.margin)]
+        out = []
+        for caption, dist in dists:
+            if dist is None:
+                continue
+            rows = cut_tails(dist.outcomes, dist.probabilities, _percent_resolution())
+            frame = pd.DataFrame({caption: [r[0] for r in rows],
+                                  "probability": [_percent(r[1]) for r in rows]})
+            if dist.trials is not None:
+                errors = dict(zip(map(str, dist.outcomes), dist.stderr))
+                frame["stderr"] = ["" if tail else _percent(errors[label]) for label, _, tail in rows]
+            out.append(("", frame, 0))
+        return out
+    if kind == "Roll":
+        return []
+    if kind == "LadderSolution":
+        from .export.tables import NumberFormat, format_numbers
+        frame = obj.pools_table()
+        frame["reachable"] = frame["reachable"].map({True: "yes", False: "no"})
+        return [("rungs", format_numbers(frame, NumberFormat("percent", 1)), 0)]
+    full = to_frame(obj)
+    shown = full.head(TABLE_ROWS)
+    text = pd.DataFrame({readable(c): [_cell(c, v) for v in shown[c]] for c in shown.columns})
+    caption = {"StepsResult": obj.quantity if kind == "StepsResult" else "",
+               "DramaResult": "per check", "BurnResult": "per check"}[kind]
+    return [(caption, text, len(full) - len(shown))]
+
+
+def html(obj) -> str:
+    """The notebook view of a result: its name, key figures, and compact tables."""
+    import html as html_lib
+    subtitle, facts = _facts(obj)
+    parts = [f'<div class="workbench-result"><strong>{type(obj).__name__}</strong>']
+    if subtitle:
+        parts.append(f" <span style=\"color:#555\">{html_lib.escape(subtitle)}</span>")
+    if facts:
+        parts.append('<table class="workbench-facts"><tr>'
+                     + "".join(f"<th>{html_lib.escape(k)}</th>" for k, _ in facts) + "</tr><tr>"
+                     + "".join(f"<td>{html_lib.escape(v)}</td>" for _, v in facts) + "</tr></table>")
+    tables = _shown_tables(obj)
+    if tables:
+        parts.append('<div style="display:flex;gap:2em;align-items:flex-start">')
+        for caption, frame, more in tables:
+            body = frame.to_html(index=False, border=0, escape=True, classes="workbench-table")
+            note = (f"<div style=\"color:#555\">… {more} more rows in to_frame()</div>"
+                    if more else "")
+            parts.append(f"<div><em>{html_lib.escape(caption)}</em>{body}{note}</div>")
+        parts.append("</div>")
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def text(obj) -> str:
+    """The plain-text view of a result (its ``repr``): name, key figures, and for
+    distributions the outcomes with their probabilities."""
+    subtitle, facts = _facts(obj)
+    head = type(obj).__name__ + (f" {subtitle}" if subtitle else "")
+    lines = [head]
+    if facts:
+        lines.append("  " + "; ".join(f"{k} {v}" for k, v in facts))
+    kind = type(obj).__name__
+    dist = (obj if kind == "Distribution" else obj.pmf if kind == "CheckResult"
+            else obj.margin if kind == "VersusResult" else None)
+    if dist is not None:
+        rows = cut_tails(dist.outcomes, dist.probabilities, _percent_resolution())
+        listed = [f"{label}: {_percent(p)}" for label, p, _ in rows[:TEXT_OUTCOMES]]
+        more = f", … {len(rows) - TEXT_OUTCOMES} more" if len(rows) > TEXT_OUTCOMES else ""
+        lines.append("  " + ", ".join(listed) + more)
+    elif kind not in ("Roll", "LadderSolution"):
+        lines.append("  (to_frame() for the table)")
+    return "\n".join(lines)

@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from .analysis import _exact_point
 from .errors import WorkbenchError
+from .rules.registry import get_system
 from .rules.system import Rung, System
 
+#: Relative steps tried for knobs a ladder *adds* to (favor): the seeds only use +1, and past
+#: +-2 favor the success face is already at its clamp on a d6.
+DEFAULT_ADD_STEPS = range(-2, 3)
 #: P(pass) values closer than this are the same probability (float noise, not a difference).
 SAME = 1e-12
 #: Stop raising a target / Ob once P(pass) falls below this: no designer asks for rarer.
@@ -69,6 +73,70 @@ class Conflict:
         return {"easier": self.easier, "easier_settings": self.easier_setting,
                 "harder": self.harder, "harder_settings": self.harder_setting,
                 "kind": self.kind, "pools": [p for p in self.pools if p is not None]}
+
+
+def difficulty_knobs(system: "str | System",
+                     add_steps: Sequence[int] = DEFAULT_ADD_STEPS) -> dict[str, tuple | None]:
+    """The settings a system's ladder turns, with the values the solver tries.
+
+    Keys a rung *sets* that are choices (die colour) try every choice; whole-number keys it
+    sets (target, Ob) map to ``None``: the solver raises them from 1 until P(pass) is
+    negligible. Keys a rung *adds* to (favor) try ``add_steps``.
+
+    Example:
+        >>> difficulty_knobs("uwr")
+        {'target': None, 'favor': (-2, -1, 0, 1, 2)}
+        >>> difficulty_knobs("erzahlspiel")["die"]
+        ('black', 'red', 'yellow', 'green', 'blue')
+    """
+    sys_ = get_system(system)
+    knobs: dict[str, tuple | None] = {}
+    for rung in sys_.ladder:
+        for key in rung.set:
+            param = sys_.params[key]
+            knobs[key] = tuple(param.choices) if param.kind == "choice" else None
+        for key in rung.add:
+            knobs[key] = tuple(add_steps)
+    if not knobs:
+        raise WorkbenchError(f"{sys_.id}: has no difficulty ladder to solve for "
+                             "([[ladder]] in its data file sets nothing)")
+    return knobs
+
+
+def check_goals(wanted: Mapping[str, float], tolerance: float) -> dict[str, float]:
+    """The wanted odds, checked: each a number from 0 to 1, at least one."""
+    goals = dict(wanted)
+    for name, value in goals.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise WorkbenchError(f"wanted probability for {name!r} got {value!r}; "
+                                 "allowed: a number from 0 to 1")
+    if not goals:
+        raise WorkbenchError("wanted names no rung; allowed: one or more RUNG=PROBABILITY")
+    if not 0 <= tolerance <= 1:
+        raise WorkbenchError(f"tolerance got {tolerance!r}; allowed: a number from 0 to 1")
+    return {name: float(value) for name, value in goals.items()}
+
+
+def check_pools(pool: int | None, pools: "Iterable[int] | None") -> tuple[int, ...]:
+    """The pools the order is kept over, sorted (default just ``pool``, which must be one)."""
+    def whole(value) -> bool:
+        return not isinstance(value, bool) and hasattr(value, "__index__") and value >= 0
+    if not whole(pool):
+        raise WorkbenchError(f"pool got {pool!r}; allowed: a whole number >= 0")
+    pool = int(pool)
+    try:
+        sizes = (pool,) if pools is None else tuple(pools)
+    except TypeError:
+        raise WorkbenchError(f"pools got {pools!r}; allowed: whole numbers >= 0, e.g. range(3, 7)") from None
+    if all(whole(n) for n in sizes):
+        sizes = tuple(int(n) for n in sizes)
+    if not sizes or not all(whole(n) for n in sizes) or len(set(sizes)) != len(sizes):
+        raise WorkbenchError(f"pools got {pools!r}; allowed: distinct whole numbers >= 0, "
+                             "e.g. range(3, 7)")
+    if pool not in sizes:
+        raise WorkbenchError(f"pool {pool} is not among pools {list(sizes)}; allowed: the "
+                             "typical pool must lie in the range the order is kept over")
+    return tuple(sorted(sizes))
 
 
 def evaluator(sys_: System, base: Mapping[str, Any], pools: Sequence[int | None]):

@@ -11,6 +11,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ._display import RichResult, json_ready, round_sig
+
 
 @dataclass(frozen=True)
 class RawDistribution:
@@ -35,8 +37,8 @@ class RawDistribution:
         return self.table.sum(axis=0)
 
 
-@dataclass(frozen=True)
-class Distribution:
+@dataclass(frozen=True, repr=False)
+class Distribution(RichResult):
     """An immutable outcome -> probability table, outcomes in their natural order.
 
     Example:
@@ -104,8 +106,14 @@ class Distribution:
         return np.sqrt(p * (1.0 - p) / self.trials)
 
     def to_dict(self) -> dict[str, float]:
-        """Outcome (as text) -> probability, as the CLI prints it."""
-        return {str(o): float(p) for o, p in self.items()}
+        """Outcome (as text) -> probability, as the CLI prints it (15 significant digits:
+        full precision without float noise).
+
+        Example:
+            >>> Distribution((0, 1), (0.1 + 0.2, 0.7)).to_dict()
+            {'0': 0.3, '1': 0.7}
+        """
+        return {str(o): round_sig(p) for o, p in self.items()}
 
     def to_series(self, name: str = "probability"):
         import pandas as pd
@@ -119,8 +127,8 @@ def stderr_of(p: float | None, trials: int | None) -> float | None:
     return math.sqrt(max(p * (1.0 - p), 0.0) / trials)
 
 
-@dataclass(frozen=True)
-class CheckResult:
+@dataclass(frozen=True, repr=False)
+class CheckResult(RichResult):
     """The full answer for one check: outcome distribution, tiers, pass probability.
 
     Attributes:
@@ -162,7 +170,8 @@ class CheckResult:
         return math.sqrt(var / self.trials)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``workbench pmf --format json``: exactly the contract's keys.
+        """The JSON object of ``workbench pmf --format json``: exactly the contract's keys,
+        numbers rounded to 15 significant digits (full precision without float noise).
 
         Derived facts (``extra``) and the standard errors of ``p_pass`` and ``mean`` stay on
         the Python object, so tools reading the JSON never meet keys they don't expect.
@@ -182,11 +191,11 @@ class CheckResult:
         if self.mean is not None:
             out["mean"] = self.mean
         out["lost_mass"] = self.lost_mass
-        return out
+        return json_ready(out)
 
 
-@dataclass(frozen=True)
-class VersusResult:
+@dataclass(frozen=True, repr=False)
+class VersusResult(RichResult):
     """An opposed check: P(actor passes) and the distribution of actor - reactor margin.
 
     ``margin`` already includes any extra Obstacle the actor faces; the actor passes iff
@@ -202,14 +211,14 @@ class VersusResult:
     lost_mass: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"system": self.system, "actor": dict(self.actor), "reactor": dict(self.reactor),
-                "ties_to": self.ties_to, "p_actor": self.p_actor,
-                "margin": self.margin.to_dict(), "mean_margin": self.margin.mean,
-                "lost_mass": self.lost_mass}
+        return json_ready({"system": self.system, "actor": dict(self.actor),
+                           "reactor": dict(self.reactor), "ties_to": self.ties_to,
+                           "p_actor": self.p_actor, "margin": self.margin.to_dict(),
+                           "mean_margin": self.margin.mean, "lost_mass": self.lost_mass})
 
 
-@dataclass(frozen=True)
-class Roll:
+@dataclass(frozen=True, repr=False)
+class Roll(RichResult):
     """The result of concrete faces (see :func:`workbench.score`)."""
 
     system: str

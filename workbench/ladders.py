@@ -4,7 +4,9 @@ A *ladder* is a system's list of difficulty rungs (``[[ladder]]`` in ``workbench
 UWR's Easy/Normal/Difficult/Extreme, Arrata's Ob 1-6, Erzählspiel's die colours, the Unnamed
 System's tiers. :func:`ladder_table` and :func:`difficulty_table` say how likely each rung is
 for each pool size; :func:`solve_ladder` goes the other way, from the odds a designer wants
-("Easy 90%, Normal 70% at 4 dice") to the target / Ob / favor / die that comes closest.
+("Easy 90%, Normal 70% at 4 dice") to the target / Ob / favor / die that comes closest
+while the ladder stays a ladder: no rung more likely to pass than an easier one at any pool
+of the typical characters' range (the search itself is in ``workbench._ladder_search``).
 
 The knobs the solver turns are the ones the system's own ladder turns (the keys its rungs set
 or add to), so a new system file gets a solver without new code.
@@ -14,9 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from ._display import json_ready
-from ._ladder_search import (Conflict, candidates, closest_each, find_conflicts,
-                             ordered_choice)
+from ._display import RichResult, fixed, json_ready
+from ._ladder_search import DEFAULT_ADD_STEPS, difficulty_knobs  # noqa: F401 (public here)
+from ._ladder_search import (Conflict, candidates, check_goals, check_pools, closest_each,
+                             find_conflicts, ordered_choice)
 from .analysis import success_curve
 from .api import check
 from .errors import WorkbenchError
@@ -27,9 +30,6 @@ if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd
 
 DEFAULT_TABLE_POOLS = range(1, 11)
-#: Relative steps tried for knobs a ladder *adds* to (favor): the seeds only use +1, and past
-#: +-2 favor the success face is already at its clamp on a d6.
-DEFAULT_ADD_STEPS = range(-2, 3)
 
 
 def pool_label(system: "str | System", size: int, quality: str | None = None) -> str:
@@ -174,8 +174,8 @@ class RungSolution:
         return self.achieved - self.wanted
 
 
-@dataclass(frozen=True)
-class LadderSolution:
+@dataclass(frozen=True, repr=False)
+class LadderSolution(RichResult):
     """The solved ladder: one :class:`RungSolution` per wanted rung, in the order asked.
 
     ``order`` names the rungs easiest first (by wanted odds); ``ordered`` says whether every
@@ -220,6 +220,25 @@ class LadderSolution:
         return pd.DataFrame([{"rung": r.name, "setting": r.rung.describe(), "wanted": r.wanted,
                               "achieved": r.achieved, "error": r.error,
                               "reachable": r.reachable, "note": r.note} for r in self.rungs])
+
+    def pools_table(self) -> pd.DataFrame:
+        """Per rung: ``rung, setting, wanted``, P(pass) at each pool of the range (headed as
+        designers write pools: ``3 dice``, ``B3``; ``P(pass)`` for a single die),
+        ``reachable`` and ``note`` (what ``workbench ladder`` prints).
+
+        Example:
+            >>> solve_ladder("uwr", "Normal=0.7", pools=[3, 4]).pools_table().columns.tolist()
+            ['rung', 'setting', 'wanted', '3 dice', '4 dice', 'reachable', 'note']
+        """
+        import pandas as pd
+        quality = self.params.get("quality")
+        rows = []
+        for rung in self.rungs:
+            row = {"rung": rung.name, "setting": rung.rung.describe(), "wanted": rung.wanted}
+            for size, p in rung.p_pass.items():
+                row["P(pass)" if size is None else pool_label(self.system, size, quality)] = p
+            rows.append({**row, "reachable": rung.reachable, "note": rung.note})
+        return pd.DataFrame(rows)
 
     def across_pools(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
         """P(pass) of the solved rungs for any pool sizes (rows: rungs in the order asked;
@@ -316,62 +335,6 @@ def pools_text(system: "str | System", pools: Sequence, quality: str | None = No
     return f"at {joined}{unit}"
 
 
-def difficulty_knobs(system: "str | System",
-                     add_steps: Sequence[int] = DEFAULT_ADD_STEPS) -> dict[str, tuple | None]:
-    """The settings a system's ladder turns, with the values the solver tries.
-
-    Keys a rung *sets* that are choices (die colour) try every choice; whole-number keys it
-    sets (target, Ob) map to ``None``: the solver raises them from 1 until P(pass) is
-    negligible. Keys a rung *adds* to (favor) try ``add_steps``.
-
-    Example:
-        >>> difficulty_knobs("uwr")
-        {'target': None, 'favor': (-2, -1, 0, 1, 2)}
-        >>> difficulty_knobs("erzahlspiel")["die"]
-        ('black', 'red', 'yellow', 'green', 'blue')
-    """
-    sys_ = get_system(system)
-    knobs: dict[str, tuple | None] = {}
-    for rung in sys_.ladder:
-        for key in rung.set:
-            param = sys_.params[key]
-            knobs[key] = tuple(param.choices) if param.kind == "choice" else None
-        for key in rung.add:
-            knobs[key] = tuple(add_steps)
-    if not knobs:
-        raise WorkbenchError(f"{sys_.id}: has no difficulty ladder to solve for "
-                             "([[ladder]] in its data file sets nothing)")
-    return knobs
-
-
-def _check_goals(wanted, tolerance) -> dict[str, float]:
-    goals = parse_wanted(wanted) if isinstance(wanted, str) else dict(wanted)
-    for name, value in goals.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-            raise WorkbenchError(f"wanted probability for {name!r} got {value!r}; "
-                                 "allowed: a number from 0 to 1")
-    if not goals:
-        raise WorkbenchError("wanted names no rung; allowed: one or more RUNG=PROBABILITY")
-    if not 0 <= tolerance <= 1:
-        raise WorkbenchError(f"tolerance got {tolerance!r}; allowed: a number from 0 to 1")
-    return {name: float(value) for name, value in goals.items()}
-
-
-def _check_pools(pool: int | None, pools: "Iterable[int] | None") -> tuple[int, ...]:
-    def whole(value) -> bool:
-        return not isinstance(value, bool) and isinstance(value, int) and value >= 0
-    if not whole(pool):
-        raise WorkbenchError(f"pool got {pool!r}; allowed: a whole number >= 0")
-    sizes = (pool,) if pools is None else tuple(pools)
-    if not sizes or not all(whole(n) for n in sizes) or len(set(sizes)) != len(sizes):
-        raise WorkbenchError(f"pools got {pools!r}; allowed: distinct whole numbers >= 0, "
-                             "e.g. range(3, 7)")
-    if pool not in sizes:
-        raise WorkbenchError(f"pool {pool} is not among pools {list(sizes)}; allowed: the "
-                             "typical pool must lie in the range the order is kept over")
-    return tuple(sorted(sizes))
-
-
 def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", pool: int | None = 4,
                  *, pools: "Iterable[int] | None" = None, tolerance: float = 0.05,
                  knobs: "Mapping[str, Sequence | None] | None" = None,
@@ -419,14 +382,15 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         ['Sure']
     """
     sys_ = get_system(system)
-    goals = _check_goals(wanted, tolerance)
+    goals = check_goals(parse_wanted(wanted) if isinstance(wanted, str) else wanted, tolerance)
     base = dict(params)
     sized = sys_.pool_parameter is not None and pool is not None
     if sized:
         if sys_.pool_parameter in base:
             raise WorkbenchError(f"give the pool as pool={pool}, not also "
                                  f"{sys_.pool_parameter}={base[sys_.pool_parameter]}")
-        range_pools: tuple = _check_pools(pool, pools)
+        range_pools: tuple = check_pools(pool, pools)
+        pool = int(pool)
     else:
         range_pools = (None,)
     sys_.resolve(**base)  # bad character settings fail here, before the search
@@ -458,9 +422,10 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         if picks[rank] != free[rank]:
             moved = cands[free[rank]]
             clashes = [c for c in conflicts if name in (c.easier, c.harder)]
-            note = (f"the closest setting, {moved.rung.describe()} ({moved.at_typical:.1%}), "
-                    + "; ".join(_clash_text(sys_, c, name, quality) for c in clashes)
-                    + f"; closest in order: {cand.rung.describe()} ({cand.at_typical:.1%})")
+            why = ("; ".join(_clash_text(sys_, c, name, quality) for c in clashes)
+                   or "was given up to make room for the rungs around it")
+            note = (f"the closest setting, {moved.rung.describe()} ({_pct(moved.at_typical)}), "
+                    f"{why}; closest in order: {cand.rung.describe()} ({_pct(cand.at_typical)})")
         solved[name] = RungSolution(name, goal, Rung(name, cand.rung.set, cand.rung.add),
                                     cand.at_typical, reachable, note,
                                     dict(zip(range_pools, cand.p_pass)))
@@ -485,19 +450,24 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     return replace(solution, outside=solution.crossings(outside) if outside else ())
 
 
+def _pct(value: float) -> str:
+    return fixed(value, 1, percent=True)
+
+
 def _note(sys_, cand, goal, reachable, tolerance, where, low, high) -> str:
     if reachable:
         return ""
     if low <= goal <= high:  # inside the range, but the steps between settings are coarse
-        return (f"no setting within {tolerance:.1%} of {goal:.1%} {where}".rstrip()
-                + f": the nearest settings step over it; closest is {cand.at_typical:.1%} "
+        return (f"no setting within {_pct(tolerance)} of {_pct(goal)} {where}".rstrip()
+                + f": the nearest settings step over it; closest is {_pct(cand.at_typical)} "
                 f"({cand.rung.describe()})")
-    return (f"cannot reach {goal:.1%} {where}".rstrip() + f": P(pass) runs from {low:.1%} to "
-            f"{high:.1%} over the settings tried; closest is {cand.at_typical:.1%} "
+    return (f"cannot reach {_pct(goal)} {where}".rstrip() + f": P(pass) runs from {_pct(low)} to "
+            f"{_pct(high)} over the settings tried; closest is {_pct(cand.at_typical)} "
             f"({cand.rung.describe()})")
 
 
 def _clash_text(sys_, conflict: Conflict, name: str, quality) -> str:
+    """How one conflict of the closest settings involves rung ``name``."""
     where = pools_text(sys_, conflict.pools, quality)
     other = conflict.easier if name == conflict.harder else conflict.harder
     if conflict.kind == "ties":

@@ -4,8 +4,15 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from .._display import cut_tails, json_ready, round_sig
 from ..api import check, systems, versus
+from ..export.tables import NumberFormat, format_numbers
 from ._args import FORMATS, parse_assignments, parse_quoted, whole_number
+
+FORMAT_HELP = ("json (default; numbers to 15 significant digits and 15 decimals: exact results "
+               "without float noise), md or rst (percentages with two decimals; outcomes at "
+               "either end that together round to 0%% are cut into one '< 0.01%%' row), or csv "
+               "(every outcome, plain numbers)")
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd
@@ -20,7 +27,7 @@ def register(sub) -> None:
     p.add_argument("system", help="system id or alias (uwr, hkrpg, fons, unnamed, arrata, "
                                   "erzahlspiel), a variant id, or a path to a .toml file")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE")
-    p.add_argument("--format", choices=FORMATS, default="json")
+    p.add_argument("--format", choices=FORMATS, default="json", help=FORMAT_HELP)
     p.add_argument("--simulate", action="store_true", help="simulate instead of computing exactly")
     p.add_argument("--trials", default="1000000", help="simulated checks (with --simulate)")
     p.add_argument("--seed", default=None, help="random seed (with --simulate; default: fresh)")
@@ -30,7 +37,7 @@ def register(sub) -> None:
     p.add_argument("system")
     p.add_argument("--actor", required=True, help='e.g. "dice=4 favor=1"')
     p.add_argument("--reactor", required=True, help='e.g. "dice=3"')
-    p.add_argument("--format", choices=FORMATS, default="json")
+    p.add_argument("--format", choices=FORMATS, default="json", help=FORMAT_HELP)
     p.set_defaults(run=run_versus)
 
 
@@ -67,36 +74,54 @@ def run_systems(args) -> int:
     return 0
 
 
-def _result_frames(data: dict) -> list[tuple[str, pd.DataFrame]]:
+#: Distributions in Markdown / RST: percentages with two decimals; tails that round to 0 at
+#: that precision are cut into one "< 0.01%" row (see workbench._display.cut_tails).
+PMF_NUMBERS = NumberFormat("percent", 2)
+_PROBABILITIES = ("p_pass", "p_actor", "lost_mass")
+
+
+def _result_frames(data: dict, numbers: NumberFormat | None) -> list[tuple[str, pd.DataFrame]]:
+    """The tables of a result: outcomes (or margins), tiers, summary. With ``numbers`` the
+    cells are text for people (tails cut); without, plain numbers for CSV."""
     import pandas as pd
     frames = []
     # A check prints its outcome distribution; an opposed check its margin distribution.
     title, key = ("Outcomes", "pmf") if "pmf" in data else ("Margins", "margin")
-    pmf = pd.DataFrame({"outcome": list(data[key]), "probability": list(data[key].values())})
+    rows = (cut_tails(data[key], data[key].values(), numbers.resolution) if numbers
+            else [(o, p, False) for o, p in data[key].items()])
+    pmf = pd.DataFrame({"outcome": [r[0] for r in rows], "probability": [r[1] for r in rows]})
     if "stderr" in data:
-        pmf["stderr"] = list(data["stderr"].values())
+        pmf["stderr"] = [None if tail else data["stderr"][label] for label, _, tail in rows]
     frames.append((title, pmf))
     if "tiers" in data:
         frames.append(("Tiers", pd.DataFrame({"tier": list(data["tiers"]),
                                               "probability": list(data["tiers"].values())})))
     summary = {k: data[k] for k in ("p_pass", "mean", "p_actor", "mean_margin", "lost_mass") if k in data}
+    if numbers:
+        summary = {k: numbers.text(v) if k in _PROBABILITIES else
+                   ("" if v is None else f"{round_sig(v, 6):g}") for k, v in summary.items()}
     frames.append(("Summary", pd.DataFrame({"quantity": list(summary), "value": list(summary.values())})))
+    if numbers:
+        frames = [(name, format_numbers(frame, numbers)) for name, frame in frames]
     return frames
 
 
 def emit(data: dict, fmt: str) -> None:
-    """Print a result object as JSON, or as tables in Markdown, reStructuredText or CSV."""
+    """Print a result object as JSON (15 significant digits, see ``workbench._display``), or
+    as tables in Markdown or reStructuredText (percentages, negligible tails cut) or CSV
+    (every outcome, plain numbers)."""
+    data = json_ready(data)
     if fmt == "json":
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return
     from tabulate import tabulate
     blocks = []
-    for title, frame in _result_frames(data):
+    for title, frame in _result_frames(data, None if fmt == "csv" else PMF_NUMBERS):
         if fmt == "csv":
             blocks.append(frame.to_csv(index=False).rstrip("\n"))
         else:
-            table = tabulate(frame, headers="keys", showindex=False,
-                             tablefmt="pipe" if fmt == "md" else "grid", floatfmt=".6g")
+            table = tabulate(frame, headers="keys", showindex=False, disable_numparse=True,
+                             tablefmt="pipe" if fmt == "md" else "grid", stralign="left")
             heading = f"**{title}**" if fmt == "md" else f"{title}\n{'-' * len(title)}"
             blocks.append(f"{heading}\n\n{table}")
     print("\n\n".join(blocks))

@@ -48,7 +48,9 @@ def _add_output_options(parser, formats_help: str, formats=TABLE_FORMATS) -> Non
     parser.add_argument("--format", choices=formats, default="rst-grid", help=formats_help)
     numbers = parser.add_mutually_exclusive_group()
     numbers.add_argument("--percent", nargs="?", const="1", default=None, metavar="DIGITS",
-                         help="probabilities as percentages (default, 1 decimal: 66.7%%)")
+                         help="probabilities as percentages (default, 1 decimal: 66.7%%); "
+                              "values that only round to 0%% or 100%% show as < 0.1%% / > 99.9%% "
+                              "(not in csv)")
     numbers.add_argument("--digits", default=None, metavar="N", help="probabilities as 0.667 (N decimals)")
     numbers.add_argument("--fraction", action="store_true", help="probabilities as fractions (2/3)")
     parser.add_argument("--out", default=None, metavar="FILE", help="write here instead of stdout")
@@ -62,8 +64,16 @@ def register(sub) -> None:
     _add_output_options(p, "table markup (default rst-grid)")
     p.set_defaults(run=run_table)
 
-    p = sub.add_parser("ladder", help="solve a difficulty ladder for wanted probabilities, "
-                                      "keeping its rungs in order")
+    p = sub.add_parser(
+        "ladder", help="solve a difficulty ladder for wanted probabilities, keeping its rungs in order",
+        description="Finds the settings (target, Ob, favor, die) closest to the wanted odds at "
+                    "--pool such that, at every pool size of --pools, each rung is at most as likely "
+                    "to pass as the easier one (rungs ranked by wanted odds), and no two rungs are "
+                    "equally likely at --pool. Rungs moved to keep that order say why (note column, "
+                    "stderr); crossings at --across pools outside --pools are reported, not "
+                    "enforced. --format json gives system, pool, pools, ordered, and per rung "
+                    "settings, wanted, achieved, p_pass per pool, reachable and note, plus "
+                    "conflicts and outside_range.")
     p.add_argument("system")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE")
     p.add_argument("--want", required=True, help='e.g. "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2"')
@@ -156,22 +166,6 @@ def _typical_pools(args) -> tuple[int, list[int]]:
     return pool, pools if pools is not None else [pool]
 
 
-def _solution_frame(solution, system: str, quality: str | None):
-    """Rung, setting, wanted, P(pass) at each pool of the range, reachable, note."""
-    import pandas as pd
-    from ..ladders import pool_label
-    rows = []
-    for rung in solution.rungs:
-        row = {"rung": rung.name, "setting": rung.rung.describe(), "wanted": rung.wanted}
-        for size, p in rung.p_pass.items():
-            row["P(pass)" if size is None else pool_label(system, size, quality)] = p
-        row["reachable"] = "yes" if rung.reachable else "no"
-        row["note"] = rung.note
-        rows.append(row)
-    frame = pd.DataFrame(rows)
-    return frame if frame["note"].astype(bool).any() else frame.drop(columns="note")
-
-
 def _order_sentence(solution, fmt: str) -> str:
     from ..ladders import pools_text
     where = pools_text(solution.system, solution.pools, solution.params.get("quality"))
@@ -205,8 +199,11 @@ def run_ladder(args) -> int:
         blocks = []
         quality = params.get("quality")
         if show in ("both", "solution"):
-            blocks.append(render_table(_solution_frame(solution, args.system, quality), args.format,
-                                       numbers, title="Solved ladder"))
+            frame = solution.pools_table()
+            frame["reachable"] = frame["reachable"].map({True: "yes", False: "no"})
+            if not frame["note"].astype(bool).any():
+                frame = frame.drop(columns="note")
+            blocks.append(render_table(frame, args.format, numbers, title="Solved ladder"))
             if args.format != "csv":
                 blocks.append(_order_sentence(solution, args.format))
         if show in ("both", "pools") and solution.pool is not None:  # one die: no pool sizes

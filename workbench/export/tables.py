@@ -20,12 +20,13 @@ import csv
 import io
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._display import fixed
 from ..errors import WorkbenchError
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
@@ -33,6 +34,8 @@ if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
 
 TABLE_FORMATS = ("rst-grid", "rst-list", "rst-csv", "md", "csv", "html", "text")
 NUMBER_STYLES = ("percent", "digits", "fraction")
+#: Probabilities this close to 0 or 1 are 0 or 1 (the exact engine's own precision).
+FLOAT_NOISE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -40,16 +43,33 @@ class NumberFormat:
     """How probabilities are written: ``percent`` (``66.7%``), ``digits`` (``0.667``) or
     ``fraction`` (``2/3``; ``≈`` marks a fraction rounded to ``max_denominator``).
 
+    With ``marks`` (the default) a probability that is not 0 but rounds to 0 at the shown
+    precision is written ``< 0.1%``, and one that is not 1 but rounds to 100% ``> 99.9%``: a
+    table never shows an impossible or a certain result that is neither. CSV exports turn
+    marks off, so spreadsheets read plain numbers.
+
     Example:
         >>> NumberFormat("percent", 1).text(2 / 3), NumberFormat("digits", 3).text(2 / 3)
         ('66.7%', '0.667')
         >>> NumberFormat("fraction").text(2 / 3)
         '2/3'
+        >>> pct = NumberFormat("percent", 1)
+        >>> pct.text(0.0002), pct.text(0.0), pct.text(0.9999), pct.text(1.0)
+        ('< 0.1%', '0.0%', '> 99.9%', '100.0%')
     """
 
     style: str = "percent"
     digits: int = 1
     max_denominator: int = 1_000_000
+    marks: bool = True
+
+    @property
+    def resolution(self) -> float:
+        """Half the smallest step shown: probabilities below it display as 0 (``< 0.1%``).
+        Zero for fractions, which are exact."""
+        if self.style == "fraction":
+            return 0.0
+        return 0.5 * 10.0 ** -self.digits / (100 if self.style == "percent" else 1)
 
     def __post_init__(self):
         if self.style not in NUMBER_STYLES:
@@ -65,10 +85,19 @@ class NumberFormat:
         if isinstance(value, (bool, np.bool_, str)) or isinstance(value, (int, np.integer)):
             return str(value)
         value = float(value)
-        if self.style == "percent":
-            return f"{value * 100:.{self.digits}f}%"
-        if self.style == "digits":
-            return f"{value:.{self.digits}f}"
+        if self.marks and self.style != "fraction" and 0 < value < 1:
+            if min(value, 1 - value) <= FLOAT_NOISE:  # 0 or 1 up to rounding, not a mark
+                return self._plain(round(value))
+            unit = 2 * self.resolution  # the smallest step shown, as a probability
+            if value < self.resolution:
+                return "< " + self._plain(unit)
+            if value > 1 - self.resolution:
+                return "> " + self._plain(1 - unit)
+        return self._plain(value)
+
+    def _plain(self, value: float) -> str:
+        if self.style in ("percent", "digits"):  # float noise off, halves up: 9.375% -> 9.38%
+            return fixed(value, self.digits, percent=self.style == "percent")
         fraction = Fraction(value).limit_denominator(self.max_denominator)
         exact = abs(float(fraction) - value) <= 1e-12
         body = str(fraction.numerator) if fraction.denominator == 1 else str(fraction)
@@ -140,7 +169,8 @@ def render_table(frame: pd.DataFrame, fmt: str = "rst-grid",
     ``text`` (plain columns for a terminal).
 
     Args:
-        frame: any DataFrame; floats are formatted by ``number_format`` (default ``66.7%``).
+        frame: any DataFrame; floats are formatted by ``number_format`` (default ``66.7%``;
+            ``< 0.1%`` / ``> 99.9%`` mark values that only round to 0% / 100%, except in CSV).
         fmt: one of :data:`TABLE_FORMATS`.
         number_format: how to write probabilities.
         title: the directive title for ``rst-list`` / ``rst-csv`` (ignored by the others).
@@ -161,6 +191,8 @@ def render_table(frame: pd.DataFrame, fmt: str = "rst-grid",
     """
     if fmt not in TABLE_FORMATS:
         raise WorkbenchError(f"format got {fmt!r}; allowed: " + ", ".join(TABLE_FORMATS))
+    if fmt == "csv":  # spreadsheets read "0.0%" as a number, "< 0.1%" as text
+        number_format = replace(number_format or NumberFormat(), marks=False)
     text = format_numbers(frame, number_format)
     if text.shape[1] == 0:
         raise WorkbenchError("the table has no columns to export")

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._display import RichResult
 from ..errors import ParameterError
 from ..rules.pool import PoolSpec
 from ..simulation import fresh_seed
@@ -175,8 +176,8 @@ def pack_pools(specs: Sequence[PoolSpec]) -> PackedPools:
 
 
 # -- results: how many steps until something happens -------------------------------------
-@dataclass(frozen=True)
-class StepsResult:
+@dataclass(frozen=True, repr=False)
+class StepsResult(RichResult):
     """How many steps (exchanges, rolls, rounds) until an event: exact or simulated.
 
     Attributes:

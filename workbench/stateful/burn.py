@@ -24,6 +24,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
+from .._display import RichResult
 from ..api import check
 from ..errors import ParameterError
 from ..rules.registry import get_system
@@ -35,8 +36,8 @@ WHERE = "burn_scene"
 POLICIES = ("never", "always", "when_likely_to_fail")
 
 
-@dataclass(frozen=True)
-class BurnResult:
+@dataclass(frozen=True, repr=False)
+class BurnResult(RichResult):
     """A simulated scene with burning.
 
     Attributes:

@@ -24,6 +24,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from .._display import RichResult
 from ..api import check
 from ..distribution import RawDistribution
 from ..errors import ParameterError
@@ -53,8 +54,8 @@ def pool_maximum(players: int, tier: int, drama_pool: str = "seed") -> int:
     return 2 * players + 2 * tier if drama_pool == "seed" else min(2 + players, 10)
 
 
-@dataclass(frozen=True)
-class DramaResult:
+@dataclass(frozen=True, repr=False)
+class DramaResult(RichResult):
     """A simulated Drama Dice campaign.
 
     Attributes:
