@@ -19,9 +19,10 @@ Example:
     ([0.3333, 0.5556], 'white')
 """
 from . import style
-from .charts import (check_figure, check_panels, curve_figure, curve_panels, difference_figure, ladder_figure,
+from .charts import (check_figure, curve_figure, difference_figure, ladder_figure,
                      method_note, narrative_odds_figure, pool_axis_title, stacked_outcomes_figure,
                      tier_figure)
+from .panels import check_panels, curve_panels
 from .frames import AS_SET, Line, curve_frame, difference_frame, outcome_frame, read_entries
 from .output import (chromium_path, figure_data, figure_html, figure_size, write_figure,
                      write_figures, write_html, write_images)
