@@ -168,6 +168,19 @@ def _wait_for_idle_kernel(lab, notebook: str, timeout: float = 120.0) -> None:
     raise AssertionError(f"{notebook}: no idle kernel in {timeout:.0f} s (states {states})")
 
 
+def _shut_down_kernels(lab) -> None:
+    """End the notebook's kernel once checked: eight idle kernels would slow the later runs."""
+    import urllib.request
+    headers = {"Authorization": f"token {lab['token']}"}
+    with urllib.request.urlopen(urllib.request.Request(f"{lab['url']}/api/sessions",
+                                                       headers=headers), timeout=5) as answer:
+        sessions = json.loads(answer.read())
+    for session in sessions:
+        request = urllib.request.Request(f"{lab['url']}/api/sessions/{session['id']}",
+                                         headers=headers, method="DELETE")
+        urllib.request.urlopen(request, timeout=10).close()
+
+
 def _ran_all(prompts: list[str]) -> bool:
     return bool(prompts) and all(p.startswith("[") and p[1:-2].strip().isdigit() for p in prompts)
 
@@ -232,6 +245,7 @@ def test_notebook_runs_cleanly_in_jupyterlab(lab, browser, notebook):
         _screenshots(page, Path(notebook).stem)
     finally:
         page.close()
+        _shut_down_kernels(lab)
     assert not report["errors"], f"{notebook}: error output: {report['errors']}"
     assert _ran_all(prompts), f"{notebook}: not every cell ran in {RUN_TIMEOUT:.0f} s: {prompts}"
     assert not report["stderr"], f"{notebook}: output on stderr: {report['stderr']}"
