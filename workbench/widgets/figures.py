@@ -101,9 +101,7 @@ def figure(settings: ExplorerSettings) -> go.Figure:
     draw = {"curve": curve_figure, "outcomes": outcomes_figure,
             "difference": difference_figure}[settings.view]
     fig = draw(settings)
-    legend = dict(_LEGEND_BELOW)
-    if settings.view == "outcomes":
-        legend["traceorder"] = "normal"  # worst to best, left to right
-    fig.layout.legend = legend
-    fig.layout.margin = {"t": 80, "r": 16, "b": 40, "l": 64}
+    if settings.view != "outcomes":  # stacked columns keep their legend beside, best on top
+        fig.layout.legend = _LEGEND_BELOW
+        fig.layout.margin = {"t": 80, "r": 16, "b": 40, "l": 64}
     return fig
