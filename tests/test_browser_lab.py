@@ -144,7 +144,12 @@ _REPORT = """() => {
       const r = p.getBoundingClientRect();
       return [Math.round(r.width), Math.round(r.height)];
   });
-  return {errors, stderr, widgetProblems, widgets: views.length, emptyWidgets, plots,
+  // a figure drawn wider than the notebook is cut off at the right edge
+  const edge = panel.querySelector('.jp-WindowedPanel-outer').getBoundingClientRect().right;
+  const clipped = Array.from(panel.querySelectorAll('.js-plotly-plot .main-svg:first-of-type'))
+      .map(svg => svg.getBoundingClientRect())
+      .filter(r => r.right > edge + 1).map(r => [Math.round(r.right), Math.round(edge)]);
+  return {errors, stderr, widgetProblems, widgets: views.length, emptyWidgets, plots, clipped,
           outputs: outputs.length};
 }"""
 
@@ -253,6 +258,7 @@ def test_notebook_runs_cleanly_in_jupyterlab(lab, browser, notebook):
     assert report["emptyWidgets"] == 0, f"{notebook}: {report['emptyWidgets']} widget(s) drawn empty"
     small = [size for size in report["plots"] if size[0] < MIN_WIDTH or size[1] < MIN_HEIGHT]
     assert not small, f"{notebook}: plotly figures smaller than {MIN_WIDTH}x{MIN_HEIGHT}: {small}"
+    assert not report["clipped"], f"{notebook}: figures cut off at the right: {report['clipped']}"
     assert not console, f"{notebook}: browser console errors: {console}"
     source = json.loads((NOTEBOOKS_DIR / notebook).read_text(encoding="utf-8"))
     drawn = sum(1 for cell in source["cells"] if cell["cell_type"] == "code" and any(
