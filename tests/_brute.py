@@ -272,3 +272,64 @@ def margin(actor: dict, reactor: dict) -> dict:
         for r, pr in reactor.items():
             out[a - r] += pa * pr
     return dict(out)
+
+
+# Erzählspiel conditions and clocks (RULES.md section 5, and the workbench's documented model
+# for the readings: Disadvantage from filled slots, Taken Out as soon as every slot is full)
+
+ERZ_APPLYING = {_YA: 3, _Y: 2, _YB: 1}      # any NO applies nothing
+ERZ_RESISTING = {_NB: 1, _N: 2, _NA: 3}     # any YES receives nothing
+ERZ_CLOCK_MARKS = {_YA: 3, _Y: 2, _YB: 1}
+
+
+def erzahlspiel_label(tape, level: int, dice: str = "narrative") -> str:
+    """One roll at ``level`` steps from yellow (clamped to the five dice)."""
+    level = max(-2, min(level, 2))
+    if dice == "narrative":
+        return ERZ_DICE[ERZ_ORDER[level + 2]][tape.roll(6) - 1]
+    faces = [tape.roll(6) for _ in range(1 + abs(level))]
+    return ERZ_D6[max(faces) if level > 0 else min(faces)]
+
+
+def erzahlspiel_fight(mode="apply", actor=0, reactor=0, spiral="none", out_when="past_severe",
+                      dice="narrative", start=(), exchanges=4):
+    """A fight of at most ``exchanges`` exchanges; returns the exchange the victim is Taken
+    Out in, or 0 if still standing. ``actor``/``reactor`` are levels from yellow; the
+    victim's Disadvantage (``spiral``: none, per_slot, any_slot) lowers the reactor's die, or
+    raises the actor's in mode "apply" (the victim does not roll there)."""
+    def procedure(tape):
+        filled = set(start)
+        for exchange in range(1, exchanges + 1):
+            count = len(filled)
+            steps = {"none": 0, "per_slot": count, "any_slot": min(count, 1)}[spiral]
+            tier = 3
+            if mode != "resist":
+                lift = steps if mode == "apply" else 0
+                tier = ERZ_APPLYING.get(erzahlspiel_label(tape, actor + lift, dice), 0)
+            if mode != "apply" and tier > 0:
+                tier = min(tier, ERZ_RESISTING.get(erzahlspiel_label(tape, reactor - steps, dice), 0))
+            if tier == 0:
+                continue
+            while tier in filled:
+                tier += 1
+            if tier > 3:
+                return exchange
+            filled.add(tier)
+            if out_when == "all_filled" and len(filled) == 3:
+                return exchange
+        return 0
+
+    return procedure
+
+
+def erzahlspiel_clock(segments, level=0, dice="narrative", rolls=4):
+    """Rolls of one die until ``segments`` are marked; the roll that fills it, or 0."""
+    def procedure(tape):
+        marked = 0
+        for roll in range(1, rolls + 1):
+            marked += ERZ_CLOCK_MARKS.get(erzahlspiel_label(tape, level, dice), 0)
+            if marked >= segments:
+                return roll
+        return 0
+
+    return procedure

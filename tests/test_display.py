@@ -121,7 +121,7 @@ def test_versus_roll_and_distribution():
 
 
 def test_steps_result():
-    result = wb.taken_out(defender="red", mode="resist", death_spiral=True)
+    result = wb.taken_out(reactor="red", mode="resist", death_spiral=True)
     page = parse(result._repr_html_())
     assert facts(page)["mean exchanges"] == f"{round_sig(result.mean, 6):g}"
     assert len(result.frame) > 15 and f"… {len(result.frame) - 15} more rows" in result._repr_html_()

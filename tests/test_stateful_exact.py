@@ -42,12 +42,12 @@ def test_taken_out_with_every_slot_filled_is_geometric():
 def test_resisting_blue_die_only_mild_conditions():
     # Blue resisting: NO! BUT... (Mild) 1/6, otherwise none. Mild, then Mild -> Moderate,
     # then -> Severe, then out: 4 conditions, each a geometric wait of mean 6.
-    assert taken_out(mode="resist", defender="blue").mean == pytest.approx(24.0)
+    assert taken_out(mode="resist", reactor="blue").mean == pytest.approx(24.0)
 
 
 def test_death_spiral_shortens_fights():
-    plain = taken_out(mode="resist", defender="green").mean
-    spiral = taken_out(mode="resist", defender="green", death_spiral=True).mean
+    plain = taken_out(mode="resist", reactor="green").mean
+    spiral = taken_out(mode="resist", reactor="green", death_spiral=True).mean
     assert spiral < plain
     # With the spiral every step uses a worse die, never a better one.
     assert taken_out("yellow", death_spiral=True).mean < taken_out("yellow").mean
@@ -56,7 +56,7 @@ def test_death_spiral_shortens_fights():
 def test_contest_is_slower_than_either_roll_alone():
     both = taken_out("yellow", "yellow", mode="contest").mean
     assert both > taken_out("yellow").mean
-    assert both > taken_out(mode="resist", defender="yellow").mean
+    assert both > taken_out(mode="resist", reactor="yellow").mean
 
 
 def test_six_dice_variant_has_a_purple_die():
@@ -102,9 +102,9 @@ def test_pool_maximum_rules():
 
 
 @pytest.mark.parametrize("call, names", [
-    (lambda: taken_out("purple"), "attacker"),
+    (lambda: taken_out("purple"), "actor"),
     (lambda: taken_out(mode="sideways"), "mode"),
-    (lambda: taken_out("red", "blue"), "defender"),
+    (lambda: taken_out("red", "blue"), "reactor"),
     (lambda: taken_out(start=["Grievous"]), "start"),
     (lambda: taken_out(method="guess"), "method"),
     (lambda: clock(0), "segments"),
@@ -146,5 +146,5 @@ def test_applying_and_resisting_tables_mirror_each_other(spiral):
     # death spiral moves them in mirror directions, so the fights last equally long.
     for attacker, defender in (("green", "red"), ("blue", "black"), ("yellow", "yellow")):
         apply = taken_out(attacker, death_spiral=spiral)
-        resist = taken_out(mode="resist", defender=defender, death_spiral=spiral)
+        resist = taken_out(mode="resist", reactor=defender, death_spiral=spiral)
         assert apply.mean == pytest.approx(resist.mean)

@@ -23,10 +23,10 @@ def agree(exact, simulated, sigmas=5.0):
 
 
 @pytest.mark.parametrize("kwargs", [
-    {"attacker": "yellow"},
-    {"attacker": "red", "death_spiral": True},
-    {"mode": "resist", "defender": "green", "death_spiral": True},
-    {"mode": "contest", "attacker": "green", "defender": "yellow", "start": ["Moderate"]},
+    {"actor": "yellow"},
+    {"actor": "red", "death_spiral": True},
+    {"mode": "resist", "reactor": "green", "death_spiral": True},
+    {"mode": "contest", "actor": "green", "reactor": "yellow", "start": ["Moderate"]},
 ])
 def test_taken_out_simulation_matches_the_chain(kwargs):
     exact = taken_out(**kwargs)
@@ -39,15 +39,15 @@ def test_clock_simulation_matches_the_chain(segments, die):
     agree(clock(segments, die), clock(segments, die, method="simulate", trials=TRIALS, seed=5))
 
 
-@pytest.mark.parametrize("system, attacker, defender, hits", [
+@pytest.mark.parametrize("system, actor, reactor, hits", [
     ("uwr", {"dice": 4}, {"dice": 3}, 2),
     ("fons", {"dice": 3, "attack_resolution": "defender_sets_target"}, {"dice": 3}, 1),
     ("arrata", {"stat": "B4", "advantage": 1}, {"stat": "A3"}, 3),
     ("arrata", {"stat": "A4", "disadvantage": 2, "disadvantage_mode": "obstacle"}, {"stat": "B2"}, 1),
 ])
-def test_exchanges_simulation_matches_negative_binomial(system, attacker, defender, hits):
-    exact = rounds_until_hits(system, attacker, defender, hits)
-    simulated = rounds_until_hits(system, attacker, defender, hits, method="simulate",
+def test_exchanges_simulation_matches_negative_binomial(system, actor, reactor, hits):
+    exact = rounds_until_hits(system, actor, reactor, hits)
+    simulated = rounds_until_hits(system, actor, reactor, hits, method="simulate",
                                   trials=TRIALS, seed=2)
     agree(exact, simulated)
 

@@ -8,10 +8,10 @@ Example:
     >>> round(workbench.check("arrata", stat="B5", ob=3).p_pass, 4)
     0.5
 """
-from .api import check, margin_distribution, score, system, systems, versus
+from .api import check, load_system, margin_distribution, score, system, systems, versus
 from .distribution import CheckResult, Distribution, Roll, VersusResult
 from .errors import DataFileError, ParameterError, WorkbenchError
-from .rules import Rung, System, load_system
+from .rules import Rung, System
 from .simulation import simulate  # numba loads on the first simulation, not here
 from .analysis import side_by_side, success_curve
 from .export.tables import NumberFormat, render_table

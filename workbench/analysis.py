@@ -6,11 +6,14 @@ for the Unnamed System); a system without one (Erzählspiel) gives the same valu
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from . import validation
 from .api import check
+from .errors import ParameterError
+from .limits import MAX_DICE
 from .exact import exact_raw
 from .rules.registry import get_system
 from .rules.system import Rung, System
@@ -21,36 +24,56 @@ if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
 DEFAULT_POOLS = range(1, 21)
 
 
+def pool_size_list(pool_sizes: Any, name: str = "pool_sizes") -> list[int]:
+    """Pool sizes as a list of whole numbers from 0 to the largest pool, each checked.
+
+    Example:
+        >>> pool_size_list(range(1, 4))
+        [1, 2, 3]
+    """
+    if isinstance(pool_sizes, (str, bytes, Mapping)) or not isinstance(pool_sizes, Iterable):
+        raise ParameterError(None, name, pool_sizes, "a list of pool sizes such as [1, 2, 3]")
+    sizes = [validation.whole_number(None, name, n, 0, MAX_DICE) for n in pool_sizes]
+    if not sizes or len(sizes) > MAX_DICE + 1:
+        raise ParameterError(None, name, pool_sizes, f"one to {MAX_DICE + 1} pool sizes from 0 "
+                             f"to {MAX_DICE}, such as [1, 2, 3]")
+    return sizes
+
+
 def _rungs(sys_: System, rungs: "Sequence[str | Rung] | None") -> list[Rung]:
     if rungs is None:
         return list(sys_.ladder) or [Rung("pass")]
+    if isinstance(rungs, (str, Rung)):
+        rungs = [rungs]
+    if not isinstance(rungs, Iterable):
+        raise ParameterError(sys_.id, "rungs", rungs, "rung names such as ['Normal']")
     named = {r.name.lower(): r for r in sys_.ladder}
     out = []
     for rung in rungs:
         if isinstance(rung, Rung):
             out.append(rung)
-        elif rung.lower() in named:
+        elif isinstance(rung, str) and rung.lower() in named:
             out.append(named[rung.lower()])
         else:
-            sys_.with_rung(rung)  # raises the error naming the allowed rungs
+            raise ParameterError(sys_.id, "rung", rung,
+                                 "one of " + ", ".join(r.name for r in sys_.ladder))
+    if not out:
+        raise ParameterError(sys_.id, "rungs", rungs, "one or more rung names")
     return out
 
 
-def evaluate(sys_: "str | System", params: dict, method: str = "exact", trials: int = 200_000,
-             seed: int | None = 0):
+def evaluate(system: "str | System", params: dict, method: str = "exact", trials: int = 200_000,
+             seed: int | None = None):
     """One check, exact or simulated (the simulator and numba load only when asked for).
 
     Example:
         >>> round(evaluate("uwr", {"dice": 2, "target": 1}).p_pass, 4)
         0.5556
     """
-    if method == "exact":
-        return check(sys_, **params)
-    if method == "simulate":
-        from .simulation import simulate
-        return simulate(sys_, trials=trials, seed=seed, **params)
-    from .errors import WorkbenchError
-    raise WorkbenchError(f"method got {method!r}; allowed: exact, simulate")
+    if validation.method("evaluate", method) == "exact":
+        return check(system, **params)
+    from .simulation import simulate
+    return simulate(system, trials=trials, seed=seed, **params)
 
 
 def _exact_point(sys_: System, params: dict, memo: dict) -> tuple[float | None, float | None]:
@@ -71,7 +94,7 @@ def _exact_point(sys_: System, params: dict, memo: dict) -> tuple[float | None, 
 
 def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_POOLS,
                   rungs: "Sequence[str | Rung] | None" = None, *, label: str | None = None,
-                  method: str = "exact", trials: int = 200_000, seed: int | None = 0,
+                  method: str = "exact", trials: int = 200_000, seed: int | None = None,
                   **params: Any) -> pd.DataFrame:
     """P(pass) for each pool size and ladder rung, as a long DataFrame.
 
@@ -86,7 +109,11 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
     import pandas as pd
     sys_ = get_system(system)
     chosen = _rungs(sys_, rungs)
-    sizes = list(pool_sizes)
+    sizes = pool_size_list(pool_sizes)
+    method = validation.method("success_curve", method)
+    if method == "simulate":  # one seed for every point: a fresh one is drawn once, here
+        trials = validation.trials("success_curve", trials)
+        seed = validation.seed("success_curve", seed)
     rows = []
     memo: dict = {}
     for rung in chosen:
@@ -123,11 +150,13 @@ def comparison_entry(entry: Any) -> tuple[str | None, "str | System", dict]:
     """
     if isinstance(entry, (str, System)):
         return None, entry, {}
-    if len(entry) == 2:
-        sys_, params = entry
-        return None, sys_, dict(params)
-    label, sys_, params = entry
-    return label, sys_, dict(params)
+    if isinstance(entry, (tuple, list)) and len(entry) in (2, 3) and isinstance(entry[-1], Mapping):
+        if len(entry) == 2:
+            return None, entry[0], dict(entry[1])
+        if entry[0] is None or isinstance(entry[0], str):
+            return entry[0], entry[1], dict(entry[2])
+    raise ParameterError(None, "entry", entry, "a system id, (system, params) or "
+                         "(label, system, params) with params a dict")
 
 
 def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POOLS,
@@ -143,6 +172,13 @@ def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POO
         (2, 10)
     """
     import pandas as pd
+    if isinstance(entries, (str, System)):
+        entries = [entries]
+    if not isinstance(entries, Iterable) or isinstance(entries, Mapping):
+        raise ParameterError(None, "entries", entries, "a list of systems or (system, params) pairs")
+    entries = list(entries)
+    if not entries:
+        raise ParameterError(None, "entries", entries, "one or more systems, such as ['uwr']")
     frames = []
     for entry in entries:
         label, sys_, params = comparison_entry(entry)

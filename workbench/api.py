@@ -1,14 +1,18 @@
 """The public functions: exact checks, opposed checks and concrete rolls, by system name."""
 from __future__ import annotations
 
+import os
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from .distribution import CheckResult, Distribution, Roll, VersusResult
-from .errors import WorkbenchError
+from . import validation
+from .errors import ParameterError, WorkbenchError
+from .limits import MAX_SIDES
 from .exact import exact_raw
 from .rules.registry import all_systems, get_system
+from .rules.registry import load_system as registry_load_system
 from .rules.system import System
 
 
@@ -22,6 +26,19 @@ def systems() -> list[System]:
     return list(all_systems().values())
 
 
+def load_system(path: "str | os.PathLike") -> System:
+    """Load one system or variant data file (TOML), checked entry by entry.
+
+    Example:
+        >>> from workbench.rules.registry import DATA_DIR
+        >>> load_system(DATA_DIR / "variants" / "fons-exploding.toml").id
+        'fons-exploding'
+    """
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise ParameterError(None, "path", path, "the path of a .toml data file")
+    return registry_load_system(path)
+
+
 def system(name: "str | System") -> System:
     """A system by id (``uwr``), alias (``hkrpg``) or path to a data file.
 
@@ -32,7 +49,7 @@ def system(name: "str | System") -> System:
     return get_system(name)
 
 
-def check(system_name: "str | System", **params: Any) -> CheckResult:
+def check(system: "str | System", **params: Any) -> CheckResult:
     """The exact result of one check: outcome distribution, tiers, P(pass), mean.
 
     Example:
@@ -42,12 +59,12 @@ def check(system_name: "str | System", **params: Any) -> CheckResult:
         >>> check("erzahlspiel", die="green").p_pass
         0.6666666666666666
     """
-    sys_ = get_system(system_name)
+    sys_ = get_system(system)
     resolved = sys_.resolve(**params)
     return sys_.result(exact_raw(sys_.mechanic.pool(resolved)), resolved)
 
 
-def score(system_name: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[int]]",
+def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[int]]",
           **params: Any) -> Roll:
     """Score concrete faces, as in the seeds' worked examples.
 
@@ -62,18 +79,54 @@ def score(system_name: "str | System", faces: "Sequence[int] | Mapping[str, Sequ
         >>> score("arrata", [2, 6, 4, 5, 1, 3, 4, 4], stat="B5", advantage=3).net
         5
     """
-    return get_system(system_name).score(faces, **params)
+    return get_system(system).score(_checked_faces(faces), **params)
+
+
+def _checked_faces(faces: Any) -> "list[int] | dict[str, list[int]]":
+    """Faces as whole numbers (a face of 1.5 is an error, never truncated to 1)."""
+    def one_list(name: str, given: Any) -> list[int]:
+        if isinstance(given, (str, bytes, Mapping)) or not isinstance(given, (Sequence, np.ndarray)):
+            raise ParameterError(None, name, given, "a list of faces such as [1, 4, 6]")
+        return [validation.whole_number(None, f"{name}[{i}]", face, 1, MAX_SIDES)
+                for i, face in enumerate(np.asarray(given).tolist() if isinstance(given, np.ndarray)
+                                         else given)]
+    if isinstance(faces, Mapping):
+        return {_die_name(name): one_list(f"faces[{name!r}]", given) for name, given in faces.items()}
+    return one_list("faces", faces)
+
+
+def _die_name(name: Any) -> str:
+    if not isinstance(name, str):
+        raise ParameterError(None, "faces", name, "die names such as 'd6' as the mapping's keys")
+    return name
+
+
+def _check_sides(actor: Any, reactor: Any) -> None:
+    for name, side in (("actor", actor), ("reactor", reactor)):
+        if not isinstance(side, Mapping) or not all(isinstance(k, str) for k in side):
+            raise ParameterError(None, name, side,
+                                 "a mapping of check parameters, such as {\"dice\": 4} ({} for the defaults)")
 
 
 def margin_distribution(actor: Distribution, reactor: Distribution, shift: int = 0) -> Distribution:
-    """Distribution of ``actor - reactor - shift`` for independent numeric distributions."""
+    """Distribution of ``actor - reactor - shift`` for independent numeric distributions.
+
+    Example:
+        >>> coin = Distribution((0, 1), (0.5, 0.5))
+        >>> margin_distribution(coin, coin).to_dict()
+        {'-1': 0.25, '0': 0.5, '1': 0.25}
+    """
+    for name, side in (("actor", actor), ("reactor", reactor)):
+        if not isinstance(side, Distribution) or not side.numeric or not len(side):
+            raise ParameterError(None, name, side, "a numeric Distribution, such as check(...).pmf")
+    shift = validation.whole_number(None, "shift", shift, -10**6, 10**6)
     a, r = np.asarray(actor.probabilities), np.asarray(reactor.probabilities)
     probs = np.convolve(a, r[::-1])
     low = actor.outcomes[0] - reactor.outcomes[-1] - shift
     return Distribution(tuple(range(low, low + len(probs))), probs)
 
 
-def versus(system_name: "str | System", actor: Mapping[str, Any], reactor: Mapping[str, Any]) -> VersusResult:
+def versus(system: "str | System", actor: Mapping[str, Any], reactor: Mapping[str, Any]) -> VersusResult:
     """An opposed check: each reactor success cancels one of the actor's.
 
     Ties go to the reactor in UWR and FoNS (to the attacker under FoNS
@@ -84,7 +137,8 @@ def versus(system_name: "str | System", actor: Mapping[str, Any], reactor: Mappi
         >>> round(versus("uwr", {"dice": 4}, {"dice": 4}).p_actor, 4)
         0.3536
     """
-    sys_ = get_system(system_name)
+    _check_sides(actor, reactor)
+    sys_ = get_system(system)
     a_params, r_params = sys_.resolve(**actor), sys_.resolve(**reactor)
     ties = sys_.mechanic.versus_ties(a_params)
     a_res, r_res = check(sys_, **a_params), check(sys_, **r_params)

@@ -12,6 +12,26 @@ from typing import Any, Mapping
 import numpy as np
 
 from ._display import RichResult, json_ready, round_sig
+from .errors import WorkbenchError, shown
+
+
+class UnknownOutcome(WorkbenchError, KeyError):
+    """An outcome a distribution does not have (a ``KeyError`` too, as a dict lookup gives).
+
+    Example:
+        >>> Distribution(("NO!", "YES!"), (0.5, 0.5))["YES!AND"]
+        Traceback (most recent call last):
+        ...
+        workbench.distribution.UnknownOutcome: outcome 'YES!AND' is not one of: 'NO!', 'YES!'
+    """
+
+    def __init__(self, outcome, outcomes):
+        self.outcome = outcome
+        super().__init__(f"outcome {shown(outcome)} is not one of: "
+                         + ", ".join(repr(o) for o in outcomes))
+
+    __str__ = WorkbenchError.__str__  # KeyError would quote the whole message
+
 
 
 @dataclass(frozen=True)
@@ -52,18 +72,36 @@ class Distribution(RichResult):
     trials: int | None = None
 
     def __post_init__(self):
-        probs = np.array(self.probabilities, dtype=float)
+        try:
+            probs = np.array(self.probabilities, dtype=float)
+            outcomes = tuple(self.outcomes)
+        except (TypeError, ValueError):
+            raise WorkbenchError(f"Distribution got outcomes {shown(self.outcomes)} and "
+                                 f"probabilities {shown(self.probabilities)}; allowed: two "
+                                 "sequences of the same length, probabilities numbers") from None
         probs.setflags(write=False)
-        object.__setattr__(self, "outcomes", tuple(self.outcomes))
+        object.__setattr__(self, "outcomes", outcomes)
         object.__setattr__(self, "probabilities", probs)
-        if len(self.outcomes) != len(probs):
-            raise ValueError("outcomes and probabilities differ in length")
+        if probs.ndim != 1 or len(self.outcomes) != len(probs):
+            raise WorkbenchError(f"Distribution got {len(outcomes)} outcomes and probabilities "
+                                 f"of shape {probs.shape}; allowed: one probability per outcome")
 
     def __getitem__(self, outcome) -> float:
-        try:
-            return float(self.probabilities[self.outcomes.index(outcome)])
-        except ValueError:
-            return 0.0
+        """P(outcome). A whole number a numeric distribution never reaches has probability 0;
+        anything else not among the outcomes (a misspelt label) is an :class:`UnknownOutcome`."""
+        index = self._index(outcome)
+        if index is None:
+            if self.numeric and isinstance(outcome, (int, np.integer)) and not isinstance(outcome, bool):
+                return 0.0
+            raise UnknownOutcome(outcome, self.outcomes)
+        return float(self.probabilities[index])
+
+    def _index(self, outcome) -> int | None:
+        for i, known in enumerate(self.outcomes):
+            if type(known) is type(outcome) or self.numeric and isinstance(outcome, (int, np.integer)):
+                if known == outcome and not isinstance(outcome, bool):
+                    return i
+        return None
 
     def __len__(self) -> int:
         return len(self.outcomes)
@@ -93,8 +131,15 @@ class Distribution(RichResult):
 
     def at_least(self, value) -> float:
         """P(outcome >= value) for numbers; for labels, P(outcome at or after ``value``)."""
-        index = (np.searchsorted(self.outcomes, value) if self.numeric
-                 else self.outcomes.index(value))
+        if self.numeric:
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                    or value != value:
+                raise WorkbenchError(f"at_least got {shown(value)}; allowed: a number")
+            index = int(np.searchsorted(self.outcomes, value))
+        else:
+            index = self._index(value)
+            if index is None:
+                raise UnknownOutcome(value, self.outcomes)
         return float(self.probabilities[index:].sum())
 
     @property

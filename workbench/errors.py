@@ -6,6 +6,27 @@ keep working; the command line turns it into one line on stderr and exit status 
 from __future__ import annotations
 
 
+SHOWN_CHARACTERS = 60
+"""Values in messages are cut to this many characters (a 5000-digit number stays one line)."""
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` for an error message: one line, at most :data:`SHOWN_CHARACTERS` long.
+
+    Example:
+        >>> shown("1" * 5000)
+        "'1111111111111111111111111111111111111111111111111111111... (5002 characters)"
+    """
+    try:
+        text = repr(value)
+    except Exception:  # a broken __repr__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    text = text.replace("\n", " ")
+    if len(text) > SHOWN_CHARACTERS:
+        text = f"{text[:SHOWN_CHARACTERS - 4]}... ({len(text)} characters)"
+    return text
+
+
 class WorkbenchError(ValueError):
     """Bad input to the workbench: the message names what was wrong and what is allowed."""
 
@@ -20,12 +41,15 @@ class ParameterError(WorkbenchError):
         workbench.errors.ParameterError: uwr: parameter 'favor' got '1.5'; allowed: a whole number
     """
 
-    def __init__(self, system: str, parameter: str, value: object, allowed: str):
+    def __init__(self, system: str | None, parameter: str, value: object, allowed: str):
         self.system = system
         self.parameter = parameter
         self.value = value
         self.allowed = allowed
-        super().__init__(f"{system}: parameter '{parameter}' got {value!r}; allowed: {allowed}")
+        if system is None:  # a command-line option or a plain argument: named as given
+            super().__init__(f"{parameter} got {shown(value)}; allowed: {allowed}")
+        else:
+            super().__init__(f"{system}: parameter '{parameter}' got {shown(value)}; allowed: {allowed}")
 
 
 class DataFileError(WorkbenchError):

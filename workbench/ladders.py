@@ -16,13 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
+from . import validation
 from ._display import RichResult, fixed, json_ready
 from ._ladder_search import DEFAULT_ADD_STEPS, difficulty_knobs  # noqa: F401 (public here)
 from ._ladder_search import (Conflict, candidates, check_goals, check_pools, closest_each,
                              find_conflicts, ordered_choice)
-from .analysis import success_curve
+from .analysis import pool_size_list, success_curve
 from .api import check
-from .errors import WorkbenchError
+from .errors import ParameterError, WorkbenchError
+from .limits import MAX_DICE
 from .rules.registry import get_system
 from .rules.system import Rung, System
 
@@ -60,9 +62,7 @@ def ladder_table(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_TAB
         [0.0, 0.1111]
     """
     sys_ = get_system(system)
-    sizes = list(pool_sizes)
-    if sys_.pool_parameter and not sizes:
-        raise WorkbenchError("pool_sizes is empty; allowed: one or more whole numbers >= 0")
+    sizes = pool_size_list(pool_sizes)
     long = success_curve(sys_, sizes or [1], rungs, **params)
     if not sys_.pool_parameter:
         long = long.drop_duplicates("rung")
@@ -105,7 +105,7 @@ def difficulty_table(system: "str | System", pool_sizes: Iterable[int] = range(1
             row["any YES" if sys_.outcome_labels else "P(pass)"] = result.p_pass
             shares.append(row)
         return pd.concat([head, pd.DataFrame(shares)], axis=1)
-    sizes = list(pool_sizes)
+    sizes = pool_size_list(pool_sizes)
     probs = ladder_table(sys_, sizes, **params)
     quality = sys_.resolve(**params).get("quality")
     probs.columns = [pool_label(sys_, n, quality) for n in sizes]
@@ -382,6 +382,16 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         ['Sure']
     """
     sys_ = get_system(system)
+    if not isinstance(wanted, (str, Mapping)):
+        raise ParameterError(None, "wanted", wanted, "rung name -> probability, such as "
+                             "{'Easy': 0.9} or 'Easy=0.9,Normal=0.7'")
+    tolerance = validation.probability(None, "tolerance", tolerance)
+    if pool is not None:
+        validation.whole_number(None, "pool", pool, 0, MAX_DICE)
+    if knobs is not None and (not isinstance(knobs, Mapping) or not all(
+            value is None or isinstance(value, (tuple, list, range)) for value in knobs.values())):
+        raise ParameterError(None, "knobs", knobs, "a mapping knob -> values to try (or None "
+                             "to raise it from 1), such as {'target': None, 'favor': (0, 1)}")
     goals = check_goals(parse_wanted(wanted) if isinstance(wanted, str) else wanted, tolerance)
     base = dict(params)
     sized = sys_.pool_parameter is not None and pool is not None

@@ -32,15 +32,16 @@ numba is imported only when a simulation first runs (``workbench._kernels``), ne
 from __future__ import annotations
 
 import math
-import secrets
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from .distribution import CheckResult, RawDistribution
-from .errors import WorkbenchError
+from . import validation
+from .limits import MAX_SEED, MAX_TRIALS, ROLLED_DICE  # noqa: F401  (MAX_*: re-exported)
 from .rules.pool import PoolSpec
+from .validation import fresh_seed  # noqa: F401  (the stateful simulators import it from here)
 
 BLOCK_SIZE = 1 << 16
 """Trials per block; each block has its own random stream (fixed: it defines the results)."""
@@ -48,8 +49,6 @@ BLOCK_SIZE = 1 << 16
 CHUNK_BLOCKS = 32
 """Blocks per kernel call; the progress bar moves once per chunk."""
 
-MAX_TRIALS = 10**10
-MAX_SEED = 2**64 - 1
 PROGRESS_MIN_DICE = 3 * 10**8
 """With ``progress=None`` a bar is shown when a run rolls about this many dice or more."""
 
@@ -86,33 +85,14 @@ def pack(spec: PoolSpec) -> tuple:
             int(spec.floor) if has_floor else 0, has_floor, _KEEP_CODES[spec.keep])
 
 
-def _check_trials(trials: Any) -> int:
-    allowed = f"a whole number from 1 to {MAX_TRIALS:.0e}"
-    if isinstance(trials, bool):
-        raise WorkbenchError(f"trials got {trials!r}; allowed: {allowed}")
-    if isinstance(trials, float) and trials.is_integer():
-        trials = int(trials)
-    if not hasattr(trials, "__index__"):
-        raise WorkbenchError(f"trials got {trials!r}; allowed: {allowed}")
-    value = int(trials.__index__())
-    if not 1 <= value <= MAX_TRIALS:
-        raise WorkbenchError(f"trials got {trials!r}; allowed: {allowed}")
-    return value
-
-
-def _check_seed(seed: Any) -> int:
-    allowed = "a whole number from 0 to 2**64 - 1, or None for a fresh seed"
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise WorkbenchError(f"seed got {seed!r}; allowed: {allowed}")
-    value = int(seed.__index__())
-    if not 0 <= value <= MAX_SEED:
-        raise WorkbenchError(f"seed got {seed!r}; allowed: {allowed}")
-    return value
-
-
-def fresh_seed() -> int:
-    """A new seed from the operating system's entropy (fits the CLI's ``--seed``)."""
-    return secrets.randbits(63)
+def _check_work(trials: int, spec: PoolSpec) -> None:
+    """Refuse a run past the rolled-dice budget before any die is rolled. Each die counts
+    with its expected explosion chain (``1 / (1 - P(explode))`` dice), rerolls once more."""
+    per_check = float(min(spec.rerolls, spec.dice))
+    for die, count in spec.groups:
+        exploding = float(np.mean(np.asarray(die.explodes, dtype=float)))
+        per_check += count / max(1.0 - exploding, 1e-9)
+    ROLLED_DICE.check(float(trials) * max(per_check, 1.0), "simulate")
 
 
 def _chain_moments(values, explodes) -> tuple[float, float]:
@@ -251,8 +231,10 @@ def simulate_raw(spec: PoolSpec, trials: int = 1_000_000, seed: int | None = Non
         >>> raw.totals.tolist(), raw.trials, bool(abs(raw.pmf[1] - 0.5) < 0.01)
         ([0, 1], 100000, True)
     """
-    trials = _check_trials(trials)
-    seed = fresh_seed() if seed is None else _check_seed(seed)
+    trials = validation.trials("simulate", trials)
+    seed = validation.seed("simulate", seed)
+    _check_work(trials, spec)
+    progress = validation.optional_boolean("simulate", "progress", progress)
     kernel, args, binned = _kernel(spec)
     low, high = _histogram_range(binned)
     if progress is None:
@@ -305,9 +287,10 @@ def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
     """
     from .rules.registry import get_system
 
-    trials = _check_trials(trials)
-    seed = fresh_seed() if seed is None else _check_seed(seed)
+    trials = validation.trials("simulate", trials)
+    seed = validation.seed("simulate", seed)
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
+    _check_work(trials, sys_.mechanic.pool(resolved))
     raw = simulate_raw(sys_.mechanic.pool(resolved), trials, seed, progress)
     return sys_.result(raw, resolved, method="simulate", seed=seed)

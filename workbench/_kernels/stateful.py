@@ -199,10 +199,12 @@ def _place(slots, tier):
 
 @parallel_kernel
 def conditions_blocks(seed, first, blocks, block_trials, trials, pools, attacker_pool,
-                      defender_pool, mode, apply_tier, resist_tier, start_slots, max_steps, hist):
+                      defender_pool, mode, apply_tier, resist_tier, start_slots, out_when_full,
+                      max_steps, hist):
     """Exchanges until Taken Out. ``attacker_pool[f]``/``defender_pool[f]``: the pool rolled
     when ``f`` slots are filled. ``mode``: 0 the attacker's roll picks the condition (applying
     table), 1 the defender's roll does (resisting table), 2 the lesser of the two.
+    ``out_when_full``: 1 takes the victim out as soon as all three slots are filled.
     ``hist[k, n]``: trials Taken Out at exchange ``n``; ``hist[k, 0]``: still standing after
     ``max_steps`` exchanges."""
     for b in prange(blocks):
@@ -224,7 +226,7 @@ def conditions_blocks(seed, first, blocks, block_trials, trials, pools, attacker
                     tier = min(tier, resist_tier[outcome])
                 if tier > 0:
                     slots = _place(slots, tier)
-                    if slots < 0:
+                    if slots < 0 or (out_when_full == 1 and slots == 7):
                         ended = step
                         break
             hist[b, ended] += 1

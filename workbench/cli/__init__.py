@@ -9,19 +9,34 @@ import argparse
 import sys
 
 from ..errors import WorkbenchError
-from . import _checks, _docs
+from . import _checks, _docs, _sweep
 
-SUBCOMMAND_MODULES = [_checks, _docs]
+SUBCOMMAND_MODULES = [_checks, _docs, _sweep]
+
+
+def one_line(message: str) -> str:
+    """An error message as one line: line breaks and other control characters typed into an
+    argument are shown escaped, as Python writes them."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, status 2, like every other bad input
-        self.exit(2, f"workbench: error: {message}\n")
+        self.exit(2, f"workbench: error: {one_line(message)}\n")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("dice-workbench")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown (not installed)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="Exact odds, simulations, tables and reports "
                                                    "for dice-pool RPG systems.")
+    parser.add_argument("--version", action="version", version=f"workbench {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for module in SUBCOMMAND_MODULES:
         module.register(sub)
@@ -40,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except WorkbenchError as exc:
-        print(f"workbench: error: {exc}", file=sys.stderr)
+        print(f"workbench: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("workbench: interrupted", file=sys.stderr)

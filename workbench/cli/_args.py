@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import shlex
 
+from .. import validation
 from ..errors import WorkbenchError
 
 FORMATS = ("json", "md", "rst", "csv")
@@ -32,11 +33,6 @@ def parse_quoted(text: str, what: str) -> dict[str, str]:
 
 
 def whole_number(text: str, option: str, low: int, high: int) -> int:
-    """An option's whole-number value within bounds, or the one-line error naming them."""
-    try:
-        value = int(text)
-    except (TypeError, ValueError):
-        value = None
-    if value is None or not low <= value <= high:
-        raise WorkbenchError(f"{option} got {text!r}; allowed: a whole number from {low} to {high}")
-    return value
+    """An option's whole-number value within bounds, or the one-line error naming them
+    (the one rule of :func:`workbench.validation.whole_number`, text as typed)."""
+    return validation.whole_number(None, option, text, low, high, text=True)

@@ -6,8 +6,10 @@ from typing import TYPE_CHECKING
 
 from .._display import cut_tails, json_ready, round_sig
 from ..api import check, systems, versus
+from .. import validation
+from ..errors import WorkbenchError
 from ..export.tables import NumberFormat, format_numbers
-from ._args import FORMATS, parse_assignments, parse_quoted, whole_number
+from ._args import FORMATS, parse_assignments, parse_quoted
 
 FORMAT_HELP = ("json (default; numbers to 15 significant digits and 15 decimals: exact results "
                "without float noise), md or rst (percentages with two decimals; outcomes at "
@@ -29,8 +31,10 @@ def register(sub) -> None:
     p.add_argument("params", nargs="*", metavar="NAME=VALUE")
     p.add_argument("--format", choices=FORMATS, default="json", help=FORMAT_HELP)
     p.add_argument("--simulate", action="store_true", help="simulate instead of computing exactly")
-    p.add_argument("--trials", default="1000000", help="simulated checks (with --simulate)")
-    p.add_argument("--seed", default=None, help="random seed (with --simulate; default: fresh)")
+    p.add_argument("--trials", default=None,
+                   help="simulated checks, 1 to 1e10 (with --simulate; default 1e6)")
+    p.add_argument("--seed", default=None,
+                   help="random seed, 0 to 2**64 - 1 (with --simulate; default: fresh)")
     p.set_defaults(run=run_pmf)
 
     p = sub.add_parser("versus", help="opposed check: P(actor passes) and the margin distribution")
@@ -131,10 +135,14 @@ def run_pmf(args) -> int:
     params = parse_assignments(args.params)
     if args.simulate:
         from ..simulation import simulate
-        trials = whole_number(args.trials, "--trials", 1, 10**10)
-        seed = None if args.seed is None else whole_number(args.seed, "--seed", 0, 2**63 - 1)
+        trials = validation.trials(None, "1e6" if args.trials is None else args.trials, "--trials")
+        seed = None if args.seed is None else validation.seed(None, args.seed, "--seed", text=True)
         result = simulate(args.system, trials=trials, seed=seed, **params)
     else:
+        given = [option for option in ("trials", "seed") if getattr(args, option) is not None]
+        if given:
+            raise WorkbenchError(f"--{given[0]} got {getattr(args, given[0])!r}; allowed only "
+                                 "with --simulate (an exact result has no trials or seed)")
         result = check(args.system, **params)
     emit(result.to_dict(), args.format)
     return 0

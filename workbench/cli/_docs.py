@@ -10,12 +10,15 @@ import re
 import sys
 from pathlib import Path
 
+from .. import validation
+from ..limits import MAX_TABLE_POOL
 from ..errors import WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
 from ._args import parse_assignments, whole_number
 
-_RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
-MAX_POOL = 100
+_RANGE = re.compile(r"^\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*$", re.ASCII)
+_SIZE = re.compile(r"^\s*[0-9]{1,6}\s*$", re.ASCII)
+MAX_POOL = MAX_TABLE_POOL
 LADDER_FORMATS = (*TABLE_FORMATS, "json")
 
 
@@ -35,7 +38,7 @@ def parse_pools(text: str, option: str = "--pools") -> list[int]:
             if low > high:
                 raise WorkbenchError(f"{option} got {text!r}: range {part.strip()} runs backwards; {allowed}")
             sizes.extend(range(low, high + 1))
-        elif part.strip().isdigit():
+        elif _SIZE.match(part):
             sizes.append(int(part))
         else:
             raise WorkbenchError(f"{option} got {text!r}; {allowed}")
@@ -123,15 +126,32 @@ def _write(text: str, out: str | None) -> None:
     if out is None:
         sys.stdout.write(text + "\n")
         return
+    path = checked_out_path(out)
+    try:
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(text + "\n")
+    except OSError as exc:  # a full disk, no permission, a folder in the way...
+        raise WorkbenchError(f"--out {out!r}: cannot write there ({exc.strerror or exc})") from None
+
+
+def checked_out_path(out: str, example: str = "odds.rst") -> Path:
+    """``--out``'s file, checked before any work: a name, in a folder that exists, not a folder."""
+    if not out.strip():
+        raise WorkbenchError(f"--out got {out!r}; allowed: a file name such as {example}")
     path = Path(out)
+    if path.is_dir():
+        raise WorkbenchError(f"--out {out!r} is a folder; allowed: a file name such as "
+                             f"{str(path / example)!r}")
     if not path.parent.is_dir():
         raise WorkbenchError(f"--out {out!r}: folder {str(path.parent)!r} does not exist")
-    path.write_text(text + "\n", encoding="utf-8")
+    return path
 
 
 def run_table(args) -> int:
     from ..ladders import difficulty_table
     numbers = number_format_of(args)
+    if args.out is not None:
+        checked_out_path(args.out)
     frame = difficulty_table(args.system, parse_pools(args.pools), **parse_assignments(args.params))
     _write(render_table(frame, args.format, numbers), args.out)
     return 0
@@ -179,12 +199,10 @@ def run_ladder(args) -> int:
     from ..ladders import solve_ladder
     numbers = number_format_of(args)
     pool, pools = _typical_pools(args)
-    try:
-        tolerance = float(args.tolerance)
-    except ValueError:
-        tolerance = -1.0
-    if not 0 <= tolerance <= 1:
-        raise WorkbenchError(f"--tolerance got {args.tolerance!r}; allowed: a number from 0 to 1")
+    tolerance = validation.real_number(None, "--tolerance", args.tolerance, 0.0, 1.0, text=True,
+                                       allowed="a number from 0 to 1")
+    if args.out is not None:
+        checked_out_path(args.out)
     show = args.show or ("solution" if args.format == "csv" else "both")
     if show == "both" and args.format == "csv":
         raise WorkbenchError("--show both cannot be one CSV file; allowed with csv: solution or pools")
@@ -233,9 +251,13 @@ def run_report(args) -> int:
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     if not systems:
         raise WorkbenchError(f"--systems got {args.systems!r}; allowed: ids such as uwr,arrata")
-    path = build_report(args.out, systems=systems, variants=args.variant,
-                        pool_sizes=parse_pools(args.pools), progress=not args.no_progress,
-                        wanted=args.want or DEFAULT_WANTED)
+    checked_out_path(args.out, "balance.html")
+    try:
+        path = build_report(args.out, systems=systems, variants=args.variant,
+                            pool_sizes=parse_pools(args.pools), progress=not args.no_progress,
+                            wanted=args.want or DEFAULT_WANTED)
+    except OSError as exc:  # writing the page failed (full disk, no permission)
+        raise WorkbenchError(f"--out {args.out!r}: cannot write there ({exc.strerror or exc})") from None
     size = path.stat().st_size / 1e6
     print(f"wrote {path} ({size:.1f} MB, self-contained HTML): "
           f"{report_title(systems, args.variant)}")

@@ -191,6 +191,9 @@ def render_table(frame: pd.DataFrame, fmt: str = "rst-grid",
     """
     if fmt not in TABLE_FORMATS:
         raise WorkbenchError(f"format got {fmt!r}; allowed: " + ", ".join(TABLE_FORMATS))
+    import pandas as pd
+    if not isinstance(frame, pd.DataFrame):
+        raise WorkbenchError(f"frame got a {type(frame).__name__}; allowed: a pandas DataFrame")
     if fmt == "csv":  # spreadsheets read "0.0%" as a number, "< 0.1%" as text
         number_format = replace(number_format or NumberFormat(), marks=False)
     text = format_numbers(frame, number_format)

@@ -8,10 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .. import validation
 from ..errors import ParameterError
-
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
+from ..validation import whole_allowed
 
 
 @dataclass(frozen=True)
@@ -52,58 +51,24 @@ class Param:
             text = "true or false"
         elif self.kind == "choice":
             text = "one of " + ", ".join(str(c) for c in self.choices)
-        elif self.minimum is not None and self.maximum is not None:
-            text = f"a whole number from {self.minimum} to {self.maximum}"
-        elif self.minimum is not None:
-            text = f"a whole number >= {self.minimum}"
-        elif self.maximum is not None:
-            text = f"a whole number <= {self.maximum}"
         else:
-            text = "a whole number"
+            text = whole_allowed(self.minimum, self.maximum)
         return text + (" (or leave it out)" if self.optional else "")
 
     def parse(self, system: str, value: Any) -> Any:
-        """Check and convert ``value``; raise :class:`ParameterError` naming what is allowed."""
+        """Check and convert ``value`` with :mod:`workbench.validation` (text as typed on a
+        command line is accepted, since the CLI passes its words through the API);
+        raise :class:`ParameterError` naming what is allowed."""
         if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "")):
             if self.optional:
                 return None
             raise ParameterError(system, self.name, value, self.allowed())
-        if self.kind == "bool":
-            return self._parse_bool(system, value)
-        if self.kind == "choice":
-            return self._parse_choice(system, value)
-        return self._parse_int(system, value)
-
-    def _fail(self, system: str, value: Any):
-        raise ParameterError(system, self.name, value, self.allowed())
-
-    def _parse_bool(self, system, value):
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-            return value.strip().lower() in _TRUE
-        self._fail(system, value)
-
-    def _parse_choice(self, system, value):
-        for choice in self.choices:
-            if value == choice or (isinstance(value, str) and isinstance(choice, str)
-                                   and value.strip().lower() == choice.lower()):
-                return choice
-        self._fail(system, value)
-
-    def _parse_int(self, system, value):
-        if isinstance(value, bool):
-            self._fail(system, value)
-        if isinstance(value, str):
-            text = value.strip()
-            if not text.lstrip("+-").isdigit():
-                self._fail(system, value)
-            number = int(text)
-        elif hasattr(value, "__index__"):
-            number = int(value.__index__())
-        else:
-            self._fail(system, value)
-        if (self.minimum is not None and number < self.minimum) or (
-                self.maximum is not None and number > self.maximum):
-            self._fail(system, value)
-        return number
+        try:
+            if self.kind == "bool":
+                return validation.boolean(system, self.name, value, text=True)
+            if self.kind == "choice":
+                return validation.choice(system, self.name, value, self.choices)
+            return validation.whole_number(system, self.name, value, self.minimum, self.maximum,
+                                           text=True)
+        except ParameterError:
+            raise ParameterError(system, self.name, value, self.allowed()) from None

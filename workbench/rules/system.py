@@ -100,6 +100,8 @@ class System:
 
     def with_rung(self, rung: Rung | str, **given) -> dict[str, Any]:
         """Parameters for a check at a ladder rung: the rung's values set or added."""
+        if not isinstance(rung, (str, Rung)):
+            raise ParameterError(self.id, "rung", rung, "a rung name: " + ", ".join(r.name for r in self.ladder))
         if isinstance(rung, str):
             named = {r.name.lower(): r for r in self.ladder}
             if rung.lower() not in named:

@@ -12,10 +12,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .. import validation
 from .._display import RichResult
-from ..errors import ParameterError
+from ..limits import MAX_STEPS, SIMULATED_CHECKS
 from ..rules.pool import PoolSpec
-from ..simulation import fresh_seed
 
 BLOCK_TRIALS = 4096
 """Trials per random stream; fixed so results never depend on how the work is split."""
@@ -29,68 +29,41 @@ PROGRESS_FROM = 20_000_000
 CHUNK_BLOCKS = 64
 """Blocks per kernel call (the progress bar moves between calls; counts are summed)."""
 
-
-# -- input checks ----------------------------------------------------------------------
-def need_int(where: str, name: str, value: Any, minimum: int | None = None,
-             maximum: int | None = None) -> int:
-    """A whole number within bounds, or a :class:`ParameterError` naming what is allowed."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise ParameterError(where, name, value, _int_allowed(minimum, maximum))
-    number = int(value.__index__())
-    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
-        raise ParameterError(where, name, value, _int_allowed(minimum, maximum))
-    return number
+QUIET_CHUNK_BLOCKS = 1024
+"""Blocks per kernel call when no progress bar shows."""
 
 
-def _int_allowed(minimum, maximum) -> str:
-    if minimum is not None and maximum is not None:
-        return f"a whole number from {minimum} to {maximum}"
-    if minimum is not None:
-        return f"a whole number >= {minimum}"
-    return "a whole number"
-
-
-def need_probability(where: str, name: str, value: Any) -> float:
-    """A probability in [0, 1]."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ParameterError(where, name, value, "a probability from 0 to 1") from None
-    if isinstance(value, bool) or not 0.0 <= number <= 1.0 or math.isnan(number):
-        raise ParameterError(where, name, value, "a probability from 0 to 1")
-    return number
-
-
-def need_rate(where: str, name: str, value: Any) -> float:
-    """A finite rate >= 0 (events per check)."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ParameterError(where, name, value, "a finite number >= 0") from None
-    if isinstance(value, bool) or not math.isfinite(number) or number < 0:
-        raise ParameterError(where, name, value, "a finite number >= 0")
-    return number
-
-
-def need_choice(where: str, name: str, value: Any, choices: Sequence[str]) -> str:
-    """One of ``choices`` (case-insensitive text)."""
-    if isinstance(value, str) and value.strip().lower() in choices:
-        return value.strip().lower()
-    raise ParameterError(where, name, value, "one of " + ", ".join(choices))
+# -- input checks: the one validator (workbench.validation), under the names used here --
+need_int = validation.whole_number
+need_probability = validation.probability
+need_rate = validation.rate
+need_choice = validation.choice
 
 
 def need_trials(where: str, trials: Any) -> int:
-    return need_int(where, "trials", trials, 1, 10**10)
+    return validation.trials(where, trials)
+
+
+def need_method(where: str, method: Any) -> str:
+    return validation.method(where, method)
+
+
+def need_steps(where: str, name: str, value: Any) -> int:
+    """The longest run followed (``max_exchanges``, ``max_rolls``, ``max_rounds``)."""
+    return validation.whole_number(where, name, value, 1, MAX_STEPS)
+
+
+def resolve_seed(where: str, seed: Any) -> int:
+    """The seed to use: the one given, or a fresh one (reported in the result) for ``None``."""
+    return validation.seed(where, seed)
+
+
+def check_work(where: str, checks: float) -> None:
+    """Refuse a simulation that would roll more checks than the budget, before it starts."""
+    SIMULATED_CHECKS.check(checks, where)
 
 
 # -- seeds and blocks ------------------------------------------------------------------
-def resolve_seed(where: str, seed: int | None) -> int:
-    """The seed to use: the one given, or a fresh one (reported in the result) for ``None``."""
-    if seed is None:
-        return fresh_seed()
-    return need_int(where, "seed", seed, 0, 2**64 - 1)
-
-
 def block_count(trials: int) -> int:
     return -(-trials // BLOCK_TRIALS)
 
@@ -106,14 +79,18 @@ def run_kernel(kernel, trials: int, seed: int, args: tuple, outputs: Sequence[tu
     """
     blocks = block_count(trials)
     totals = [np.zeros(shape, np.int64) for shape in outputs]
-    show = work >= PROGRESS_FROM if progress is None else bool(progress)
+    show = work >= PROGRESS_FROM if progress is None else validation.boolean(
+        description, "progress", progress)
     bar = None
     if show:
         from tqdm.auto import tqdm
         bar = tqdm(total=blocks, desc=description, unit="block")
+    # Without a bar to move, fewer and larger calls: each call ends waiting for its slowest
+    # thread, which on a busy machine costs more than the kernel itself for short runs.
+    per_call = CHUNK_BLOCKS if bar is not None else max(CHUNK_BLOCKS, QUIET_CHUNK_BLOCKS)
     try:
-        for first in range(0, blocks, CHUNK_BLOCKS):
-            count = min(CHUNK_BLOCKS, blocks - first)
+        for first in range(0, blocks, per_call):
+            count = min(per_call, blocks - first)
             chunk = [np.zeros((count, *shape), np.int64) for shape in outputs]
             kernel(np.uint64(seed), first, count, BLOCK_TRIALS, trials, *args, *chunk)
             for total, part in zip(totals, chunk):
@@ -204,11 +181,13 @@ class StepsResult(RichResult):
 
     def probability(self, steps: int) -> float:
         """P(exactly ``steps`` steps)."""
+        steps = validation.whole_number(None, "steps", steps)
         rows = self.frame[self.frame[self.quantity] == steps]
         return float(rows["probability"].iloc[0]) if len(rows) else 0.0
 
     def within(self, steps: int) -> float:
         """P(the event within ``steps`` steps)."""
+        steps = validation.whole_number(None, "steps", steps)
         return float(self.frame.loc[self.frame[self.quantity] <= steps, "probability"].sum())
 
 
@@ -245,5 +224,3 @@ def simulated_steps(quantity: str, counts: np.ndarray, trials: int, seed: int,
                        "simulate", trials, seed, params)
 
 
-def need_method(where: str, method: Any) -> str:
-    return need_choice(where, "method", method, ("exact", "simulate"))

@@ -44,15 +44,28 @@ def absorption_steps(transient: np.ndarray, start: np.ndarray, max_steps: int,
     if leave is None:
         leave = np.clip(1.0 - transient.sum(axis=1), 0.0, None)
     leave = np.asarray(leave, dtype=float)
+    # Mass in states from which absorption is impossible stays forever: it is tail from the
+    # start, so the loop stops once the rest is spent instead of running to max_steps.
+    can_end = _can_reach_absorption(transient, leave)
     probs = []
     current = start.copy()
     for _ in range(max_steps):
         probs.append(float(current @ leave))
         current = current @ transient
-        if current.sum() < TAIL:
+        if current[can_end].sum() < TAIL:
             break
     tail = float(max(current.sum(), 0.0))
     return Absorption(np.clip(np.array(probs), 0.0, None), tail, _mean_steps(transient, start))
+
+
+def _can_reach_absorption(transient: np.ndarray, leave: np.ndarray) -> np.ndarray:
+    """States from which some path leads out of the transient set."""
+    reach = leave > 0
+    while True:
+        grown = reach | ((transient > 0).astype(float) @ reach.astype(float) > 0)
+        if (grown == reach).all():
+            return reach
+        reach = grown
 
 
 def _mean_steps(transient: np.ndarray, start: np.ndarray) -> float:

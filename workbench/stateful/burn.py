@@ -19,7 +19,7 @@ Without burning the stacks never change, so the "without" column is exact.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -28,9 +28,11 @@ from .._display import RichResult
 from ..api import check
 from ..errors import ParameterError
 from ..rules.registry import get_system
+from ..limits import MAX_BURN_TABLE
 from ..rules.system import System
-from ._common import (need_choice, need_int, need_probability, need_trials, pack_pools,
-                      resolve_seed, run_kernel)
+from ._common import (check_work, need_choice, need_int, need_probability, need_trials,
+                      pack_pools, resolve_seed, run_kernel)
+from ._sampling import p_pass, use_tables
 
 WHERE = "burn_scene"
 POLICIES = ("never", "always", "when_likely_to_fail")
@@ -66,6 +68,8 @@ def _stacks(kind: str, given: Mapping[str, int] | None) -> dict[str, int]:
 
 
 def _parse_scene(scene: Iterable, traits: dict, aspects: dict):
+    if isinstance(scene, (str, bytes, Mapping)) or not isinstance(scene, Iterable):
+        raise ParameterError(WHERE, "scene", scene, "a list of checks (dicts) and 'rest'")
     checks, rest_before, pending_rest = [], [], False
     for i, item in enumerate(scene):
         if isinstance(item, str) and item.strip().lower() == "rest":
@@ -78,7 +82,10 @@ def _parse_scene(scene: Iterable, traits: dict, aspects: dict):
         used = {}
         for kind, known in (("traits", traits), ("aspects", aspects)):
             names = given.pop(kind, ())
-            names = [names] if isinstance(names, str) else list(names)
+            names = [names] if isinstance(names, str) else names
+            if not isinstance(names, (list, tuple, set, frozenset)):
+                raise ParameterError(WHERE, f"scene[{i}].{kind}", names,
+                                     f"names of the character's {kind}, such as ['Nimble']")
             for name in names:
                 if name not in known:
                     raise ParameterError(WHERE, f"scene[{i}].{kind}", name,
@@ -96,7 +103,7 @@ def _parse_scene(scene: Iterable, traits: dict, aspects: dict):
 def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
                aspects: Mapping[str, int] | None = None, policy: str = "when_likely_to_fail",
                threshold: float = 0.5, system: "str | System" = "unnamed", trials: int = 100_000,
-               seed: int | None = 0, progress: bool | None = None) -> BurnResult:
+               seed: int | None = None, progress: bool | None = None) -> BurnResult:
     """Simulate a scene of checks where the character may burn Traits and Aspects.
 
     Args:
@@ -145,6 +152,13 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
         exact.append(check(sys_, **full).p_pass)
     size_t = int(t_stack.sum())
     size_a = int(a_stack.sum())
+    table_checks = len(checks) * (size_t + 1) * (size_a + size_t + 1) * 2 * (policy != "never")
+    if table_checks > MAX_BURN_TABLE:
+        raise ParameterError(WHERE, "traits", trait_stack,
+                             f"stacks small enough for the burn table: {len(checks)} checks x "
+                             f"{size_t} Trait dice x {size_a} Aspect dice need {table_checks} "
+                             f"exact checks, more than {MAX_BURN_TABLE}")
+    check_work(WHERE, float(trials) * len(checks))
     d6_dim = max(extra_d6) + size_t + 1
     d8_dim = max(extra_d8) + size_a + size_t + 1
     p_table = np.zeros((len(checks), d6_dim, d8_dim, 2))
@@ -159,17 +173,26 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
     names = [die.name for die, _ in specs[0].groups]
     pools = pack_pools(specs)
 
-    from .._kernels.stateful import burn_blocks
-
     n = len(checks)
     uses_trait = np.array([u for _, u, _ in checks], np.bool_).reshape(n, len(t_stack))
     uses_aspect = np.array([u for _, _, u in checks], np.bool_).reshape(n, len(a_stack))
-    args = (pools.arrays(), names.index("d6"), names.index("d8"), uses_trait, uses_aspect,
-            np.array(extra_d6, np.int64), np.array(extra_d8, np.int64),
-            np.array([p["target"] for p in resolved], np.int64), np.array(rest_before, np.bool_),
-            t_stack, a_stack, POLICIES.index(policy), threshold, p_table)
+    targets = np.array([p["target"] for p in resolved], np.int64)
+    common = (uses_trait, uses_aspect, np.array(extra_d6, np.int64), np.array(extra_d8, np.int64))
+    rules = (np.array(rest_before, np.bool_), t_stack, a_stack, POLICIES.index(policy),
+             threshold, p_table)
+    if use_tables(n * (size_t + 1) * (size_a + size_t + 1) * 2):
+        from .._kernels.sampled import burn_blocks as kernel
+
+        d6_low = np.array(extra_d6, np.int64)
+        d8_low = np.array(extra_d8, np.int64)
+        p_sample = _pass_tables(specs, names, targets, d6_low, d8_low, size_t, size_a)
+        args = (d6_low, d8_low, *common, *rules, p_sample)
+    else:
+        from .._kernels.stateful import burn_blocks as kernel
+
+        args = (pools.arrays(), names.index("d6"), names.index("d8"), *common, targets, *rules)
     passes, burns, stacks = run_kernel(
-        burn_blocks, trials, seed, args, [(n,), (n, 3), (n, len(t_stack) + len(a_stack))],
+        kernel, trials, seed, args, [(n,), (n, 3), (n, len(t_stack) + len(a_stack))],
         progress, work=float(trials) * n, description="burn scenes")
 
     import pandas as pd
@@ -188,3 +211,20 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
     params = {"traits": trait_stack, "aspects": aspect_stack, "policy": policy,
               "threshold": threshold, "system": sys_.id, "trials": trials, "seed": seed}
     return BurnResult(summary, table, stack_frame, params)
+
+
+def _pass_tables(specs, names, targets, d6_low, d8_low, size_t: int, size_a: int) -> np.ndarray:
+    """Exact P(pass) of each check for every reachable number of d6 and d8 and a free
+    success or not: ``[c, d6 - d6_low[c], d8 - d8_low[c], free]``."""
+    d6_at, d8_at = names.index("d6"), names.index("d8")
+    table = np.zeros((len(specs), size_t + 1, size_a + size_t + 1, 2))
+    for c, spec in enumerate(specs):
+        dice = [die for die, _ in spec.groups]
+        for x in range(size_t + 1):
+            for y in range(size_a + size_t + 1):
+                counts = {d6_at: d6_low[c] + x, d8_at: d8_low[c] + y}
+                groups = tuple((die, int(counts.get(g, 0))) for g, die in enumerate(dice))
+                for free in (0, 1):
+                    pool = replace(spec, groups=groups, modifier=spec.modifier + free)
+                    table[c, x, y, free] = p_pass(pool, int(targets[c]))
+    return table

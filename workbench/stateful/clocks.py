@@ -10,27 +10,35 @@ from typing import Iterable
 
 import numpy as np
 
+from ..errors import ParameterError, WorkbenchError
+from ..limits import MAX_CLOCK_SEGMENTS, MAX_STEPS
 from ..rules.system import System
-from ._common import (StepsResult, exact_steps, need_int, need_method, need_trials, pack_pools,
-                      resolve_seed, run_kernel, simulated_steps)
+from ..validation import optional_boolean
+from ._common import (StepsResult, check_work, exact_steps, need_int, need_method, need_steps,
+                      need_trials, pack_pools, resolve_seed, run_kernel, simulated_steps)
 from ._markov import absorption_steps
 from ._narrative import CLOCK_MARKS, narrative_dice
+from ._sampling import OutcomeTables, outcomes, use_tables
 
 WHERE = "clock"
 CLOCK_SIZES = (4, 6, 8, 10)
 
 
-def clock(segments: int = 4, die: str | None = None, *, system: "str | System" = "erzahlspiel",
-          method: str = "exact", trials: int = 200_000, seed: int | None = 0,
-          max_rolls: int = 100_000, progress: bool | None = None) -> StepsResult:
+def clock(segments: int = 4, die: "str | int | None" = None, *,
+          system: "str | System" = "erzahlspiel", method: str = "exact", trials: int = 200_000,
+          seed: int | None = None, max_rolls: int = 100_000, progress: bool | None = None,
+          **rule_options) -> StepsResult:
     """Rolls until a clock of ``segments`` is full, exactly or simulated.
 
     Args:
-        segments: the clock's size (the rule's 4, 6, 8 or 10; any size from 1 is accepted).
-        die: the colour rolled each time (default: the system's default die, yellow).
+        segments: the clock's size (the rule's 4, 6, 8 or 10; any size from 1 to 100).
+        die: the die rolled each time: a colour, a net advantage level (``-1``: one step
+            down) or ``{"advantage": n}`` (default: the system's default die, yellow).
         system: a narrative system (``"erzahlspiel"`` or a what-if variant of it).
         method: ``"exact"`` or ``"simulate"``; ``trials``, ``seed``, ``progress`` for the latter.
         max_rolls: longest run followed (probability beyond it is the result's ``tail``).
+        **rule_options: the system's rule options: ``dice="d6"`` (regular dice),
+            ``ladder="spectrum"``.
 
     Returns:
         A :class:`~workbench.stateful.StepsResult` over ``rolls``.
@@ -39,15 +47,16 @@ def clock(segments: int = 4, die: str | None = None, *, system: "str | System" =
         >>> result = clock(4, "yellow")
         >>> round(result.mean, 4), round(result.within(2), 4)
         (4.7407, 0.1667)
+        >>> round(clock(4, 1, dice="d6").mean, 4)   # 2d6 keep highest
+        3.01
     """
-    dice = narrative_dice(system)
-    colour = die or dice.system.mechanic.default_die
-    level = dice.level(WHERE, "die", colour)
-    size = need_int(WHERE, "segments", segments, 1, 10_000)
+    dice = narrative_dice(system, WHERE, **rule_options)
+    level = dice.level(WHERE, "die", dice.system.mechanic.default_die if die is None else die)
+    size = need_int(WHERE, "segments", segments, 1, MAX_CLOCK_SEGMENTS)
     method = need_method(WHERE, method)
-    limit = need_int(WHERE, "max_rolls", max_rolls, 1, 10**7)
+    limit = need_steps(WHERE, "max_rolls", max_rolls)
     marks = dice.table(CLOCK_MARKS, "clock marks")
-    params = {"segments": size, "die": dice.colours[level], "system": dice.system.id}
+    params = {"segments": size, "die": dice.name(level), "system": dice.system.id, **dice.options}
     if method == "exact":
         odds = np.zeros(marks.max() + 1)
         np.add.at(odds, marks, dice.odds[level])
@@ -64,14 +73,32 @@ def clock(segments: int = 4, die: str | None = None, *, system: "str | System" =
         chain = absorption_steps(transient, start, limit, leave)
         return exact_steps("rolls", chain.probabilities, chain.tail, chain.mean, params)
 
-    from .._kernels.stateful import clock_blocks
-
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
-    pools = pack_pools([dice.pools[level]])
-    counts, = run_kernel(clock_blocks, trials, seed, (pools.arrays(), marks, size, limit),
-                         [(limit + 1,)], progress, work=trials * size, description="clock")
+    progress = optional_boolean(WHERE, "progress", progress)
+    expected = clock(size, level_die(dice, level), system=dice.system, **dice.options).mean
+    if not np.isfinite(expected):
+        raise WorkbenchError(f"{WHERE}: the die {dice.name(level)} never marks a segment, so "
+                             "the clock never fills (the exact answer says so at once)")
+    check_work(WHERE, trials * min(limit, expected) * 2)
+    if use_tables(1):
+        from .._kernels.sampled import clock_blocks as kernel
+
+        totals, _, probs = outcomes(dice.pools[level])
+        tables = OutcomeTables([(probs, {"marks": marks[totals]})])
+        args = (tables.cdf, tables.guide, tables.payload["marks"], size, limit)
+    else:
+        from .._kernels.stateful import clock_blocks as kernel
+
+        args = (pack_pools([dice.pools[level]]).arrays(), marks, size, limit)
+    counts, = run_kernel(kernel, trials, seed, args, [(limit + 1,)], progress,
+                         work=trials * size, description="clock")
     return simulated_steps("rolls", counts, trials, seed, params | {"max_rolls": limit})
+
+
+def level_die(dice, level: int) -> str:
+    """The colour naming a level (what :meth:`NarrativeDice.level` reads back)."""
+    return dice.colours[level]
 
 
 def clock_table(segments: Iterable[int] = CLOCK_SIZES, dice: Iterable[str] | None = None, *,
@@ -88,11 +115,15 @@ def clock_table(segments: Iterable[int] = CLOCK_SIZES, dice: Iterable[str] | Non
     """
     import pandas as pd
 
-    narrative = narrative_dice(system)
-    colours = list(dice) if dice is not None else list(narrative.colours)
-    sizes = list(segments)
+    narrative = narrative_dice(system, "clock_table")
+    colours = _listed("dice", dice) if dice is not None else list(narrative.colours)
+    sizes = [need_int("clock_table", "segments", size, 1, MAX_CLOCK_SEGMENTS)
+             for size in _listed("segments", segments)]
+    if not sizes or not colours:
+        raise ParameterError("clock_table", "segments" if not sizes else "dice",
+                             segments if not sizes else dice, "one or more")
     if within is not None:
-        within = need_int(WHERE, "within", within, 0)
+        within = need_int("clock_table", "within", within, 0, MAX_STEPS)
     cells = {}
     for size in sizes:
         column = {}
@@ -100,7 +131,14 @@ def clock_table(segments: Iterable[int] = CLOCK_SIZES, dice: Iterable[str] | Non
             result = clock(size, colour, system=narrative.system)
             column[colour] = result.mean if within is None else result.within(within)
         cells[size] = column
-    table = pd.DataFrame(cells, index=colours)
+    table = pd.DataFrame(cells, index=[str(c) for c in colours])
     table.index.name = "die"
     table.columns.name = "segments"
     return table
+
+
+def _listed(name: str, items) -> list:
+    """An iterable argument as a list (a single string or number is an error, not a list)."""
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise ParameterError("clock_table", name, items, "a list, such as [4, 6] or ['yellow']")
+    return list(items)

@@ -19,7 +19,7 @@ Without Drama Dice every check is independent, so the "without" columns are exac
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -30,8 +30,10 @@ from ..distribution import RawDistribution
 from ..errors import ParameterError
 from ..rules.registry import get_system
 from ..rules.system import System
-from ._common import (need_choice, need_int, need_probability, need_rate, need_trials,
-                      pack_pools, resolve_seed, run_kernel)
+from ..limits import MAX_CAMPAIGN_CHECKS
+from ._common import (check_work, need_choice, need_int, need_probability, need_rate,
+                      need_trials, pack_pools, resolve_seed, run_kernel)
+from ._sampling import OutcomeTables, event_tables, outcomes, use_tables
 
 WHERE = "drama_campaign"
 POLICIES = ("never", "always", "when_likely_to_fail")
@@ -77,6 +79,9 @@ class DramaResult(RichResult):
 
 
 def _sessions(session, sessions) -> list[list[dict]]:
+    if isinstance(session, (str, bytes, Mapping)) or not isinstance(session, Iterable):
+        raise ParameterError(WHERE, "session", session, "a list of checks (dicts of Unnamed "
+                             "System parameters), or a list of such lists")
     items = list(session)
     if items and all(isinstance(item, Mapping) for item in items):
         count = need_int(WHERE, "sessions", 1 if sessions is None else sessions, 1, 10_000)
@@ -130,7 +135,7 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
                    policy: "str | Sequence[int]" = "when_likely_to_fail", threshold: float = 0.5,
                    dice_per_spend: int = 2, refill_rate: float = 0.0, refill: str = "probability",
                    system: "str | System" = "unnamed", trials: int = 100_000,
-                   seed: int | None = 0, progress: bool | None = None) -> DramaResult:
+                   seed: int | None = None, progress: bool | None = None) -> DramaResult:
     """Simulate campaigns of checks that share a Drama Dice pool (see the module docstring).
 
     Args:
@@ -173,6 +178,11 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
         need_probability(WHERE, "refill_rate", rate)
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
+    total = sum(len(checks) for checks in plan)
+    if total > MAX_CAMPAIGN_CHECKS:
+        raise ParameterError(WHERE, "session", f"{total} checks", f"at most {MAX_CAMPAIGN_CHECKS} "
+                             "checks in a campaign (sessions x checks per session)")
+    check_work(WHERE, float(trials) * total)
 
     flat, labels = [], []
     for s, checks in enumerate(plan):
@@ -205,24 +215,57 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
         group = next(g for g, (die, n) in enumerate(with_two.groups) if n - base.get(die.name, 0) == 2)
         specs.append(with_two)
         groups.append(group)
-    pools = pack_pools(specs)
-    for c, group in enumerate(groups):
-        pools.counts[c, group] -= 2
-
-    from .._kernels.stateful import drama_blocks
-
     n = len(flat)
     width = HIGH_TOTAL - LOW_TOTAL + 1
-    args = (pools.arrays(), np.array(groups, np.int64), np.array([p["target"] for p in flat], np.int64),
-            wanted, starts, maximum, level0, REFILLS.index(refill), rate, LOW_TOTAL)
-    levels, passes, spent, outcomes = run_kernel(
-        drama_blocks, trials, seed, args, [(n, maximum + 1), (n,), (n, 3), (n, 2, width)],
-        progress, work=float(trials) * n, description="drama campaigns")
+    targets = np.array([p["target"] for p in flat], np.int64)
+    if use_tables(3 * n):
+        from .._kernels.sampled import drama_blocks as sampled_blocks
+
+        tables = _check_tables(specs, groups, targets, width)
+        events, last = event_tables(REFILLS.index(refill), rate, maximum)
+        args = (tables.cdf, tables.guide, tables.payload["bin"], wanted, starts, maximum,
+                level0, events.cdf, events.guide, last)
+        levels, bins = run_kernel(sampled_blocks, trials, seed, args,
+                                  [(n, maximum + 1), (n, 4 * width)], progress,
+                                  work=float(trials) * n, description="drama campaigns")
+        # Bins are (pass, disaster, clipped total); dice pulled follow from the level.
+        folded = bins.reshape(n, 2, 2, width)
+        passes = folded[:, 1].sum(axis=(1, 2))
+        outcomes = folded.sum(axis=1)
+        spent = np.zeros((n, 3), np.int64)
+        for c in range(n):
+            np.add.at(spent[c], np.minimum(wanted[c], np.arange(maximum + 1)), levels[c])
+    else:
+        from .._kernels.stateful import drama_blocks
+
+        pools = pack_pools(specs)
+        for c, group in enumerate(groups):
+            pools.counts[c, group] -= 2
+        args = (pools.arrays(), np.array(groups, np.int64), targets, wanted, starts, maximum,
+                level0, REFILLS.index(refill), rate, LOW_TOTAL)
+        levels, passes, spent, outcomes = run_kernel(
+            drama_blocks, trials, seed, args, [(n, maximum + 1), (n,), (n, 3), (n, 2, width)],
+            progress, work=float(trials) * n, description="drama campaigns")
     params = {"players": players, "tier": tier, "drama_pool": drama_pool, "pool_max": maximum,
               "start": level0, "policy": policy_name, "threshold": threshold,
               "dice_per_spend": dice_per_spend, "refill_rate": rate, "refill": refill,
               "system": sys_.id, "trials": trials, "seed": seed, "wanted": wanted.tolist()}
     return _result(sys_, flat, labels, exact, levels, passes, spent, outcomes, trials, params)
+
+
+def _check_tables(specs, groups, targets, width) -> OutcomeTables:
+    """Exact outcome tables of every check with 0, 1 and 2 Drama Dice (table ``3 c + pull``);
+    an outcome's bin is ``(pass * 2 + disaster) * width + clipped total``."""
+    distributions = []
+    for spec, group, target in zip(specs, groups, targets):
+        for pull in range(3):
+            counts = [(die, n - 2 + pull if g == group else n)
+                      for g, (die, n) in enumerate(spec.groups)]
+            totals, disaster, probs = outcomes(replace(spec, groups=tuple(counts)))
+            passed = (disaster == 0) & (totals >= target)
+            bins = (passed * 2 + disaster) * width + np.clip(totals - LOW_TOTAL, 0, width - 1)
+            distributions.append((probs, {"bin": bins}))
+    return OutcomeTables(distributions)
 
 
 def _result(sys_, flat, labels, exact, levels, passes, spent, outcomes, trials, params):

@@ -17,22 +17,27 @@ from ..api import versus
 from ..errors import WorkbenchError
 from ..rules.registry import get_system
 from ..rules.system import System
-from ._common import (TAIL_CUT, StepsResult, exact_steps, need_int, need_method, need_trials,
-                      pack_pools, resolve_seed, run_kernel, simulated_steps)
+from ..limits import MAX_HITS
+from ..validation import optional_boolean
+from ._sampling import p_margin_at_least, use_tables
+from ._common import (TAIL_CUT, StepsResult, check_work, exact_steps, need_int, need_method,
+                      need_steps, need_trials, pack_pools, resolve_seed, run_kernel,
+                      simulated_steps)
 
 WHERE = "rounds_until_hits"
 
 
-def rounds_until_hits(system: "str | System", attacker: Mapping[str, Any],
-                      defender: Mapping[str, Any], hits: int = 1, *, method: str = "exact",
-                      trials: int = 200_000, seed: int | None = 0, max_rounds: int = 100_000,
+def rounds_until_hits(system: "str | System", actor: Mapping[str, Any],
+                      reactor: Mapping[str, Any], hits: int = 1, *, method: str = "exact",
+                      trials: int = 200_000, seed: int | None = None, max_rounds: int = 100_000,
                       progress: bool | None = None) -> StepsResult:
     """Rounds of opposed checks until the attacker has landed ``hits`` hits.
 
     Args:
         system: ``"uwr"``, ``"fons"``, ``"arrata"`` (or a variant): a system with opposed checks.
-        attacker, defender: each side's check parameters, as for :func:`workbench.versus`
-            (rule options such as FoNS ``attack_resolution`` are read from the attacker's).
+        actor, reactor: the attacker's and the defender's check parameters, as for
+            :func:`workbench.versus` (rule options such as FoNS ``attack_resolution`` are
+            read from the actor's).
         hits: hits needed.
         method: ``"exact"`` (negative binomial over the exact P(hit) of
             :func:`workbench.versus`) or ``"simulate"``.
@@ -42,55 +47,92 @@ def rounds_until_hits(system: "str | System", attacker: Mapping[str, Any],
         A :class:`~workbench.stateful.StepsResult` over ``rounds``; ``params["p_hit"]`` is the
         exact per-round P(hit).
 
+    Raises:
+        WorkbenchError: when the actor can never hit (P(hit) = 0), for either method, before
+            any rolling: the fight never ends.
+
     Example:
         >>> result = rounds_until_hits("arrata", {"stat": "B4"}, {"stat": "B3"}, hits=2)
         >>> round(result.params["p_hit"], 4), round(result.mean, 3)
         (0.7734, 2.586)
     """
     sys_ = get_system(system)
-    need = need_int(WHERE, "hits", hits, 1, 10_000)
+    need = need_int(WHERE, "hits", hits, 1, MAX_HITS)
     method = need_method(WHERE, method)
-    limit = need_int(WHERE, "max_rounds", max_rounds, 1, 10**7)
-    duel = versus(sys_, attacker, defender)
+    limit = need_steps(WHERE, "max_rounds", max_rounds)
+    duel = versus(sys_, actor, reactor)
     p = float(duel.p_actor)
-    params = {"system": sys_.id, "attacker": dict(duel.actor), "defender": dict(duel.reactor),
+    params = {"system": sys_.id, "actor": dict(duel.actor), "reactor": dict(duel.reactor),
               "hits": need, "p_hit": p, "ties_to": duel.ties_to}
+    if p <= 0.0:
+        raise WorkbenchError(f"{WHERE}: the actor can never hit (P(hit) = 0), so the "
+                             "number of rounds has no distribution")
     if method == "exact":
         return _negative_binomial(p, need, limit, params)
 
-    from .._kernels.stateful import exchange_blocks
-
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
+    progress = optional_boolean(WHERE, "progress", progress)
+    check_work(WHERE, trials * min(limit, need / p))
     specs = [sys_.mechanic.pool(duel.actor), sys_.mechanic.pool(duel.reactor)]
-    # The attacker hits when attack - defence - extra Ob >= 0 (ties to the attacker) or >= 1.
+    # The actor hits when attack - defence - extra Ob >= 0 (ties to the attacker) or >= 1.
     margin = (0 if duel.ties_to == "actor" else 1) + sys_.mechanic.versus_extra_obstacle(duel.actor)
-    pools = pack_pools(specs)
-    counts, = run_kernel(exchange_blocks, trials, seed, (pools.arrays(), margin, need, limit),
-                         [(limit + 1,)], progress, work=trials * need / max(p, 1e-3),
-                         description="exchanges")
+    if use_tables(2):
+        from .._kernels.sampled import exchange_blocks as kernel
+
+        args = (p_margin_at_least(specs[0], specs[1], margin), need, limit)
+    else:
+        from .._kernels.stateful import exchange_blocks as kernel
+
+        args = (pack_pools(specs).arrays(), margin, need, limit)
+    counts, = run_kernel(kernel, trials, seed, args, [(limit + 1,)], progress,
+                         work=trials * need / max(p, 1e-3), description="exchanges")
     return simulated_steps("rounds", counts, trials, seed, params | {"max_rounds": limit})
 
 
 def _negative_binomial(p: float, hits: int, limit: int, params: dict) -> StepsResult:
-    if p <= 0.0:
-        raise WorkbenchError(f"{WHERE}: the attacker can never hit (P(hit) = 0), so the "
-                             "number of rounds has no distribution")
-    rounds = []
-    probs = []
+    """P(T = t) for t = hits .. until the tail is below TAIL_CUT (or ``limit``), in numpy
+    chunks: ``log P(T = t)`` in log form keeps huge binomials and tiny powers finite."""
+    if p >= 1.0:  # every round hits
+        full = np.zeros(hits)
+        full[-1] = 1.0
+        return exact_steps("rounds", full, 0.0, float(hits), params)
+    chunks = []
     total = 0.0
-    t = hits
-    while t <= limit:
-        # log form keeps huge binomials and tiny powers finite.
-        log_p = (math.lgamma(t) - math.lgamma(hits) - math.lgamma(t - hits + 1)
-                 + hits * math.log(p) + ((t - hits) * math.log1p(-p) if p < 1.0 else 0.0))
-        value = math.exp(log_p) if p < 1.0 or t == hits else 0.0
-        rounds.append(t)
-        probs.append(value)
-        total += value
-        if 1.0 - total < TAIL_CUT and t > hits / p:
+    first = hits
+    size = max(1024, int(min(4 * hits / p, 1e6)))
+    while first <= limit:
+        t = np.arange(first, min(first + size, limit + 1), dtype=float)
+        log_p = (_lgamma(t) - math.lgamma(hits) - _lgamma(t - hits + 1)
+                 + hits * math.log(p) + (t - hits) * math.log1p(-p))
+        probs = np.exp(log_p)
+        chunks.append(probs)
+        cumulative = total + np.cumsum(probs)
+        done = np.nonzero((1.0 - cumulative < TAIL_CUT) & (t > hits / p))[0]
+        if len(done):
+            chunks[-1] = probs[:done[0] + 1]
+            total = float(cumulative[done[0]])
             break
-        t += 1
-    full = np.zeros(rounds[-1])
-    full[np.array(rounds) - 1] = probs
+        total = float(cumulative[-1])
+        first = int(t[-1]) + 1
+    probs = np.concatenate(chunks)
+    full = np.concatenate([np.zeros(hits - 1), probs])
     return exact_steps("rounds", full, max(1.0 - total, 0.0), hits / p, params)
+
+
+def _lgamma(x: np.ndarray) -> np.ndarray:
+    return np.array([math.lgamma(v) for v in x]) if len(x) < 64 else _lgamma_vector(x)
+
+
+def _lgamma_vector(x: np.ndarray) -> np.ndarray:
+    """log Gamma(x) for x >= 1 by Stirling's series (error < 1e-13 for x >= 8; smaller x
+    exactly, through math.lgamma)."""
+    out = np.empty_like(x)
+    small = x < 8
+    out[small] = [math.lgamma(v) for v in x[small]]
+    y = x[~small]
+    inv = 1.0 / y
+    inv2 = inv * inv
+    out[~small] = ((y - 0.5) * np.log(y) - y + 0.5 * math.log(2 * math.pi)
+                   + inv * (1 / 12 - inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 / 1680))))
+    return out

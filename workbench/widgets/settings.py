@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ..errors import WorkbenchError
+from .. import validation
+from ..analysis import pool_size_list
+from ..errors import ParameterError, WorkbenchError
 from ..rules.registry import get_system
 from ..rules.system import System
 
@@ -121,18 +123,18 @@ class ExplorerSettings:
 
     def __post_init__(self):
         object.__setattr__(self, "entries", tuple(self.entries))
-        object.__setattr__(self, "pool_sizes", tuple(int(n) for n in self.pool_sizes))
+        object.__setattr__(self, "pool_sizes", _checked(
+            "pool_sizes", lambda: tuple(pool_size_list(self.pool_sizes, "pool_sizes"))))
+        object.__setattr__(self, "trials", _checked("trials", validation.trials, None, self.trials))
+        if self.seed is not None:  # None: a fresh seed for every figure
+            object.__setattr__(self, "seed", _checked("seed", validation.seed, None, self.seed))
         if not self.entries:
             raise SettingsError("entries", (), "at least one system or variant")
         if self.view not in VIEWS:
             raise SettingsError("view", self.view, ", ".join(VIEWS))
         if self.method not in METHODS:
             raise SettingsError("method", self.method, ", ".join(METHODS))
-        if not self.pool_sizes or min(self.pool_sizes) < 0:
-            raise SettingsError("pool_sizes", self.pool_sizes, "one or more whole numbers >= 0")
-        if isinstance(self.trials, bool) or not isinstance(self.trials, int) or self.trials < 1:
-            raise SettingsError("trials", self.trials, "a whole number >= 1")
-        if not 0 <= self.baseline < len(self.entries):
+        if not isinstance(self.baseline, int) or not 0 <= self.baseline < len(self.entries):
             raise SettingsError("baseline", self.baseline,
                                 f"an entry index from 0 to {len(self.entries) - 1}")
         if self.view == "difference" and len(self.entries) < 2:
@@ -149,6 +151,14 @@ class ExplorerSettings:
             seen[text] = seen.get(text, 0) + 1
             out.append(text if seen[text] == 1 else f"{text} #{seen[text]}")
         return out
+
+
+def _checked(setting: str, check, *args):
+    """Run one of :mod:`workbench.validation`'s checks; its error as a :class:`SettingsError`."""
+    try:
+        return check(*args)
+    except ParameterError as exc:
+        raise SettingsError(setting, exc.value, exc.allowed) from None
 
 
 def _format(value: Any) -> str:

@@ -58,6 +58,9 @@ class OpenEndedPool(Mechanic):
                 if "dice" in given and str(given["dice"]).strip() != str(dice):
                     raise ParameterError(self.system_id, "dice", given["dice"],
                                          f"{dice}, as {value} says, or leave dice out")
+                if key == "stat" and str(given.get("quality", quality)).strip().upper() != quality:
+                    raise ParameterError(self.system_id, "quality", given["quality"],
+                                         f"{quality}, as stat={value} says, or leave quality out")
                 given.pop("stat", None)
                 given["quality"], given["dice"] = quality, dice
         return given

@@ -1,0 +1,142 @@
+"""Benchmark: sweeps of a whole design space, locally and on a Dask LocalCluster.
+
+Three figures, each with its baseline measured in the same run:
+
+1. A 500-point grid of ``drama_campaign`` (players 2-6 x tier 0-3 x refill rate x policy
+   threshold) at 1e5 sessions of 10 checks each, locally. Target: <= 30 s. Baseline: the same
+   points as a plain Python loop of ``drama_campaign`` calls (the sweep's own overhead).
+2. The same grid on a Dask ``LocalCluster`` of two worker processes. Target: within 1.5x of
+   the local run (and the same frame, point for point).
+3. Exact ``check`` grids: points per second through the sweep. Target: >= 20,000. Baseline:
+   a plain loop of ``workbench.check`` calls over the same points.
+
+Run: ``python -m benchmarks.bench_sweep`` (``--trials``, ``--skip-dask``).
+"""
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+
+SESSION = [{"d6": 2 + (i % 3), "d8": i % 2, "target": 1 + (i % 4 == 3)} for i in range(10)]
+DRAMA_GRID = {"players": [2, 3, 4, 5, 6], "tier": [0, 1, 2, 3],
+              "refill_rate": [0.0, 0.1, 0.2, 0.3, 0.5], "threshold": [0.3, 0.4, 0.5, 0.6, 0.7]}
+CHECK_GRID = {"dice": range(1, 21), "favor": range(-2, 3), "rerolls": range(0, 4),
+              "target": range(1, 7), "penalty": range(0, 5)}
+TARGET_DRAMA_SECONDS = 30.0
+TARGET_DASK_RATIO = 1.5
+TARGET_POINTS_PER_SECOND = 20_000
+
+
+def timed(call):
+    start = time.perf_counter()
+    result = call()
+    return time.perf_counter() - start, result
+
+
+def cpu_timed(call):
+    """Wall and CPU seconds of a single-threaded call (CPU time leaves out waiting for a
+    core, which on a shared machine can be most of the wall time)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    result = call()
+    return time.perf_counter() - start, time.process_time() - cpu, result
+
+
+def drama(trials: int, executor=None):
+    from workbench.sweep import sweep
+
+    return sweep("drama_campaign", DRAMA_GRID, seed=1, executor=executor, progress=False,
+                 session=SESSION, trials=trials)
+
+
+def drama_loop(trials: int):
+    import itertools
+
+    import workbench as wb
+
+    names = list(DRAMA_GRID)
+    return [wb.drama_campaign(SESSION, trials=trials, seed=i, progress=False,
+                              **dict(zip(names, combo)))
+            for i, combo in enumerate(itertools.product(*DRAMA_GRID.values()))]
+
+
+def check_sweep():
+    from workbench.sweep import sweep
+
+    return sweep("check", CHECK_GRID, system="uwr", progress=False)
+
+
+def check_loop():
+    import itertools
+
+    import workbench as wb
+
+    names = list(CHECK_GRID)
+    return [wb.check("uwr", **dict(zip(names, combo))).p_pass
+            for combo in itertools.product(*CHECK_GRID.values())]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=100_000, help="sessions per point")
+    parser.add_argument("--skip-dask", action="store_true", help="no LocalCluster run")
+    args = parser.parse_args(argv)
+    points = 1
+    for values in DRAMA_GRID.values():
+        points *= len(values)
+
+    drama(1_000)   # compile (or load) the kernels outside the timings
+    local_seconds, local = timed(lambda: drama(args.trials))
+    loop_seconds, _ = timed(lambda: drama_loop(args.trials))
+    checks = points * args.trials * len(SESSION)
+    print(f"drama_campaign sweep: {points} points x {args.trials:,} sessions x {len(SESSION)} "
+          f"checks = {checks:,} checks")
+    print(f"  local sweep: {local_seconds:.2f} s ({points / local_seconds:.1f} points/s, "
+          f"{checks / local_seconds:,.0f} checks/s)")
+    print(f"  plain loop of drama_campaign (baseline): {loop_seconds:.2f} s; sweep/loop "
+          f"x{local_seconds / loop_seconds:.2f}")
+    verdicts = [local_seconds <= TARGET_DRAMA_SECONDS]
+    print(f"  {'PASS' if verdicts[-1] else 'MISS'}: {local_seconds:.2f} s against "
+          f"{TARGET_DRAMA_SECONDS:.0f} s")
+
+    if not args.skip_dask:
+        from distributed import Client, LocalCluster
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                              dashboard_address=None) as cluster, Client(cluster) as client:
+                drama(1_000, client)   # workers compile or load the kernels
+                dask_seconds, on_dask = timed(lambda: drama(args.trials, client))
+        same = on_dask.equals(local)
+        ratio = dask_seconds / local_seconds
+        verdicts.append(ratio <= TARGET_DASK_RATIO and same)
+        print(f"  Dask LocalCluster (2 worker processes): {dask_seconds:.2f} s; x{ratio:.2f} the "
+              f"local run; same frame: {same}")
+        print(f"  {'PASS' if verdicts[-1] else 'MISS'}: x{ratio:.2f} against x{TARGET_DASK_RATIO}")
+
+    from workbench.sweep import _exact
+
+    check_loop_seconds, loop_cpu, _ = cpu_timed(check_loop)
+    check_seconds, check_cpu, frame = cpu_timed(check_sweep)
+    again_seconds, _ = timed(check_sweep)   # every point memoised now
+    _exact._points.clear()
+    pools_seconds, _ = timed(check_sweep)   # every pool memoised, points worked out again
+    rate = len(frame) / check_seconds
+    verdicts.append(rate >= TARGET_POINTS_PER_SECOND)
+    print(f"exact check sweep: {len(frame):,} points (uwr dice x favor x rerolls x target x "
+          f"penalty), one process")
+    print(f"  sweep: {check_seconds:.3f} s = {rate:,.0f} points/s ({len(frame) / check_cpu:,.0f} "
+          f"per CPU second); pools memoised: {len(frame) / pools_seconds:,.0f} points/s; "
+          f"points memoised: {len(frame) / again_seconds:,.0f} points/s")
+    print(f"  plain loop of workbench.check (baseline): {check_loop_seconds:.3f} s = "
+          f"{len(frame) / check_loop_seconds:,.0f} points/s ({len(frame) / loop_cpu:,.0f} per CPU "
+          f"second); sweep x{check_loop_seconds / check_seconds:.2f} faster")
+    print(f"  {'PASS' if verdicts[-1] else 'MISS'}: {rate:,.0f} points/s against "
+          f"{TARGET_POINTS_PER_SECOND:,}")
+    print("ALL PASS" if all(verdicts) else "SOME MISSED")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""``workbench sweep``: grids from the command line, CSV/JSON/Parquet out, bad input."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import workbench as wb
+from workbench.cli import main
+from workbench.sweep import sweep
+
+ROOT = Path(__file__).resolve().parents[1]
+SESSION = '[{"d6": 2}, {"d6": 3, "target": 2}]'
+
+
+def test_check_grid_to_stdout_csv(capsys):
+    assert main(["sweep", "check", "--grid", "dice=1-4 target=1,2", "system=uwr", "favor=1"]) == 0
+    frame = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert len(frame) == 8 and list(frame.columns[:2]) == ["dice", "target"]
+    row = frame[(frame["dice"] == 3) & (frame["target"] == 2)].iloc[0]
+    assert row["p_pass"] == pytest.approx(wb.check("uwr", dice=3, favor=1, target=2).p_pass, abs=1e-15)
+
+
+def test_drama_sweep_to_each_format_matches_python(tmp_path, capsys):
+    expected = sweep("drama_campaign", {"players": [2, 3], "refill_rate": [0, 0.5]}, seed=4,
+                     session=json.loads(SESSION), trials=3000)
+    for suffix, read in ((".csv", pd.read_csv), (".json", pd.read_json),
+                         (".parquet", pd.read_parquet)):
+        out = tmp_path / f"results{suffix}"
+        code = main(["sweep", "drama_campaign", "--grid", "players=2-3 refill_rate=0,0.5",
+                     f"session={SESSION}", "--trials", "3000", "--seed", "4", "--out", str(out)])
+        assert code == 0
+        assert f"wrote {out} (4 points" in capsys.readouterr().out
+        frame = read(out)
+        assert frame["seed"].tolist() == expected["seed"].tolist()
+        assert frame["pass_with"].tolist() == pytest.approx(expected["pass_with"].tolist(), abs=1e-15)
+
+
+def test_parquet_without_pyarrow_says_how_to_get_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)   # import pyarrow now fails
+    code = main(["sweep", "check", "--grid", "dice=1-2", "system=uwr", "--out",
+                 str(tmp_path / "r.parquet")])
+    err = capsys.readouterr().err
+    assert code == 2 and "pyarrow" in err and "dice-workbench[parquet]" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["sweep", "check", "--grid", "dice=1-3", "system=uwr", "favour=1"], ["favour"]),
+    (["sweep", "check", "--grid", "dice=4-2", "system=uwr"], ["--grid dice", "4-2"]),
+    (["sweep", "check", "--grid", "dice", "system=uwr"], ["dice", "NAME=VALUE"]),
+    (["sweep", "check", "--grid", "", "system=uwr"], ["--grid"]),
+    (["sweep", "check", "--grid", "dice=1,,2", "system=uwr"], ["dice", "commas"]),
+    (["sweep", "roll", "--grid", "dice=1-2"], ["roll", "check"]),
+    (["sweep", "check", "--grid", "dice=1-2", "system=uwr", "--out", "r.xlsx"], ["--out", ".csv"]),
+    (["sweep", "check", "--grid", "dice=1-2", "system=uwr", "--seed", "x"], ["--seed", "'x'"]),
+    (["sweep", "drama_campaign", "--grid", "players=2", "--trials", "0",
+      f"session={SESSION}"], ["--trials", "'0'"]),
+    (["sweep", "drama_campaign", "--grid", "players=2", "session=[{"], ["session", "JSON"]),
+    (["sweep", "check", "--grid", "dice=1-2", "dice=3", "system=uwr"], ["dice", "both"]),
+    (["sweep", "check", "system=uwr"], ["--grid"]),
+])
+def test_bad_input_is_one_line_and_status_2(argv, words):
+    done = subprocess.run([sys.executable, "-m", "workbench", *argv], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr
+    assert all(word in lines[0] for word in words), lines[0]

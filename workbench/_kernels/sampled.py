@@ -1,0 +1,232 @@
+"""Stateful kernels that draw each check from an exact outcome table (one number a check).
+
+Same games, same block/stream conventions and same outputs as :mod:`.stateful` (see its
+docstring), but a check's dice are not rolled: its outcome is drawn from a Walker alias
+inverse-CDF table built by ``workbench/stateful/_sampling.py`` from the exact distribution
+(``cdf`` and ``guide``, see ``OutcomeTables`` there; payload columns such as ``bins``),
+indexed by the table number first. No input checks here.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._jit import inline_kernel, parallel_kernel
+from .rng import next_u64, seed_state, xoshiro_step
+
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+_GUIDE_SHIFT = np.uint64(64 - 10)
+"""Top bits of a word that pick its guide cell (``workbench.stateful._sampling.GUIDE_BITS``)."""
+
+
+@inline_kernel
+def _uniform(state):
+    return float(next_u64(state) >> np.uint64(11)) * _TO_UNIT
+
+
+@inline_kernel
+def draw(word, cdf, guide, t):
+    """The outcome of table ``t`` for one 64-bit ``word``: exact inversion of ``cdf[t]``
+    at the uniform of the word's top 53 bits, answered by ``guide[t]`` when it can be."""
+    k = np.int64(guide[t, word >> _GUIDE_SHIFT])
+    if k >= 0:
+        return k
+    u = float(np.int64(word >> np.uint64(11))) * _TO_UNIT
+    k = -k - 1
+    while u >= cdf[t, k]:
+        k += 1
+    return k
+
+
+@parallel_kernel
+def drama_blocks(seed, first, blocks, block_trials, trials, cdf, guide, bins, wanted,
+                 session_start, pool_max, pool_start, events_cdf, events_guide, events_last,
+                 levels, outcomes):
+    """Drama Dice campaigns: ``levels[k, c, level]`` as :func:`.stateful.drama_blocks`;
+    ``outcomes[k, c, bin]`` counts the outcome bins of check ``c``.
+
+    Table ``3 * c + pull`` holds check ``c`` with ``pull`` Drama Dice; ``bins[t, outcome]``
+    is the outcome's bin (the caller folds bins into passes and totals). Dice pulled need
+    no count of their own: they follow from the level before the check.
+
+    Refill events: table 0 of ``events_*`` draws the number of checks without events before
+    the next check with some (outcome ``events_last`` means "that many without, then draw
+    again": gaps are memoryless); table 1 the dice added by a check with events. No events
+    at all when ``events_last`` is 0. One number per event instead of one per check.
+    """
+    checks = wanted.shape[0]
+    for b in prange(blocks):
+        block = first + b
+        state = seed_state(seed, block)
+        # The generator lives in locals for the whole block (registers, not memory).
+        s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        level_counts = levels[b]
+        bin_counts = outcomes[b]
+        quiet, fires = 0, False   # checks left without events; whether the next one has some
+        stop = min((block + 1) * block_trials, trials)
+        for _ in range(block * block_trials, stop):
+            level = pool_start
+            for c in range(checks):
+                level = min(level + session_start[c], pool_max)
+                level_counts[c, level] += 1
+                pull = min(wanted[c], level)
+                level -= pull
+                t = 3 * c + pull
+                word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+                bin_counts[c, bins[t, draw(word, cdf, guide, t)]] += 1
+                if events_last == 0:
+                    continue
+                while quiet == 0 and not fires:
+                    word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+                    quiet = draw(word, events_cdf, events_guide, 0)
+                    fires = quiet < events_last
+                if quiet > 0:
+                    quiet -= 1
+                else:
+                    fires = False
+                    word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+                    level = min(level + draw(word, events_cdf, events_guide, 1), pool_max)
+
+
+@parallel_kernel
+def burn_blocks(seed, first, blocks, block_trials, trials, d6_low, d8_low, uses_trait,
+                uses_aspect, extra_d6, extra_d8, rest_before, trait_stack, aspect_stack, policy,
+                threshold, p_table, p_sample, passes, burns, stacks):
+    """Scenes with burning (outputs and policy as :func:`.stateful.burn_blocks`); a check
+    passes when a uniform falls below ``p_sample[c, d6 - d6_low[c], d8 - d8_low[c], free]``,
+    its exact P(pass) with those dice."""
+    checks = extra_d6.shape[0]
+    n_traits = trait_stack.shape[0]
+    n_aspects = aspect_stack.shape[0]
+    for b in prange(blocks):
+        block = first + b
+        state = seed_state(seed, block)
+        traits = np.zeros(n_traits, np.int64)
+        aspects = np.zeros(n_aspects, np.int64)
+        stop = min((block + 1) * block_trials, trials)
+        for _ in range(block * block_trials, stop):
+            traits[:] = trait_stack
+            aspects[:] = aspect_stack
+            for c in range(checks):
+                if rest_before[c]:
+                    _recover_one(traits, trait_stack, aspects, aspect_stack)
+                for i in range(n_traits):
+                    stacks[b, c, i] += traits[i]
+                for i in range(n_aspects):
+                    stacks[b, c, n_traits + i] += aspects[i]
+                d6 = extra_d6[c]
+                d8 = extra_d8[c]
+                for i in range(n_traits):
+                    if uses_trait[c, i]:
+                        d6 += traits[i]
+                for i in range(n_aspects):
+                    if uses_aspect[c, i]:
+                        d8 += aspects[i]
+                choice, index = 0, -1
+                if policy == 1 or (policy == 2 and p_table[c, d6, d8, 0] < threshold):
+                    best = -1.0
+                    for i in range(n_traits):
+                        s = traits[i]
+                        if uses_trait[c, i] and s > 0 and p_table[c, d6 - s, d8 + s, 0] > best:
+                            best = p_table[c, d6 - s, d8 + s, 0]
+                            choice, index = 1, i
+                    for i in range(n_aspects):
+                        if uses_aspect[c, i] and aspects[i] > 0 and p_table[c, d6, d8, 1] > best:
+                            best = p_table[c, d6, d8, 1]
+                            choice, index = 2, i
+                free = 0
+                if choice == 1:
+                    d6 -= traits[index]
+                    d8 += traits[index]
+                    traits[index] -= 1
+                elif choice == 2:
+                    free = 1
+                    aspects[index] -= 1
+                burns[b, c, choice] += 1
+                if _uniform(state) < p_sample[c, d6 - d6_low[c], d8 - d8_low[c], free]:
+                    passes[b, c] += 1
+
+
+@inline_kernel
+def _recover_one(traits, trait_stack, aspects, aspect_stack):
+    worst, kind, index = 0, 0, -1
+    for i in range(traits.shape[0]):
+        if trait_stack[i] - traits[i] > worst:
+            worst, kind, index = trait_stack[i] - traits[i], 1, i
+    for i in range(aspects.shape[0]):
+        if aspect_stack[i] - aspects[i] > worst:
+            worst, kind, index = aspect_stack[i] - aspects[i], 2, i
+    if kind == 1:
+        traits[index] += 1
+    elif kind == 2:
+        aspects[index] += 1
+
+
+@parallel_kernel
+def conditions_blocks(seed, first, blocks, block_trials, trials, cdf, guide, tiers,
+                      start_slots, out_when_full, max_steps, hist):
+    """Exchanges until Taken Out (output as :func:`.stateful.conditions_blocks`); table ``f``
+    gives the condition tier of an exchange with ``f`` slots filled (payload ``tiers``).
+    ``out_when_full``: 1 takes the victim out as soon as all three slots are filled."""
+    for b in prange(blocks):
+        block = first + b
+        state = seed_state(seed, block)
+        stop = min((block + 1) * block_trials, trials)
+        for _ in range(block * block_trials, stop):
+            slots = start_slots
+            ended = 0
+            for step in range(1, max_steps + 1):
+                filled = (slots & 1) + ((slots >> 1) & 1) + ((slots >> 2) & 1)
+                tier = tiers[filled, draw(next_u64(state), cdf, guide, filled)]
+                if tier > 0:
+                    t = tier
+                    while t <= 3 and (slots >> (t - 1)) & 1:
+                        t += 1
+                    if t > 3:
+                        ended = step
+                        break
+                    slots |= 1 << (t - 1)
+                    if out_when_full == 1 and slots == 7:
+                        ended = step
+                        break
+            hist[b, ended] += 1
+
+
+@parallel_kernel
+def clock_blocks(seed, first, blocks, block_trials, trials, cdf, guide, marks, segments,
+                 max_steps, hist):
+    """Rolls until ``segments`` are marked (output as :func:`.stateful.clock_blocks`); table
+    0 gives one roll's marks (payload ``marks``)."""
+    for b in prange(blocks):
+        block = first + b
+        state = seed_state(seed, block)
+        stop = min((block + 1) * block_trials, trials)
+        for _ in range(block * block_trials, stop):
+            marked = 0
+            ended = 0
+            for step in range(1, max_steps + 1):
+                marked += marks[0, draw(next_u64(state), cdf, guide, 0)]
+                if marked >= segments:
+                    ended = step
+                    break
+            hist[b, ended] += 1
+
+
+@parallel_kernel
+def exchange_blocks(seed, first, blocks, block_trials, trials, p_hit, hits, max_steps, hist):
+    """Rounds until ``hits`` hits (output as :func:`.stateful.exchange_blocks`); a round hits
+    when a uniform falls below ``p_hit``, its exact probability."""
+    for b in prange(blocks):
+        block = first + b
+        state = seed_state(seed, block)
+        stop = min((block + 1) * block_trials, trials)
+        for _ in range(block * block_trials, stop):
+            landed = 0
+            ended = 0
+            for step in range(1, max_steps + 1):
+                if _uniform(state) < p_hit:
+                    landed += 1
+                    if landed >= hits:
+                        ended = step
+                        break
+            hist[b, ended] += 1

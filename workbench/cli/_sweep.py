@@ -1,0 +1,155 @@
+"""``workbench sweep``: a workbench function over a grid of settings, as CSV, JSON or Parquet.
+
+Values are written as on the rest of the command line; a grid value may be a range of whole
+numbers (``2-6``, ``-2..2``) or a comma list (``0,0.1,0.2``, ``uwr,fons``); a value starting
+with ``[`` or ``{`` is read as JSON (``session='[{"d6": 2}, {"d6": 3}]'``).
+"""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import WorkbenchError
+from ._args import parse_assignments, whole_number
+
+OUTPUTS = (".csv", ".json", ".parquet")
+_RANGE = re.compile(r"^(-?\d+)(?:-|\.\.)(-?\d+)$")
+
+
+def register(sub) -> None:
+    from ..sweep import FUNCTIONS
+
+    p = sub.add_parser("sweep", help="evaluate a function over a grid of settings "
+                                     "(one row per point)")
+    p.add_argument("function", help="one of " + ", ".join(FUNCTIONS))
+    p.add_argument("params", nargs="*", metavar="NAME=VALUE",
+                   help="settings held fixed at every point (system=uwr, session='[...]')")
+    p.add_argument("--grid", required=True,
+                   help='the swept settings, e.g. "players=2-6 tier=0-3 refill_rate=0,0.2"')
+    p.add_argument("--trials", default=None, help="trials per point (simulations)")
+    p.add_argument("--seed", default="0", help="the sweep's seed (each point's seed comes from it)")
+    p.add_argument("--out", default=None,
+                   help="results.csv, results.json or results.parquet (default: CSV on stdout)")
+    p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    p.set_defaults(run=run_sweep)
+
+
+def read_value(text: str, name: str) -> Any:
+    """One command-line value as a Python value: JSON for ``[``/``{``, whole numbers,
+    numbers, ``true``/``false``, else the text itself.
+
+    Example:
+        >>> [read_value(t, "x") for t in ("4", "-1", "0.25", "true", "green", '[{"d6": 2}]')]
+        [4, -1, 0.25, True, 'green', [{'d6': 2}]]
+    """
+    text = text.strip()
+    if text[:1] in "[{":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise WorkbenchError(f"{name} got {text!r}; allowed: JSON ({exc.msg})") from None
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def grid_values(text: str, name: str) -> list:
+    """A grid value: ``2-6`` / ``2..6`` (whole numbers, ends included) or a comma list.
+
+    Example:
+        >>> grid_values("2-4", "players"), grid_values("-2..0", "favor"), grid_values("0,0.5", "r")
+        ([2, 3, 4], [-2, -1, 0], [0, 0.5])
+    """
+    match = _RANGE.match(text.strip())
+    if match:
+        low, high = int(match.group(1)), int(match.group(2))
+        if low > high:
+            raise WorkbenchError(f"--grid {name} got {text!r}; allowed: a range LOW-HIGH with "
+                                 "LOW <= HIGH, or a comma list")
+        if high - low >= 100_000:
+            raise WorkbenchError(f"--grid {name} got {text!r}; allowed: ranges of at most "
+                                 "100,000 values")
+        return list(range(low, high + 1))
+    if text.strip()[:1] in "[{":
+        return [read_value(text, f"--grid {name}")]
+    items = [item for item in text.split(",")]
+    if any(not item.strip() for item in items):
+        raise WorkbenchError(f"--grid {name} got {text!r}; allowed: a range such as 2-6 or "
+                             "values separated by commas")
+    return [read_value(item, f"--grid {name}") for item in items]
+
+
+def parse_grid(text: str) -> dict[str, list]:
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise WorkbenchError(f"--grid {text!r}: {exc}") from None
+    if not words:
+        raise WorkbenchError("--grid got ''; allowed: NAME=VALUES words such as "
+                             '"players=2-6 tier=0-3"')
+    return {name: grid_values(value, name)
+            for name, value in parse_assignments(words, "--grid entry").items()}
+
+
+def _write(frame, out: str | None) -> None:
+    if out is None:
+        frame.to_csv(sys.stdout, index=False)
+        return
+    path = Path(out)
+    suffix = path.suffix.lower()
+    if suffix not in OUTPUTS:
+        raise WorkbenchError(f"--out got {out!r}; allowed: a path ending in "
+                             + ", ".join(OUTPUTS))
+    if not path.parent.exists():
+        raise WorkbenchError(f"--out got {out!r}; allowed: a path in an existing folder")
+    if suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise WorkbenchError("--out results.parquet needs pyarrow; install it with "
+                                 "pip install 'dice-workbench[parquet]', or write .csv / .json") from None
+    frame = frame.copy()
+    for column in frame.columns:   # lists and dicts (sessions, actors) as JSON text
+        if frame[column].dtype == object and frame[column].map(
+                lambda v: isinstance(v, (list, dict))).any():
+            frame[column] = frame[column].map(json.dumps)
+    try:
+        if suffix == ".csv":
+            frame.to_csv(path, index=False)
+        elif suffix == ".json":
+            frame.to_json(path, orient="records", indent=1, double_precision=15)
+        else:
+            frame.to_parquet(path, index=False)
+    except OSError as exc:
+        raise WorkbenchError(f"--out {out!r}: cannot write ({exc.strerror})") from None
+    print(f"wrote {path} ({len(frame)} points, {len(frame.columns)} columns"
+          + (", partial: interrupted" if frame.attrs.get("partial") else "") + ")")
+
+
+def run_sweep(args) -> int:
+    from ..sweep import sweep
+
+    grid = parse_grid(args.grid)
+    fixed = {name: read_value(value, name) for name, value in parse_assignments(args.params).items()}
+    for name in grid:
+        if name in fixed:
+            raise WorkbenchError(f"parameter {name!r} is both swept (--grid) and fixed")
+    if args.trials is not None:
+        if "trials" in fixed or "trials" in grid:
+            raise WorkbenchError("trials is given twice (--trials and NAME=VALUE)")
+        fixed["trials"] = whole_number(args.trials, "--trials", 1, 10**10)
+    seed = whole_number(args.seed, "--seed", 0, 2**64 - 1)
+    frame = sweep(args.function, grid, seed=seed, progress=True if args.progress else False,
+                  **fixed)
+    _write(frame, args.out)
+    return 0

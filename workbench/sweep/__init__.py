@@ -1,0 +1,133 @@
+"""Sweeps: evaluate a workbench function over a whole grid of settings, as one tidy frame.
+
+:func:`sweep` takes a function (``check``, ``simulate``, ``versus``, ``solve_ladder``,
+``drama_campaign``, ``burn_scene``, ``taken_out``, ``clock``, ``rounds_until_hits``; by name or
+the function itself) and a grid (a dict of parameter -> values, every combination; or a
+DataFrame, one row a point), and returns a pandas DataFrame with one row per point: the grid's
+parameters, then the result's key figures (``p_pass``, ``mean``, standard errors, tiers, ...)
+and, for simulations, the ``seed`` the point ran with.
+
+Reproducible whatever runs it: each point's seed is derived from the sweep's ``seed`` and the
+point's own parameters (:func:`point_seed`), so a point gives the same answer in any grid, on
+any executor, and when run alone with that seed. Work runs in this process by default (the
+numba kernels already use every core; Python-bound sweeps move to a process pool), on any
+``concurrent.futures.Executor`` given as ``executor=``, or on a Dask cluster
+(``executor=client`` or ``client.get_executor()``; install ``dice-workbench[dask]``).
+Ctrl-C stops the sweep and returns the points finished so far, with a warning.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import WorkbenchError
+from ._functions import TARGETS, find_target
+from ._grid import check_names, grid_points
+from ._seeds import point_seed
+
+__all__ = ["sweep", "point_seed", "FUNCTIONS"]
+
+FUNCTIONS = tuple(TARGETS)
+"""Names of the functions a sweep can evaluate."""
+
+
+def sweep(function: Any, grid: Any, *, seed: int = 0, executor: Any = None,
+          progress: bool | None = None, **fixed: Any):
+    """Evaluate ``function`` at every point of ``grid``; one row per point.
+
+    Args:
+        function: a name in :data:`FUNCTIONS` or the workbench function itself.
+        grid: dict of parameter -> values (a list, a range, or one value), every combination
+            in order (the last parameter varies fastest); or a DataFrame of points.
+        seed: the sweep's seed; each point's seed is derived from it and the point.
+        executor: ``None`` (this machine: in this process, or a process pool for long
+            Python-bound sweeps), ``"local"``, ``"processes"``, any
+            ``concurrent.futures.Executor``, or a ``dask.distributed.Client``.
+        progress: show a progress bar (``None``: for sweeps estimated at a second or more).
+        **fixed: parameters that stay the same at every point (``system="uwr"``,
+            ``trials=100_000``, ``session=[...]``).
+
+    Returns:
+        A DataFrame; ``frame.attrs`` holds ``function``, ``seed``, ``fixed``, ``parameters``
+        (the grid's) and ``partial`` (True when Ctrl-C cut the sweep short). Draw it with
+        :mod:`workbench.figures.sweeps`.
+
+    Example:
+        >>> frame = sweep("check", {"dice": [2, 4], "target": [1, 2]}, system="uwr")
+        >>> frame[["dice", "target", "p_pass"]].round(4).values.tolist()
+        [[2.0, 1.0, 0.5556], [2.0, 2.0, 0.1111], [4.0, 1.0, 0.8025], [4.0, 2.0, 0.4074]]
+    """
+    target = find_target(function)
+    names, points = grid_points(grid)
+    seed = _sweep_seed(seed)
+    for name in ("seed", "progress"):
+        if name in fixed:
+            raise WorkbenchError(f"sweep {target.name}: {name!r} is set by the sweep itself")
+    check_names(target.name, names, _allowed(target, names, points, fixed), fixed)
+    if not (executor in (None, "local", "processes") or hasattr(executor, "submit")
+            or hasattr(executor, "get_executor")):
+        raise WorkbenchError(f"sweep executor got {executor!r}; allowed: None, 'local', "
+                             "'processes', a concurrent.futures.Executor or a Dask Client")
+    items = []
+    for index, point in enumerate(points):
+        point_seed_ = point_seed(seed, target.name, {**fixed, **point}) if target.stochastic else None
+        items.append((index, point, point_seed_))
+
+    from ._run import Runner
+
+    runner = Runner(target.name, fixed, items, executor, progress, f"sweep {target.name}")
+    results = runner.run()
+    return _frame(target, names, items, results, seed, fixed, runner.partial)
+
+
+def _sweep_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not hasattr(seed, "__index__") or not 0 <= int(seed) < 2**64:
+        raise WorkbenchError(f"sweep seed got {seed!r}; allowed: a whole number from 0 to 2**64 - 1")
+    return int(seed)
+
+
+def _allowed(target, names, points, fixed) -> set[str] | None:
+    """Parameters the function takes, or ``None`` when each system checks its own: then the
+    first point of each system swept is resolved here, so a misspelt name fails at once."""
+    allowed = target.allowed()
+    if allowed is not None:
+        return allowed
+    if "system" not in fixed and "system" not in names:
+        raise WorkbenchError(f"sweep {target.name}: no 'system'; allowed: system=... (a system "
+                             "id, variant id or data file) or a grid of systems")
+    if target.name not in ("check", "simulate"):
+        return None
+    from ..rules.registry import get_system
+
+    tried = set()
+    for point in points:
+        params = {**fixed, **point}
+        system = params.pop("system", None)
+        params.pop("trials", None)
+        if system is None or (isinstance(system, str) and system in tried):
+            continue
+        get_system(system).resolve(**params)
+        if isinstance(system, str):
+            tried.add(system)
+    return None
+
+
+def _frame(target, names, items, results, seed, fixed, partial):
+    import pandas as pd
+
+    done = [(index, point, point_seed_) for index, point, point_seed_ in items if index in results]
+    columns: dict[str, list] = {name: [point[name] for _, point, _ in done] for name in names}
+    figure_names: list[str] = []
+    seen = set(names)
+    for index, _, _ in done:
+        for key in results[index]:
+            if key not in seen:
+                seen.add(key)
+                figure_names.append(key)
+    for key in figure_names:
+        columns[key] = [results[index].get(key) for index, _, _ in done]
+    if target.stochastic:
+        columns["seed"] = [point_seed_ for _, _, point_seed_ in done]
+    frame = pd.DataFrame(columns, index=pd.Index([index for index, _, _ in done], name="point"))
+    frame.attrs.update({"function": target.name, "seed": seed, "fixed": dict(fixed),
+                        "parameters": list(names), "partial": partial})
+    return frame

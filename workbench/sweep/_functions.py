@@ -1,0 +1,166 @@
+"""What a sweep can evaluate: each workbench function and the key figures of its result.
+
+Each entry says how to call the function with one point's parameters and how to read its
+result as flat figures (numbers and short text) for one row of the sweep's frame.
+"""
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from ..errors import WorkbenchError
+
+
+@dataclass(frozen=True)
+class Target:
+    """One function a sweep can evaluate.
+
+    ``stochastic``: takes ``seed`` (and ``progress``) and so gets a seed per point.
+    ``python_bound``: its time goes to Python, not to the numba kernels (so a process pool
+    helps where the kernels would already use every core).
+    """
+
+    name: str
+    function: Callable[[], Callable]
+    figures: Callable[[Any], dict]
+    stochastic: bool
+    python_bound: bool
+    system_params: bool = False   # takes a system's own parameters as keywords
+
+    def call(self, params: Mapping[str, Any], seed: int | None) -> Any:
+        function = self.function()
+        kwargs = dict(params)
+        if self.stochastic and _takes(function, "seed", kwargs):
+            kwargs["seed"] = seed
+            if _takes(function, "progress", kwargs):
+                kwargs["progress"] = False
+        if self.name in ("check", "simulate", "versus", "solve_ladder"):
+            if "system" not in kwargs:
+                raise WorkbenchError(f"sweep {self.name}: no 'system'; allowed: give system=... "
+                                     "(a system id, variant id or data file) or a grid of systems")
+            system = kwargs.pop("system")
+            if self.name == "solve_ladder":
+                return function(system, kwargs.pop("wanted", "Normal=0.7"), **kwargs)
+            if self.name == "versus":
+                return function(system, kwargs.pop("actor", {}), kwargs.pop("reactor", {}))
+            return function(system, **kwargs)
+        return function(**kwargs)
+
+    def allowed(self) -> set[str] | None:
+        """Keyword names the function takes, or ``None`` when they depend on the system."""
+        if self.system_params:
+            return None
+        names = set(inspect.signature(self.function()).parameters) - {"seed", "progress"}
+        return names - {"params"}
+
+
+def _takes(function, name: str, kwargs) -> bool:
+    return name in inspect.signature(function).parameters and name not in kwargs
+
+
+# -- reading results --------------------------------------------------------------------
+def check_figures(result) -> dict:
+    """P(pass), mean, their standard errors (simulations) and the tier / outcome mix."""
+    row: dict[str, Any] = {}
+    if result.p_pass is not None:
+        row["p_pass"] = float(result.p_pass)
+    if result.pmf.numeric:
+        row["mean"] = float(result.mean)
+    if result.method == "simulate":
+        if result.p_pass is not None:
+            row["p_pass_stderr"] = float(result.p_pass_stderr)
+        if result.pmf.numeric:
+            row["mean_stderr"] = float(result.mean_stderr)
+        row["trials"] = result.trials
+    if result.tiers is not None:
+        row.update({f"tier: {name}": float(p) for name, p in
+                    zip(result.tiers.outcomes, result.tiers.probabilities)})
+    elif not result.pmf.numeric:
+        row.update({f"outcome: {name}": float(p) for name, p in
+                    zip(result.pmf.outcomes, result.pmf.probabilities)})
+    row["lost_mass"] = float(result.lost_mass)
+    return row
+
+
+def versus_figures(result) -> dict:
+    return {"p_actor": float(result.p_actor), "margin_mean": float(result.margin.mean),
+            "ties_to": result.ties_to}
+
+
+def drama_figures(result) -> dict:
+    summary = result.summary.iloc[0]
+    row = {name: _plain(summary[name]) for name in
+           ("pass_without", "pass_with", "pass_with_stderr_bound", "mean_pulled", "empty_share",
+            "pool_max")}
+    row.update({f"tier: {name}": float(p) for name, p in result.tiers["with"].items()})
+    row["trials"] = int(summary["trials"])
+    return row
+
+
+def burn_figures(result) -> dict:
+    summary = result.summary.iloc[0]
+    row = {name: _plain(summary[name]) for name in ("pass_without", "pass_with", "burns_per_scene")}
+    row["trials"] = int(summary["trials"])
+    return row
+
+
+def steps_figures(result) -> dict:
+    row = {"mean": float(result.mean), "tail": float(result.tail)}
+    if result.mean_stderr is not None:
+        row["mean_stderr"] = float(result.mean_stderr)
+    cumulative = result.frame["cumulative"].to_numpy()
+    steps = result.frame[result.quantity].to_numpy()
+    reached = steps[cumulative >= 0.5]
+    row["median"] = int(reached[0]) if len(reached) else math.inf
+    if result.trials is not None:
+        row["trials"] = result.trials
+    return row
+
+
+def ladder_figures(solution) -> dict:
+    row: dict[str, Any] = {}
+    for rung in solution.rungs:
+        row[f"{rung.name}: setting"] = rung.rung.describe()
+        row[f"{rung.name}: p_pass"] = float(rung.achieved)
+        row[f"{rung.name}: reachable"] = bool(rung.reachable)
+    row["all_reachable"] = not solution.unreachable
+    return row
+
+
+def _plain(value):
+    return value.item() if hasattr(value, "item") else value
+
+
+def _api(name):
+    def load():
+        import workbench
+
+        return getattr(workbench, name)
+    return load
+
+
+TARGETS: dict[str, Target] = {t.name: t for t in (
+    Target("check", _api("check"), check_figures, False, True, system_params=True),
+    Target("simulate", _api("simulate"), check_figures, True, False, system_params=True),
+    Target("versus", _api("versus"), versus_figures, False, True, system_params=True),
+    Target("solve_ladder", _api("solve_ladder"), ladder_figures, False, True, system_params=True),
+    Target("drama_campaign", _api("drama_campaign"), drama_figures, True, False),
+    Target("burn_scene", _api("burn_scene"), burn_figures, True, False),
+    Target("taken_out", _api("taken_out"), steps_figures, True, False),
+    Target("clock", _api("clock"), steps_figures, True, False),
+    Target("rounds_until_hits", _api("rounds_until_hits"), steps_figures, True, False),
+)}
+
+
+def find_target(function: Any) -> Target:
+    """A sweepable function by name (``"drama_campaign"``) or the function itself."""
+    if isinstance(function, str) and function.strip() in TARGETS:
+        return TARGETS[function.strip()]
+    if callable(function):
+        for target in TARGETS.values():
+            if target.function() is function:
+                return target
+    raise WorkbenchError(f"sweep got function {getattr(function, '__name__', function)!r}; "
+                         "allowed: " + ", ".join(TARGETS))

@@ -1,0 +1,69 @@
+"""Grids of points: a dict of parameter -> values (every combination) or a DataFrame of rows."""
+from __future__ import annotations
+
+import itertools
+from typing import Any, Mapping
+
+from ..errors import WorkbenchError
+
+RESERVED = ("seed", "progress")
+"""Parameters a sweep sets itself: each point's seed comes from the sweep's seed."""
+
+
+def _values(name: str, values: Any) -> list:
+    if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__iter__"):
+        return [values]   # one value: the parameter is fixed at it
+    out = list(values)
+    if not out:
+        raise WorkbenchError(f"sweep grid: parameter {name!r} has no values; allowed: at least "
+                             "one value (a list, a range or a single value)")
+    return out
+
+
+def grid_points(grid: Any) -> tuple[list[str], list[dict]]:
+    """The parameter names and the points of a grid, in order (the last name varies fastest).
+
+    Example:
+        >>> grid_points({"dice": range(1, 3), "target": [1, 2]})
+        (['dice', 'target'], [{'dice': 1, 'target': 1}, {'dice': 1, 'target': 2}, {'dice': 2, 'target': 1}, {'dice': 2, 'target': 2}])
+    """
+    if hasattr(grid, "to_dict") and hasattr(grid, "columns"):   # a pandas DataFrame
+        names = [str(c) for c in grid.columns]
+        if len(set(names)) != len(names):
+            raise WorkbenchError(f"sweep grid: the DataFrame's columns {names} repeat a name")
+        points = [{k: _plain(v) for k, v in row.items()} for row in grid.to_dict("records")]
+        if not names or not points:
+            raise WorkbenchError("sweep grid: the DataFrame is empty; allowed: one row per "
+                                 "point, one column per parameter")
+    elif isinstance(grid, Mapping):
+        names = [str(k) for k in grid]
+        if not names:
+            raise WorkbenchError("sweep grid: no parameters; allowed: a dict such as "
+                                 "{'dice': range(1, 9), 'target': [1, 2, 3]} or a DataFrame")
+        columns = [_values(str(k), v) for k, v in grid.items()]
+        points = [dict(zip(names, combo)) for combo in itertools.product(*columns)]
+    else:
+        raise WorkbenchError(f"sweep grid got {type(grid).__name__}; allowed: a dict of "
+                             "parameter -> values, or a DataFrame of points")
+    for name in names:
+        if name in RESERVED:
+            raise WorkbenchError(f"sweep grid: parameter {name!r} is set by the sweep itself "
+                                 "(each point's seed comes from the sweep's seed)")
+    return names, points
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars from a DataFrame as plain Python numbers (the parameters check types)."""
+    if hasattr(value, "item") and not hasattr(value, "__len__"):
+        return value.item()
+    return value
+
+
+def check_names(function: str, names, allowed: set[str] | None, fixed: Mapping) -> None:
+    """Every grid and fixed parameter must be one the function takes."""
+    if allowed is None:
+        return
+    for name in list(names) + list(fixed):
+        if name not in allowed:
+            raise WorkbenchError(f"sweep {function}: unknown parameter {name!r}; allowed: "
+                                 + ", ".join(sorted(allowed)))

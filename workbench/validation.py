@@ -1,0 +1,231 @@
+"""The one validator: every whole number, yes/no, choice, probability, rate, trials, seed and
+method the workbench accepts is checked here, so the Python API, the command line, the
+stateful models and the explorer accept and reject exactly the same values.
+
+The rules:
+
+* A **whole number** is a Python or numpy integer (not ``True``/``False``, not ``2.0``, not
+  an array), or, where the value may come from a command line (``text=True``), ASCII
+  digits with an optional sign (``-1``, ``+3``; not ``--4``, ``²`` or 5000 digits).
+* **Trials** are a whole number from 1 to 1e10; because designers write ``1e6``, a
+  whole-valued float (``1e6``, ``2.5e5``) and the text ``1e6`` or ``1_000_000`` count too,
+  in Python and on the command line alike.
+* A **seed** is a whole number from 0 to 2**64 - 1, or ``None`` for a fresh one (reported in
+  the result); the default is ``None`` everywhere.
+* A **yes/no** value is ``True`` or ``False`` (a numpy bool too); text such as ``true``,
+  ``no``, ``on``, ``1`` only where the value may come from a command line.
+* A **choice** is one of the allowed values, text compared without case.
+* A **probability** is a real number from 0 to 1, a **rate** a finite number >= 0; not NaN,
+  not a bool; text such as ``0.7`` only from a command line.
+
+Each failure is a :class:`~workbench.errors.ParameterError` (a ``WorkbenchError``) naming
+where, the parameter, the value given and what is allowed. ``where=None`` names the
+parameter alone (command-line options such as ``--trials``).
+
+Example:
+    >>> whole_number("uwr", "favor", "-1", -5, 5, text=True)
+    -1
+    >>> trials(None, 1e6)
+    1000000
+    >>> whole_number("uwr", "favor", 1.5)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.ParameterError: uwr: parameter 'favor' got 1.5; allowed: a whole number
+"""
+from __future__ import annotations
+
+import math
+import re
+import secrets
+from typing import Any, Sequence
+
+import numpy as np
+
+from .errors import ParameterError
+from .limits import MAX_DIGITS, MAX_SEED, MAX_TRIALS
+
+_WHOLE_TEXT = re.compile(r"^[+-]?[0-9]+(?:_[0-9]+)*$", re.ASCII)
+_REAL_TEXT = re.compile(r"^[+-]?(?:[0-9]+(?:_[0-9]+)*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$",
+                        re.ASCII)
+TRUE_WORDS = ("true", "yes", "on", "1")
+FALSE_WORDS = ("false", "no", "off", "0")
+METHODS = ("exact", "simulate")
+
+
+def whole_allowed(minimum: int | None = None, maximum: int | None = None) -> str:
+    """What a whole-number check allows, in words.
+
+    Example:
+        >>> whole_allowed(1, 10), whole_allowed(0), whole_allowed(maximum=3), whole_allowed()
+        ('a whole number from 1 to 10', 'a whole number >= 0', 'a whole number <= 3', 'a whole number')
+    """
+    if minimum is not None and maximum is not None:
+        return f"a whole number from {minimum} to {_big(maximum)}"
+    if minimum is not None:
+        return f"a whole number >= {minimum}"
+    if maximum is not None:
+        return f"a whole number <= {_big(maximum)}"
+    return "a whole number"
+
+
+def _big(number: int) -> str:
+    """Limits as people write them: 2**64 - 1, 1e10; small ones in full."""
+    if number == MAX_SEED:
+        return "2**64 - 1"
+    if number >= 10**6 and number == 10 ** (len(str(number)) - 1):
+        return f"1e{len(str(number)) - 1}"
+    return str(number)
+
+
+def _as_whole(value: Any, text: bool, floats: bool) -> int | None:
+    """``value`` as an int, or ``None`` when it is not a whole number under these rules."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if floats and isinstance(value, (float, np.floating)):
+        return int(value) if math.isfinite(value) and float(value).is_integer() else None
+    if isinstance(value, str) and text or (floats and isinstance(value, str)):
+        word = value.strip()
+        if len(word) > MAX_DIGITS + 8:
+            return None
+        if _WHOLE_TEXT.match(word) and len(word.lstrip("+-").replace("_", "")) <= MAX_DIGITS:
+            return int(word)
+        if floats and _REAL_TEXT.match(word):
+            return _as_whole(float(word.replace("_", "")), text, floats)
+        return None
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        return _as_whole(value.item(), text, floats)
+    return None
+
+
+def whole_number(where: str | None, name: str, value: Any, minimum: int | None = None,
+                 maximum: int | None = None, *, text: bool = False) -> int:
+    """A whole number within bounds (see the module docstring for what counts).
+
+    Example:
+        >>> whole_number("clock", "segments", np.int64(6), 1, 100)
+        6
+        >>> whole_number(None, "--pool", "²", 0, 100, text=True)
+        Traceback (most recent call last):
+        ...
+        workbench.errors.ParameterError: --pool got '²'; allowed: a whole number from 0 to 100
+    """
+    number = _as_whole(value, text, floats=False)
+    if number is None or (minimum is not None and number < minimum) or (
+            maximum is not None and number > maximum):
+        raise ParameterError(where, name, value, whole_allowed(minimum, maximum))
+    return number
+
+
+def trials(where: str | None, value: Any, name: str = "trials") -> int:
+    """Simulated runs: a whole number from 1 to 1e10; ``1e6`` and ``"1_000_000"`` count.
+
+    Example:
+        >>> trials("simulate", "2e5"), trials(None, 10_000)
+        (200000, 10000)
+    """
+    number = _as_whole(value, text=True, floats=True) if not isinstance(value, str) or value else None
+    if number is None or not 1 <= number <= MAX_TRIALS:
+        raise ParameterError(where, name, value, "a whole number from 1 to 1e10 (1e6 is fine)")
+    return number
+
+
+def seed(where: str | None, value: Any, name: str = "seed", *, text: bool = False) -> int:
+    """The seed to use: ``value`` checked, or a fresh one from the system's entropy for ``None``.
+
+    Example:
+        >>> seed("simulate", 7), 0 <= seed("simulate", None) <= 2**64 - 1
+        (7, True)
+    """
+    if value is None:
+        return fresh_seed()
+    number = _as_whole(value, text, floats=False)
+    if number is None or not 0 <= number <= MAX_SEED:
+        fresh = f"leave {name} out" if name.startswith("-") else "None"
+        raise ParameterError(where, name, value,
+                             f"a whole number from 0 to 2**64 - 1, or {fresh} for a fresh seed")
+    return number
+
+
+def fresh_seed() -> int:
+    """A new seed from the operating system's entropy (63 bits: it prints as a plain int)."""
+    return secrets.randbits(63)
+
+
+def boolean(where: str | None, name: str, value: Any, *, text: bool = False) -> bool:
+    """``True`` or ``False``; text such as ``yes``/``off`` only with ``text=True``.
+
+    Example:
+        >>> boolean("uwr", "half", "true", text=True), boolean("taken_out", "death_spiral", False)
+        (True, False)
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if text and isinstance(value, str):
+        word = value.strip().lower()
+        if word in TRUE_WORDS or word in FALSE_WORDS:
+            return word in TRUE_WORDS
+    raise ParameterError(where, name, value, "true or false" if text else "True or False")
+
+
+def optional_boolean(where: str | None, name: str, value: Any) -> bool | None:
+    """``None`` (let the workbench decide, e.g. a progress bar for long runs only), or a bool."""
+    return None if value is None else boolean(where, name, value)
+
+
+def choice(where: str | None, name: str, value: Any, choices: Sequence[Any]) -> Any:
+    """One of ``choices`` (text compared without case and surrounding spaces); returns the
+    allowed value as declared.
+
+    Example:
+        >>> choice("arrata", "quality", " a ", ("B", "A", "S"))
+        'A'
+    """
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        for allowed in choices:
+            if isinstance(allowed, str) and isinstance(value, str):
+                if value.strip().lower() == allowed.lower():
+                    return allowed
+            elif type(value) is type(allowed) and value == allowed:
+                return allowed
+    raise ParameterError(where, name, value, "one of " + ", ".join(str(c) for c in choices))
+
+
+def real_number(where: str | None, name: str, value: Any, minimum: float | None = None,
+                maximum: float | None = None, *, text: bool = False, allowed: str | None = None
+                ) -> float:
+    """A finite real number within bounds (not a bool, not NaN; text only with ``text=True``)."""
+    number = None
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+        number = float(value)
+    elif text and isinstance(value, str) and _REAL_TEXT.match(value.strip()):
+        number = float(value.strip().replace("_", ""))
+    if number is None or not math.isfinite(number) or (minimum is not None and number < minimum) or (
+            maximum is not None and number > maximum):
+        if allowed is None:
+            low = "" if minimum is None else f" from {minimum:g}"
+            high = "" if maximum is None else f" to {maximum:g}"
+            allowed = f"a number{low}{high}" if high else f"a finite number{' >= ' + format(minimum, 'g') if low else ''}"
+        raise ParameterError(where, name, value, allowed)
+    return number
+
+
+def probability(where: str | None, name: str, value: Any, *, text: bool = False) -> float:
+    """A probability from 0 to 1.
+
+    Example:
+        >>> probability("drama_campaign", "threshold", 0.5)
+        0.5
+    """
+    return real_number(where, name, value, 0.0, 1.0, text=text, allowed="a number from 0 to 1")
+
+
+def rate(where: str | None, name: str, value: Any, *, text: bool = False) -> float:
+    """A finite rate >= 0 (events per check)."""
+    return real_number(where, name, value, 0.0, None, text=text, allowed="a finite number >= 0")
+
+
+def method(where: str | None, value: Any) -> str:
+    """``"exact"`` or ``"simulate"``."""
+    return choice(where, "method", value, METHODS)
