@@ -2,6 +2,7 @@
 shows the same sections."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -117,7 +118,14 @@ def test_ctrl_c_stops_the_report_with_one_line(tmp_path):
         [sys.executable, "-m", "workbench", "report", "--out", str(tmp_path / "r.html"),
          "--pools", "1-100", "--variant", "fons-exploding", "--variant", "arrata-cancelling"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.0)  # imports done, sections under way
+    # Interrupt once the command is at work: past 1.5 s of CPU time (imports take ~0.7 s),
+    # however loaded the machine is.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") > 1.5:
+            break
+        time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
