@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test bench clean
+.PHONY: lab test docs bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ lab: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The project's documentation, warnings as errors (tests/test_docs.py builds it in the suite).
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W -b html docs docs/_build/html
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_exact

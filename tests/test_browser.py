@@ -178,6 +178,8 @@ def test_moving_a_slider_redraws_with_the_engines_numbers(voila_url):
             assert not cut, f"labels cut off: {cut}"
 
             page.screenshot(path=str(ARTIFACTS / "explorer.png"), full_page=True)
+            # the widget alone, as docs/explorer.png shows it
+            page.locator(".wb-explorer").screenshot(path=str(ARTIFACTS / "explorer-widget.png"))
             # two more systems: their panels open one at a time and the chart stays in view
             for system in ("arrata", "unnamed"):
                 picker = page.locator(".wb-explorer select").first

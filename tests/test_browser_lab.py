@@ -144,7 +144,12 @@ _REPORT = """() => {
       const r = p.getBoundingClientRect();
       return [Math.round(r.width), Math.round(r.height)];
   });
-  return {errors, stderr, widgetProblems, widgets: views.length, emptyWidgets, plots,
+  // a figure drawn wider than the notebook is cut off at the right edge
+  const edge = panel.querySelector('.jp-WindowedPanel-outer').getBoundingClientRect().right;
+  const clipped = Array.from(panel.querySelectorAll('.js-plotly-plot .main-svg:first-of-type'))
+      .map(svg => svg.getBoundingClientRect())
+      .filter(r => r.right > edge + 1).map(r => [Math.round(r.right), Math.round(edge)]);
+  return {errors, stderr, widgetProblems, widgets: views.length, emptyWidgets, plots, clipped,
           outputs: outputs.length};
 }"""
 
@@ -166,6 +171,19 @@ def _wait_for_idle_kernel(lab, notebook: str, timeout: float = 120.0) -> None:
             return
         time.sleep(0.3)
     raise AssertionError(f"{notebook}: no idle kernel in {timeout:.0f} s (states {states})")
+
+
+def _shut_down_kernels(lab) -> None:
+    """End the notebook's kernel once checked: eight idle kernels would slow the later runs."""
+    import urllib.request
+    headers = {"Authorization": f"token {lab['token']}"}
+    with urllib.request.urlopen(urllib.request.Request(f"{lab['url']}/api/sessions",
+                                                       headers=headers), timeout=5) as answer:
+        sessions = json.loads(answer.read())
+    for session in sessions:
+        request = urllib.request.Request(f"{lab['url']}/api/sessions/{session['id']}",
+                                         headers=headers, method="DELETE")
+        urllib.request.urlopen(request, timeout=10).close()
 
 
 def _ran_all(prompts: list[str]) -> bool:
@@ -232,6 +250,7 @@ def test_notebook_runs_cleanly_in_jupyterlab(lab, browser, notebook):
         _screenshots(page, Path(notebook).stem)
     finally:
         page.close()
+        _shut_down_kernels(lab)
     assert not report["errors"], f"{notebook}: error output: {report['errors']}"
     assert _ran_all(prompts), f"{notebook}: not every cell ran in {RUN_TIMEOUT:.0f} s: {prompts}"
     assert not report["stderr"], f"{notebook}: output on stderr: {report['stderr']}"
@@ -239,6 +258,7 @@ def test_notebook_runs_cleanly_in_jupyterlab(lab, browser, notebook):
     assert report["emptyWidgets"] == 0, f"{notebook}: {report['emptyWidgets']} widget(s) drawn empty"
     small = [size for size in report["plots"] if size[0] < MIN_WIDTH or size[1] < MIN_HEIGHT]
     assert not small, f"{notebook}: plotly figures smaller than {MIN_WIDTH}x{MIN_HEIGHT}: {small}"
+    assert not report["clipped"], f"{notebook}: figures cut off at the right: {report['clipped']}"
     assert not console, f"{notebook}: browser console errors: {console}"
     source = json.loads((NOTEBOOKS_DIR / notebook).read_text(encoding="utf-8"))
     drawn = sum(1 for cell in source["cells"] if cell["cell_type"] == "code" and any(

@@ -2,6 +2,7 @@
 shows the same sections."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -106,3 +107,27 @@ def test_notebook_shows_the_same_sections():
     assert first.cell_type == "markdown" and "question this notebook answers" in first.source
     source = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "code")
     assert "report_sections(" in source and "show_sections(" in source
+
+
+def test_ctrl_c_stops_the_report_with_one_line(tmp_path):
+    """No kernel to tear down: an interrupt ends the command with one line, no traceback."""
+    import signal
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "workbench", "report", "--out", str(tmp_path / "r.html"),
+         "--pools", "1-100", "--variant", "fons-exploding", "--variant", "arrata-cancelling"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Interrupt once the command is at work: past 1.5 s of CPU time (imports take ~0.7 s),
+    # however loaded the machine is.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") > 1.5:
+            break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert err == "workbench: interrupted\n" and "Traceback" not in err
+    assert not (tmp_path / "r.html").exists()  # nothing half-written

@@ -8,6 +8,7 @@ Example:
     >>> round(workbench.check("arrata", stat="B5", ob=3).p_pass, 4)
     0.5
 """
+from ._version import __version__
 from .api import check, load_system, margin_distribution, score, system, systems, versus
 from .distribution import CheckResult, Distribution, Roll, VersusResult
 from .errors import DataFileError, ParameterError, WorkbenchError
@@ -23,6 +24,7 @@ from .stateful import (BurnResult, DramaResult, StepsResult, burn_scene, clock, 
                        drama_campaign, pool_maximum, rounds_until_hits, taken_out)
 
 __all__ = [
+    "__version__",
     "check", "simulate", "score", "system", "systems", "versus", "margin_distribution", "load_system",
     "register_mechanic", "unregister_mechanic", "loaded_files",
     "CheckResult", "Distribution", "Roll", "VersusResult", "System", "Rung",

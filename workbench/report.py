@@ -91,15 +91,16 @@ class Section:
         return "".join(c if c.isalnum() else "-" for c in self.title.lower()).strip("-")
 
 
-def _check_choice(systems: Sequence[str], variants: Sequence[str], pool_sizes: Iterable[int]):
-    ids = [get_system(name).id for name in systems]
-    variant_ids = [get_system(name).id for name in variants]
-    if not ids and not variant_ids:
+def _check_choice(systems: Sequence[Any], variants: Sequence[Any], pool_sizes: Iterable[int]):
+    # System objects, not ids: a variant loaded from a file is not known by its id alone.
+    picked = [get_system(name) for name in systems]
+    picked_variants = [get_system(name) for name in variants]
+    if not picked and not picked_variants:
         raise WorkbenchError("systems got nothing; allowed: one or more ids such as uwr,arrata")
     sizes = [int(n) for n in pool_sizes]
     if not sizes:
         raise WorkbenchError("pool_sizes is empty; allowed: one or more whole numbers >= 1")
-    return ids, variant_ids, sizes
+    return picked, picked_variants, sizes
 
 
 def report_title(systems: Sequence[str], variants: Sequence[str] = ()) -> str:
@@ -127,8 +128,8 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
     from . import figures
     from .ladders import difficulty_table, solve_ladder
 
-    ids, variant_ids, sizes = _check_choice(systems, variants, pool_sizes)
-    chosen = [get_system(s) for s in [*ids, *variant_ids]]
+    picked, picked_variants, sizes = _check_choice(systems, variants, pool_sizes)
+    chosen = [*picked, *picked_variants]
     pooled = [s for s in chosen if s.pool_parameter]
     sections = [_glance(chosen)]
 
@@ -136,7 +137,7 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
                      "system, one line per difficulty rung of its own ladder. Systems that roll "
                      "a single die have no curve; see their ladder below.")
     if pooled:
-        curves.items.append(figures.curve_panels([s.id for s in pooled], sizes))
+        curves.items.append(figures.curve_panels(pooled, sizes))
     else:
         curves.items.append("None of the chosen systems has a pool size to vary.")
     sections.append(curves)
@@ -171,14 +172,13 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
         solved.items.append("Solved ladders need a system with a pool size.")
     sections.append(solved)
 
-    if variant_ids:
+    if picked_variants:
         what_if = Section("What-if variants", "Each variant's P(pass) minus its base system's, "
                           "rung by rung, in percentage points.")
-        for variant in variant_ids:
-            sys_ = get_system(variant)
+        for sys_ in picked_variants:
             base = sys_.base
             if base and sys_.pool_parameter:
-                what_if.items.append(figures.difference_figure(variant, base, sizes, height=380))
+                what_if.items.append(figures.difference_figure(sys_, base, sizes, height=380))
             else:
                 what_if.items.append(f"{sys_.name}: no pool size to compare along; see its "
                                      "outcome chart below.")
@@ -194,7 +194,7 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
             outcomes.items.append(figures.tier_figure(sys_, sizes, height=420))
     if outcomes.items:
         sections.append(outcomes)
-    state = _stateful_section([s.id for s in chosen])
+    state = _stateful_section(chosen)
     if state.items:
         sections.append(state)
     return sections
@@ -263,7 +263,7 @@ def stateful_summary(systems: Sequence[str] = DEFAULT_SYSTEMS) -> dict[str, Any]
     return found
 
 
-def _stateful_section(ids: Sequence[str]) -> Section:
+def _stateful_section(ids: Sequence[Any]) -> Section:
     state = stateful_summary(ids)
     section = Section("Stateful rules", "What carries from one check to the next: clocks and "
                       "conditions for the narrative dice (exact), the Drama Dice economy for the "
@@ -336,11 +336,11 @@ def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
     if not out.parent.is_dir():
         raise WorkbenchError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
     from .ladders import parse_wanted
-    ids, variant_ids, sizes = _check_choice(systems, variants, pool_sizes)
+    picked, picked_variants, sizes = _check_choice(systems, variants, pool_sizes)
     parse_wanted(wanted)  # a bad --want fails before any work
-    sections = report_sections(ids, variant_ids, sizes, wanted=wanted)
-    page = render_page(report_title(ids, variant_ids), sections, ids, variant_ids, sizes,
-                       progress=progress)
+    sections = report_sections(picked, picked_variants, sizes, wanted=wanted)
+    page = render_page(report_title(picked, picked_variants), sections, [s.id for s in picked],
+                       [s.id for s in picked_variants], sizes, progress=progress)
     try:
         out.write_text(page, encoding="utf-8")
     except OSError as exc:

@@ -9,9 +9,9 @@ import argparse
 import sys
 
 from ..errors import WorkbenchError
-from . import _checks, _docs, _sweep
+from . import _checks, _docs, _figure, _files, _render, _sweep
 
-SUBCOMMAND_MODULES = [_checks, _docs, _sweep]
+SUBCOMMAND_MODULES = [_checks, _docs, _sweep, _figure, _render, _files]
 
 
 def one_line(message: str) -> str:
@@ -26,11 +26,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("dice-workbench")
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        return "unknown (not installed)"
+    from .._version import __version__  # one source: the installed package's metadata
+    return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -7,7 +7,7 @@ Not imported by ``import workbench``: importing this package loads plotly and pa
 * :func:`check_figure` — one check's outcome (and tier) bars, coloured worst to best;
 * :func:`difference_figure` — P(pass) against a base system, in percentage points;
 * :func:`ladder_figure` — a ladder (a system's own or a solved one) as curves over pools;
-* :func:`curve_panels` — small multiples, one panel per system;
+* :func:`curve_panels`, :func:`check_panels` — small multiples, one panel per system;
 * :func:`narrative_odds_figure`, :func:`tier_figure`, :func:`stacked_outcomes_figure`;
 * :func:`write_figure` — ``.png`` / ``.svg`` / ``.html`` by suffix;
 * :func:`new_figure` — the workbench look for figures of your own.
@@ -19,16 +19,17 @@ Example:
     ([0.3333, 0.5556], 'white')
 """
 from . import style
-from .charts import (check_figure, curve_figure, curve_panels, difference_figure, ladder_figure,
+from .charts import (check_figure, curve_figure, difference_figure, ladder_figure,
                      method_note, narrative_odds_figure, pool_axis_title, stacked_outcomes_figure,
                      tier_figure)
+from .panels import check_panels, curve_panels
 from .frames import AS_SET, Line, curve_frame, difference_frame, outcome_frame, read_entries
 from .output import (chromium_path, figure_data, figure_html, figure_size, write_figure,
                      write_figures, write_html, write_images)
 from .style import (DIE_COLOURS, LINE_COLOURS, OUTCOME_SCALE, TEMPLATE, TEMPLATE_NAME, die_colour,
                     line_colour, new_figure, outcome_colours)
 
-__all__ = ["style", "check_figure", "curve_figure", "curve_panels", "difference_figure",
+__all__ = ["style", "check_figure", "check_panels", "curve_figure", "curve_panels", "difference_figure",
            "ladder_figure", "method_note", "narrative_odds_figure", "pool_axis_title",
            "stacked_outcomes_figure", "tier_figure", "AS_SET", "Line", "curve_frame",
            "difference_frame", "outcome_frame", "read_entries", "chromium_path", "figure_data",

@@ -124,7 +124,7 @@ class Explorer:
         self.add_button.on_click(lambda _: self.add(self.system_picker.value))
         self.view = widgets.ToggleButtons(
             options=[("success curve", "curve"), ("one check", "outcomes"),
-                     ("variant − baseline", "difference")], value=view,
+                     ("difference", "difference")], value=view,
             tooltips=["P(pass) against dice in the pool, one line per rung",
                       "one check's outcomes or tiers, stacked worst to best",
                       "each entry's P(pass) minus the baseline's, in percentage points"],
@@ -174,7 +174,7 @@ class Explorer:
             layout=widgets.Layout(flex="0 0 430px", padding="0 8px 0 0"))
         controls.add_class("wb-controls")
         self.chart = widgets.VBox([self.status, self.figure],
-                                  layout=widgets.Layout(flex="1 1 440px", min_width="400px"))
+                                  layout=widgets.Layout(flex="0 0 auto"))
         self.chart.add_class("wb-chart")
         self.widget = widgets.HBox([widgets.HTML(_CSS), controls, self.chart],
                                    layout=widgets.Layout(flex_flow="row wrap",

@@ -15,6 +15,10 @@ from .settings import ExplorerSettings
 
 EXPLORER_HEIGHT = 560
 """The explorer's chart height in pixels (explicit, so JupyterLab and Voila keep it)."""
+EXPLORER_WIDTH = 520
+"""The explorer's chart width in pixels: the live chart does not follow its container's
+width (it would draw 700 px wide whatever the room), so it gets a width that fits beside
+the 430 px controls in a JupyterLab notebook with the file browser open."""
 #: The legend goes under the plot: the chart sits beside the controls, so width is scarce.
 _LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.16, "xanchor": "left", "x": 0,
                  "title": {"text": ""}}
@@ -101,9 +105,8 @@ def figure(settings: ExplorerSettings) -> go.Figure:
     draw = {"curve": curve_figure, "outcomes": outcomes_figure,
             "difference": difference_figure}[settings.view]
     fig = draw(settings)
-    legend = dict(_LEGEND_BELOW)
-    if settings.view == "outcomes":
-        legend["traceorder"] = "normal"  # worst to best, left to right
-    fig.layout.legend = legend
-    fig.layout.margin = {"t": 80, "r": 16, "b": 40, "l": 64}
+    fig.layout.width = EXPLORER_WIDTH
+    if settings.view != "outcomes":  # stacked columns keep their legend beside, best on top
+        fig.layout.legend = _LEGEND_BELOW
+        fig.layout.margin = {"t": 80, "r": 16, "b": 40, "l": 64}
     return fig

@@ -1,0 +1,78 @@
+"""``workbench figure``: PNG / SVG / HTML files from the command line, and one-line errors."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from _images import need_chromium, png_size, svg_size
+from workbench.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def plotly_traces(html: str) -> list[dict]:
+    """The traces of a plotly HTML page (its Plotly.newPlot call's data argument)."""
+    match = re.search(r'Plotly\.newPlot\(\s*"[^"]+",\s*(\[.*?\])\s*,\s*\{', html, flags=re.S)
+    assert match, "no Plotly.newPlot call in the page"
+    return json.loads(match.group(1))
+
+
+def test_html_curve_holds_the_exact_numbers(tmp_path, capsys):
+    out = tmp_path / "curve.html"
+    code, _, err = run(capsys, "figure", "uwr", "--kind", "curve", "--pools", "1-3", "--rungs", "Normal",
+                       "--out", str(out))
+    assert code == 0 and err.strip() == f"wrote {out}"
+    traces = plotly_traces(out.read_text(encoding="utf-8"))
+    assert len(traces) == 1
+    assert [round(y, 4) for y in traces[0]["y"]] == [0.3333, 0.5556, 0.7037]  # 1 - (2/3)^n
+
+
+def test_difference_against_a_base(tmp_path, capsys):
+    out = tmp_path / "diff.html"
+    code, _, err = run(capsys, "figure", "fons-exploding", "--kind", "difference", "--base", "fons",
+                       "--pools", "1-2", "--out", str(out))
+    assert code == 0, err
+    names = [t["name"] for t in plotly_traces(out.read_text(encoding="utf-8"))]
+    assert any("Difficult" in name for name in names)
+
+
+def test_curves_of_several_systems_one_panel_each(tmp_path, capsys):
+    out = tmp_path / "panels.html"
+    code, _, err = run(capsys, "figure", "uwr", "--compare", "arrata,erzahlspiel", "--pools", "1-2",
+                       "--out", str(out))
+    assert code == 0, err
+    traces = plotly_traces(out.read_text(encoding="utf-8"))
+    assert len(traces) == 4 + 6 + 5  # every rung of each ladder
+    assert {t.get("xaxis", "x") for t in traces} == {"x", "x2", "x3"}
+
+
+def test_png_and_svg(tmp_path, capsys):
+    need_chromium()
+    png, svg = tmp_path / "ladder.png", tmp_path / "check.svg"
+    assert run(capsys, "figure", "arrata", "quality=A", "--kind", "ladder", "--pools", "1-4",
+               "--out", str(png))[0] == 0
+    assert run(capsys, "figure", "unnamed", "d6=3", "d8=1", "--kind", "check", "--out", str(svg))[0] == 0
+    assert png_size(png)[0] > 300 and svg_size(svg)[0] > 300
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["uwr", "--out", "{tmp}/x.gif"], "--out got '{tmp}/x.gif'; allowed: a file name ending in .png, .svg, .html"),
+    (["uwr", "--out", "{tmp}/missing/x.png"], "folder '{tmp}/missing' does not exist"),
+    (["uwr", "--kind", "pie", "--out", "{tmp}/x.png"], "--kind got 'pie'; allowed: curve, check, difference, ladder"),
+    (["uwr", "--kind", "difference", "--out", "{tmp}/x.png"], "--base got ''"),
+    (["uwr", "dice=x", "--out", "{tmp}/x.png"], "parameter 'dice' got 'x'"),
+    (["uwr", "--pools", "9-1", "--out", "{tmp}/x.png"], "--pools got '9-1'"),
+    (["nope", "--out", "{tmp}/x.png"], "unknown system 'nope'"),
+])
+def test_bad_input_is_status_2_on_one_line(tmp_path, capsys, argv, message):
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    code, out, err = run(capsys, "figure", *argv)
+    assert code == 2 and out == ""
+    assert message.replace("{tmp}", str(tmp_path)) in err and len(err.strip().splitlines()) == 1, err
+    assert list(tmp_path.iterdir()) == []

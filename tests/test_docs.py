@@ -1,0 +1,91 @@
+"""The project's own documentation: it builds with warnings as errors, its worked examples run
+as written, its tables are ``workbench table``'s, and neither it nor the README points outside
+the repository."""
+from __future__ import annotations
+
+import doctest
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sphinx")  # the docs extra; the dev extra brings it, so CI always has it
+from docutils import nodes  # noqa: E402
+from sphinx.cmd.build import build_main  # noqa: E402
+
+from _images import need_chromium  # noqa: E402
+from workbench.cli import main  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+DOCS = REPO / "docs"
+PAGES = sorted([*DOCS.rglob("*.rst"), *DOCS.rglob("*.md")])
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    need_chromium()  # the pages hold static figures
+    out = tmp_path_factory.mktemp("docs")
+    warnings = out / "warnings.txt"
+    code = build_main(["-W", "--keep-going", "-q", "-b", "html", "-w", str(warnings),
+                       "-d", str(out / "doctrees"), str(DOCS), str(out / "html")])
+    assert code == 0, warnings.read_text(encoding="utf-8")
+    return out
+
+
+@pytest.mark.slow
+def test_docs_build_with_warnings_as_errors(built):
+    html = built / "html"
+    for page in ("index", "getting-started", "systems/uwr", "systems/arrata", "data-files", "cli",
+                 "rulebooks", "api"):
+        assert (html / f"{page}.html").exists(), page
+    images = list((html / "_images").glob("*.png"))
+    assert len(images) >= 5
+    api = (html / "api.html").read_text(encoding="utf-8")
+    assert 'id="workbench.check"' in api and 'id="workbench.render.parse_block"' in api
+
+
+@pytest.mark.slow
+def test_schema_page_includes_the_data_folder_notes(built):
+    """The schema is written once, beside the data files, and included rather than copied."""
+    notes = next((p for p in (REPO / "workbench" / "data" / "README.md", REPO / "data" / "README.md")
+                  if p.exists()), None)
+    page = (built / "html" / "data-files.html").read_text(encoding="utf-8")
+    assert "fons-exploding" in page  # the variant example, read from its file
+    if notes is None:
+        assert "schema notes are missing" in page
+        return
+    heading = next(line.lstrip("#").strip() for line in notes.read_text(encoding="utf-8").splitlines()
+                   if line.startswith("#"))
+    assert heading.split("`")[0] in page
+
+
+@pytest.mark.slow
+def test_docs_tables_are_workbench_table(built, capsys):
+    doctree = pickle.loads((built / "doctrees" / "systems" / "uwr.doctree").read_bytes())
+    tables = [[[entry.astext() for entry in row.findall(nodes.entry)] for row in table.findall(nodes.row)]
+              for table in doctree.findall(nodes.table)]
+    assert main(["table", "uwr", "--pools", "1-6"]) == 0
+    grid = [[cell.strip() for cell in line.strip("|").split("|")]
+            for line in capsys.readouterr().out.splitlines() if line.startswith("|")]
+    assert grid in tables
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if ">>>" in p.read_text(encoding="utf-8")],
+                         ids=lambda p: str(p.relative_to(DOCS)))
+def test_worked_examples_run_as_written(page):
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS,
+                              verbose=False, report=True)
+    assert result.attempted > 0 and result.failed == 0, f"{page}: {result}"
+
+
+@pytest.mark.parametrize("path", [REPO / "README.md", *PAGES], ids=lambda p: str(p.relative_to(REPO)))
+def test_nothing_points_outside_the_repository(path):
+    text = path.read_text(encoding="utf-8")
+    assert "shared/" not in text and "RULES.md" not in text and "seeds/" not in text
+    assert not re.search(r"\]\(\.\./", text), "a link leaves the repository"
+
+
+def test_readme_links_to_the_docs():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "docs/" in readme and "sphinx-build" in readme

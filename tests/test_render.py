@@ -1,0 +1,148 @@
+"""The Markdown route: ``workbench render`` fills marked blocks in place, a second run changes
+nothing, the numbers are those of ``workbench table``, and ``--check`` fails on stale files."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from _images import need_chromium, png_size
+from workbench.cli import main
+from workbench.markdown import BEGIN, END
+
+PAGE = textwrap.dedent("""\
+    # Climbing
+
+    Prose the workbench must leave alone.
+
+    ```workbench-table uwr pools=1-6 format=percent
+    ```
+
+    <!-- workbench-ladder arrata pools=2-4 quality=A format=fraction -->
+
+    ```workbench-table erzahlspiel
+    caption="Narrative dice, one per check"
+    ```
+
+    The end.
+    """)
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def region(text: str, number: int) -> str:
+    return text.split(BEGIN)[number + 1].split(END)[0].strip()
+
+
+def test_fill_then_rerun_is_a_no_op(tmp_path, capsys):
+    page = tmp_path / "odds.md"
+    page.write_text(PAGE, encoding="utf-8")
+    code, _, err = run(capsys, "render", str(page))
+    assert code == 0 and "updated" in err
+    filled = page.read_text(encoding="utf-8")
+    assert filled.count(BEGIN) == 3 and filled.count(END) == 3
+    assert "Prose the workbench must leave alone." in filled and filled.endswith("The end.\n")
+    # Same numbers as `workbench table` in Markdown.
+    assert run(capsys, "table", "uwr", "--pools", "1-6", "--format", "md")[1].strip() == region(filled, 0)
+    table = run(capsys, "table", "erzahlspiel", "--format", "md")[1].strip()
+    assert region(filled, 2) == table + "\n\n*Narrative dice, one per check*"
+    assert "| Ob 2         | 4/9  | 20/27 | 8/9   |" in region(filled, 1)  # (2/3)^2; 3·(4/9)(1/3) + 8/27
+    # A second run leaves the file as it is, and --check agrees.
+    code, _, err = run(capsys, "render", str(page))
+    assert code == 0 and err == "" and page.read_text(encoding="utf-8") == filled
+    assert run(capsys, "render", "--check", str(page))[0] == 0
+
+
+def test_an_edited_region_is_replaced_and_check_catches_it(tmp_path, capsys):
+    page = tmp_path / "odds.md"
+    page.write_text(PAGE, encoding="utf-8")
+    assert run(capsys, "render", str(page))[0] == 0
+    filled = page.read_text(encoding="utf-8")
+    stale = filled.replace("| 33.3%", "| 99.9%", 1)
+    assert stale != filled
+    page.write_text(stale, encoding="utf-8")
+    code, _, err = run(capsys, "render", "--check", str(page))
+    assert code == 1 and "would change" in err
+    assert page.read_text(encoding="utf-8") == stale  # --check writes nothing
+    assert run(capsys, "render", str(page))[0] == 0
+    assert page.read_text(encoding="utf-8") == filled
+
+
+MINE = """\
+base = "uwr"
+id = "mine"
+name = "My UWR"
+
+[[ladder]]
+name = "Steep"
+set = {{ target = {target} }}
+"""
+
+
+def test_a_changed_system_file_changes_the_table(tmp_path, capsys):
+    toml = tmp_path / "mine.toml"
+    toml.write_text(MINE.format(target=1), encoding="utf-8")
+    page = tmp_path / "odds.md"
+    page.write_text("```workbench-table mine.toml pools=1-2\n```\n", encoding="utf-8")
+    assert run(capsys, "render", str(page))[0] == 0
+    assert "| 33.3%   | 55.6%    |" in page.read_text(encoding="utf-8")
+    toml.write_text(MINE.format(target=2), encoding="utf-8")
+    assert run(capsys, "render", "--check", str(page))[0] == 1
+    assert run(capsys, "render", str(page))[0] == 0
+    assert "| 0.0%    | 11.1%    |" in page.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("body, message", [
+    ("x\n\n```workbench-table uwr format=percentage\n```\n", "odds.md:3: workbench-table: option 'format' got 'percentage'; allowed: percent, digits, fraction"),
+    ("```workbench-table uwr colour=red\n```\n", "odds.md:1: workbench-table: option 'colour' got 'red'"),
+    ("```workbench-table pools=1-3\n```\n", "odds.md:1: the block names no system"),
+    ("```workbench-figure uwr kind=pie\n```\n", "option 'kind' got 'pie'; allowed: curve, check, difference, ladder"),
+])
+def test_bad_blocks_are_one_line_with_status_2(tmp_path, capsys, body, message):
+    page = tmp_path / "odds.md"
+    page.write_text(body, encoding="utf-8")
+    code, _, err = run(capsys, "render", str(page))
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert page.read_text(encoding="utf-8") == body
+
+
+def test_windows_line_ends_are_kept(tmp_path, capsys):
+    page = tmp_path / "odds.md"
+    page.write_bytes(PAGE.replace("\n", "\r\n").encode("utf-8"))
+    assert run(capsys, "render", str(page))[0] == 0
+    filled = page.read_bytes()
+    assert filled.count(BEGIN.encode()) == 3 and b"\n" not in filled.replace(b"\r\n", b"")
+    assert run(capsys, "render", "--check", str(page))[0] == 0
+
+
+def test_missing_file_is_status_2(tmp_path, capsys):
+    code, _, err = run(capsys, "render", str(tmp_path / "nope.md"))
+    assert code == 2 and "nope.md" in err and "cannot be read" in err
+
+
+def test_figure_block_writes_an_image_and_links_it(tmp_path, capsys):
+    need_chromium()
+    page = tmp_path / "odds.md"
+    page.write_text("```workbench-figure uwr kind=ladder pools=1-3 alt=\"UWR ladder\"\n```\n", encoding="utf-8")
+    assert run(capsys, "render", str(page))[0] == 0
+    images = list((tmp_path / "workbench-figures").glob("uwr-ladder-*.png"))
+    assert len(images) == 1 and png_size(images[0])[0] > 300
+    text = page.read_text(encoding="utf-8")
+    assert f"![UWR ladder](workbench-figures/{images[0].name})" in text
+    images[0].unlink()  # a missing figure is a change too
+    assert run(capsys, "render", "--check", str(page))[0] == 1
+
+
+def test_the_core_never_imports_sphinx():
+    """Sphinx is the docs extra: the package, its CLI and both rulebook routes load without it."""
+    import subprocess
+    import sys
+    code = ("import sys, workbench, workbench.cli, workbench.render, workbench.markdown; "
+            "print(sorted(m for m in ('sphinx', 'docutils', 'myst_parser') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

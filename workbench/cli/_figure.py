@@ -1,0 +1,61 @@
+"""``workbench figure SYSTEM [NAME=VALUE ...] --kind KIND --out FILE``: one figure to a file.
+
+The figure is the one the ``workbench-figure`` directive and Markdown blocks draw (the same
+options, through :mod:`workbench.render`); the file's suffix picks PNG, SVG or HTML.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..errors import WorkbenchError
+from ..render import FIGURE_KINDS, FIGURE_OUTPUTS, BlockOptionError
+from ._args import parse_assignments
+
+# Block options the command line spells as --options; any other name is a system parameter.
+_CLI_OPTIONS = ("kind", "base", "compare", "pools", "rungs", "want", "pool")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("figure", help="a figure (curve, check, difference, ladder) as PNG, SVG or HTML")
+    p.add_argument("system", help="system id, alias, variant id or path to a .toml file")
+    p.add_argument("params", nargs="*", metavar="NAME=VALUE", help="the character's settings")
+    p.add_argument("--kind", default="curve", help=f"{' | '.join(FIGURE_KINDS)} (default curve)")
+    p.add_argument("--base", default=None, metavar="SYSTEM",
+                   help="with --kind difference: the system to compare against")
+    p.add_argument("--compare", default=None, metavar="SYSTEM[,SYSTEM]",
+                   help="with --kind curve: more systems, one panel each")
+    p.add_argument("--pools", default=None, help="pool sizes, e.g. 1-10 or 2,4,6 (default 1-10)")
+    p.add_argument("--rungs", default=None, help="comma-separated rungs to draw (default: all)")
+    p.add_argument("--want", default=None, help='with --kind ladder: solve first, e.g. "Easy=0.9,Normal=0.7"')
+    p.add_argument("--pool", default=None, help="with --want: the pool the odds are wanted at (default 4)")
+    p.add_argument("--out", required=True, metavar="FILE", help="FILE.png, FILE.svg or FILE.html")
+    p.set_defaults(run=run_figure)
+
+
+def run_figure(args) -> int:
+    out = Path(args.out)
+    suffix = out.suffix.lower().lstrip(".")
+    if suffix not in FIGURE_OUTPUTS:
+        raise WorkbenchError(f"--out got {args.out!r}; allowed: a file name ending in "
+                             + ", ".join("." + s for s in FIGURE_OUTPUTS))
+    if not out.parent.is_dir():
+        raise WorkbenchError(f"--out {args.out!r}: folder {str(out.parent)!r} does not exist")
+    from ..figures import write_figure
+    from ..render import build_figure, parse_block
+    params = parse_assignments(args.params)
+    clash = [name for name in params if name in _CLI_OPTIONS or name in ("output", "alt", "caption")]
+    if clash:
+        raise WorkbenchError(f"parameter {clash[0]!r} is an option here; allowed: --{clash[0]}"
+                             if clash[0] in _CLI_OPTIONS else
+                             f"parameter {clash[0]!r} is not a parameter of a figure")
+    options = {name: getattr(args, name) for name in _CLI_OPTIONS if getattr(args, name) is not None}
+    try:
+        block = parse_block("figure", args.system, {**options, **params, "output": suffix})
+    except BlockOptionError as exc:
+        if exc.option in _CLI_OPTIONS:
+            raise WorkbenchError(f"--{exc.option} got {exc.value!r}; allowed: {exc.allowed}") from None
+        raise WorkbenchError(f"parameter {exc.option!r} got {exc.value!r}; allowed: {exc.allowed}") from None
+    write_figure(build_figure(block), out)
+    print(f"wrote {out}", file=sys.stderr)
+    return 0

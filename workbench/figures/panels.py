@@ -1,0 +1,101 @@
+"""Small multiples: one panel per system (or check) on shared axes, instead of one
+overloaded chart. Built like every other figure: template and palette from
+:mod:`workbench.figures.style`.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Sequence
+
+import plotly.graph_objects as go
+
+from ..analysis import evaluate
+from . import frames as _frames
+from .charts import DEFAULT_POOLS, _outcome_name, _percent_hover, _pool_ticks, method_note
+from .style import PANEL_HEIGHT, TEMPLATE_NAME, die_colour, line_colour, outcome_colours, percent_axis
+
+
+def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *,
+                 columns: int = 2, panel_height: int | None = None,
+                 title: str = "P(pass) against dice in the pool, one panel per system") -> go.Figure:
+    """Small multiples: each system's ladder as curves in its own panel, shared axes.
+
+    Systems without a pool size (a single die) are drawn as flat lines per rung.
+
+    Example:
+        >>> fig = curve_panels(["uwr", "arrata"], [1, 2])
+        >>> len(fig.data), fig.layout.annotations[1].text
+        (10, 'Arrata')
+    """
+    from plotly.subplots import make_subplots
+
+    lines = _frames.read_entries(entries)
+    sizes = [int(n) for n in pools]
+    rows = math.ceil(len(lines) / columns)
+    names = [line.system_object.name if line.label == line.system_object.id else line.label
+             for line in lines]
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=names, shared_yaxes=True,
+                        horizontal_spacing=0.06, vertical_spacing=0.12 if rows > 1 else 0.1)
+    for index, line in enumerate(lines):
+        frame = _frames.line_curve(line, tuple(sizes), "exact", 100_000, 0)
+        row, col = divmod(index, columns)
+        for step, (rung, part) in enumerate(frame.groupby("rung", sort=False)):
+            fig.add_trace(go.Scatter(
+                x=[int(v) for v in part["pool"]], y=[float(v) for v in part["p_pass"]],
+                name=rung, mode="lines+markers", legendgroup=line.label,
+                legendgrouptitle_text=names[index],
+                line={"color": die_colour(rung, line_colour(step))}, marker={"size": 5},
+                hovertemplate=f"<b>{line.label}</b> · {rung}<br>%{{x}} dice: %{{y:.1%}}<extra></extra>"),
+                row=row + 1, col=col + 1)
+    fig.update_yaxes(**percent_axis(), title_text="")
+    for row in range(1, rows + 1):
+        fig.update_yaxes(title_text="P(pass)", row=row, col=1)
+    fig.update_xaxes(title_text="dice in the pool", **_pool_ticks(sizes))
+    fig.update_layout(template=TEMPLATE_NAME, title={"text": title}, autosize=True,
+                      height=(panel_height or PANEL_HEIGHT) * rows + 140,
+                      legend={"groupclick": "toggleitem", "tracegroupgap": 12},
+                      hovermode="closest")
+    return fig
+
+
+def check_panels(entries: Sequence[Any], *, columns: int = 2, method: str = "exact",
+                 trials: int = 100_000, seed: int | None = 0,
+                 title: str = "One check, system by system") -> go.Figure:
+    """Small multiples of single checks: one panel per entry (its tiers where the system has
+    them, else its outcomes), bars coloured worst (red) to best (blue), no shared legend.
+
+    ``entries`` as for :func:`curve_figure`; each entry's knobs are used as set.
+
+    Example:
+        >>> fig = check_panels([("4 dice", "uwr", {"dice": 4}), ("yellow", "erzahlspiel", {"die": "yellow"})])
+        >>> [a.text for a in fig.layout.annotations], len(fig.data[1].x)
+        (['4 dice', 'yellow'], 6)
+    """
+    from plotly.subplots import make_subplots
+
+    lines = _frames.read_entries(entries, rungs=())
+    rows = math.ceil(len(lines) / columns)
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=[line.label for line in lines],
+                        horizontal_spacing=0.08, vertical_spacing=0.18 if rows > 1 else 0.1)
+    for index, line in enumerate(lines):
+        result = evaluate(line.system_object, dict(line.params), method, trials, seed)
+        dist = result.tiers if result.tiers is not None else result.pmf
+        x = [str(o) if not isinstance(o, int) else _outcome_name(o) for o in dist.outcomes]
+        y = [float(p) for p in dist.probabilities]
+        row, col = divmod(index, columns)
+        fig.add_trace(go.Bar(
+            x=x, y=y, name=line.label, showlegend=False,
+            marker={"color": outcome_colours(len(x))},
+            text=[f"{v:.0%}" if v >= 0.005 else "" for v in y], textposition="outside",
+            cliponaxis=False,
+            hovertemplate=f"<b>{line.label}</b><br>%{{x}}: {_percent_hover(method)}<extra></extra>"),
+            row=row + 1, col=col + 1)
+    fig.update_yaxes(tickformat=".0%", range=[0, 1.1], title_text="")
+    for row in range(1, rows + 1):
+        fig.update_yaxes(title_text="probability", row=row, col=1)
+    fig.update_xaxes(tickangle=-30)
+    fig.update_layout(template=TEMPLATE_NAME, autosize=True, bargap=0.2,
+                      title={"text": f"{title}<br><span style='font-size:12px;color:#555'>"
+                                     f"{method_note(method, trials, seed)}; worst red, best blue</span>"},
+                      height=(PANEL_HEIGHT + 40) * rows + 120)
+    return fig

@@ -1,0 +1,380 @@
+"""Tables and figures computed while a rulebook is built: one place for both routes.
+
+The Sphinx directives (:mod:`workbench.sphinx`) and the Markdown route (``workbench render``)
+read the same options, gather the same tables and draw the same figures through this module,
+so a table in an RST page and one in a Markdown page show the same numbers as
+``workbench table``.
+
+A block is written as a kind (``table``, ``ladder``, ``figure``), a system (id, alias, variant
+or path to a ``.toml`` file) and ``NAME=VALUE`` options. Options this module knows are listed
+in :data:`OPTIONS`; any other name is one of the system's parameters (``dice=4``,
+``quality=B``). A bad option raises :class:`BlockOptionError` naming the option, the value
+given and what is allowed.
+
+Example:
+    >>> block = parse_block("table", "uwr", {"pools": "1-2", "format": "fraction"})
+    >>> header, rows = table_cells(block)
+    >>> header
+    ['Difficulty', 'Example', 'Setting', '1 die', '2 dice']
+    >>> rows[1][-2:]
+    ['1/3', '5/9']
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from .errors import ParameterError, WorkbenchError
+from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
+from .rules.registry import get_system
+
+if TYPE_CHECKING:  # pandas and plotly load on first use
+    import pandas as pd
+
+    from .rules.system import System
+
+BLOCK_KINDS = ("table", "ladder", "figure", "parameters")
+_NUMBERS = ("table", "ladder", "figure")
+TABLE_STYLES = ("grid", "list-table")
+FIGURE_KINDS = ("curve", "check", "difference", "ladder")
+FIGURE_OUTPUTS = ("png", "svg", "html")
+LADDER_SHOWS = ("solution", "pools")
+MAX_POOL = 100
+
+#: Every block option, the kinds it belongs to and what it allows (the text of error messages).
+OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "pools": (_NUMBERS, f"pool sizes from 0 to {MAX_POOL} such as 1-10 or 2,4,6"),
+    "rungs": (_NUMBERS, "comma-separated rung names of the system's ladder"),
+    "format": (("table", "ladder"), ", ".join(NUMBER_STYLES)),
+    "digits": (("table", "ladder"), "a whole number from 0 to 15"),
+    "style": (("table", "ladder", "parameters"), ", ".join(TABLE_STYLES)),
+    "want": (("ladder", "figure"), "rung=probability pairs such as Easy=0.9,Normal=0.7"),
+    "pool": (("ladder", "figure"), f"a whole number from 0 to {MAX_POOL}"),
+    "show": (("ladder",), ", ".join(LADDER_SHOWS)),
+    "kind": (("figure",), ", ".join(FIGURE_KINDS)),
+    "base": (("figure",), "a system id, alias, variant or .toml path to compare against"),
+    "compare": (("figure",), "comma-separated systems drawn beside this one, one panel each (kind=curve)"),
+    "output": (("figure",), ", ".join(FIGURE_OUTPUTS)),
+    "alt": (("figure",), "a short text describing the figure"),
+    "caption": (BLOCK_KINDS, "text shown with the table or under the figure"),
+}
+DEFAULT_POOLS = "1-10"  # as `workbench table`
+
+
+class BlockOptionError(WorkbenchError):
+    """A bad block option: ``option`` got ``value``; ``allowed`` says what would do."""
+
+    def __init__(self, option: str, value: Any, allowed: str):
+        self.option, self.value, self.allowed = option, value, allowed
+        super().__init__(f"option {option!r} got {value!r}; allowed: {allowed}")
+
+
+@dataclass(frozen=True)
+class Block:
+    """One parsed block: what to compute and how to write it."""
+
+    kind: str
+    system: "System"
+    params: tuple[tuple[str, str], ...] = ()
+    pools: tuple[int, ...] = ()
+    rungs: tuple[str, ...] | None = None
+    numbers: NumberFormat = NumberFormat("percent", 1)
+    style: str = "grid"
+    want: str | None = None
+    pool: int = 4
+    show: str = "solution"
+    figure: str = "curve"
+    base: "System | None" = None
+    compare: tuple = ()
+    output: str = "png"
+    alt: str = ""
+    caption: str = ""
+    options: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+
+    @property
+    def param_dict(self) -> dict[str, str]:
+        return dict(self.params)
+
+    def data_files(self) -> list[Path]:
+        """The data files whose contents decide this block's numbers (system, base, bases)."""
+        files: list[Path] = []
+        for sys_ in (self.system, self.base, *self.compare):
+            while sys_ is not None:
+                if sys_.source is not None and Path(sys_.source) not in files:
+                    files.append(Path(sys_.source))
+                sys_ = get_system(sys_.base) if sys_.base else None
+        return files
+
+    def cache_key(self) -> str:
+        """A hash of the options, the package version and every data file's contents: a
+        cached result stays valid exactly as long as this key is unchanged."""
+        from . import __version__
+        digest = hashlib.sha256()
+        digest.update(json.dumps([self.kind, self.system.id, sorted(self.options), __version__]).encode())
+        for path in self.data_files():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        return digest.hexdigest()[:20]
+
+
+_RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
+
+
+def parse_pools(text: str, option: str = "pools") -> tuple[int, ...]:
+    """``"1-10"``, ``"2,4,6"`` or ``"3"`` -> pool sizes.
+
+    Example:
+        >>> parse_pools("1-3,6")
+        (1, 2, 3, 6)
+    """
+    sizes: list[int] = []
+    for part in str(text).split(","):
+        match = _RANGE.match(part)
+        if match and int(match.group(1)) <= int(match.group(2)):
+            sizes.extend(range(int(match.group(1)), int(match.group(2)) + 1))
+        elif part.strip().isdigit():
+            sizes.append(int(part))
+        else:
+            raise BlockOptionError(option, text, OPTIONS["pools"][1])
+    if not sizes or max(sizes) > MAX_POOL or len(set(sizes)) != len(sizes):
+        raise BlockOptionError(option, text, OPTIONS["pools"][1] + ", each once")
+    return tuple(sizes)
+
+
+def _whole(option: str, text: str, low: int, high: int) -> int:
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:
+        raise BlockOptionError(option, text, f"a whole number from {low} to {high}")
+    return value
+
+
+def _choice(option: str, text: str, allowed: tuple[str, ...]) -> str:
+    value = str(text).strip().lower()
+    if value not in allowed:
+        raise BlockOptionError(option, text, ", ".join(allowed))
+    return value
+
+
+def _system(text: str, resolve_path: Callable[[str], str] | None) -> "System":
+    text = str(text).strip()
+    if text.endswith(".toml") and resolve_path is not None:
+        text = resolve_path(text)
+    return get_system(text)
+
+
+def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
+                resolve_path: Callable[[str], str] | None = None) -> Block:
+    """A block from its kind, system and ``NAME=VALUE`` options (values as text).
+
+    Args:
+        kind: ``table``, ``ladder`` or ``figure``.
+        system: id, alias, variant id or ``.toml`` path (``resolve_path`` turns a path
+            relative to the document into one the workbench can open).
+        options: block options (:data:`OPTIONS`) and the system's parameters.
+
+    Raises:
+        BlockOptionError: an unknown option or a value it does not allow.
+
+    Example:
+        >>> parse_block("table", "uwr", {"style": "tabular"})
+        Traceback (most recent call last):
+        ...
+        workbench.render.BlockOptionError: option 'style' got 'tabular'; allowed: grid, list-table
+    """
+    kind = _choice("kind of block", kind, BLOCK_KINDS)
+    sys_ = _system(system, resolve_path)
+    given = {str(k).strip(): ("" if v is None else str(v)) for k, v in options.items()}
+    params, settings = {}, {}
+    for name, value in given.items():
+        if name in OPTIONS and kind in OPTIONS[name][0]:
+            settings[name] = value
+        elif name in sys_.params and name not in OPTIONS:
+            params[name] = value
+        else:
+            mine = [o for o, (kinds, _) in OPTIONS.items() if kind in kinds]
+            raise BlockOptionError(name, value, f"options of workbench-{kind}: {', '.join(mine)}; "
+                                   f"parameters of {sys_.id}: {', '.join(sys_.params)}")
+    try:
+        sys_.resolve(**params)  # a bad parameter value fails here, naming the parameter
+    except ParameterError as exc:
+        raise BlockOptionError(exc.parameter, exc.value, exc.allowed) from None
+    out: dict[str, Any] = {"kind": kind, "system": sys_, "params": tuple(sorted(params.items())),
+                           "options": tuple(sorted(given.items()))}
+    out["pools"] = parse_pools(settings.get("pools", DEFAULT_POOLS))
+    if "rungs" in settings:
+        out["rungs"] = _rungs(sys_, settings["rungs"], "want" in settings)
+    style = _choice("format", settings.get("format", "percent"), NUMBER_STYLES)
+    default_digits = {"percent": 1, "digits": 3, "fraction": 0}[style]
+    digits = _whole("digits", settings["digits"], 0, 15) if "digits" in settings else default_digits
+    out["numbers"] = NumberFormat(style, digits)
+    out["style"] = _choice("style", settings.get("style", "grid"), TABLE_STYLES)
+    out["caption"] = settings.get("caption", "").strip()
+    if kind in ("ladder", "figure"):
+        out["want"] = settings.get("want")
+        if out["want"] is not None and not out["want"].strip():
+            raise BlockOptionError("want", out["want"], OPTIONS["want"][1])
+        out["pool"] = _whole("pool", settings.get("pool", "4"), 0, MAX_POOL)
+    if kind == "ladder":
+        out["show"] = _choice("show", settings.get("show", "solution"), LADDER_SHOWS)
+    if kind == "figure":
+        out["figure"] = _choice("kind", settings.get("kind", "curve"), FIGURE_KINDS)
+        if "base" in settings:
+            out["base"] = _system(settings["base"], resolve_path)
+        elif out["figure"] == "difference":
+            raise BlockOptionError("base", "", "a system to compare against, needed by kind=difference")
+        if "compare" in settings:
+            names = [name.strip() for name in settings["compare"].split(",") if name.strip()]
+            if not names or out["figure"] != "curve":
+                raise BlockOptionError("compare", settings["compare"], OPTIONS["compare"][1])
+            out["compare"] = tuple(_system(name, resolve_path) for name in names)
+        out["output"] = _choice("output", settings.get("output", "png"), FIGURE_OUTPUTS)
+        out["alt"] = settings.get("alt") or _default_alt(sys_, out)
+    return Block(**out)
+
+
+def _rungs(sys_: "System", text: str, free: bool) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    known = {r.name.lower(): r.name for r in sys_.ladder}
+    if not names or (not free and any(n.lower() not in known for n in names)):
+        raise BlockOptionError("rungs", text, "comma-separated rungs of " + sys_.id + ": "
+                               + ", ".join(r.name for r in sys_.ladder))
+    return tuple(known.get(n.lower(), n) for n in names)
+
+
+def _default_alt(sys_: "System", out: Mapping[str, Any]) -> str:
+    what = {"curve": "P(pass) against pool size for each difficulty",
+            "check": "the outcome distribution of one check",
+            "difference": "the change in P(pass) against " + (out["base"].name if out.get("base") else ""),
+            "ladder": "P(pass) for each difficulty rung against pool size"}[out["figure"]]
+    return f"{sys_.name}: {what}"
+
+
+# ------------------------------------------------------------------------------ tables
+
+
+def table_frame(block: Block) -> "pd.DataFrame":
+    """The numbers of a ``table`` or ``ladder`` block, as floats (before formatting).
+
+    ``table``: the system's difficulty table, as ``workbench table`` prints it.
+    ``parameters``: the system's parameters and rule options, defaults and allowed values.
+    ``ladder``: the ladder's P(pass) per rung and pool size; with ``want``, the solved ladder
+    (``show=solution``: wanted against achieved; ``show=pools``: across pool sizes).
+    """
+    from .ladders import difficulty_table, ladder_table, solve_ladder
+    params = block.param_dict
+    if block.kind == "parameters":
+        return parameters_frame(block.system)
+    if block.kind == "table":
+        frame = difficulty_table(block.system, list(block.pools), **params)
+        if block.rungs is not None:
+            frame = frame[frame["Difficulty"].isin(block.rungs)].reset_index(drop=True)
+        return frame
+    if block.kind != "ladder":
+        raise WorkbenchError(f"a {block.kind} block has no table")
+    if block.want is None:
+        frame = ladder_table(block.system, list(block.pools), block.rungs and list(block.rungs), **params)
+        return _pool_headed(block, frame)
+    try:
+        solution = solve_ladder(block.system, block.want, block.pool, **params)
+    except WorkbenchError as exc:
+        raise BlockOptionError("want", block.want, str(exc)) from None
+    if block.show == "pools":
+        return _pool_headed(block, solution.across_pools(list(block.pools)))
+    table = solution.table()[["rung", "setting", "wanted", "achieved", "reachable"]]
+    table["reachable"] = table["reachable"].map({True: "yes", False: "no"})
+    return table
+
+
+def parameters_frame(system: "str | System") -> "pd.DataFrame":
+    """A system's parameters, then its rule options: name, default, allowed values, meaning.
+
+    Example:
+        >>> parameters_frame("fons").iloc[-1].tolist()[:3]
+        ['attack_resolution', 'rule option', 'opposed']
+    """
+    import pandas as pd
+    sys_ = get_system(system)
+
+    def shown(value: Any) -> str:
+        if value is None:
+            return "(none)"
+        return str(value).lower() if isinstance(value, bool) else str(value)
+    rows = [{"Name": p.name, "Kind": "rule option" if p.rule_option else "parameter",
+             "Default": shown(p.default), "Allowed": p.allowed(), "Meaning": p.help}
+            for p in sorted(sys_.params.values(), key=lambda p: p.rule_option)]
+    return pd.DataFrame(rows, columns=["Name", "Kind", "Default", "Allowed", "Meaning"])
+
+
+def _pool_headed(block: Block, frame: "pd.DataFrame") -> "pd.DataFrame":
+    """Columns headed as designers write pools (``1 die``, ``B3``, ``3d6``), rungs a column."""
+    from .ladders import pool_label
+    frame = frame.copy()
+    if block.system.pool_parameter and len(frame.columns) == len(block.pools):
+        quality = block.param_dict.get("quality")
+        frame.columns = [pool_label(block.system, n, quality) for n in block.pools]
+    frame.index.name = "Difficulty"
+    return frame.reset_index()
+
+
+def table_cells(block: Block) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of a table block as the text a reader sees (numbers formatted)."""
+    text = format_numbers(table_frame(block), block.numbers)
+    return [str(c) for c in text.columns], [[str(v) for v in row] for row in text.values.tolist()]
+
+
+# ----------------------------------------------------------------------------- figures
+
+
+def build_figure(block: Block):
+    """The plotly figure of a ``figure`` block, drawn by :mod:`workbench.figures`.
+
+    Example:
+        >>> fig = build_figure(parse_block("figure", "uwr", {"kind": "ladder", "pools": "1-2"}))
+        >>> [trace.name for trace in fig.data]
+        ['Easy', 'Normal', 'Difficult', 'Extreme']
+    """
+    from . import figures
+    params, pools = block.param_dict, list(block.pools)
+    rungs = list(block.rungs) if block.rungs else None
+    entry = (block.system.id, block.system, params)
+    if block.figure == "curve" and block.compare:  # one panel per system: rungs differ by system
+        return figures.curve_panels([entry, *block.compare], pools=pools)
+    if block.figure == "curve":
+        return figures.curve_figure([entry], pools=pools, rungs=rungs)
+    if block.figure == "check":
+        return figures.check_figure(block.system, **params)
+    if block.figure == "difference":
+        return figures.difference_figure(entry, block.base, pools=pools, rungs=rungs)
+    if block.want is not None:
+        from .ladders import solve_ladder
+        try:
+            solution = solve_ladder(block.system, block.want, block.pool, **params)
+        except WorkbenchError as exc:
+            raise BlockOptionError("want", block.want, str(exc)) from None
+        return figures.ladder_figure(solution, pools=pools)
+    return figures.ladder_figure(block.system, pools=pools, rungs=rungs, **params)
+
+
+def figure_file_name(block: Block) -> str:
+    """A file name that changes whenever the figure would: ``<system>-<kind>-<key>.<ext>``."""
+    return f"{block.system.id}-{block.figure}-{block.cache_key()[:12]}.{block.output}"
+
+
+def write_figure_file(block: Block, folder: "str | os.PathLike") -> Path:
+    """Draw the block's figure into ``folder`` (kept when the same key was drawn before)."""
+    path = Path(folder) / figure_file_name(block)
+    if not path.exists():
+        from .figures import write_figure
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # No half-written file under the name, even with parallel Sphinx readers drawing it too.
+        scratch = path.with_name(f".partial-{os.getpid()}-{path.name}")
+        write_figure(build_figure(block), scratch)
+        os.replace(scratch, path)
+    return path
