@@ -106,6 +106,13 @@ _TRUNCATED = """() => Array.from(document.querySelectorAll(
     '.wb-explorer .widget-label, .wb-explorer .widget-toggle-button, .wb-explorer .lm-AccordionPanel-title'))
     .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
     .map(e => e.textContent.trim())"""
+# Every text the explorer's status line shows from now on (a busy note can be brief).
+_RECORD_STATUS = """() => {
+  window.__wbStatus = [];
+  const status = document.querySelector('.wb-explorer .wb-status');
+  new MutationObserver(() => window.__wbStatus.push(status.textContent))
+      .observe(status, {childList: true, subtree: true, characterData: true});
+}"""
 _SLIDER_DISABLED = """() => {
   const knob = document.querySelector('.wb-knob-dice');
   return !!knob && (knob.querySelector('[disabled]') !== null
@@ -195,5 +202,16 @@ def test_moving_a_slider_redraws_with_the_engines_numbers(voila_url):
             cut = page.evaluate(_TRUNCATED)
             assert not cut, f"labels cut off: {cut}"
             page.screenshot(path=str(ARTIFACTS / "explorer-three-systems.png"))
+
+            # switching to simulated shows a busy note while the kernel works
+            page.evaluate(_RECORD_STATUS)
+            page.locator(".wb-method button", has_text="simulated").click()
+            page.wait_for_function(
+                "() => (document.querySelector('.wb-explorer .js-plotly-plot').layout.title.text"
+                " || '').includes('simulated')", timeout=120_000)
+            page.wait_for_function("() => window.__wbStatus.some(t => t.includes('updated'))",
+                                   timeout=60_000)
+            seen = page.evaluate("() => window.__wbStatus")
+            assert any("simulating" in text for text in seen), seen
         finally:
             browser.close()

@@ -203,3 +203,13 @@ def test_new_figure_for_other_engineers_figures():
     with pytest.raises(WorkbenchError, match="allowed"):
         new_figure("t", "x", "y", y="log")
     assert TEMPLATE_NAME == "workbench"
+
+
+def test_simulated_curves_without_a_seed_are_not_memoised():
+    from workbench.figures import curve_frame
+    runs = [curve_frame(["uwr"], [2, 3, 4], rungs=["Normal"], method="simulate", trials=20_000,
+                        seed=None)["p_pass"].tolist() for _ in range(2)]
+    assert runs[0] != runs[1]  # a fresh seed each time (equal only with negligible chance)
+    seeded = [curve_frame(["uwr"], [2, 3], rungs=["Normal"], method="simulate", trials=5_000,
+                          seed=3)["p_pass"].tolist() for _ in range(2)]
+    assert seeded[0] == seeded[1]

@@ -128,7 +128,11 @@ def curve_frame(entries: Iterable[Any], pools: Iterable[int] = range(1, 11),
 
 def line_curve(line: Line, pools: tuple[int, ...], method: str, trials: int,
                seed: int | None) -> pd.DataFrame:
-    """One entry's curve frame, memoised when the entry is hashable (ids and knob values)."""
+    """One entry's curve frame, memoised when the entry is hashable (ids and knob values).
+
+    A simulation without a seed draws a fresh one each time, so it is never memoised."""
+    if method == "simulate" and seed is None:
+        return _line_curve(line, pools, method, trials, seed)
     try:
         return _line_curve_cached(line, pools, method, trials, seed)
     except TypeError:  # an unhashable knob value or system object: compute without the cache
