@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_exact
 	$(BIN)/python -m benchmarks.bench_simulate
 	$(BIN)/python -m benchmarks.bench_stateful
+	$(BIN)/python -m benchmarks.bench_sweep
 	$(BIN)/python -m benchmarks.bench_widgets
 
 clean:

@@ -193,3 +193,13 @@ def test_bad_grids_name_the_problem(call, words):
 def test_functions_listed():
     assert {"check", "simulate", "versus", "drama_campaign", "burn_scene", "taken_out", "clock",
             "solve_ladder"} <= set(FUNCTIONS)
+
+
+def test_a_missing_required_argument_is_named_before_any_point_runs():
+    with pytest.raises(WorkbenchError, match="no 'session'.*session="):
+        sweep("drama_campaign", {"players": [2, 3]}, trials=1_000)
+
+
+def test_a_sweep_seed_is_never_drawn_fresh():
+    with pytest.raises(WorkbenchError, match="sweep seed got None"):
+        sweep("check", {"dice": [1]}, system="uwr", seed=None)

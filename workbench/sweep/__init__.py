@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import validation
 from ..errors import WorkbenchError
 from ._functions import TARGETS, find_target
 from ._grid import check_names, grid_points
@@ -63,6 +64,7 @@ def sweep(function: Any, grid: Any, *, seed: int = 0, executor: Any = None,
         if name in fixed:
             raise WorkbenchError(f"sweep {target.name}: {name!r} is set by the sweep itself")
     check_names(target.name, names, _allowed(target, names, points, fixed), fixed)
+    _need_required(target, names, fixed)
     if not (executor in (None, "local", "processes") or hasattr(executor, "submit")
             or hasattr(executor, "get_executor")):
         raise WorkbenchError(f"sweep executor got {executor!r}; allowed: None, 'local', "
@@ -80,9 +82,23 @@ def sweep(function: Any, grid: Any, *, seed: int = 0, executor: Any = None,
 
 
 def _sweep_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not hasattr(seed, "__index__") or not 0 <= int(seed) < 2**64:
-        raise WorkbenchError(f"sweep seed got {seed!r}; allowed: a whole number from 0 to 2**64 - 1")
-    return int(seed)
+    if seed is None:  # a sweep is reproducible: its one seed is never drawn fresh
+        raise WorkbenchError("sweep seed got None; allowed: a whole number from 0 to 2**64 - 1")
+    return validation.seed("sweep", seed)
+
+
+def _need_required(target, names, fixed) -> None:
+    """A function's required arguments must come from the grid or the fixed settings, before
+    any point runs (``drama_campaign`` needs its ``session``)."""
+    import inspect
+
+    given = set(names) | set(fixed) | {"system"}
+    for name, param in inspect.signature(target.function()).parameters.items():
+        if (param.default is inspect.Parameter.empty and name not in given
+                and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL)):
+            raise WorkbenchError(f"sweep {target.name}: no {name!r}; allowed: give {name}=... as a "
+                                 "fixed setting or a grid column (on the command line a JSON value, "
+                                 "e.g. session='[{\"d6\": 3}]')")
 
 
 def _allowed(target, names, points, fixed) -> set[str] | None:
