@@ -97,3 +97,29 @@ def test_the_explorer_draws_a_registered_mechanic(registered):
     ys = [list(trace.y) for trace in fig.data]
     normal = [wb.check("notebook-luck", dice=n, luck=True, target=2).p_pass for n in (1, 2, 3)]
     assert any(y == pytest.approx(normal) for y in ys)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"params": [1, 2]}, "params got list"),
+    ({"params": {"dice": {"default": 1}}, "ladder": 3}, "'ladder' got 3; allowed: a list"),
+    ({"params": {"dice": {"default": 1}}, "ladder": [{"nam": "E"}]}, "'ladder' got .*name, set, add"),
+    ({"params": {"dice": {"default": 1}}, "ladder": [{"name": "E", "set": 2}]}, "set and add are dicts"),
+    ({"params": {"dice": {"default": 1}}, "aliases": "abc"}, "'aliases' got 'abc'; allowed: a list of ids"),
+    ({"params": {"dice": {"default": 1}}, "replace": "yes"}, "'replace' got 'yes'; allowed: True or False"),
+])
+def test_misused_registrations_name_the_argument(kwargs, match):
+    with pytest.raises(wb.WorkbenchError, match=match):
+        wb.register_mechanic("misused", favoured_pool, **kwargs)
+    assert "misused" not in [s.id for s in wb.systems()]
+
+
+def test_a_pool_function_cannot_ask_for_an_unbounded_pool():
+    # A function returning 10 million dice used to run for minutes; now it stops before work.
+    wb.register_mechanic("huge-pool", lambda p: PoolSpec(((D6, 10**7),)), params={"dice": {"default": 1}})
+    try:
+        with pytest.raises(wb.WorkbenchError, match="at most 1000 dice .*10000000 dice"):
+            wb.check("huge-pool")
+        with pytest.raises(wb.WorkbenchError, match="at most 1000 dice"):
+            wb.simulate("huge-pool", trials=10, seed=1)
+    finally:
+        wb.unregister_mechanic("huge-pool")

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ..errors import WorkbenchError
+from .. import validation
+from ..errors import ParameterError, WorkbenchError
+from ..limits import MAX_DICE
 from .mechanics.base import Mechanic
 from .params import Param
 from .pool import PoolSpec
@@ -50,6 +52,9 @@ class FunctionMechanic(Mechanic):
     def __init__(self, system_id: str, pool: Callable[[dict], PoolSpec], params: Mapping[str, Any],
                  target: str | None = None, ties: str | None = None, tiers=None):
         self.system_id, self._pool, self._tiers = system_id, pool, tiers
+        if not isinstance(params, Mapping):
+            raise WorkbenchError(f"register_mechanic: params got {type(params).__name__}; allowed: a dict "
+                                 "name -> Param or {'default': ..., 'min': ..., 'max': ...}")
         self._params = tuple(_param(name, spec) for name, spec in params.items())
         self._target, self._ties = target, ties
         names = [p.name for p in self._params]
@@ -66,6 +71,10 @@ class FunctionMechanic(Mechanic):
         if not isinstance(spec, PoolSpec):
             raise WorkbenchError(f"{self.system_id}: the pool function returned {type(spec).__name__}; "
                                  "it must return a workbench.rules.PoolSpec")
+        if spec.dice > MAX_DICE:  # checked before any work, as for data-file systems
+            raise ParameterError(self.system_id, "pool", spec.dice,
+                                 f"a pool of at most {MAX_DICE} dice (the pool function returned "
+                                 f"{spec.dice} dice for {dict(p)})")
         return spec
 
     def target(self, p):
@@ -119,6 +128,10 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
 
     if not isinstance(id, str) or not id.strip():
         raise WorkbenchError(f"register_mechanic: id must be a non-empty text, got {id!r}")
+    replace = validation.boolean("register_mechanic", "replace", replace)
+    if isinstance(aliases, str) or not all(isinstance(a, str) and a for a in _iterable(aliases, "aliases")):
+        raise ParameterError("register_mechanic", "aliases", aliases,
+                             "a list of ids such as ['my-pool'] (a single text is not split)")
     if isinstance(mechanic, type) and issubclass(mechanic, Mechanic):
         mechanic = mechanic()
     if isinstance(mechanic, Mechanic):
@@ -133,8 +146,7 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
     else:
         raise WorkbenchError("register_mechanic: give a function pool(p) -> PoolSpec or a Mechanic, "
                              f"got {type(mechanic).__name__}")
-    rungs = [r if isinstance(r, Rung) else Rung(r["name"], dict(r.get("set", {})), dict(r.get("add", {})),
-                                                r.get("example", "")) for r in ladder]
+    rungs = [_rung(r) for r in _iterable(ladder, "ladder")]
     system = System(id=id, name=name or id, mechanic=mechanic, aliases=aliases,
                     pool_parameter=pool_parameter, ladder=rungs, defaults=defaults, source=None,
                     description=description)
@@ -145,6 +157,25 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
             if key not in system.params:
                 raise WorkbenchError(f"register_mechanic: ladder rung {rung.name!r} names unknown parameter {key!r}")
     return register(system, replace=replace)
+
+
+def _iterable(value: Any, name: str) -> list:
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise ParameterError("register_mechanic", name, value, "a list")
+    return list(value)
+
+
+def _rung(rung: Any) -> Rung:
+    if isinstance(rung, Rung):
+        return rung
+    allowed = "a Rung or a dict with name, set, add (and example)"
+    if not isinstance(rung, Mapping) or not isinstance(rung.get("name"), str) \
+            or set(rung) - {"name", "set", "add", "example"}:
+        raise ParameterError("register_mechanic", "ladder", rung, allowed)
+    parts = [rung.get("set", {}), rung.get("add", {})]
+    if not all(isinstance(part, Mapping) for part in parts):
+        raise ParameterError("register_mechanic", "ladder", rung, allowed + " (set and add are dicts)")
+    return Rung(rung["name"], dict(parts[0]), dict(parts[1]), str(rung.get("example", "")))
 
 
 def unregister_mechanic(id: str) -> None:
