@@ -80,6 +80,31 @@ def test_bad_choices_are_one_line_errors(tmp_path):
     assert report_title(["uwr"], ["fons-exploding"]) == "Balance report: UWR (= HKRPG) + FoNS, exploding 6s"
 
 
+@pytest.mark.parametrize("args, kwargs, match", [
+    ((None,), {}, "out got None; allowed: a file name ending in .html"),
+    ((3,), {}, "out got 3"),
+    (("R.html", None), {}, "systems got None; allowed: a list of system ids"),
+    (("R.html", ["uwr"], None), {}, "variants got None"),
+    (("R.html", ["uwr"], (), None), {}, "pool_sizes got None; allowed: whole numbers"),
+    (("R.html", ["uwr"], (), ["a"]), {}, "pool_sizes got 'a'; allowed: a whole number"),
+    (("R.html", ["uwr"], (), [1.5]), {}, "pool_sizes got 1.5"),  # was silently pool 1
+    (("R.html", ["uwr"]), {"wanted": None}, "--want got None; allowed: text"),
+    (("R.html", ["uwr"]), {"wanted": 3}, "--want got 3"),
+    (("R.html", ["uwr"]), {"progress": "x"}, "progress got 'x'; allowed: True or False"),
+])
+def test_bad_arguments_are_workbench_errors(tmp_path, args, kwargs, match):
+    args = tuple(tmp_path / a if a == "R.html" else a for a in args)
+    with pytest.raises(WorkbenchError, match=match):
+        build_report(*args, **kwargs)
+    assert not (tmp_path / "R.html").exists()
+
+
+def test_one_system_id_is_not_split_into_letters():
+    assert report_title("uwr") == "Balance report: UWR (= HKRPG)"
+    with pytest.raises(WorkbenchError, match="systems got None"):
+        report_sections(None)
+
+
 def test_cli_report_says_what_it_wrote_and_nothing_on_stderr(tmp_path):
     out = tmp_path / "report.html"
     done = subprocess.run([sys.executable, "-m", "workbench", "report", "--out", str(out),

@@ -122,6 +122,8 @@ def parse_wanted(text: str) -> dict[str, float]:
         >>> parse_wanted("Easy=0.9, Hard=45%")
         {'Easy': 0.9, 'Hard': 0.45}
     """
+    if not isinstance(text, str):
+        raise WorkbenchError(f"--want got {text!r}; allowed: text such as \"Easy=0.9,Normal=70%\"")
     wanted: dict[str, float] = {}
     for item in (part.strip() for part in text.split(",")):
         if not item:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from .errors import WorkbenchError
+from .errors import ParameterError, WorkbenchError
 from .rules.registry import get_system
 
 DEFAULT_SYSTEMS = ("uwr", "fons", "unnamed", "arrata", "erzahlspiel")
@@ -91,13 +91,27 @@ class Section:
         return "".join(c if c.isalnum() else "-" for c in self.title.lower()).strip("-")
 
 
+def _names(value: Any, name: str) -> list:
+    """A list of systems; one id alone is never split into letters."""
+    if isinstance(value, (str, Path)):
+        return [value]
+    if not isinstance(value, Iterable):
+        raise ParameterError(None, name, value, "a list of system ids, aliases or .toml paths")
+    return list(value)
+
+
 def _check_choice(systems: Sequence[Any], variants: Sequence[Any], pool_sizes: Iterable[int]):
+    from . import validation
+    from .limits import MAX_DICE
+
     # System objects, not ids: a variant loaded from a file is not known by its id alone.
-    picked = [get_system(name) for name in systems]
-    picked_variants = [get_system(name) for name in variants]
+    picked = [get_system(name) for name in _names(systems, "systems")]
+    picked_variants = [get_system(name) for name in _names(variants, "variants")]
     if not picked and not picked_variants:
         raise WorkbenchError("systems got nothing; allowed: one or more ids such as uwr,arrata")
-    sizes = [int(n) for n in pool_sizes]
+    if isinstance(pool_sizes, (str, bytes)) or not isinstance(pool_sizes, Iterable):
+        raise ParameterError(None, "pool_sizes", pool_sizes, "whole numbers such as range(1, 11)")
+    sizes = [validation.whole_number(None, "pool_sizes", n, 0, MAX_DICE) for n in pool_sizes]
     if not sizes:
         raise WorkbenchError("pool_sizes is empty; allowed: one or more whole numbers >= 1")
     return picked, picked_variants, sizes
@@ -110,8 +124,8 @@ def report_title(systems: Sequence[str], variants: Sequence[str] = ()) -> str:
         >>> report_title(["uwr", "arrata"], ["fons-exploding"])
         'Balance report: UWR (= HKRPG), Arrata + FoNS, exploding 6s'
     """
-    names = ", ".join(get_system(s).name for s in systems)
-    extra = ", ".join(get_system(v).name for v in variants)
+    names = ", ".join(get_system(s).name for s in _names(systems, "systems"))
+    extra = ", ".join(get_system(v).name for v in _names(variants, "variants"))
     return "Balance report: " + names + (f" + {extra}" if extra else "")
 
 
@@ -328,8 +342,12 @@ def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
         ...
         workbench.errors.WorkbenchError: unknown system 'nope'; known: uwr, fons, unnamed, arrata, erzahlspiel, arrata-cancelling, d10-pool, erzahlspiel-six-dice, fons-exploding (or a path to a .toml data file)
     """
+    from . import validation
     from ._report_page import render_page
 
+    if not isinstance(out, (str, Path)) or not str(out):
+        raise ParameterError(None, "out", out, "a file name ending in .html")
+    progress = validation.boolean(None, "progress", progress)
     out = Path(out)
     if out.suffix.lower() not in (".html", ".htm"):
         raise WorkbenchError(f"--out got {str(out)!r}; allowed: a file name ending in .html")
