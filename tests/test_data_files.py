@@ -208,6 +208,19 @@ MALFORMED = {
     "text-default": (POOL + '[params.n]\ndefault = "three"\n', "params.n", "whole number or true/false"),
     "shipped-id": ('base = "fons"\nid = "fons-exploding"\nname = "X"\n', "id", "already used"),
     "shipped-id-other-case": ('base = "fons"\nid = "FONS"\nname = "X"\n', "id", "already used"),
+    "shift-faces-unknown-die": (POOL + '[params.n]\ndefault = 0\neffect = { shift_faces = "d8" }\n',
+                                "params.n.effect[0].shift_faces", "unknown die type 'd8'; declared: d6"),
+    "misspelt-effect-word": (POOL + '[params.n]\ndefault = 0\neffect = "reroll_mises"\n',
+                             "params.n.effect", "did you mean 'reroll_misses'"),
+    "choice-unknown-die": (POOL + '[params.q]\nchoices = ["a"]\non.a.faces = { d10 = [1, 1, 1, 1, 1, 1] }\n',
+                           "params.q.on.a.faces", "unknown die type 'd10'"),
+    # Overlapping tiers used to load, the later tier silently losing the shared totals.
+    "tiers-overlap": (POOL + '[[tiers]]\nname = "Fail"\nmax = 1\n[[tiers]]\nname = "Win"\nmin = 1\n',
+                      "tiers", "tiers[1] 'Win' overlaps tiers[0] 'Fail' (totals up to 1 and 1 and up)"),
+    "tiers-shadowed": (POOL + '[[tiers]]\nname = "Any"\n[[tiers]]\nname = "High"\nmin = 3\nmax = 4\n',
+                       "tiers", "(totals every total and 3 to 4)"),
+    "tier-min-above-max": (POOL + '[[tiers]]\nname = "Odd"\nmin = 3\nmax = 1\n',
+                           "tiers[0]", "min 3 is above max 1"),
     "alias-of-other-system": ('base = "fons"\nid = "x"\nname = "X"\naliases = ["hkrpg"]\n', "aliases", "already used"),
 }
 

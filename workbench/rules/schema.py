@@ -242,6 +242,21 @@ class Tier(_Strict):
     passes: bool = True
     when: dict[str, Union[Scalar, list[Scalar]]] = {}
 
+    @model_validator(mode="after")
+    def _range(self):
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min {self.min} is above max {self.max}: the tier could never "
+                             "name a roll; allowed: min <= max")
+        return self
+
+    def shadows(self, later: "Tier") -> bool:
+        """Whether this tier, listed first, names some roll that ``later`` also fits, under
+        the same conditions (then ``later`` never gets those totals)."""
+        low = max(-10**9 if self.min is None else self.min, -10**9 if later.min is None else later.min)
+        high = min(10**9 if self.max is None else self.max, 10**9 if later.max is None else later.max)
+        return (low <= high and self.all_negative == later.all_negative
+                and (not self.when or self.when == later.when))
+
 
 class Rung(_Strict):
     """``[[ladder]]``: one difficulty step, setting and adding parameter values."""
@@ -321,6 +336,19 @@ class PoolFile(_Common):
     cancel_out: list[CancelOut] = []
     shorthand: dict[str, Shorthand] = {}
 
+    @field_validator("tiers")
+    @classmethod
+    def _no_overlap(cls, tiers):
+        for i, later in enumerate(tiers):
+            for j, first in enumerate(tiers[:i]):
+                if first.shadows(later):
+                    raise ValueError(
+                        f"tiers[{i}] {later.name!r} overlaps tiers[{j}] {first.name!r} (totals "
+                        f"{_span(first)} and {_span(later)}); the first tier that fits names a roll, "
+                        "so the later one would be cut short; allowed: ranges that do not overlap "
+                        "(or that differ in all_negative / when)")
+        return tiers
+
 
 class NarrativeConstants(_Strict):
     outcomes: list[str] = Field(min_length=1)
@@ -335,6 +363,12 @@ class NarrativeFile(_Common):
     """The Erzählspiel mechanic: coloured dice whose faces are outcome labels."""
 
     constants: NarrativeConstants
+
+
+def _span(tier: Tier) -> str:
+    if tier.min is None:
+        return "every total" if tier.max is None else f"up to {tier.max}"
+    return f"{tier.min} and up" if tier.max is None else f"{tier.min} to {tier.max}"
 
 
 FILE_MODELS = {"pool": PoolFile, "narrative": NarrativeFile}
