@@ -69,6 +69,19 @@ def test_png_and_svg(tmp_path, capsys):
     (["uwr", "dice=x", "--out", "{tmp}/x.png"], "parameter 'dice' got 'x'"),
     (["uwr", "--pools", "9-1", "--out", "{tmp}/x.png"], "--pools got '9-1'"),
     (["nope", "--out", "{tmp}/x.png"], "unknown system 'nope'"),
+    # Options the kind does not use were silently ignored.
+    (["uwr", "--base", "fons", "--out", "{tmp}/x.png"],
+     "--base got 'fons'; allowed: only with kind=difference (this figure is kind=curve)"),
+    (["uwr", "--kind", "check", "--want", "Easy=0.9", "--out", "{tmp}/x.png"], "--want got 'Easy=0.9'; allowed: only with kind=ladder"),
+    (["uwr", "--kind", "check", "--pools", "1-3", "--out", "{tmp}/x.png"], "--pools got '1-3'; allowed: only with kind=curve"),
+    (["uwr", "--kind", "ladder", "--pool", "3", "--out", "{tmp}/x.png"], "--pool got '3'; allowed: only together with want"),
+    # The solver's message is said once, under the option's own name.
+    (["uwr", "--kind", "ladder", "--want", "Easy=2", "--out", "{tmp}/x.png"], "--want got 'Easy=2'; allowed: a number from 0 to 1"),
+    (["uwr", "--kind", "ladder", "--want", "oops", "--out", "{tmp}/x.png"],
+     "--want got 'oops'; allowed: RUNG=PROBABILITY entries such as Easy=0.9,Normal=70%"),
+    # On the command line a stray NAME=VALUE is a parameter: the directive's options are not listed.
+    (["uwr", "foo=1", "--out", "{tmp}/x.png"],
+     "parameter 'foo' got '1'; allowed: parameters of uwr: dice, favor, rerolls, half, penalty, target"),
 ])
 def test_bad_input_is_status_2_on_one_line(tmp_path, capsys, argv, message):
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]

@@ -102,6 +102,10 @@ def test_a_changed_system_file_changes_the_table(tmp_path, capsys):
     ("```workbench-table uwr colour=red\n```\n", "odds.md:1: workbench-table: option 'colour' got 'red'"),
     ("```workbench-table pools=1-3\n```\n", "odds.md:1: the block names no system"),
     ("```workbench-figure uwr kind=pie\n```\n", "option 'kind' got 'pie'; allowed: curve, check, difference, ladder"),
+    # A fence that never closes used to leave the page untouched with status 0.
+    ("# t\n\n```workbench-table uwr pools=1-3\n", "odds.md:3: workbench-table: the block's fence is never closed"),
+    ("```workbench-ladder uwr want=Easy=2\n```\n", "option 'want' got 'Easy=2'; allowed: a number from 0 to 1"),
+    ("```workbench-figure uwr kind=check base=fons\n```\n", "option 'base' got 'fons'; allowed: only with kind=difference"),
 ])
 def test_bad_blocks_are_one_line_with_status_2(tmp_path, capsys, body, message):
     page = tmp_path / "odds.md"

@@ -134,6 +134,8 @@ def test_results_are_cached_and_a_changed_data_file_recomputes(tmp_path):
     ("Some text.\n\n.. workbench-table:: uwr\n   :favor: 1.5\n", 7, "favor", "whole number"),
     (".. workbench-figure:: uwr\n   :kind: pie\n", 5, "kind", "curve, check, difference, ladder"),
     (".. workbench-ladder:: uwr\n   :pools: 3-1\n", 5, "pools", "1-10"),
+    (".. workbench-figure:: uwr\n   :base: fons\n", 5, "base", "only with kind=difference"),
+    (".. workbench-ladder:: uwr\n   :want: Easy=2\n", 4, "want", "allowed: a number from 0 to 1"),
 ])
 def test_bad_option_names_file_line_option_and_allowed(tmp_path, body, line, option, allowed):
     """``line`` is the option's own line (the page title takes lines 1-3)."""

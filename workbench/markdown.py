@@ -46,6 +46,19 @@ _SPEC = re.compile(
     re.M | re.S)
 
 
+_OPENING = re.compile(r"^(?:`{3,}|~{3,})[ \t]*workbench-(?P<kind>[a-z]+)", re.M)
+
+
+def _unclosed(text: str, matches: list, source: Path) -> None:
+    """A block whose fence never closes would be skipped silently: name it instead."""
+    spans = [(m.start(), m.end()) for m in matches]
+    for opening in _OPENING.finditer(text):
+        if not any(start <= opening.start() < end for start, end in spans):
+            line = text.count("\n", 0, opening.start()) + 1
+            raise WorkbenchError(f"{source}:{line}: workbench-{opening.group('kind')}: the block's "
+                                 "fence is never closed; allowed: a closing ``` line after the block")
+
+
 @dataclass
 class FillResult:
     """What filling a text did: the new text and how many blocks it holds."""
@@ -130,7 +143,9 @@ def fill_markdown(text: str, source: "str | os.PathLike" = "document.md", *,
     def resolve(path: str) -> str:
         return str(page_dir / path)
 
-    for match in _SPEC.finditer(text):
+    matches = list(_SPEC.finditer(text))
+    _unclosed(text, matches, source)
+    for match in matches:
         line = text.count("\n", 0, match.start()) + 1
         where = f"{source}:{line}"
         kind = match.group("kind") or match.group("ckind")

@@ -234,9 +234,34 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
             if not names or out["figure"] != "curve":
                 raise BlockOptionError("compare", settings["compare"], OPTIONS["compare"][1])
             out["compare"] = tuple(_system(name, resolve_path) for name in names)
+        # An option the kind does not use would be silently ignored: say which kind uses it.
+        users = {"base": ("difference",), "want": ("ladder",), "pool": ("ladder",),
+                 "rungs": ("curve", "difference", "ladder"), "pools": ("curve", "difference", "ladder")}
+        for option, kinds in users.items():
+            if option in settings and out["figure"] not in kinds:
+                raise BlockOptionError(option, settings[option], f"only with kind={' / kind='.join(kinds)} "
+                                       f"(this figure is kind={out['figure']})")
+        if "pool" in settings and "want" not in settings:
+            raise BlockOptionError("pool", settings["pool"], "only together with want (the pool the "
+                                   "wanted odds are for)")
         out["output"] = _choice("output", settings.get("output", "png"), FIGURE_OUTPUTS)
         out["alt"] = settings.get("alt") or _default_alt(sys_, out)
     return Block(**out)
+
+
+def want_error(want: str, error: WorkbenchError) -> BlockOptionError:
+    """A bad ``want``, said once: ``option 'want' got 'Easy=2'; allowed: a number from 0 to 1``
+    (not the solver's own message nested inside the option's).
+
+    Example:
+        >>> str(want_error("Easy", WorkbenchError("--want entry 'Easy' is not RUNG=PROBABILITY")))
+        "option 'want' got 'Easy'; allowed: RUNG=PROBABILITY entries such as Easy=0.9,Normal=70%"
+    """
+    text = str(error)
+    if "RUNG=PROBABILITY" in text:
+        return BlockOptionError("want", want, "RUNG=PROBABILITY entries such as Easy=0.9,Normal=70%")
+    _, sep, allowed = text.partition("; allowed: ")
+    return BlockOptionError("want", want, allowed if sep else text.removeprefix("--want "))
 
 
 def _rungs(sys_: "System", text: str, free: bool) -> tuple[str, ...]:
@@ -284,7 +309,7 @@ def table_frame(block: Block) -> "pd.DataFrame":
     try:
         solution = solve_ladder(block.system, block.want, block.pool, **params)
     except WorkbenchError as exc:
-        raise BlockOptionError("want", block.want, str(exc)) from None
+        raise want_error(block.want, exc) from None
     if block.show == "pools":
         return _pool_headed(block, solution.across_pools(list(block.pools)))
     table = solution.table()[["rung", "setting", "wanted", "achieved", "reachable"]]
@@ -357,7 +382,7 @@ def build_figure(block: Block):
         try:
             solution = solve_ladder(block.system, block.want, block.pool, **params)
         except WorkbenchError as exc:
-            raise BlockOptionError("want", block.want, str(exc)) from None
+            raise want_error(block.want, exc) from None
         return figures.ladder_figure(solution, pools=pools)
     return figures.ladder_figure(block.system, pools=pools, rungs=rungs, **params)
 

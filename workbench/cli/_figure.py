@@ -52,10 +52,15 @@ def run_figure(args) -> int:
     options = {name: getattr(args, name) for name in _CLI_OPTIONS if getattr(args, name) is not None}
     try:
         block = parse_block("figure", args.system, {**options, **params, "output": suffix})
+        figure = build_figure(block)  # a --want the solver cannot read fails here
     except BlockOptionError as exc:
         if exc.option in _CLI_OPTIONS:
             raise WorkbenchError(f"--{exc.option} got {exc.value!r}; allowed: {exc.allowed}") from None
-        raise WorkbenchError(f"parameter {exc.option!r} got {exc.value!r}; allowed: {exc.allowed}") from None
-    write_figure(build_figure(block), out)
+        from ..rules.registry import get_system
+        system = get_system(args.system)
+        allowed = exc.allowed if exc.option in system.params else \
+            f"parameters of {system.id}: {', '.join(system.params)}"
+        raise WorkbenchError(f"parameter {exc.option!r} got {exc.value!r}; allowed: {allowed}") from None
+    write_figure(figure, out)
     print(f"wrote {out}", file=sys.stderr)
     return 0
