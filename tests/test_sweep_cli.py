@@ -56,6 +56,8 @@ def test_parquet_without_pyarrow_says_how_to_get_it(tmp_path, monkeypatch, capsy
     (["sweep", "check", "--grid", "dice", "system=uwr"], ["dice", "NAME=VALUE"]),
     (["sweep", "check", "--grid", "", "system=uwr"], ["--grid"]),
     (["sweep", "check", "--grid", "dice=1,,2", "system=uwr"], ["dice", "commas"]),
+    # An empty value used to be read as broken JSON ("allowed: JSON (Expecting value)").
+    (["sweep", "check", "--grid", "dice=", "system=uwr"], ["--grid dice got ''", "a range such as 2-6"]),
     (["sweep", "roll", "--grid", "dice=1-2"], ["roll", "check"]),
     (["sweep", "check", "--grid", "dice=1-2", "system=uwr", "--out", "r.xlsx"], ["--out", ".csv"]),
     (["sweep", "check", "--grid", "dice=1-2", "system=uwr", "--seed", "x"], ["--seed", "'x'"]),

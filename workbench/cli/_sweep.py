@@ -47,7 +47,7 @@ def read_value(text: str, name: str) -> Any:
         [4, -1, 0.25, True, 'green', [{'d6': 2}]]
     """
     text = text.strip()
-    if text[:1] in "[{":
+    if text[:1] and text[:1] in "[{":
         try:
             return json.loads(text)
         except json.JSONDecodeError as exc:
@@ -80,7 +80,7 @@ def grid_values(text: str, name: str) -> list:
             raise WorkbenchError(f"--grid {name} got {text!r}; allowed: ranges of at most "
                                  "100,000 values")
         return list(range(low, high + 1))
-    if text.strip()[:1] in "[{":
+    if text.strip()[:1] and text.strip()[:1] in "[{":
         return [read_value(text, f"--grid {name}")]
     items = [item for item in text.split(",")]
     if any(not item.strip() for item in items):
