@@ -39,12 +39,21 @@ def test_table_to_stdout_as_markdown(capsys):
 @pytest.mark.parametrize("fmt", ["rst-grid", "rst-list", "rst-csv"])
 def test_table_to_a_file_for_sphinx(tmp_path, capsys, fmt):
     out_file = tmp_path / "arrata.rst"
-    status, out, _ = run(capsys, "table", "arrata", "quality=A", "--pools", "2,4",
+    status, out, err = run(capsys, "table", "arrata", "quality=A", "--pools", "2,4",
                          "--format", fmt, "--fraction", "--out", str(out_file))
     assert status == 0 and out == ""
+    assert err == f"wrote {out_file}\n"  # every --out says what it wrote
     text = out_file.read_text(encoding="utf-8")
     assert rst_parses(text) == 1
     assert "80/81" in text  # A4 against Ob 1: 1 - (1/3)^4
+
+
+def test_ladder_to_a_file_says_what_it_wrote(tmp_path, capsys):
+    out_file = tmp_path / "ladder.json"
+    status, out, err = run(capsys, "ladder", "uwr", "--want", "Normal=0.7", "--format", "json",
+                           "--out", str(out_file))
+    assert status == 0 and out == "" and err.strip().endswith(f"wrote {out_file}")
+    assert '"Normal"' in out_file.read_text(encoding="utf-8")
 
 
 def test_table_number_options(capsys):

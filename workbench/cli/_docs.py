@@ -132,6 +132,7 @@ def _write(text: str, out: str | None) -> None:
             stream.write(text + "\n")
     except OSError as exc:  # a full disk, no permission, a folder in the way...
         raise WorkbenchError(f"--out {out!r}: cannot write there ({exc.strerror or exc})") from None
+    print(f"wrote {path}", file=sys.stderr)  # as figure, sweep and report do
 
 
 def checked_out_path(out: str, example: str = "odds.rst") -> Path:
