@@ -194,10 +194,10 @@ def test_unknown_rung_is_a_workbench_error():
 
 def test_settings_are_frozen_and_hashable():
     entry = EntrySettings("uwr", {"favor": 1})
-    settings = ExplorerSettings((entry,))
+    settings = ExplorerSettings((entry,), seed=5)
     with pytest.raises(AttributeError):
         settings.view = "outcomes"
-    assert hash(settings) == hash(ExplorerSettings((EntrySettings("uwr", {"favor": 1}),)))
+    assert hash(settings) == hash(ExplorerSettings((EntrySettings("uwr", {"favor": 1}),), seed=5))
 
 
 def test_display_values_are_formatted():
@@ -337,6 +337,34 @@ def test_explorer_simulated_toggle():
     explorer.method.value = "simulate"
     assert "simulated" in _titles(explorer.figure)
     assert explorer.figure.data[0].error_y.array is not None
+
+
+def test_default_seed_is_fresh_but_kept_as_everywhere_else():
+    # Issue 10: one default for seed (None, a fresh seed). The settings draw it once and keep
+    # it, so the same settings always simulate the same curve.
+    pytest.importorskip("workbench.simulation")
+    settings = ExplorerSettings((EntrySettings("uwr", rungs=("Normal",)),), method="simulate",
+                                trials=2_000, pool_sizes=(2, 3))
+    assert isinstance(settings.seed, int) and 0 <= settings.seed < 2**53
+    assert list(figure(settings).data[0].y) == list(figure(settings).data[0].y)
+    seeds = {ExplorerSettings((EntrySettings("uwr"),)).seed for _ in range(5)}
+    assert len(seeds) > 1  # fresh, not a fixed 0
+    assert ExplorerSettings((EntrySettings("uwr"),), seed=0).seed == 0
+
+
+def test_explorer_shows_its_fresh_seed_and_keeps_it_while_knobs_move():
+    pytest.importorskip("workbench.simulation")
+    explorer = Explorer(["uwr"], pool_sizes=range(1, 4), trials=2_000)
+    shown = explorer.seed.value
+    assert 0 <= shown < 2**53 and explorer.settings().seed == shown
+    explorer.method.value = "simulate"
+    first = list(explorer.figure.data[0].y)
+    explorer.entries[0].knobs["favor"].value = 1
+    explorer.entries[0].knobs["favor"].value = 0
+    assert explorer.seed.value == shown and list(explorer.figure.data[0].y) == first  # no flicker
+    assert Explorer(["uwr"], seed=11).seed.value == 11
+    with pytest.raises(WorkbenchError, match="seed"):
+        Explorer(["uwr"], seed=-1)
 
 
 def test_root_package_does_not_import_widgets():

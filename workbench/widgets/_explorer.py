@@ -17,7 +17,8 @@ from ..errors import WorkbenchError
 from ..api import systems
 from .controls import EntryControls
 from .figures import figure
-from .settings import EntrySettings, ExplorerSettings
+from .. import validation
+from .settings import EntrySettings, ExplorerSettings, explorer_seed
 
 TRIAL_CHOICES = (10_000, 100_000, 1_000_000)
 
@@ -93,7 +94,10 @@ class Explorer:
 
     Args:
         entries: starting systems: ids, or :class:`EntrySettings` for knobs and rungs.
-        view, method, pool_sizes, trials, seed: as in :class:`ExplorerSettings`.
+        view, method, pool_sizes, trials: as in :class:`ExplorerSettings`.
+        seed: the simulator's seed; ``None`` (the default) draws one fresh seed now, shows
+            it in the seed box and keeps it until the designer types another, so simulated
+            curves do not change when a knob is turned back and forth.
 
     Example:
         >>> explorer = Explorer(["uwr", EntrySettings("arrata", {"quality": "A"})])
@@ -106,7 +110,7 @@ class Explorer:
 
     def __init__(self, entries: Iterable[str | EntrySettings] = ("uwr",), view: str = "curve",
                  method: str = "exact", pool_sizes: Iterable[int] = range(1, 21),
-                 trials: int = 100_000, seed: int | None = 0):
+                 trials: int = 100_000, seed: int | None = None):
         sizes = list(pool_sizes)
         self.entries: list[EntryControls] = []
         self.last_update_seconds: float | None = None
@@ -139,9 +143,10 @@ class Explorer:
             options=[(f"{n:,}", n) for n in sorted({*TRIAL_CHOICES, int(trials)})],
             value=int(trials), description="trials", style=style, layout=wide,
             tooltip="simulated checks per point (more: smaller error bars, slower)")
-        self.seed = widgets.IntText(value=0 if seed is None else seed, description="seed",
-                                    style=style, layout=wide,
-                                    tooltip="the simulator's seed: same seed, same numbers")
+        seed = explorer_seed() if seed is None else validation.seed("explorer", seed)
+        self.seed = widgets.IntText(value=seed, description="seed", style=style, layout=wide,
+                                    tooltip="the simulator's seed, drawn fresh when the explorer "
+                                            "opened: same seed, same numbers")
         self.pools = widgets.IntRangeSlider(value=(max(1, min(sizes)), max(sizes)), min=1,
                                             max=max(40, max(sizes)), description="dice in pool",
                                             continuous_update=False, style=style, layout=wide,

@@ -104,7 +104,10 @@ class ExplorerSettings:
             tier distribution, stacked) or ``"difference"`` (each entry minus the baseline).
         method: ``"exact"`` or ``"simulate"`` (simulated results carry error bars).
         pool_sizes: dice in the pool along the curve's x axis.
-        trials, seed: for simulations.
+        trials: simulated checks per point.
+        seed: the simulator's seed. ``None`` (the default, as everywhere in the workbench)
+            draws one fresh seed when the settings are made and keeps it in ``seed``, so the
+            same settings always draw the same simulated curves; see :func:`explorer_seed`.
         baseline: index into ``entries`` of the entry the difference view subtracts.
 
     Example:
@@ -118,7 +121,7 @@ class ExplorerSettings:
     method: str = "exact"
     pool_sizes: tuple[int, ...] = field(default_factory=lambda: tuple(range(1, 21)))
     trials: int = 100_000
-    seed: int | None = 0
+    seed: int | None = None
     baseline: int = 0
 
     def __post_init__(self):
@@ -126,8 +129,9 @@ class ExplorerSettings:
         object.__setattr__(self, "pool_sizes", _checked(
             "pool_sizes", lambda: tuple(pool_size_list(self.pool_sizes, "pool_sizes"))))
         object.__setattr__(self, "trials", _checked("trials", validation.trials, None, self.trials))
-        if self.seed is not None:  # None: a fresh seed for every figure
-            object.__setattr__(self, "seed", _checked("seed", validation.seed, None, self.seed))
+        # None: one fresh seed, drawn now and kept, so redrawing these settings never flickers.
+        seed = explorer_seed() if self.seed is None else self.seed
+        object.__setattr__(self, "seed", _checked("seed", validation.seed, None, seed))
         if not self.entries:
             raise SettingsError("entries", (), "at least one system or variant")
         if self.view not in VIEWS:
@@ -151,6 +155,21 @@ class ExplorerSettings:
             seen[text] = seen.get(text, 0) + 1
             out.append(text if seen[text] == 1 else f"{text} #{seen[text]}")
         return out
+
+
+EXACT_IN_BROWSER = 2**53
+"""Seeds the explorer draws stay below this: a browser shows whole numbers exactly only up
+to 2**53, and the seed on screen must be the seed used (typed in again, it repeats the run)."""
+
+
+def explorer_seed() -> int:
+    """A fresh seed for the explorer: random like every other default seed, below 2**53.
+
+    Example:
+        >>> 0 <= explorer_seed() < 2**53
+        True
+    """
+    return validation.fresh_seed() % EXACT_IN_BROWSER
 
 
 def _checked(setting: str, check, *args):
