@@ -87,3 +87,27 @@ def test_drama_sweep_heatmap_of_pool_levels():
     assert len(fig.data[0].z) == 2 and fig.data[0].zmax == 1.0
     table = heatmap_frame(frame, "players", "refill_rate", "empty_share")
     assert table.loc[0.4, 2] < table.loc[0.0, 2]   # refills keep the pool from running dry
+
+
+def test_axes_legends_and_colour_bars_read_as_words_not_column_names():
+    # Seen in notebook 08 in JupyterLab: "refill_rate", "empty_share", "pass_with" on the
+    # axes, half-player ticks (2.5, 3.5) and a red-to-blue "worse to better" scale on a
+    # share of empty pools, where red meant 0% empty.
+    frame = pd.DataFrame({"players": [2, 2, 3, 3], "refill_rate": [0.0, 0.1, 0.0, 0.1],
+                          "empty_share": [0.3, 0.2, 0.1, 0.0], "pass_with": [0.5, 0.6, 0.55, 0.65]})
+    heat = heatmap_figure(frame, "players", "refill_rate", "empty_share")
+    assert heat.layout.yaxis.title.text == "refill rate"
+    assert heat.data[0].colorbar.title.text == "checks finding the pool empty"
+    assert [c[1] for c in heat.data[0].colorscale][0] == "#ffffff"  # neutral: more, not worse
+    passing = heatmap_figure(frame, "players", "refill_rate", "pass_with")
+    assert passing.data[0].colorscale[0][1] != "#ffffff"  # chances of passing: worst to best
+    lines = line_family_figure(frame, "players", "refill_rate", "pass_with")
+    assert lines.layout.yaxis.title.text == "P(pass) with Drama Dice"
+    assert [t.name for t in lines.data] == ["refill rate 0.0", "refill rate 0.1"]
+    assert list(lines.layout.xaxis.tickvals) == [2, 3]
+
+
+def test_band_map_says_when_no_cell_is_within_the_band(ladder_grid):
+    fig = band_map_figure(ladder_grid, "favor", "target", over="dice", low=0.99, high=1.0)
+    assert "every pool of 3 to 6 dice (no such cells)" in fig.layout.title.text
+    assert fig.data[0].colorbar.title.text == "share of pools in the band"

@@ -22,6 +22,36 @@ from ..errors import WorkbenchError
 from .style import LINE_COLOURS, OUTCOME_SCALE, line_colour, new_figure
 
 PROBABILITY_COLUMNS = ("p_pass", "p_actor", "pass_with", "pass_without", "empty_share")
+#: Chances of passing: higher is better, so they take the worst-to-best outcome colours.
+#: Every other figure (a share of empty pools, a mean) is shaded on a neutral scale that
+#: says "more", not "better".
+PASS_COLUMNS = ("p_pass", "p_actor", "pass_with", "pass_without")
+#: Sweep columns as a designer reads them on an axis, a legend or a colour bar.
+READABLE = {
+    "p_pass": "P(pass)", "p_actor": "P(actor wins)", "pass_with": "P(pass) with Drama Dice",
+    "pass_without": "P(pass) without Drama Dice", "empty_share": "checks finding the pool empty",
+    "mean_pulled": "Drama Dice pulled per check", "pool_max": "pool maximum",
+    "dice": "dice in the pool", "refill_rate": "refill rate", "mean": "mean",
+}
+
+
+def readable(column: str) -> str:
+    """A column's name for axes and legends: ``refill_rate`` -> ``refill rate``.
+
+    Example:
+        >>> readable("pass_with"), readable("refill_rate"), readable("tier: Success")
+        ('P(pass) with Drama Dice', 'refill rate', 'tier: Success')
+    """
+    column = str(column)
+    return READABLE.get(column, column.replace("_", " "))
+
+
+def _whole_ticks(values: Sequence[Any]) -> dict:
+    """Whole-number parameters (players, dice) get ticks at their values only, not 2.5."""
+    values = sorted(set(values))
+    if values and len(values) <= 30 and all(float(v).is_integer() for v in values):
+        return {"tickmode": "array", "tickvals": values}
+    return {}
 
 
 def _need_columns(frame: pd.DataFrame, columns: Sequence[str]) -> None:
@@ -64,14 +94,20 @@ def heatmap_frame(frame: pd.DataFrame, x: str, y: str, value: str = "p_pass") ->
 
 def _heat_trace(table: pd.DataFrame, value: str, **extra: Any) -> dict:
     percent = _is_probability(value)
-    scale = [[i / (len(OUTCOME_SCALE) - 1), colour] for i, colour in enumerate(OUTCOME_SCALE)]
+    if value in PASS_COLUMNS or value.endswith(": p_pass"):
+        scale = [[i / (len(OUTCOME_SCALE) - 1), colour] for i, colour in enumerate(OUTCOME_SCALE)]
+    else:
+        scale = [[0.0, "#ffffff"], [1.0, LINE_COLOURS[0]]]
+    name = readable(value)
     trace = {"type": "heatmap", "x": [str(c) for c in table.columns],
              "y": [str(i) for i in table.index], "z": table.to_numpy().tolist(),
-             "colorscale": scale, "colorbar": {"title": {"text": value}},
-             "hovertemplate": f"{table.columns.name} %{{x}}<br>{table.index.name} %{{y}}<br>"
-                              f"{value} %{{z:{'.1%' if percent else '.3f'}}}<extra></extra>"}
+             "colorscale": scale, "colorbar": {"title": {"text": name, "side": "right"}},
+             "hovertemplate": f"{readable(table.columns.name)} %{{x}}<br>"
+                              f"{readable(table.index.name)} %{{y}}<br>"
+                              f"{name} %{{z:{'.1%' if percent else '.3f'}}}<extra></extra>"}
     if percent:
-        trace.update(zmin=0.0, zmax=1.0, colorbar={"title": {"text": value}, "tickformat": ".0%"})
+        trace.update(zmin=0.0, zmax=1.0,
+                     colorbar={"title": {"text": name, "side": "right"}, "tickformat": ".0%"})
     trace.update(extra)
     return trace
 
@@ -93,7 +129,8 @@ def heatmap_figure(frame: pd.DataFrame, x: str, y: str, value: str = "p_pass", *
         fmt = "{:.0%}" if _is_probability(value) else "{:.2f}"
         extra = {"text": [[fmt.format(v) if pd.notna(v) else "" for v in row]
                           for row in table.to_numpy()], "texttemplate": "%{text}"}
-    return new_figure(title or f"{value} by {x} and {y}", x, y, subtitle=subtitle,
+    return new_figure(title or f"{readable(value)} by {readable(x)} and {readable(y)}",
+                      readable(x), readable(y), subtitle=subtitle,
                       traces=[_heat_trace(table, value, **extra)],
                       xaxis={"type": "category"}, yaxis={"type": "category"})
 
@@ -132,17 +169,18 @@ def line_family_figure(frame: pd.DataFrame, x: str, line: str, value: str = "p_p
     percent = _is_probability(value)
     traces = []
     for index, (key, part) in enumerate(table.groupby(line, sort=True)):
-        trace = {"type": "scatter", "mode": "lines+markers", "name": f"{line} {key}",
+        trace = {"type": "scatter", "mode": "lines+markers", "name": f"{readable(line)} {key}",
                  "x": part[x].tolist(), "y": part[value].tolist(),
                  "line": {"color": line_colour(index)},
-                 "hovertemplate": f"{line} {key}<br>{x} %{{x}}<br>{value} "
+                 "hovertemplate": f"{readable(line)} {key}<br>{readable(x)} %{{x}}<br>{readable(value)} "
                                   f"%{{y:{'.1%' if percent else '.3f'}}}<extra></extra>"}
         if "stderr" in part:
             trace["error_y"] = {"type": "data", "array": part["stderr"].tolist(), "visible": True}
         traces.append(trace)
-    return new_figure(title or f"{value} against {x}, one line per {line}", x, value,
+    return new_figure(title or f"{readable(value)} against {readable(x)}, one line per "
+                      f"{readable(line)}", readable(x), readable(value),
                       subtitle=subtitle, traces=traces, y="percent" if percent else None,
-                      legend_title=line)
+                      legend_title=readable(line), xaxis=_whole_ticks(table[x].tolist()))
 
 
 def band_frame(frame: pd.DataFrame, x: str, y: str, over: str, value: str = "p_pass",
@@ -188,6 +226,7 @@ def band_map_figure(frame: pd.DataFrame, x: str, y: str, over: str, value: str =
         ('heatmap', 0.0, 1.0)
     """
     band = band_frame(frame, x, y, over, value, low, high)
+    many = "pools" if over == "dice" else f"{readable(over)} values"
     share = band.pivot(index=y, columns=x, values="share").sort_index().sort_index(axis=1)
     least = band.pivot(index=y, columns=x, values="least").reindex_like(share)
     greatest = band.pivot(index=y, columns=x, values="greatest").reindex_like(share)
@@ -201,13 +240,18 @@ def band_map_figure(frame: pd.DataFrame, x: str, y: str, over: str, value: str =
              "zmin": 0.0, "zmax": 1.0, "text": text, "texttemplate": "%{text}",
              "customdata": hover,
              "colorscale": [[0.0, "#ffffff"], [1.0, LINE_COLOURS[2]]],
-             "colorbar": {"title": {"text": f"share of {over}"}, "tickformat": ".0%"},
-             "hovertemplate": f"{x} %{{x}}<br>{y} %{{y}}<br>%{{z:.0%}} of {over} within the band"
-                              "<br>%{customdata}<extra></extra>"}
+             "colorbar": {"title": {"text": f"share of {many} in the band",
+                                    "side": "right"}, "tickformat": ".0%"},
+             "hovertemplate": f"{readable(x)} %{{x}}<br>{readable(y)} %{{y}}<br>%{{z:.0%}} of "
+                              f"{many} within the band<br>%{{customdata}}<extra></extra>"}
     band_text = f"{fmt.format(low)}-{fmt.format(high)}"
     values = sorted(frame[over].unique().tolist())
-    default_subtitle = (f"{value} within {band_text} for every {over} in "
-                        f"{values[0]}-{values[-1]}: ✓" if values else None)
-    return new_figure(title or f"Where {value} is within {band_text}", x, y,
+    marked = int(band["all_within"].sum())
+    span = (f"every pool of {values[0]} to {values[-1]} dice" if over == "dice" else
+            f"every {readable(over)} from {values[0]} to {values[-1]}") if values else ""
+    default_subtitle = (f"✓: {readable(value)} within {band_text} at {span} ({marked or 'no'} such "
+                        f"cell{'' if marked == 1 else 's'}); shading: the share of {many} within"
+                        if values else None)
+    return new_figure(title or f"Where {readable(value)} is within {band_text}", readable(x), readable(y),
                       subtitle=subtitle or default_subtitle, traces=[trace],
                       xaxis={"type": "category"}, yaxis={"type": "category"})
