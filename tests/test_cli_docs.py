@@ -142,7 +142,7 @@ def test_ladder_turns_only_the_knobs_asked_for(capsys):
     rows = {row[0]: row for row in csv.reader(io.StringIO(out))}
     assert rows["Normal"][1] == "target=1" and rows["Difficult"][1] == "target=2"
     # 70% lies between target 1 (80.2%) and target 2 (40.7%): a step over it, not out of range.
-    assert "no setting within 5.0% of 70.0% at 4 dice" in err
+    assert "no setting within 5.0 pp of 70.0% at 4 dice" in err  # a distance: pp, not %
 
 
 @pytest.mark.parametrize("argv, message", [

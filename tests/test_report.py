@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import pandas as pd
 import pytest
 
 import workbench
@@ -97,6 +98,12 @@ def test_bad_arguments_are_workbench_errors(tmp_path, args, kwargs, match):
     with pytest.raises(WorkbenchError, match=match):
         build_report(*args, **kwargs)
     assert not (tmp_path / "R.html").exists()
+
+
+def test_differences_keep_their_unit_on_the_same_line():
+    # Seen in the report in JupyterLab: "-13.8" with "pp" wrapped onto a line of its own.
+    table = Table("t", pd.DataFrame({"error": [-0.138, 0.005]}), pp=("error",))
+    assert table.text_frame()["off by"].tolist() == ["-13.8\u00a0pp", "+0.5\u00a0pp"]
 
 
 def test_one_system_id_is_not_split_into_letters():

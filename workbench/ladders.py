@@ -472,7 +472,8 @@ def _note(sys_, cand, goal, reachable, tolerance, where, low, high) -> str:
     if reachable:
         return ""
     if low <= goal <= high:  # inside the range, but the steps between settings are coarse
-        return (f"no setting within {_pct(tolerance)} of {_pct(goal)} {where}".rstrip()
+        # The tolerance is a distance between probabilities: percentage points, not percent.
+        return (f"no setting within {100 * tolerance:.1f} pp of {_pct(goal)} {where}".rstrip()
                 + f": the nearest settings step over it; closest is {_pct(cand.at_typical)} "
                 f"({cand.rung.describe()})")
     return (f"cannot reach {_pct(goal)} {where}".rstrip() + f": P(pass) runs from {_pct(low)} to "

@@ -56,7 +56,8 @@ class Table:
             if column in self.percent:
                 out[column] = [_percent(v) for v in values]
             elif column in self.pp:
-                out[column] = [f"{100 * float(v):+.1f} pp" for v in values]
+                # A no-break space: a narrow column never leaves "pp" alone on a second line.
+                out[column] = [f"{100 * float(v):+.1f}\u00a0pp" for v in values]
             elif column in self.digits:
                 out[column] = [f"{float(v):,.2f}" for v in values]
             elif values.dtype == bool:
