@@ -106,7 +106,9 @@ def test_check_figure_shows_outcomes_and_tiers():
     fig = check_figure("unnamed", d6=3, d8=1)
     result = workbench.check("unnamed", d6=3, d8=1)
     outcomes, tiers = fig.data
-    assert list(outcomes.y) == pytest.approx(list(result.pmf.probabilities))
+    pmf = {f"net {o}": p for o, p in result.pmf.to_dict().items()}
+    assert list(outcomes.y) == pytest.approx([pmf[name] for name in outcomes.x])
+    assert sum(outcomes.y) > 0.999  # only negligible ends are left out
     assert list(tiers.x) == [str(t) for t in result.tiers.outcomes]
     assert list(tiers.y) == pytest.approx(list(result.tiers.probabilities))
     assert f"{result.p_pass:.1%}" in fig.layout.title.text
@@ -213,3 +215,17 @@ def test_simulated_curves_without_a_seed_are_not_memoised():
     seeded = [curve_frame(["uwr"], [2, 3], rungs=["Normal"], method="simulate", trials=5_000,
                           seed=3)["p_pass"].tolist() for _ in range(2)]
     assert seeded[0] == seeded[1]
+
+
+def test_one_check_bars_leave_out_only_negligible_ends():
+    # Seen in notebook 01 in JupyterLab: Unnamed 3d6+2d8 drew net -5 to net 29, the real
+    # bars squeezed into the left third with unreadable labels.
+    from workbench.figures import check_figure
+    fig = check_figure("unnamed", d6=3, d8=2)
+    pmf = workbench.check("unnamed", d6=3, d8=2).pmf.to_dict()
+    drawn = list(fig.data[0].x)
+    assert "net 1" in drawn and "net 29" not in drawn and len(drawn) < len(pmf)
+    left_out = sum(p for o, p in pmf.items() if f"net {o}" not in drawn)
+    assert 0 < left_out < 0.001
+    assert "ends under 0.1% together not drawn" in fig.layout.xaxis.title.text
+    assert len(check_figure("uwr", dice=3).data[0].x) == 4  # nothing negligible: every bar

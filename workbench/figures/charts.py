@@ -261,12 +261,18 @@ def check_figure(system: "str | System", method: str = "exact", *, trials: int =
         parts.append(("tier", result.tiers))
     traces = []
     layout: dict[str, Any] = {}
+    trimmed = ""
     for index, (kind, dist) in enumerate(parts):
         axis = "" if index == 0 else str(index + 1)
         x = [_outcome_name(o) if kind == "outcome" and not sys_.outcome_labels else str(o)
              for o in dist.outcomes]
         y = [float(p) for p in dist.probabilities]
         se = (list(dist.stderr) if dist.stderr is not None else [math.nan] * len(x))
+        if kind == "outcome" and not sys_.outcome_labels:
+            keep = _drawn_span(y)
+            if len(keep) < len(y):
+                trimmed = f" (ends under {TAIL:.1%} together not drawn)"
+            x, y, se = ([v[i] for i in keep] for v in (x, y, se))
         error_y = _error_bars([float(v) for v in se])
         traces.append({"type": "bar", "x": x, "y": y, "name": kind, "xaxis": f"x{axis}",
                        "yaxis": f"y{axis}", "showlegend": False, "error_y": error_y,
@@ -276,16 +282,40 @@ def check_figure(system: "str | System", method: str = "exact", *, trials: int =
                        "textposition": "outside", "cliponaxis": False,
                        "hovertemplate": f"%{{x}}: {_percent_hover(method)}<extra></extra>"})
     if len(parts) == 2:
-        layout = {"xaxis": {"domain": [0, 0.55], "title": {"text": "net successes"}},
+        layout = {"xaxis": {"domain": [0, 0.55], "title": {"text": "net successes" + trimmed}},
                   "xaxis2": {"domain": [0.63, 1], "anchor": "y2", "title": {"text": "tier"},
                              "tickangle": -30},
                   "yaxis2": {"anchor": "x2", **percent_axis(range=[0, 1.05])}}
     given = ", ".join(f"{k}={v}" for k, v in params.items()) or "defaults"
-    x_title = "outcome" if sys_.outcome_labels else "successes"
+    x_title = "outcome" if sys_.outcome_labels else "successes" + trimmed
     return new_figure(f"{sys_.name}: one check ({given})", x_title, "probability", traces=traces,
                       subtitle=(f"P(pass) {result.p_pass:.1%} · " if result.p_pass is not None
                                 else "no target set · ") + method_note(method, trials, seed),
                       y="percent", yaxis={"range": [0, 1.05]}, height=height, **layout)
+
+
+TAIL = 0.001
+"""Outcomes at either end of a check whose probabilities add up to less than this are left
+out of its bar chart (a long exploding tail otherwise squeezes the bars that matter into a
+corner; tables and ``pmf`` keep every outcome)."""
+
+
+def _drawn_span(probabilities: list[float]) -> list[int]:
+    """Indices of the bars drawn: everything but the negligible ends.
+
+    Example:
+        >>> _drawn_span([0.0002, 0.5, 0.4997, 0.0001, 0.0001])
+        [1, 2]
+    """
+    low, high, cut = 0, len(probabilities), 0.0
+    while high - low > 1:
+        from_low = probabilities[low] <= probabilities[high - 1]  # drop the smaller end first
+        end = probabilities[low] if from_low else probabilities[high - 1]
+        if cut + end >= TAIL:
+            break
+        cut += end
+        low, high = (low + 1, high) if from_low else (low, high - 1)
+    return list(range(low, high))
 
 
 def narrative_odds_figure(system: "str | System" = "erzahlspiel", *,
