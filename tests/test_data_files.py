@@ -313,24 +313,36 @@ def folders(monkeypatch):
     registry.reload()
 
 
-def test_workbench_path_adds_a_folder_and_loaded_files_say_where(tmp_path, folders):
+@pytest.fixture
+def user_folder(tmp_path, folders):
+    """A folder named by WORKBENCH_PATH: ``put(name, text or bytes)`` drops a file into its
+    variants/ and reloads the catalogue, as a designer adding a file would."""
     monkeypatch, registry = folders
-    (tmp_path / "variants").mkdir()
-    write(tmp_path / "variants", "mine.toml", 'base = "arrata"\nid = "mine"\nname = "Mine"\n')
+    variants = tmp_path / "variants"
+    variants.mkdir()
     monkeypatch.setenv("WORKBENCH_PATH", str(tmp_path))
-    registry.reload()
+
+    def put(name: str, content: "str | bytes") -> Path:
+        if isinstance(content, bytes):
+            (variants / name).write_bytes(content)
+        else:
+            write(variants, name, content)
+        registry.reload()
+        return variants / name
+    return put
+
+
+def test_workbench_path_adds_a_folder_and_loaded_files_say_where(tmp_path, user_folder):
+    from workbench.rules import registry
+    user_folder("mine.toml", 'base = "arrata"\nid = "mine"\nname = "Mine"\n')
     assert workbench.system("mine").base == "arrata"
     where = {f.id: f for f in registry.loaded_files()}
     assert where["mine"].origin == "WORKBENCH_PATH" and where["mine"].path == tmp_path / "variants" / "mine.toml"
     assert where["uwr"].origin == "packaged"
 
 
-def test_a_second_file_with_a_shipped_id_is_a_load_error(tmp_path, folders):
-    monkeypatch, registry = folders
-    (tmp_path / "variants").mkdir()
-    write(tmp_path / "variants", "again.toml", 'base = "fons"\nid = "Fons-Exploding"\nname = "Again"\n')
-    monkeypatch.setenv("WORKBENCH_PATH", str(tmp_path))
-    registry.reload()
+def test_a_second_file_with_a_shipped_id_is_a_load_error(user_folder):
+    user_folder("again.toml", 'base = "fons"\nid = "Fons-Exploding"\nname = "Again"\n')
     with pytest.raises(DataFileError, match="already used"):
         workbench.systems()
 
@@ -343,12 +355,8 @@ def test_missing_data_folder_is_named(folders):
         workbench.systems()
 
 
-def test_a_broken_file_in_a_folder_is_one_clean_error(tmp_path, folders):
-    monkeypatch, registry = folders
-    (tmp_path / "variants").mkdir()
-    (tmp_path / "variants" / "broken.toml").write_bytes(b"\xff\xfe\x00")
-    monkeypatch.setenv("WORKBENCH_PATH", str(tmp_path))
-    registry.reload()
+def test_a_broken_file_in_a_folder_is_one_clean_error(user_folder):
+    user_folder("broken.toml", b"\xff\xfe\x00")
     with pytest.raises(DataFileError) as caught:
         workbench.check("uwr", dice=1)
     assert "broken.toml" in str(caught.value)

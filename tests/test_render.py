@@ -10,6 +10,7 @@ import pytest
 from _images import need_chromium, png_size
 from workbench.cli import main
 from workbench.markdown import BEGIN, END
+from _rulebook import MINE
 
 PAGE = textwrap.dedent("""\
     # Climbing
@@ -71,17 +72,6 @@ def test_an_edited_region_is_replaced_and_check_catches_it(tmp_path, capsys):
     assert page.read_text(encoding="utf-8") == stale  # --check writes nothing
     assert run(capsys, "render", str(page))[0] == 0
     assert page.read_text(encoding="utf-8") == filled
-
-
-MINE = """\
-base = "uwr"
-id = "mine"
-name = "My UWR"
-
-[[ladder]]
-name = "Steep"
-set = {{ target = {target} }}
-"""
 
 
 def test_a_changed_system_file_changes_the_table(tmp_path, capsys):

@@ -16,6 +16,7 @@ from _images import need_chromium, png_size  # noqa: E402
 from workbench.cli import main  # noqa: E402
 from workbench.rules.registry import get_system  # noqa: E402
 from workbench.sphinx._cache import STATS  # noqa: E402
+from _rulebook import MINE  # noqa: E402
 
 CONF = 'extensions = ["workbench.sphinx"]\nproject = "Odds"\nexclude_patterns = ["_build"]\n'
 
@@ -25,6 +26,13 @@ def make_project(folder: Path, body: str) -> Path:
     (folder / "conf.py").write_text(CONF, encoding="utf-8")
     (folder / "index.rst").write_text("Odds\n====\n\n" + textwrap.dedent(body), encoding="utf-8")
     return folder
+
+
+def uwr_ladder_figure(pools: str, **options: str) -> str:
+    """The directive for UWR's ladder drawn over ``pools``, with more ``:option: value`` lines."""
+    lines = [".. workbench-figure:: uwr", "   :kind: ladder", f"   :pools: {pools}",
+             *(f"   :{name}: {value}" for name, value in options.items())]
+    return "\n".join(lines) + "\n\n"
 
 
 def build(project: Path, builder: str = "html", *extra: str) -> tuple[int, str]:
@@ -95,17 +103,6 @@ def test_ladder_directive(tmp_path, capsys):
     assert [row[3] for row in solved[1:]] == [f"{r.achieved:.3f}" for r in solution.rungs]
 
 
-MINE = """\
-base = "uwr"
-id = "mine"
-name = "My UWR"
-
-[[ladder]]
-name = "Steep"
-set = {{ target = {target} }}
-"""
-
-
 def test_results_are_cached_and_a_changed_data_file_recomputes(tmp_path):
     project = make_project(tmp_path / "docs", """
         .. workbench-table:: mine.toml
@@ -162,18 +159,14 @@ def test_unknown_system_is_a_build_error(tmp_path):
 
 def test_figure_directive_writes_an_image_with_alt_and_caption(tmp_path):
     need_chromium()
-    project = make_project(tmp_path / "docs", """
-        .. workbench-figure:: uwr
-           :kind: ladder
-           :pools: 1-4
-           :caption: UWR difficulty by pool size
-
+    project = make_project(tmp_path / "docs", uwr_ladder_figure("1-4", caption="UWR difficulty by pool size")
+                           + textwrap.dedent("""
         .. workbench-figure:: fons-exploding
            :kind: difference
            :base: fons
            :output: svg
            :alt: Exploding sixes against plain FoNS
-        """)
+        """))
     STATS.clear()
     code, warnings = build(project)
     assert code == 0, warnings
@@ -218,13 +211,8 @@ def test_parameters_directive_lists_every_parameter_and_rule_option(tmp_path):
 
 def test_interactive_figure_falls_back_to_a_picture_elsewhere(tmp_path):
     need_chromium()
-    project = make_project(tmp_path / "docs", """
-        .. workbench-figure:: uwr
-           :kind: ladder
-           :pools: 1-3
-           :output: html
-           :caption: The ladder, drawn
-        """)
+    project = make_project(tmp_path / "docs", uwr_ladder_figure("1-3", output="html",
+                                                                caption="The ladder, drawn"))
     code, warnings = build(project, "latex")
     assert code == 0, warnings
     tex = next((project / "_build" / "latex").glob("*.tex")).read_text(encoding="utf-8")
