@@ -106,6 +106,13 @@ def test_differences_keep_their_unit_on_the_same_line():
     assert table.text_frame()["off by"].tolist() == ["-13.8\u00a0pp", "+0.5\u00a0pp"]
 
 
+def test_standard_errors_and_counts_read_as_designers_write_them():
+    # Seen in the report: "± (standard error, at most) 0.4%" and "campaigns simulated 20000".
+    frame = pd.DataFrame({"pass_with_stderr_bound": [0.0035], "trials": [20_000], "seed": [12345]})
+    text = Table("t", frame, stderr=("pass_with_stderr_bound",)).text_frame()
+    assert [str(v) for v in text.iloc[0].tolist()] == ["0.35\u00a0pp", "20,000", "12345"]  # seeds as they are
+
+
 def test_one_system_id_is_not_split_into_letters():
     assert report_title("uwr") == "Balance report: UWR (= HKRPG)"
     with pytest.raises(WorkbenchError, match="systems got None"):

@@ -38,12 +38,15 @@ READABLE_COLUMNS = {
 @dataclass
 class Table:
     """A table of a report section: ``percent`` columns as 12.3%, ``pp`` as +1.2 pp,
-    ``digits`` columns with two decimals; everything else as it is."""
+    ``stderr`` as 0.35 pp, ``digits`` columns with two decimals, whole numbers with
+    thousands separators; everything else as it is."""
 
     caption: str
     frame: Any
     percent: Sequence[str] = ()
     pp: Sequence[str] = ()
+    stderr: Sequence[str] = ()
+    """Standard errors of probabilities: a spread, in percentage points, with no sign."""
     digits: Sequence[str] = ()
     index: bool = False
     """Show the frame's index as its first column(s)."""
@@ -58,8 +61,12 @@ class Table:
             elif column in self.pp:
                 # A no-break space: a narrow column never leaves "pp" alone on a second line.
                 out[column] = [f"{100 * float(v):+.1f}\u00a0pp" for v in values]
+            elif column in self.stderr:
+                out[column] = [f"{100 * float(v):.2f}\u00a0pp" for v in values]
             elif column in self.digits:
                 out[column] = [f"{float(v):,.2f}" for v in values]
+            elif values.dtype.kind in "iu" and column != "seed":  # 20,000 campaigns
+                out[column] = [f"{int(v):,}" for v in values]
             elif values.dtype == bool:
                 out[column] = ["yes" if v else "no" for v in values]
         out.columns = [READABLE_COLUMNS.get(str(c), str(c)) for c in out.columns]
@@ -297,7 +304,7 @@ def _stateful_section(ids: Sequence[Any]) -> Section:
         section.items.append(Table(
             "Drama Dice: three sessions of three checks (2d6, 3d6 needing 2, 3d6), four "
             "players, tier 1, dice pulled when a check is likely to fail", summary,
-            percent=["pass_without", "pass_with", "pass_with_stderr_bound", "empty_share"],
+            percent=["pass_without", "pass_with", "empty_share"], stderr=["pass_with_stderr_bound"],
             digits=["mean_pulled"]))
         section.items.append(Table("Tiers over all checks of the campaign",
                                    state["drama_tiers"], percent=["without", "with"], index=True))
