@@ -8,11 +8,7 @@ Elsewhere it skips when chromium is missing. A screenshot lands in ``test-artifa
 """
 from __future__ import annotations
 
-import os
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -20,77 +16,21 @@ from pathlib import Path
 import pytest
 
 import workbench
+from _browser import ARTIFACTS, free_port, launch_chromium, port_open, require_browser, server
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "00_explorer.ipynb"
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--disable-quic"]
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def _require_browser():
-    problems = []
-    if not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-        problems.append(f"no chromium at {CHROMIUM} (apt-get install chromium)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError as exc:
-        problems.append(f"Playwright's Python package is missing: {exc}")
-    if problems:
-        message = "; ".join(problems)
-        if IN_CI:
-            pytest.fail(f"CI=true but the browser test cannot run: {message}")
-        pytest.skip(message)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: float = 90.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"voila exited with {process.returncode}:\n{log.read_text()[-3000:]}")
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.2)
-    raise RuntimeError(f"voila did not open port {port} in {timeout:.0f} s:\n{log.read_text()[-3000:]}")
-
-
 @pytest.fixture
 def voila_url(tmp_path):
     """Voila serving a temporary copy of the explorer notebook; stopped by PID afterwards."""
-    _require_browser()
+    require_browser()
     shutil.copy(NOTEBOOK, tmp_path / NOTEBOOK.name)
-    port = _free_port()
-    log = tmp_path / "voila.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "voila", NOTEBOOK.name, "--no-browser", f"--port={port}",
-             "--Voila.ip=127.0.0.1"],
-            cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        _wait_for_port(port, process, log)
+    port = free_port()
+    command = [sys.executable, "-m", "voila", NOTEBOOK.name, "--no-browser", f"--port={port}",
+               "--Voila.ip=127.0.0.1"]
+    with server("voila", command, tmp_path, tmp_path / "voila.log", lambda: port_open(port),
+                timeout=90, stop_timeout=15):
         yield f"http://127.0.0.1:{port}/"
-    finally:
-        # The server runs in its own session: signal that group by the server's PID, so
-        # the kernel it started goes too.
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=5)
 
 
 _PLOTTED = """() => {
@@ -156,8 +96,7 @@ def test_moving_a_slider_redraws_with_the_engines_numbers(voila_url):
 
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1300})
             page.goto(voila_url, timeout=120_000)

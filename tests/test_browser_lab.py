@@ -15,16 +15,13 @@ import json
 import os
 import secrets
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _require_browser
+from _browser import ARTIFACTS, answers_http, free_port, launch_chromium, require_browser, server
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS_DIR = ROOT / "notebooks"
@@ -45,33 +42,10 @@ USER_SETTINGS = {
 }
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for_server(port: int, process: subprocess.Popen, log: Path, timeout: float = 120.0):
-    import urllib.request
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"jupyter lab exited with {process.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api", timeout=2) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise RuntimeError(f"jupyter lab did not answer on port {port} in {timeout:.0f} s:\n"
-                       f"{log.read_text()[-3000:]}")
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """JupyterLab serving a temporary copy of notebooks/; stopped by its PID afterwards."""
-    _require_browser()
+    require_browser()
     home = tmp_path_factory.mktemp("lab")
     work = home / "work"
     shutil.copytree(NOTEBOOKS_DIR, work / "notebooks")
@@ -84,37 +58,23 @@ def lab(tmp_path_factory):
            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
            "JUPYTER_RUNTIME_DIR": str(home / "runtime"), "PYTHONWARNINGS": "ignore"}
     token = secrets.token_hex(16)
-    port = _free_port()
+    port = free_port()
     command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
                "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
                f"--ServerApp.root_dir={work}", "--LabApp.news_url=", "--ServerApp.open_browser=False"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
     log = home / "lab.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(command, cwd=work, env=env, stdout=out,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        _wait_for_server(port, process, log)
+    with server("jupyter lab", command, work, log, lambda: answers_http(f"http://127.0.0.1:{port}/api"),
+                env=env):
         yield {"url": f"http://127.0.0.1:{port}", "token": token, "work": work, "log": log}
-    finally:
-        # The server runs in its own session: signal that group by the server's PID, so
-        # the kernels it started go too.
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=5)
 
 
 @pytest.fixture(scope="module")
 def browser(lab):
     from playwright.sync_api import sync_playwright
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                              args=CHROMIUM_ARGS)
+        chromium = launch_chromium(playwright)
         try:
             yield chromium
         finally:

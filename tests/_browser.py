@@ -1,0 +1,97 @@
+"""What the real-browser tests share: Debian's chromium, the CI rule, and a local server
+(Voila or JupyterLab) started in its own session and stopped by its PID.
+
+Under ``CI=true`` a browser test must run: a missing chromium or Playwright fails it loudly.
+Elsewhere it skips. Debian's chromium is used (never ``playwright install``).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-quic"]
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def require_browser() -> None:
+    """Skip without chromium or Playwright locally; fail under ``CI=true``."""
+    problems = []
+    if not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        problems.append(f"no chromium at {CHROMIUM} (apt-get install chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as exc:
+        problems.append(f"Playwright's Python package is missing: {exc}")
+    if problems:
+        message = "; ".join(problems)
+        if IN_CI:
+            pytest.fail(f"CI=true but the browser test cannot run: {message}")
+        pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def answers_http(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as answer:
+            return answer.status == 200
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def server(name: str, command: Sequence[str], cwd: Path, log: Path, ready: Callable[[], bool],
+           *, env: dict | None = None, timeout: float = 120.0, stop_timeout: float = 20.0) -> Iterator[None]:
+    """Run ``command`` in its own session until the block ends; ``ready()`` says it serves.
+
+    The server is stopped by signalling its process group (found by its PID), so the kernels
+    it started stop too; nothing else is touched.
+    """
+    with open(log, "wb") as out:
+        process = subprocess.Popen(list(command), cwd=cwd, env=env, stdout=out,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + timeout
+        while not ready():
+            if process.poll() is not None:
+                raise RuntimeError(f"{name} exited with {process.returncode}:\n{log.read_text()[-3000:]}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{name} did not answer in {timeout:.0f} s:\n{log.read_text()[-3000:]}")
+            time.sleep(0.3)
+        yield
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=stop_timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=5)
+
+
+def launch_chromium(playwright):
+    """Debian's chromium, headless, through Playwright."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
