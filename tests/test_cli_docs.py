@@ -56,6 +56,14 @@ def test_ladder_to_a_file_says_what_it_wrote(tmp_path, capsys):
     assert '"Normal"' in out_file.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("flag", [["--digits", "3"], ["--percent"], ["--fraction"], ["--show", "pools"]])
+def test_ladder_json_refuses_table_only_options(capsys, flag):
+    # They used to be accepted and silently ignored.
+    status, out, err = run(capsys, "ladder", "uwr", "--want", "Normal=0.7", "--format", "json", *flag)
+    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert f"{flag[0]} does not apply to --format json" in err
+
+
 def test_table_number_options(capsys):
     _, out, _ = run(capsys, "table", "erzahlspiel", "--format", "csv", "--digits", "3")
     rows = list(csv.reader(io.StringIO(out)))

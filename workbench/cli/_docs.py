@@ -204,6 +204,14 @@ def run_ladder(args) -> int:
                                        allowed="a number from 0 to 1")
     if args.out is not None:
         checked_out_path(args.out)
+    if args.format == "json":  # JSON holds every figure at full precision: nothing to choose
+        given = [flag for flag, value in (("--percent", args.percent), ("--digits", args.digits),
+                                          ("--fraction", args.fraction or None), ("--show", args.show))
+                 if value is not None]
+        if given:
+            raise WorkbenchError(f"{given[0]} does not apply to --format json (it gives every rung, "
+                                 "every pool and full-precision numbers); allowed: a table format "
+                                 "such as rst-grid, md or csv")
     show = args.show or ("solution" if args.format == "csv" else "both")
     if show == "both" and args.format == "csv":
         raise WorkbenchError("--show both cannot be one CSV file; allowed with csv: solution or pools")
