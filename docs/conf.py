@@ -28,6 +28,8 @@ source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "explorer.png"]
 root_doc = "index"
 html_theme = "alabaster"
+# Wide enough for the data-file examples' comments and the command lines without a scroll bar.
+html_theme_options = {"page_width": "1180px", "body_max_width": "none"}
 html_title = project
 html_static_path: list[str] = []
 autodoc_member_order = "bysource"
