@@ -201,5 +201,5 @@ def test_a_missing_required_argument_is_named_before_any_point_runs():
 
 
 def test_a_sweep_seed_is_never_drawn_fresh():
-    with pytest.raises(WorkbenchError, match="sweep seed got None"):
+    with pytest.raises(WorkbenchError, match="sweep: parameter .seed. got None; allowed: .*never drawn fresh"):
         sweep("check", {"dice": [1]}, system="uwr", seed=None)

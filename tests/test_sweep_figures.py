@@ -111,3 +111,22 @@ def test_band_map_says_when_no_cell_is_within_the_band(ladder_grid):
     fig = band_map_figure(ladder_grid, "favor", "target", over="dice", low=0.99, high=1.0)
     assert "every pool of 3 to 6 dice (no such cells)" in fig.layout.title.text
     assert fig.data[0].colorbar.title.text == "share of pools in the band"
+
+
+def test_wrong_objects_are_workbench_errors(tmp_path):
+    with pytest.raises(WorkbenchError, match="sweep figure got NoneType; allowed: the DataFrame"):
+        heatmap_figure(None, "dice", "target")
+    with pytest.raises(WorkbenchError, match="write_figure got NoneType; allowed: a plotly Figure"):
+        write_figure(None, tmp_path / "x.png")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sweep_seed_and_progress_say_what_is_allowed():
+    # The seed message used to offer "None for a fresh seed", which a sweep refuses.
+    with pytest.raises(WorkbenchError, match="'seed' got -1; allowed: a whole number from 0 to "
+                                             r"2\*\*64 - 1 \(a sweep's seed is never drawn fresh\)"):
+        sweep("check", {"dice": [1]}, system="uwr", seed=-1)
+    with pytest.raises(WorkbenchError, match="'seed' got None"):
+        sweep("check", {"dice": [1]}, system="uwr", seed=None)
+    with pytest.raises(WorkbenchError, match="'progress' got 'x'"):
+        sweep("check", {"dice": [1]}, system="uwr", progress="x")

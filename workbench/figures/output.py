@@ -94,6 +94,11 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
             draw images with.
     """
     paths = [Path(p) for p in paths]
+    from plotly.basedatatypes import BaseFigure  # a Figure or the explorer's FigureWidget
+    for fig in figures:
+        if not isinstance(fig, BaseFigure):
+            raise WorkbenchError(f"write_figure got {type(fig).__name__}; allowed: a plotly Figure "
+                                 "(from workbench.figures or the explorer's figure())")
     if len(paths) != len(figures):
         raise WorkbenchError(f"write_figures got {len(figures)} figures and {len(paths)} paths")
     for path in paths:

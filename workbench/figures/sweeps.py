@@ -55,6 +55,9 @@ def _whole_ticks(values: Sequence[Any]) -> dict:
 
 
 def _need_columns(frame: pd.DataFrame, columns: Sequence[str]) -> None:
+    if not isinstance(frame, pd.DataFrame):
+        raise WorkbenchError(f"sweep figure got {type(frame).__name__}; allowed: the DataFrame "
+                             "workbench.sweep.sweep returns")
     for column in columns:
         if column not in frame.columns:
             raise WorkbenchError(f"sweep figure: column {column!r} is not in the sweep; allowed: "

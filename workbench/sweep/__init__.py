@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import validation
-from ..errors import WorkbenchError
+from ..errors import ParameterError, WorkbenchError
 from ._functions import TARGETS, find_target
 from ._grid import check_names, grid_points
 from ._seeds import point_seed
@@ -60,6 +60,7 @@ def sweep(function: Any, grid: Any, *, seed: int = 0, executor: Any = None,
     target = find_target(function)
     names, points = grid_points(grid)
     seed = _sweep_seed(seed)
+    progress = validation.optional_boolean("sweep", "progress", progress)
     for name in ("seed", "progress"):
         if name in fixed:
             raise WorkbenchError(f"sweep {target.name}: {name!r} is set by the sweep itself")
@@ -82,9 +83,15 @@ def sweep(function: Any, grid: Any, *, seed: int = 0, executor: Any = None,
 
 
 def _sweep_seed(seed: Any) -> int:
-    if seed is None:  # a sweep is reproducible: its one seed is never drawn fresh
-        raise WorkbenchError("sweep seed got None; allowed: a whole number from 0 to 2**64 - 1")
-    return validation.seed("sweep", seed)
+    # A sweep is reproducible: its one seed is never drawn fresh (each point's seed, derived
+    # from it, is in the frame's seed column), so None is not among the allowed values.
+    allowed = "a whole number from 0 to 2**64 - 1 (a sweep's seed is never drawn fresh)"
+    if seed is None:
+        raise ParameterError("sweep", "seed", seed, allowed)
+    try:
+        return validation.seed("sweep", seed)
+    except ParameterError as exc:
+        raise ParameterError("sweep", "seed", exc.value, allowed) from None
 
 
 def _need_required(target, names, fixed) -> None:
