@@ -48,6 +48,10 @@ def test_systems_text_lists_every_system(capsys):
         assert f"{sys_.id}" in out and sys_.name in out
     assert "hkrpg" in out
     assert "Easy (target=1, favor+1)" in out
+    # Defaults as they are typed (half=true, not True) and aligned under each other.
+    uwr = out.split("\nfons")[0].splitlines()
+    assert any(line.startswith("    half = false        true or false;") for line in uwr)
+    assert any(line.startswith("    target = (not set)  a whole number") for line in uwr)
 
 
 def test_systems_json(capsys):

@@ -57,6 +57,13 @@ def _system_listing(sys_) -> dict:
     }
 
 
+def _as_typed(value) -> str:
+    """A default as it is typed on the command line: ``true``, not ``True``; unset, not ``None``."""
+    if value is None:
+        return "(not set)"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def run_systems(args) -> int:
     listing = [_system_listing(s) for s in systems()]
     if args.format == "json":
@@ -70,8 +77,12 @@ def run_systems(args) -> int:
         for title in ("parameters", "rule_options"):
             if entry[title]:
                 print(f"  {title.replace('_', ' ')}:")
+                # One column for "name = default", as wide as the longest, so the
+                # allowed values line up under each other.
+                heads = {name: f"{name} = {_as_typed(info['default'])}" for name, info in entry[title].items()}
+                width = max(map(len, heads.values()))
                 for name, info in entry[title].items():
-                    print(f"    {name} = {info['default']!s:<10} {info['allowed']}; {info['help']}")
+                    print(f"    {heads[name]:<{width}}  {info['allowed']}; {info['help']}")
         if entry["ladder"]:
             print("  ladder: " + "; ".join(f"{r['name']} ({r['settings']})" for r in entry["ladder"]))
         print()
