@@ -123,3 +123,36 @@ def test_a_pool_function_cannot_ask_for_an_unbounded_pool():
             wb.simulate("huge-pool", trials=10, seed=1)
     finally:
         wb.unregister_mechanic("huge-pool")
+
+
+def test_a_mechanic_class_must_declare_params_and_pool_and_return_a_poolspec():
+    class Empty(Mechanic):
+        pass
+
+    class NumberPool(Mechanic):
+        def params(self):
+            return (Param("dice", "int", 1, 0, 10),)
+
+        def pool(self, p):
+            return 3
+
+    class TextParams(Mechanic):
+        def params(self):
+            return "dice"
+
+        def pool(self, p):
+            return PoolSpec(())
+
+    # These used to fail later with NotImplementedError, AttributeError or TypeError.
+    with pytest.raises(wb.WorkbenchError, match="Empty must define params\\(\\) and pool\\(p\\)"):
+        wb.register_mechanic("empty-class", Empty)
+    with pytest.raises(wb.WorkbenchError, match="TextParams.params\\(\\) returned 'dice'"):
+        wb.register_mechanic("text-params", TextParams)
+    wb.register_mechanic("number-pool", NumberPool)
+    try:
+        with pytest.raises(wb.WorkbenchError, match="number-pool: the pool function returned int"):
+            wb.check("number-pool", dice=2)
+        with pytest.raises(wb.WorkbenchError, match="returned int"):
+            wb.simulate("number-pool", dice=2, trials=10, seed=1)
+    finally:
+        wb.unregister_mechanic("number-pool")

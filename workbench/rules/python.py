@@ -44,6 +44,44 @@ def _param(name: str, spec: "Param | Mapping[str, Any]") -> Param:
                  bool(spec.get("rule_option")), bool(spec.get("optional")), spec.get("help", ""))
 
 
+def checked_pool(system_id: str, spec: Any, p: Mapping[str, Any]) -> PoolSpec:
+    """What a designer's pool code returned, checked before any work is done with it."""
+    if not isinstance(spec, PoolSpec):
+        raise WorkbenchError(f"{system_id}: the pool function returned {type(spec).__name__}; "
+                             "it must return a workbench.rules.PoolSpec")
+    if spec.dice > MAX_DICE:  # checked before any work, as for data-file systems
+        raise ParameterError(system_id, "pool", spec.dice,
+                             f"a pool of at most {MAX_DICE} dice (the pool function returned "
+                             f"{spec.dice} dice for {dict(p)})")
+    return spec
+
+
+def _checked_mechanic(mechanic: Mechanic, id: str) -> Mechanic:
+    """A designer's Mechanic subclass: it must declare its parameters and its pool; what its
+    ``pool`` returns is checked on every call, like a pool function's."""
+    name = type(mechanic).__name__
+    if type(mechanic).pool is Mechanic.pool or type(mechanic).params is Mechanic.params:
+        raise WorkbenchError(f"register_mechanic: {name} must define params() and pool(p); "
+                             "allowed: a Mechanic subclass implementing both")
+    declared = mechanic.params()
+    if isinstance(declared, (str, bytes)) or not hasattr(declared, "__iter__") \
+            or not all(isinstance(p, Param) for p in declared):
+        raise WorkbenchError(f"register_mechanic: {name}.params() returned {declared!r}; allowed: "
+                             "a tuple of workbench.rules.params.Param")
+    mechanic.pool = _CheckedPool(mechanic.system_id or id, mechanic.pool)
+    return mechanic
+
+
+class _CheckedPool:
+    """``mechanic.pool`` with its result checked (a class, not a closure: it pickles)."""
+
+    def __init__(self, system_id: str, pool: Callable[[Mapping[str, Any]], Any]):
+        self.system_id, self.pool = system_id, pool
+
+    def __call__(self, p: Mapping[str, Any]) -> PoolSpec:
+        return checked_pool(self.system_id, self.pool(p), p)
+
+
 class FunctionMechanic(Mechanic):
     """A mechanic made of a pool function and declared parameters (see :func:`register_mechanic`)."""
 
@@ -67,15 +105,7 @@ class FunctionMechanic(Mechanic):
         return self._params
 
     def pool(self, p):
-        spec = self._pool(dict(p))
-        if not isinstance(spec, PoolSpec):
-            raise WorkbenchError(f"{self.system_id}: the pool function returned {type(spec).__name__}; "
-                                 "it must return a workbench.rules.PoolSpec")
-        if spec.dice > MAX_DICE:  # checked before any work, as for data-file systems
-            raise ParameterError(self.system_id, "pool", spec.dice,
-                                 f"a pool of at most {MAX_DICE} dice (the pool function returned "
-                                 f"{spec.dice} dice for {dict(p)})")
-        return spec
+        return checked_pool(self.system_id, self._pool(dict(p)), p)
 
     def target(self, p):
         return None if self._target is None else p[self._target]
@@ -139,6 +169,7 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
             raise WorkbenchError("register_mechanic: params, target and ties belong to the Mechanic "
                                  "class itself when one is given")
         mechanic.system_id = mechanic.system_id or id
+        mechanic = _checked_mechanic(mechanic, id)
     elif callable(mechanic):
         if params is None:
             raise WorkbenchError("register_mechanic: a pool function needs params={name: {...}}")
