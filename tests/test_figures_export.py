@@ -229,3 +229,16 @@ def test_one_check_bars_leave_out_only_negligible_ends():
     assert 0 < left_out < 0.001
     assert "ends under 0.1% together not drawn" in fig.layout.xaxis.title.text
     assert len(check_figure("uwr", dice=3).data[0].x) == 4  # nothing negligible: every bar
+
+
+def test_simulated_figures_default_to_a_fresh_seed_they_name():
+    # One default for seed everywhere (None: fresh, reported). Figures used to default to 0.
+    pytest.importorskip("workbench.simulation")
+    from workbench.figures import curve_figure
+    titles = {curve_figure("uwr", [2], ["Normal"], "simulate", trials=2_000).layout.title.text
+              for _ in range(3)}
+    assert all("seed None" not in t and "simulated: 2,000 trials, seed " in t for t in titles)
+    assert len(titles) > 1  # a fresh seed each time, each named
+    fixed = check_figure("uwr", "simulate", trials=2_000, seed=5, dice=3)
+    assert "seed 5" in fixed.layout.title.text
+    assert list(fixed.data[0].y) == list(check_figure("uwr", "simulate", trials=2_000, seed=5, dice=3).data[0].y)

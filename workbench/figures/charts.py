@@ -25,7 +25,20 @@ DEFAULT_POOLS = range(1, 11)
 
 
 # -- small pieces ------------------------------------------------------------------------
-def method_note(method: str, trials: int = 100_000, seed: int | None = 0) -> str:
+def resolved_seed(method: str, seed: int | None) -> int | None:
+    """The seed a figure simulates with: ``None`` (the default, as everywhere in the
+    workbench) draws one fresh seed now, so the subtitle can name it and the figure can be
+    drawn again the same.
+
+    Example:
+        >>> resolved_seed("simulate", 7), resolved_seed("exact", None), resolved_seed("simulate", None) >= 0
+        (7, None, True)
+    """
+    from .. import validation
+    return validation.seed("figure", seed) if method == "simulate" else seed
+
+
+def method_note(method: str, trials: int = 100_000, seed: int | None = None) -> str:
     """How the numbers were made, for a figure's subtitle.
 
     Example:
@@ -85,7 +98,7 @@ def _rung_style(lines: list[_frames.Line], label: str, rung: str, index_of_line:
 # -- curves ------------------------------------------------------------------------------
 def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
                  rungs: Sequence[str] | None = None, method: str = "exact", *,
-                 trials: int = 100_000, seed: int | None = 0, title: str | None = None,
+                 trials: int = 100_000, seed: int | None = None, title: str | None = None,
                  frame: pd.DataFrame | None = None, height: int = DEFAULT_HEIGHT) -> go.Figure:
     """P(pass) against pool size: one line per rung of each system (or variant).
 
@@ -103,6 +116,7 @@ def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
         >>> len(fig.data), fig.data[0].name
         (10, 'uwr · Easy')
     """
+    seed = resolved_seed(method, seed)
     entries = [entries] if isinstance(entries, (str, System)) else list(entries)
     lines = _frames.read_entries(entries, rungs)
     if frame is None:
@@ -131,7 +145,7 @@ def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
 
 def difference_figure(system: Any, base: Any = None, pools: Iterable[int] = DEFAULT_POOLS,
                       rungs: Sequence[str] | None = None, method: str = "exact", *,
-                      trials: int = 100_000, seed: int | None = 0,
+                      trials: int = 100_000, seed: int | None = None,
                       frame: pd.DataFrame | None = None, title: str | None = None,
                       height: int = DEFAULT_HEIGHT) -> go.Figure:
     """P(pass) of ``system`` minus ``base``'s, rung by rung, in percentage points.
@@ -144,6 +158,7 @@ def difference_figure(system: Any, base: Any = None, pools: Iterable[int] = DEFA
         >>> fig.data[2].name, fig.layout.yaxis.ticksuffix, [round(v, 2) for v in fig.data[2].y]
         ('fons-exploding · Difficult', ' pp', [5.56, 7.41])
     """
+    seed = resolved_seed(method, seed)
     if base is None or isinstance(base, int) and not isinstance(base, bool):
         entries = [system] if isinstance(system, (str, System)) else list(system)
         base_index = base or 0
@@ -187,7 +202,7 @@ def _outcome_name(outcome: Any) -> str:
 
 
 def stacked_outcomes_figure(frame: pd.DataFrame, method: str = "exact", *,
-                            trials: int = 100_000, seed: int | None = 0,
+                            trials: int = 100_000, seed: int | None = None,
                             title: str | None = None, x_title: str = "check",
                             height: int = DEFAULT_HEIGHT) -> go.Figure:
     """One stacked column per check of an :func:`~workbench.figures.frames.outcome_frame`:
@@ -243,7 +258,7 @@ def _die_label(column: str) -> str:
 
 
 def check_figure(system: "str | System", method: str = "exact", *, trials: int = 100_000,
-                 seed: int | None = 0, height: int = DEFAULT_HEIGHT, **params: Any) -> go.Figure:
+                 seed: int | None = None, height: int = DEFAULT_HEIGHT, **params: Any) -> go.Figure:
     """One check's distribution as bars coloured worst to best; its tiers alongside when the
     system has degrees of success.
 
@@ -254,6 +269,7 @@ def check_figure(system: "str | System", method: str = "exact", *, trials: int =
         >>> round(sum(check_figure("uwr", dice=2).data[0].y), 10)
         1.0
     """
+    seed = resolved_seed(method, seed)
     sys_ = get_system(system)
     result = evaluate(sys_, dict(params), method, trials, seed)
     parts = [("outcome", result.pmf)]

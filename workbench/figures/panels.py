@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from ..analysis import evaluate
 from . import frames as _frames
-from .charts import DEFAULT_POOLS, _outcome_name, _percent_hover, _pool_ticks, method_note
+from .charts import DEFAULT_POOLS, _outcome_name, _percent_hover, _pool_ticks, method_note, resolved_seed
 from .style import PANEL_HEIGHT, TEMPLATE_NAME, die_colour, line_colour, outcome_colours, percent_axis
 
 
@@ -59,7 +59,7 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
 
 
 def check_panels(entries: Sequence[Any], *, columns: int = 2, method: str = "exact",
-                 trials: int = 100_000, seed: int | None = 0,
+                 trials: int = 100_000, seed: int | None = None,
                  title: str = "One check, system by system") -> go.Figure:
     """Small multiples of single checks: one panel per entry (its tiers where the system has
     them, else its outcomes), bars coloured worst (red) to best (blue), no shared legend.
@@ -71,6 +71,7 @@ def check_panels(entries: Sequence[Any], *, columns: int = 2, method: str = "exa
         >>> [a.text for a in fig.layout.annotations], len(fig.data[1].x)
         (['4 dice', 'yellow'], 6)
     """
+    seed = resolved_seed(method, seed)
     from plotly.subplots import make_subplots
 
     lines = _frames.read_entries(entries, rungs=())
