@@ -200,6 +200,11 @@ def test_a_missing_required_argument_is_named_before_any_point_runs():
         sweep("drama_campaign", {"players": [2, 3]}, trials=1_000)
 
 
-def test_a_sweep_seed_is_never_drawn_fresh():
-    with pytest.raises(WorkbenchError, match="sweep: parameter .seed. got None; allowed: .*never drawn fresh"):
-        sweep("check", {"dice": [1]}, system="uwr", seed=None)
+def test_a_sweep_without_a_seed_draws_one_and_keeps_it():
+    # seed=None is a fresh seed, as everywhere in the workbench; the frame keeps it, so the
+    # same sweep repeats exactly.
+    grid = {"dice": [2, 3]}
+    first = sweep("simulate", grid, system="uwr", target=1, trials=2_000)
+    again = sweep("simulate", grid, system="uwr", target=1, trials=2_000, seed=first.attrs["seed"])
+    pd.testing.assert_frame_equal(first, again)
+    assert 0 <= first.attrs["seed"] < 2**64

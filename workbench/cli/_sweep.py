@@ -31,7 +31,8 @@ def register(sub) -> None:
     p.add_argument("--grid", required=True,
                    help='the swept settings, e.g. "players=2-6 tier=0-3 refill_rate=0,0.2"')
     p.add_argument("--trials", default=None, help="trials per point (simulations)")
-    p.add_argument("--seed", default="0", help="the sweep's seed (each point's seed comes from it)")
+    p.add_argument("--seed", default=None, help="the sweep's seed (each point's seed comes from "
+                   "it); left out: a fresh one, printed so the sweep can be repeated")
     p.add_argument("--out", default=None,
                    help="results.csv, results.json or results.parquet (default: CSV on stdout)")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
@@ -148,8 +149,11 @@ def run_sweep(args) -> int:
         if "trials" in fixed or "trials" in grid:
             raise WorkbenchError("trials is given twice (--trials and NAME=VALUE)")
         fixed["trials"] = whole_number(args.trials, "--trials", 1, 10**10)
-    seed = whole_number(args.seed, "--seed", 0, 2**64 - 1)
+    seed = None if args.seed is None else whole_number(args.seed, "--seed", 0, 2**64 - 1)
     frame = sweep(args.function, grid, seed=seed, progress=True if args.progress else False,
                   **fixed)
     _write(frame, args.out)
+    if seed is None and "seed" in frame.columns:  # the points were simulated: say how to repeat
+        print(f"sweep seed {frame.attrs['seed']} (repeat with --seed {frame.attrs['seed']})",
+              file=sys.stderr)
     return 0

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import validation
-from ..errors import ParameterError, WorkbenchError
+from ..errors import WorkbenchError
 from ._functions import TARGETS, find_target
 from ._grid import check_names, grid_points
 from ._seeds import point_seed
@@ -31,7 +31,7 @@ FUNCTIONS = tuple(TARGETS)
 """Names of the functions a sweep can evaluate."""
 
 
-def sweep(function: Any, grid: Any, *, seed: int = 0, executor: Any = None,
+def sweep(function: Any, grid: Any, *, seed: int | None = None, executor: Any = None,
           progress: bool | None = None, **fixed: Any):
     """Evaluate ``function`` at every point of ``grid``; one row per point.
 
@@ -39,7 +39,9 @@ def sweep(function: Any, grid: Any, *, seed: int = 0, executor: Any = None,
         function: a name in :data:`FUNCTIONS` or the workbench function itself.
         grid: dict of parameter -> values (a list, a range, or one value), every combination
             in order (the last parameter varies fastest); or a DataFrame of points.
-        seed: the sweep's seed; each point's seed is derived from it and the point.
+        seed: the sweep's seed; each point's seed is derived from it and the point. ``None``
+            (as everywhere in the workbench) draws a fresh one, kept in ``frame.attrs["seed"]``:
+            pass it back to repeat the sweep.
         executor: ``None`` (this machine: in this process, or a process pool for long
             Python-bound sweeps), ``"local"``, ``"processes"``, any
             ``concurrent.futures.Executor``, or a ``dask.distributed.Client``.
@@ -83,15 +85,9 @@ def sweep(function: Any, grid: Any, *, seed: int = 0, executor: Any = None,
 
 
 def _sweep_seed(seed: Any) -> int:
-    # A sweep is reproducible: its one seed is never drawn fresh (each point's seed, derived
-    # from it, is in the frame's seed column), so None is not among the allowed values.
-    allowed = "a whole number from 0 to 2**64 - 1 (a sweep's seed is never drawn fresh)"
-    if seed is None:
-        raise ParameterError("sweep", "seed", seed, allowed)
-    try:
-        return validation.seed("sweep", seed)
-    except ParameterError as exc:
-        raise ParameterError("sweep", "seed", exc.value, allowed) from None
+    """The sweep's one seed: checked, or fresh for ``None`` (each point's seed, derived from
+    it, is in the frame's seed column, so any point re-runs alone)."""
+    return validation.seed("sweep", seed)
 
 
 def _need_required(target, names, fixed) -> None:
