@@ -33,11 +33,29 @@ def draw(word, cdf, guide, t):
     k = np.int64(guide[t, word >> _GUIDE_SHIFT])
     if k >= 0:
         return k
+    return _search(word, cdf, t, -k - 1)
+
+
+@inline_kernel
+def _search(word, cdf, t, k):
+    """Exact inversion of ``cdf[t]`` at the word's uniform, from outcome ``k`` on."""
     u = float(np.int64(word >> np.uint64(11))) * _TO_UNIT
-    k = -k - 1
     while u >= cdf[t, k]:
         k += 1
     return k
+
+
+@inline_kernel
+def _guide_to(guide, payload):
+    """``guide`` answering with ``payload[t, outcome]`` itself wherever it names an outcome
+    (its other cells, negative, unchanged): one read a draw instead of two. int16, half the
+    cache of the guide; payloads here are histogram bins, far below 2**15."""
+    resolved = np.empty(guide.shape, np.int16)
+    for t in range(guide.shape[0]):
+        for j in range(guide.shape[1]):
+            k = guide[t, j]
+            resolved[t, j] = payload[t, k] if k >= 0 else k
+    return resolved
 
 
 @parallel_kernel
@@ -57,6 +75,7 @@ def drama_blocks(seed, first, blocks, block_trials, trials, cdf, guide, bins, wa
     at all when ``events_last`` is 0. One number per event instead of one per check.
     """
     checks = wanted.shape[0]
+    bin_guide = _guide_to(guide, bins)
     next_block = np.zeros(1, np.int64)
     for _slot in prange(WORKER_SLOTS):
         b = claim(next_block)
@@ -74,7 +93,10 @@ def drama_blocks(seed, first, blocks, block_trials, trials, cdf, guide, bins, wa
                                              level_counts)
                     t = 3 * c + pull
                     word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-                    bin_counts[c, bins[t, draw(word, cdf, guide, t)]] += 1
+                    k = np.int64(bin_guide[t, word >> _GUIDE_SHIFT])
+                    if k < 0:
+                        k = bins[t, _search(word, cdf, t, -k - 1)]
+                    bin_counts[c, k] += 1
                     if events_last == 0:
                         continue
                     while quiet == 0 and not fires:
