@@ -12,9 +12,8 @@ import numpy as np
 from numba import prange
 
 from ._jit import inline_kernel, parallel_kernel
-from .blocks import WORKER_SLOTS, claim, open_block
 from .rng import next_u64, xoshiro_step
-from .stateful import burn_step, drama_pull, filled_slots, place
+from .stateful import burn_step, drama_pull, filled_slots, open_block, place
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 _GUIDE_SHIFT = np.uint64(64 - 10)
@@ -76,40 +75,36 @@ def drama_blocks(seed, first, blocks, block_trials, trials, cdf, guide, bins, wa
     """
     checks = wanted.shape[0]
     bin_guide = _guide_to(guide, bins)
-    next_block = np.zeros(1, np.int64)
-    for _slot in prange(WORKER_SLOTS):
-        b = claim(next_block)
-        while b < blocks:
-            state, start, stop = open_block(seed, first + b, block_trials, trials)
-            # The generator lives in locals for the whole block (registers, not memory).
-            s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-            level_counts = levels[b]
-            bin_counts = outcomes[b]
-            quiet, fires = 0, False   # checks left without events; whether the next one has some
-            for _ in range(start, stop):
-                level = pool_start
-                for c in range(checks):
-                    level, pull = drama_pull(c, level, session_start, pool_max, wanted,
-                                             level_counts)
-                    t = 3 * c + pull
+    for b in prange(blocks):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        # The generator lives in locals for the whole block (registers, not memory).
+        s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        level_counts = levels[b]
+        bin_counts = outcomes[b]
+        quiet, fires = 0, False   # checks left without events; whether the next one has some
+        for _ in range(start, stop):
+            level = pool_start
+            for c in range(checks):
+                level, pull = drama_pull(c, level, session_start, pool_max, wanted,
+                                         level_counts)
+                t = 3 * c + pull
+                word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+                k = np.int64(bin_guide[t, word >> _GUIDE_SHIFT])
+                if k < 0:
+                    k = bins[t, _search(word, cdf, t, -k - 1)]
+                bin_counts[c, k] += 1
+                if events_last == 0:
+                    continue
+                while quiet == 0 and not fires:
                     word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-                    k = np.int64(bin_guide[t, word >> _GUIDE_SHIFT])
-                    if k < 0:
-                        k = bins[t, _search(word, cdf, t, -k - 1)]
-                    bin_counts[c, k] += 1
-                    if events_last == 0:
-                        continue
-                    while quiet == 0 and not fires:
-                        word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-                        quiet = draw(word, events_cdf, events_guide, 0)
-                        fires = quiet < events_last
-                    if quiet > 0:
-                        quiet -= 1
-                    else:
-                        fires = False
-                        word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-                        level = min(level + draw(word, events_cdf, events_guide, 1), pool_max)
-            b = claim(next_block)
+                    quiet = draw(word, events_cdf, events_guide, 0)
+                    fires = quiet < events_last
+                if quiet > 0:
+                    quiet -= 1
+                else:
+                    fires = False
+                    word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+                    level = min(level + draw(word, events_cdf, events_guide, 1), pool_max)
 
 
 @parallel_kernel
@@ -120,25 +115,21 @@ def burn_blocks(seed, first, blocks, block_trials, trials, d6_low, d8_low, uses_
     passes when a uniform falls below ``p_sample[c, d6 - d6_low[c], d8 - d8_low[c], free]``,
     its exact P(pass) with those dice."""
     checks = extra_d6.shape[0]
-    next_block = np.zeros(1, np.int64)
-    for _slot in prange(WORKER_SLOTS):
-        b = claim(next_block)
-        while b < blocks:
-            state, start, stop = open_block(seed, first + b, block_trials, trials)
-            traits = np.zeros(trait_stack.shape[0], np.int64)
-            aspects = np.zeros(aspect_stack.shape[0], np.int64)
-            stack_sums, burn_counts = stacks[b], burns[b]
-            for _ in range(start, stop):
-                traits[:] = trait_stack
-                aspects[:] = aspect_stack
-                for c in range(checks):
-                    d6, d8, free = burn_step(c, traits, trait_stack, aspects, aspect_stack,
-                                             uses_trait, uses_aspect, extra_d6, extra_d8,
-                                             rest_before, policy, threshold, p_table,
-                                             stack_sums, burn_counts)
-                    if _uniform(state) < p_sample[c, d6 - d6_low[c], d8 - d8_low[c], free]:
-                        passes[b, c] += 1
-            b = claim(next_block)
+    for b in prange(blocks):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        traits = np.zeros(trait_stack.shape[0], np.int64)
+        aspects = np.zeros(aspect_stack.shape[0], np.int64)
+        stack_sums, burn_counts = stacks[b], burns[b]
+        for _ in range(start, stop):
+            traits[:] = trait_stack
+            aspects[:] = aspect_stack
+            for c in range(checks):
+                d6, d8, free = burn_step(c, traits, trait_stack, aspects, aspect_stack,
+                                         uses_trait, uses_aspect, extra_d6, extra_d8,
+                                         rest_before, policy, threshold, p_table,
+                                         stack_sums, burn_counts)
+                if _uniform(state) < p_sample[c, d6 - d6_low[c], d8 - d8_low[c], free]:
+                    passes[b, c] += 1
 
 
 @parallel_kernel
@@ -147,24 +138,20 @@ def conditions_blocks(seed, first, blocks, block_trials, trials, cdf, guide, tie
     """Exchanges until Taken Out (output as :func:`.stateful.conditions_blocks`); table ``f``
     gives the condition tier of an exchange with ``f`` slots filled (payload ``tiers``).
     ``out_when_full``: 1 takes the victim out as soon as all three slots are filled."""
-    next_block = np.zeros(1, np.int64)
-    for _slot in prange(WORKER_SLOTS):
-        b = claim(next_block)
-        while b < blocks:
-            state, start, stop = open_block(seed, first + b, block_trials, trials)
-            for _ in range(start, stop):
-                slots = start_slots
-                ended = 0
-                for step in range(1, max_steps + 1):
-                    filled = filled_slots(slots)
-                    tier = tiers[filled, draw(next_u64(state), cdf, guide, filled)]
-                    if tier > 0:
-                        slots = place(slots, tier)
-                        if slots < 0 or (out_when_full == 1 and slots == 7):
-                            ended = step
-                            break
-                hist[b, ended] += 1
-            b = claim(next_block)
+    for b in prange(blocks):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        for _ in range(start, stop):
+            slots = start_slots
+            ended = 0
+            for step in range(1, max_steps + 1):
+                filled = filled_slots(slots)
+                tier = tiers[filled, draw(next_u64(state), cdf, guide, filled)]
+                if tier > 0:
+                    slots = place(slots, tier)
+                    if slots < 0 or (out_when_full == 1 and slots == 7):
+                        ended = step
+                        break
+            hist[b, ended] += 1
 
 
 @parallel_kernel
@@ -172,40 +159,32 @@ def clock_blocks(seed, first, blocks, block_trials, trials, cdf, guide, marks, s
                  max_steps, hist):
     """Rolls until ``segments`` are marked (output as :func:`.stateful.clock_blocks`); table
     0 gives one roll's marks (payload ``marks``)."""
-    next_block = np.zeros(1, np.int64)
-    for _slot in prange(WORKER_SLOTS):
-        b = claim(next_block)
-        while b < blocks:
-            state, start, stop = open_block(seed, first + b, block_trials, trials)
-            for _ in range(start, stop):
-                marked = 0
-                ended = 0
-                for step in range(1, max_steps + 1):
-                    marked += marks[0, draw(next_u64(state), cdf, guide, 0)]
-                    if marked >= segments:
-                        ended = step
-                        break
-                hist[b, ended] += 1
-            b = claim(next_block)
+    for b in prange(blocks):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        for _ in range(start, stop):
+            marked = 0
+            ended = 0
+            for step in range(1, max_steps + 1):
+                marked += marks[0, draw(next_u64(state), cdf, guide, 0)]
+                if marked >= segments:
+                    ended = step
+                    break
+            hist[b, ended] += 1
 
 
 @parallel_kernel
 def exchange_blocks(seed, first, blocks, block_trials, trials, p_hit, hits, max_steps, hist):
     """Rounds until ``hits`` hits (output as :func:`.stateful.exchange_blocks`); a round hits
     when a uniform falls below ``p_hit``, its exact probability."""
-    next_block = np.zeros(1, np.int64)
-    for _slot in prange(WORKER_SLOTS):
-        b = claim(next_block)
-        while b < blocks:
-            state, start, stop = open_block(seed, first + b, block_trials, trials)
-            for _ in range(start, stop):
-                landed = 0
-                ended = 0
-                for step in range(1, max_steps + 1):
-                    if _uniform(state) < p_hit:
-                        landed += 1
-                        if landed >= hits:
-                            ended = step
-                            break
-                hist[b, ended] += 1
-            b = claim(next_block)
+    for b in prange(blocks):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        for _ in range(start, stop):
+            landed = 0
+            ended = 0
+            for step in range(1, max_steps + 1):
+                if _uniform(state) < p_hit:
+                    landed += 1
+                    if landed >= hits:
+                        ended = step
+                        break
+            hist[b, ended] += 1

@@ -4,9 +4,8 @@ and opposed exchanges. Every one rolls its checks with :func:`.pool.roll_pool`.
 Conventions (shared with ``workbench/stateful/_common.py``): trials are cut into blocks of
 ``block_trials``; block ``k`` draws from stream ``k`` of ``seed`` and writes only row ``k - first``
 of each output array (int64, zeroed by the caller), so the counts are identical for any
-number of threads; threads take blocks one at a time (:mod:`.blocks`). Pools are padded
-arrays as made by ``_common.pack_pools``: index 0 of ``values``/``explodes``/``sides``/
-``counts`` picks the pool. The rules of each game, one check at a time, are inlined
+number of threads (:func:`open_block`). Pools are padded arrays as made by
+``_common.pack_pools``: index 0 of ``values``/``explodes``/``sides``/``counts`` picks the pool. The rules of each game, one check at a time, are inlined
 functions shared with the table kernels (:mod:`.sampled`). No input checks here.
 """
 from __future__ import annotations
@@ -17,9 +16,8 @@ import numpy as np
 from numba import prange
 
 from ._jit import inline_kernel, kernel, parallel_kernel
-from .blocks import WORKER_SLOTS, claim, open_block
 from .pool import roll_pool
-from .rng import next_u64
+from .rng import next_u64, seed_state
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
@@ -55,6 +53,14 @@ def _roll(state, pools, p, scratch):
         scratch[g] = counts[p, g]
     return roll_pool(state, values[p], explodes[p], sides[p], scratch, rerolls[p], modifier[p],
                      floor[p], has_floor[p], keep[p])
+
+
+@inline_kernel
+def open_block(seed, block, block_trials, trials):
+    """Block ``block``'s generator (stream ``block`` of ``seed``) and its trials
+    ``start .. stop - 1`` (the last block is cut at ``trials``)."""
+    start = block * block_trials
+    return seed_state(seed, block), start, min(start + block_trials, trials)
 
 
 # -- the games' rules, one check at a time: shared with the table kernels (.sampled), which
@@ -166,31 +172,27 @@ def drama_blocks(seed, first, blocks, block_trials, trials, pools, drama_group, 
     """
     width = outcomes.shape[3]
     checks = target.shape[0]
-    next_block = np.zeros(1, np.int64)
-    for _slot in prange(WORKER_SLOTS):
-        b = claim(next_block)
-        while b < blocks:
-            state, start, stop = open_block(seed, first + b, block_trials, trials)
-            scratch = np.zeros(pools[3].shape[1], np.int64)
-            for _ in range(start, stop):
-                level = pool_start
-                for c in range(checks):
-                    level, pull = drama_pull(c, level, session_start, pool_max, wanted, levels[b])
-                    spent[b, c, pull] += 1
-                    for g in range(scratch.shape[0]):
-                        scratch[g] = pools[3][c, g]
-                    scratch[drama_group[c]] += pull
-                    total, disaster = roll_pool(state, pools[0][c], pools[1][c], pools[2][c],
-                                                scratch, pools[4][c], pools[5][c], pools[6][c],
-                                                pools[7][c], pools[8][c])
-                    if not disaster and total >= target[c]:
-                        passes[b, c] += 1
-                    index = min(max(total - low, 0), width - 1)
-                    outcomes[b, c, 1 if disaster else 0, index] += 1
-                    if refill_rate > 0.0 and level < pool_max:
-                        added = _events(state, refill_mode, refill_rate, pool_max - level)
-                        level = min(level + added, pool_max)
-            b = claim(next_block)
+    for b in prange(blocks):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        scratch = np.zeros(pools[3].shape[1], np.int64)
+        for _ in range(start, stop):
+            level = pool_start
+            for c in range(checks):
+                level, pull = drama_pull(c, level, session_start, pool_max, wanted, levels[b])
+                spent[b, c, pull] += 1
+                for g in range(scratch.shape[0]):
+                    scratch[g] = pools[3][c, g]
+                scratch[drama_group[c]] += pull
+                total, disaster = roll_pool(state, pools[0][c], pools[1][c], pools[2][c],
+                                            scratch, pools[4][c], pools[5][c], pools[6][c],
+                                            pools[7][c], pools[8][c])
+                if not disaster and total >= target[c]:
+                    passes[b, c] += 1
+                index = min(max(total - low, 0), width - 1)
+                outcomes[b, c, 1 if disaster else 0, index] += 1
+                if refill_rate > 0.0 and level < pool_max:
+                    added = _events(state, refill_mode, refill_rate, pool_max - level)
+                    level = min(level + added, pool_max)
 
 
 @parallel_kernel
@@ -209,33 +211,29 @@ def burn_blocks(seed, first, blocks, block_trials, trials, pools, d6_group, d8_g
     ``stacks[k, c, i]`` sum of stack ``i`` (Traits, then Aspects) before the check.
     """
     checks = target.shape[0]
-    next_block = np.zeros(1, np.int64)
-    for _slot in prange(WORKER_SLOTS):
-        b = claim(next_block)
-        while b < blocks:
-            state, start, stop = open_block(seed, first + b, block_trials, trials)
-            scratch = np.zeros(pools[3].shape[1], np.int64)
-            traits = np.zeros(trait_stack.shape[0], np.int64)
-            aspects = np.zeros(aspect_stack.shape[0], np.int64)
-            stack_sums, burn_counts = stacks[b], burns[b]
-            for _ in range(start, stop):
-                traits[:] = trait_stack
-                aspects[:] = aspect_stack
-                for c in range(checks):
-                    d6, d8, free = burn_step(c, traits, trait_stack, aspects, aspect_stack,
-                                             uses_trait, uses_aspect, extra_d6, extra_d8,
-                                             rest_before, policy, threshold, p_table,
-                                             stack_sums, burn_counts)
-                    for g in range(scratch.shape[0]):
-                        scratch[g] = 0
-                    scratch[d6_group] = d6
-                    scratch[d8_group] = d8
-                    total, disaster = roll_pool(state, pools[0][c], pools[1][c], pools[2][c],
-                                                scratch, pools[4][c], pools[5][c] + free,
-                                                pools[6][c], pools[7][c], pools[8][c])
-                    if not disaster and total >= target[c]:
-                        passes[b, c] += 1
-            b = claim(next_block)
+    for b in prange(blocks):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        scratch = np.zeros(pools[3].shape[1], np.int64)
+        traits = np.zeros(trait_stack.shape[0], np.int64)
+        aspects = np.zeros(aspect_stack.shape[0], np.int64)
+        stack_sums, burn_counts = stacks[b], burns[b]
+        for _ in range(start, stop):
+            traits[:] = trait_stack
+            aspects[:] = aspect_stack
+            for c in range(checks):
+                d6, d8, free = burn_step(c, traits, trait_stack, aspects, aspect_stack,
+                                         uses_trait, uses_aspect, extra_d6, extra_d8,
+                                         rest_before, policy, threshold, p_table,
+                                         stack_sums, burn_counts)
+                for g in range(scratch.shape[0]):
+                    scratch[g] = 0
+                scratch[d6_group] = d6
+                scratch[d8_group] = d8
+                total, disaster = roll_pool(state, pools[0][c], pools[1][c], pools[2][c],
+                                            scratch, pools[4][c], pools[5][c] + free,
+                                            pools[6][c], pools[7][c], pools[8][c])
+                if not disaster and total >= target[c]:
+                    passes[b, c] += 1
 
 
 @parallel_kernel
@@ -248,31 +246,27 @@ def conditions_blocks(seed, first, blocks, block_trials, trials, pools, attacker
     ``out_when_full``: 1 takes the victim out as soon as all three slots are filled.
     ``hist[k, n]``: trials Taken Out at exchange ``n``; ``hist[k, 0]``: still standing after
     ``max_steps`` exchanges."""
-    next_block = np.zeros(1, np.int64)
-    for _slot in prange(WORKER_SLOTS):
-        b = claim(next_block)
-        while b < blocks:
-            state, start, stop = open_block(seed, first + b, block_trials, trials)
-            scratch = np.zeros(pools[3].shape[1], np.int64)
-            for _ in range(start, stop):
-                slots = start_slots
-                ended = 0
-                for step in range(1, max_steps + 1):
-                    filled = filled_slots(slots)
-                    tier = 3
-                    if mode != 1:
-                        outcome, _ = _roll(state, pools, attacker_pool[filled], scratch)
-                        tier = apply_tier[outcome]
-                    if mode != 0 and tier > 0:
-                        outcome, _ = _roll(state, pools, defender_pool[filled], scratch)
-                        tier = min(tier, resist_tier[outcome])
-                    if tier > 0:
-                        slots = place(slots, tier)
-                        if slots < 0 or (out_when_full == 1 and slots == 7):
-                            ended = step
-                            break
-                hist[b, ended] += 1
-            b = claim(next_block)
+    for b in prange(blocks):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        scratch = np.zeros(pools[3].shape[1], np.int64)
+        for _ in range(start, stop):
+            slots = start_slots
+            ended = 0
+            for step in range(1, max_steps + 1):
+                filled = filled_slots(slots)
+                tier = 3
+                if mode != 1:
+                    outcome, _ = _roll(state, pools, attacker_pool[filled], scratch)
+                    tier = apply_tier[outcome]
+                if mode != 0 and tier > 0:
+                    outcome, _ = _roll(state, pools, defender_pool[filled], scratch)
+                    tier = min(tier, resist_tier[outcome])
+                if tier > 0:
+                    slots = place(slots, tier)
+                    if slots < 0 or (out_when_full == 1 and slots == 7):
+                        ended = step
+                        break
+            hist[b, ended] += 1
 
 
 @parallel_kernel
@@ -280,23 +274,19 @@ def clock_blocks(seed, first, blocks, block_trials, trials, pools, marks, segmen
                  hist):
     """Rolls of pool 0 until ``segments`` are marked (``marks[outcome]`` per roll);
     ``hist[k, n]`` trials filled at roll ``n``, ``hist[k, 0]`` unfilled after ``max_steps``."""
-    next_block = np.zeros(1, np.int64)
-    for _slot in prange(WORKER_SLOTS):
-        b = claim(next_block)
-        while b < blocks:
-            state, start, stop = open_block(seed, first + b, block_trials, trials)
-            scratch = np.zeros(pools[3].shape[1], np.int64)
-            for _ in range(start, stop):
-                marked = 0
-                ended = 0
-                for step in range(1, max_steps + 1):
-                    outcome, _ = _roll(state, pools, 0, scratch)
-                    marked += marks[outcome]
-                    if marked >= segments:
-                        ended = step
-                        break
-                hist[b, ended] += 1
-            b = claim(next_block)
+    for b in prange(blocks):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        scratch = np.zeros(pools[3].shape[1], np.int64)
+        for _ in range(start, stop):
+            marked = 0
+            ended = 0
+            for step in range(1, max_steps + 1):
+                outcome, _ = _roll(state, pools, 0, scratch)
+                marked += marks[outcome]
+                if marked >= segments:
+                    ended = step
+                    break
+            hist[b, ended] += 1
 
 
 @parallel_kernel
@@ -305,22 +295,18 @@ def exchange_blocks(seed, first, blocks, block_trials, trials, pools, need, hits
     """Rounds of attacker (pool 0) against defender (pool 1) until ``hits`` rounds where
     ``attacker - defender >= need``; ``hist[k, n]`` trials done at round ``n``, ``hist[k, 0]``
     not done after ``max_steps`` rounds."""
-    next_block = np.zeros(1, np.int64)
-    for _slot in prange(WORKER_SLOTS):
-        b = claim(next_block)
-        while b < blocks:
-            state, start, stop = open_block(seed, first + b, block_trials, trials)
-            scratch = np.zeros(pools[3].shape[1], np.int64)
-            for _ in range(start, stop):
-                landed = 0
-                ended = 0
-                for step in range(1, max_steps + 1):
-                    attack, _ = _roll(state, pools, 0, scratch)
-                    defence, _ = _roll(state, pools, 1, scratch)
-                    if attack - defence >= need:
-                        landed += 1
-                        if landed >= hits:
-                            ended = step
-                            break
-                hist[b, ended] += 1
-            b = claim(next_block)
+    for b in prange(blocks):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        scratch = np.zeros(pools[3].shape[1], np.int64)
+        for _ in range(start, stop):
+            landed = 0
+            ended = 0
+            for step in range(1, max_steps + 1):
+                attack, _ = _roll(state, pools, 0, scratch)
+                defence, _ = _roll(state, pools, 1, scratch)
+                if attack - defence >= need:
+                    landed += 1
+                    if landed >= hits:
+                        ended = step
+                        break
+            hist[b, ended] += 1
