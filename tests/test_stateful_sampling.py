@@ -181,12 +181,13 @@ def test_sampled_results_do_not_depend_on_thread_count():
     import numba
 
     def runs():
+        drama = drama_campaign(SESSION, policy="always", refill="poisson", refill_rate=0.05,
+                               trials=3 * 4096 + 5, seed=8)
         return (burn_scene([{"traits": ["A"], "d6": 1}] * 3, traits={"A": 2}, policy="always",
                            trials=3 * 4096 + 5, seed=8).checks,
                 taken_out("yellow", mode="contest", reactor="red", method="simulate",
                           trials=3 * 4096 + 5, seed=8).frame,
-                drama_campaign(SESSION, policy="always", refill="poisson", refill_rate=0.05,
-                               trials=3 * 4096 + 5, seed=8).pool_levels)
+                drama.pool_levels, drama.checks)
 
     threads = numba.get_num_threads()
     results = []
@@ -198,3 +199,20 @@ def test_sampled_results_do_not_depend_on_thread_count():
             numba.set_num_threads(threads)
     for other in results[1:]:
         assert all(a.equals(b) for a, b in zip(results[0], other))
+
+
+def test_openmp_threads_wait_passively_unless_the_user_chose():
+    """Spinning OpenMP threads took the core the next short call's preparation needed
+    (benchmarks/bench_stateful.py); a policy the user set is kept."""
+    code = ("import os, workbench.stateful._sampling, workbench._kernels.sampled\n"
+            "print(os.environ['OMP_WAIT_POLICY'])")
+
+    def policy(**env):
+        clean = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+        done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                              text=True, env={**clean, **env}, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert policy() == "passive"
+    assert policy(OMP_WAIT_POLICY="active") == "active"

@@ -26,18 +26,54 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ._jit import kernel, parallel_kernel
+from ._jit import inline_kernel, kernel, parallel_kernel
 from .rng import draw_face, seed_state
 
 KEEP_SUM, KEEP_HIGHEST, KEEP_LOWEST = 0, 1, 2
+_NONE_LEAST, _NONE_GREATEST = np.iinfo(np.int64).max, np.iinfo(np.int64).min
+"""The least and greatest total of a block before any trial."""
+
+
+# -- what both rolls and both histogram kernels do alike (inlined: no cost) --------------
+
+@inline_kernel
+def _load(state):
+    """The generator's words as locals: ``(s0, s1, s2, s3, buffer, left)``."""
+    return state[0], state[1], state[2], state[3], state[4], np.int64(state[5])
+
+
+@inline_kernel
+def _store(state, s0, s1, s2, s3, buffer, left):
+    state[0], state[1], state[2], state[3], state[4] = s0, s1, s2, s3, buffer
+    state[5] = np.uint64(left)
+
+
+@inline_kernel
+def _finish(total, modifier, floor, has_floor):
+    """The modifier, then the floor."""
+    total += modifier
+    if has_floor and total < floor:
+        total = floor
+    return total
+
+
+@inline_kernel
+def _tally(hist, b, low, total, all_failed, outside, least, greatest):
+    """Bin one total into ``hist[b]`` (or count it outside); returns the updated
+    ``(outside, least, greatest)``."""
+    index = total - low
+    if 0 <= index < hist.shape[2]:
+        hist[b, 1 if all_failed else 0, index] += 1
+    else:
+        outside += 1
+    return outside, min(least, total), max(greatest, total)
 
 
 @kernel
 def roll_pool(state, values, explodes, sides, counts, rerolls, modifier, floor, has_floor, keep):
     """Roll one check's pool; see the module docstring for the contract."""
     # The generator state lives in locals for the whole check (registers, not memory).
-    s0, s1, s2, s3, buffer = state[0], state[1], state[2], state[3], state[4]
-    left = np.int64(state[5])
+    s0, s1, s2, s3, buffer, left = _load(state)
     total = 0
     dice = 0
     all_failed = True
@@ -76,12 +112,8 @@ def roll_pool(state, values, explodes, sides, counts, rerolls, modifier, floor, 
             total += chain
     if keep != KEEP_SUM:
         total = best
-    state[0], state[1], state[2], state[3], state[4] = s0, s1, s2, s3, buffer
-    state[5] = np.uint64(left)
-    total += modifier
-    if has_floor and total < floor:
-        total = floor
-    return total, all_failed and dice > 0
+    _store(state, s0, s1, s2, s3, buffer, left)
+    return _finish(total, modifier, floor, has_floor), all_failed and dice > 0
 
 
 @parallel_kernel
@@ -94,28 +126,18 @@ def histogram_blocks(seed, first_block, block_count, block_size, trials, values,
     of threads. Totals outside the histogram are not binned; ``extremes[b]`` receives
     (trials outside, least total, greatest total) so the caller can widen and rerun.
     """
-    width = hist.shape[2]
     for b in prange(block_count):
         block = first_block + b
         state = seed_state(seed, block)
         start = block * block_size
         stop = min(start + block_size, trials)
-        outside = 0
-        least = np.iinfo(np.int64).max
-        greatest = np.iinfo(np.int64).min
+        outside, least, greatest = 0, _NONE_LEAST, _NONE_GREATEST
         for _ in range(start, stop):
             total, all_failed = roll_pool(state, values, explodes, sides, counts, rerolls,
                                           modifier, floor, has_floor, keep)
-            least = min(least, total)
-            greatest = max(greatest, total)
-            index = total - low
-            if 0 <= index < width:
-                hist[b, 1 if all_failed else 0, index] += 1
-            else:
-                outside += 1
-        extremes[b, 0] = outside
-        extremes[b, 1] = least
-        extremes[b, 2] = greatest
+            outside, least, greatest = _tally(hist, b, low, total, all_failed, outside, least,
+                                              greatest)
+        extremes[b, 0], extremes[b, 1], extremes[b, 2] = outside, least, greatest
 
 
 # -- Pools beyond the original contract: explosion caps, explosions into another die type,
@@ -148,8 +170,7 @@ def _chain_general(state, values, explodes, sides, into, limit, g, face, s0, s1,
 def roll_pool_general(state, values, explodes, sides, counts, into, limit, rerolls, modifier,
                       floor, has_floor, keep, kept, scratch):
     """Roll one check's pool; see the contract above."""
-    s0, s1, s2, s3, buffer = state[0], state[1], state[2], state[3], state[4]
-    left = np.int64(state[5])
+    s0, s1, s2, s3, buffer, left = _load(state)
     total = 0
     dice = 0
     all_failed = True
@@ -181,12 +202,8 @@ def roll_pool_general(state, values, explodes, sides, counts, into, limit, rerol
         else:
             for i in range(min(kept, dice)):
                 total += ranked[i]
-    state[0], state[1], state[2], state[3], state[4] = s0, s1, s2, s3, buffer
-    state[5] = np.uint64(left)
-    total += modifier
-    if has_floor and total < floor:
-        total = floor
-    return total, all_failed and dice > 0
+    _store(state, s0, s1, s2, s3, buffer, left)
+    return _finish(total, modifier, floor, has_floor), all_failed and dice > 0
 
 
 @parallel_kernel
@@ -194,26 +211,17 @@ def histogram_blocks_general(seed, first_block, block_count, block_size, trials,
                              sides, counts, into, limit, rerolls, modifier, floor, has_floor, keep,
                              kept, low, hist, extremes):
     """:func:`histogram_blocks` for :func:`roll_pool_general` pools (same streams, same layout)."""
-    width = hist.shape[2]
     for b in prange(block_count):
         block = first_block + b
         state = seed_state(seed, block)
         scratch = np.zeros(max(counts.sum(), 1), dtype=np.int64)
         start = block * block_size
         stop = min(start + block_size, trials)
-        outside = 0
-        least = np.iinfo(np.int64).max
-        greatest = np.iinfo(np.int64).min
+        outside, least, greatest = 0, _NONE_LEAST, _NONE_GREATEST
         for _ in range(start, stop):
-            total, all_failed = roll_pool_general(state, values, explodes, sides, counts, into, limit,
-                                                  rerolls, modifier, floor, has_floor, keep, kept, scratch)
-            least = min(least, total)
-            greatest = max(greatest, total)
-            index = total - low
-            if 0 <= index < width:
-                hist[b, 1 if all_failed else 0, index] += 1
-            else:
-                outside += 1
-        extremes[b, 0] = outside
-        extremes[b, 1] = least
-        extremes[b, 2] = greatest
+            total, all_failed = roll_pool_general(state, values, explodes, sides, counts, into,
+                                                  limit, rerolls, modifier, floor, has_floor,
+                                                  keep, kept, scratch)
+            outside, least, greatest = _tally(hist, b, low, total, all_failed, outside, least,
+                                              greatest)
+        extremes[b, 0], extremes[b, 1], extremes[b, 2] = outside, least, greatest

@@ -1,7 +1,7 @@
 """Stateful kernels that draw each check from an exact outcome table (one number a check).
 
 Same games, same block/stream conventions and same outputs as :mod:`.stateful` (see its
-docstring), but a check's dice are not rolled: its outcome is drawn from a Walker alias
+docstring), but a check's dice are not rolled: its outcome is drawn from an exact
 inverse-CDF table built by ``workbench/stateful/_sampling.py`` from the exact distribution
 (``cdf`` and ``guide``, see ``OutcomeTables`` there; payload columns such as ``bins``),
 indexed by the table number first. No input checks here.
@@ -12,7 +12,8 @@ import numpy as np
 from numba import prange
 
 from ._jit import inline_kernel, parallel_kernel
-from .rng import next_u64, seed_state, xoshiro_step
+from .rng import next_u64, xoshiro_step
+from .stateful import burn_step, drama_pull, filled_slots, open_block, place
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 _GUIDE_SHIFT = np.uint64(64 - 10)
@@ -31,11 +32,29 @@ def draw(word, cdf, guide, t):
     k = np.int64(guide[t, word >> _GUIDE_SHIFT])
     if k >= 0:
         return k
+    return _search(word, cdf, t, -k - 1)
+
+
+@inline_kernel
+def _search(word, cdf, t, k):
+    """Exact inversion of ``cdf[t]`` at the word's uniform, from outcome ``k`` on."""
     u = float(np.int64(word >> np.uint64(11))) * _TO_UNIT
-    k = -k - 1
     while u >= cdf[t, k]:
         k += 1
     return k
+
+
+@inline_kernel
+def _guide_to(guide, payload):
+    """``guide`` answering with ``payload[t, outcome]`` itself wherever it names an outcome
+    (its other cells, negative, unchanged): one read a draw instead of two. int16, half the
+    cache of the guide; payloads here are histogram bins, far below 2**15."""
+    resolved = np.empty(guide.shape, np.int16)
+    for t in range(guide.shape[0]):
+        for j in range(guide.shape[1]):
+            k = guide[t, j]
+            resolved[t, j] = payload[t, k] if k >= 0 else k
+    return resolved
 
 
 @parallel_kernel
@@ -55,25 +74,25 @@ def drama_blocks(seed, first, blocks, block_trials, trials, cdf, guide, bins, wa
     at all when ``events_last`` is 0. One number per event instead of one per check.
     """
     checks = wanted.shape[0]
+    bin_guide = _guide_to(guide, bins)
     for b in prange(blocks):
-        block = first + b
-        state = seed_state(seed, block)
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
         # The generator lives in locals for the whole block (registers, not memory).
         s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
         level_counts = levels[b]
         bin_counts = outcomes[b]
         quiet, fires = 0, False   # checks left without events; whether the next one has some
-        stop = min((block + 1) * block_trials, trials)
-        for _ in range(block * block_trials, stop):
+        for _ in range(start, stop):
             level = pool_start
             for c in range(checks):
-                level = min(level + session_start[c], pool_max)
-                level_counts[c, level] += 1
-                pull = min(wanted[c], level)
-                level -= pull
+                level, pull = drama_pull(c, level, session_start, pool_max, wanted,
+                                         level_counts)
                 t = 3 * c + pull
                 word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
-                bin_counts[c, bins[t, draw(word, cdf, guide, t)]] += 1
+                k = np.int64(bin_guide[t, word >> _GUIDE_SHIFT])
+                if k < 0:
+                    k = bins[t, _search(word, cdf, t, -k - 1)]
+                bin_counts[c, k] += 1
                 if events_last == 0:
                     continue
                 while quiet == 0 and not fires:
@@ -96,70 +115,21 @@ def burn_blocks(seed, first, blocks, block_trials, trials, d6_low, d8_low, uses_
     passes when a uniform falls below ``p_sample[c, d6 - d6_low[c], d8 - d8_low[c], free]``,
     its exact P(pass) with those dice."""
     checks = extra_d6.shape[0]
-    n_traits = trait_stack.shape[0]
-    n_aspects = aspect_stack.shape[0]
     for b in prange(blocks):
-        block = first + b
-        state = seed_state(seed, block)
-        traits = np.zeros(n_traits, np.int64)
-        aspects = np.zeros(n_aspects, np.int64)
-        stop = min((block + 1) * block_trials, trials)
-        for _ in range(block * block_trials, stop):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        traits = np.zeros(trait_stack.shape[0], np.int64)
+        aspects = np.zeros(aspect_stack.shape[0], np.int64)
+        stack_sums, burn_counts = stacks[b], burns[b]
+        for _ in range(start, stop):
             traits[:] = trait_stack
             aspects[:] = aspect_stack
             for c in range(checks):
-                if rest_before[c]:
-                    _recover_one(traits, trait_stack, aspects, aspect_stack)
-                for i in range(n_traits):
-                    stacks[b, c, i] += traits[i]
-                for i in range(n_aspects):
-                    stacks[b, c, n_traits + i] += aspects[i]
-                d6 = extra_d6[c]
-                d8 = extra_d8[c]
-                for i in range(n_traits):
-                    if uses_trait[c, i]:
-                        d6 += traits[i]
-                for i in range(n_aspects):
-                    if uses_aspect[c, i]:
-                        d8 += aspects[i]
-                choice, index = 0, -1
-                if policy == 1 or (policy == 2 and p_table[c, d6, d8, 0] < threshold):
-                    best = -1.0
-                    for i in range(n_traits):
-                        s = traits[i]
-                        if uses_trait[c, i] and s > 0 and p_table[c, d6 - s, d8 + s, 0] > best:
-                            best = p_table[c, d6 - s, d8 + s, 0]
-                            choice, index = 1, i
-                    for i in range(n_aspects):
-                        if uses_aspect[c, i] and aspects[i] > 0 and p_table[c, d6, d8, 1] > best:
-                            best = p_table[c, d6, d8, 1]
-                            choice, index = 2, i
-                free = 0
-                if choice == 1:
-                    d6 -= traits[index]
-                    d8 += traits[index]
-                    traits[index] -= 1
-                elif choice == 2:
-                    free = 1
-                    aspects[index] -= 1
-                burns[b, c, choice] += 1
+                d6, d8, free = burn_step(c, traits, trait_stack, aspects, aspect_stack,
+                                         uses_trait, uses_aspect, extra_d6, extra_d8,
+                                         rest_before, policy, threshold, p_table,
+                                         stack_sums, burn_counts)
                 if _uniform(state) < p_sample[c, d6 - d6_low[c], d8 - d8_low[c], free]:
                     passes[b, c] += 1
-
-
-@inline_kernel
-def _recover_one(traits, trait_stack, aspects, aspect_stack):
-    worst, kind, index = 0, 0, -1
-    for i in range(traits.shape[0]):
-        if trait_stack[i] - traits[i] > worst:
-            worst, kind, index = trait_stack[i] - traits[i], 1, i
-    for i in range(aspects.shape[0]):
-        if aspect_stack[i] - aspects[i] > worst:
-            worst, kind, index = aspect_stack[i] - aspects[i], 2, i
-    if kind == 1:
-        traits[index] += 1
-    elif kind == 2:
-        aspects[index] += 1
 
 
 @parallel_kernel
@@ -169,24 +139,16 @@ def conditions_blocks(seed, first, blocks, block_trials, trials, cdf, guide, tie
     gives the condition tier of an exchange with ``f`` slots filled (payload ``tiers``).
     ``out_when_full``: 1 takes the victim out as soon as all three slots are filled."""
     for b in prange(blocks):
-        block = first + b
-        state = seed_state(seed, block)
-        stop = min((block + 1) * block_trials, trials)
-        for _ in range(block * block_trials, stop):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        for _ in range(start, stop):
             slots = start_slots
             ended = 0
             for step in range(1, max_steps + 1):
-                filled = (slots & 1) + ((slots >> 1) & 1) + ((slots >> 2) & 1)
+                filled = filled_slots(slots)
                 tier = tiers[filled, draw(next_u64(state), cdf, guide, filled)]
                 if tier > 0:
-                    t = tier
-                    while t <= 3 and (slots >> (t - 1)) & 1:
-                        t += 1
-                    if t > 3:
-                        ended = step
-                        break
-                    slots |= 1 << (t - 1)
-                    if out_when_full == 1 and slots == 7:
+                    slots = place(slots, tier)
+                    if slots < 0 or (out_when_full == 1 and slots == 7):
                         ended = step
                         break
             hist[b, ended] += 1
@@ -198,10 +160,8 @@ def clock_blocks(seed, first, blocks, block_trials, trials, cdf, guide, marks, s
     """Rolls until ``segments`` are marked (output as :func:`.stateful.clock_blocks`); table
     0 gives one roll's marks (payload ``marks``)."""
     for b in prange(blocks):
-        block = first + b
-        state = seed_state(seed, block)
-        stop = min((block + 1) * block_trials, trials)
-        for _ in range(block * block_trials, stop):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        for _ in range(start, stop):
             marked = 0
             ended = 0
             for step in range(1, max_steps + 1):
@@ -217,10 +177,8 @@ def exchange_blocks(seed, first, blocks, block_trials, trials, p_hit, hits, max_
     """Rounds until ``hits`` hits (output as :func:`.stateful.exchange_blocks`); a round hits
     when a uniform falls below ``p_hit``, its exact probability."""
     for b in prange(blocks):
-        block = first + b
-        state = seed_state(seed, block)
-        stop = min((block + 1) * block_trials, trials)
-        for _ in range(block * block_trials, stop):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        for _ in range(start, stop):
             landed = 0
             ended = 0
             for step in range(1, max_steps + 1):

@@ -4,8 +4,9 @@ and opposed exchanges. Every one rolls its checks with :func:`.pool.roll_pool`.
 Conventions (shared with ``workbench/stateful/_common.py``): trials are cut into blocks of
 ``block_trials``; block ``k`` draws from stream ``k`` of ``seed`` and writes only row ``k - first``
 of each output array (int64, zeroed by the caller), so the counts are identical for any
-number of threads. Pools are padded arrays as made by ``_common.pack_pools``: index 0 of
-``values``/``explodes``/``sides``/``counts`` picks the pool. No input checks here.
+number of threads (:func:`open_block`). Pools are padded arrays as made by
+``_common.pack_pools``: index 0 of ``values``/``explodes``/``sides``/``counts`` picks the pool. The rules of each game, one check at a time, are inlined
+functions shared with the table kernels (:mod:`.sampled`). No input checks here.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import math
 import numpy as np
 from numba import prange
 
-from ._jit import kernel, parallel_kernel
+from ._jit import inline_kernel, kernel, parallel_kernel
 from .pool import roll_pool
 from .rng import next_u64, seed_state
 
@@ -54,6 +55,110 @@ def _roll(state, pools, p, scratch):
                      floor[p], has_floor[p], keep[p])
 
 
+@inline_kernel
+def open_block(seed, block, block_trials, trials):
+    """Block ``block``'s generator (stream ``block`` of ``seed``) and its trials
+    ``start .. stop - 1`` (the last block is cut at ``trials``)."""
+    start = block * block_trials
+    return seed_state(seed, block), start, min(start + block_trials, trials)
+
+
+# -- the games' rules, one check at a time: shared with the table kernels (.sampled), which
+# differ only in how a check's outcome is drawn. Inlined, so sharing costs no speed.
+
+@inline_kernel
+def drama_pull(c, level, session_start, pool_max, wanted, level_counts):
+    """Drama Dice before check ``c``: a starting session adds its die, the level is counted
+    in ``level_counts[c, level]`` and the policy pulls what it wants and the pool has.
+    Returns ``(level after the pull, dice pulled)``."""
+    level = min(level + session_start[c], pool_max)
+    level_counts[c, level] += 1
+    pull = min(wanted[c], level)
+    return level - pull, pull
+
+
+@inline_kernel
+def burn_step(c, traits, trait_stack, aspects, aspect_stack, uses_trait, uses_aspect,
+              extra_d6, extra_d8, rest_before, policy, threshold, p_table, stack_sums,
+              burn_counts):
+    """Check ``c`` of a burn scene up to its roll: the short rest before it, the stacks
+    summed into ``stack_sums[c]``, the burn chosen (policy as :func:`burn_blocks`), paid
+    for and counted in ``burn_counts[c]``. Returns ``(d6, d8, free)``: the dice rolled and
+    1 for an Aspect's free success."""
+    n_traits = traits.shape[0]
+    if rest_before[c]:
+        recover_one(traits, trait_stack, aspects, aspect_stack)
+    for i in range(n_traits):
+        stack_sums[c, i] += traits[i]
+    for i in range(aspects.shape[0]):
+        stack_sums[c, n_traits + i] += aspects[i]
+    d6 = extra_d6[c]
+    d8 = extra_d8[c]
+    for i in range(n_traits):
+        if uses_trait[c, i]:
+            d6 += traits[i]
+    for i in range(aspects.shape[0]):
+        if uses_aspect[c, i]:
+            d8 += aspects[i]
+    choice, index = 0, -1
+    if policy == 1 or (policy == 2 and p_table[c, d6, d8, 0] < threshold):
+        best = -1.0
+        for i in range(n_traits):
+            s = traits[i]
+            if uses_trait[c, i] and s > 0 and p_table[c, d6 - s, d8 + s, 0] > best:
+                best = p_table[c, d6 - s, d8 + s, 0]
+                choice, index = 1, i
+        for i in range(aspects.shape[0]):
+            if uses_aspect[c, i] and aspects[i] > 0 and p_table[c, d6, d8, 1] > best:
+                best = p_table[c, d6, d8, 1]
+                choice, index = 2, i
+    free = 0
+    if choice == 1:
+        d6 -= traits[index]
+        d8 += traits[index]
+        traits[index] -= 1
+    elif choice == 2:
+        free = 1
+        aspects[index] -= 1
+    burn_counts[c, choice] += 1
+    return d6, d8, free
+
+
+@inline_kernel
+def recover_one(traits, trait_stack, aspects, aspect_stack):
+    """A short rest: one point back to the characteristic furthest below its stack (Traits
+    first on ties)."""
+    worst, kind, index = 0, 0, -1
+    for i in range(traits.shape[0]):
+        if trait_stack[i] - traits[i] > worst:
+            worst, kind, index = trait_stack[i] - traits[i], 1, i
+    for i in range(aspects.shape[0]):
+        if aspect_stack[i] - aspects[i] > worst:
+            worst, kind, index = aspect_stack[i] - aspects[i], 2, i
+    if kind == 1:
+        traits[index] += 1
+    elif kind == 2:
+        aspects[index] += 1
+
+
+@inline_kernel
+def place(slots, tier):
+    """Put a condition of ``tier`` (1 Mild .. 3 Severe) into ``slots`` (bit 0 Mild, 1
+    Moderate, 2 Severe), moving up past filled slots; -1 means Taken Out."""
+    t = tier
+    while t <= 3 and (slots >> (t - 1)) & 1:
+        t += 1
+    if t > 3:
+        return -1
+    return slots | (1 << (t - 1))
+
+
+@inline_kernel
+def filled_slots(slots):
+    """How many of the three condition slots are filled."""
+    return (slots & 1) + ((slots >> 1) & 1) + ((slots >> 2) & 1)
+
+
 @parallel_kernel
 def drama_blocks(seed, first, blocks, block_trials, trials, pools, drama_group, target, wanted,
                  session_start, pool_max, pool_start, refill_mode, refill_rate, low,
@@ -68,31 +173,26 @@ def drama_blocks(seed, first, blocks, block_trials, trials, pools, drama_group, 
     width = outcomes.shape[3]
     checks = target.shape[0]
     for b in prange(blocks):
-        block = first + b
-        state = seed_state(seed, block)
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
         scratch = np.zeros(pools[3].shape[1], np.int64)
-        stop = min((block + 1) * block_trials, trials)
-        for _ in range(block * block_trials, stop):
+        for _ in range(start, stop):
             level = pool_start
             for c in range(checks):
-                level = min(level + session_start[c], pool_max)
-                levels[b, c, level] += 1
-                pull = min(wanted[c], level)
-                level -= pull
+                level, pull = drama_pull(c, level, session_start, pool_max, wanted, levels[b])
                 spent[b, c, pull] += 1
                 for g in range(scratch.shape[0]):
                     scratch[g] = pools[3][c, g]
                 scratch[drama_group[c]] += pull
-                total, disaster = roll_pool(state, pools[0][c], pools[1][c], pools[2][c], scratch,
-                                            pools[4][c], pools[5][c], pools[6][c], pools[7][c],
-                                            pools[8][c])
+                total, disaster = roll_pool(state, pools[0][c], pools[1][c], pools[2][c],
+                                            scratch, pools[4][c], pools[5][c], pools[6][c],
+                                            pools[7][c], pools[8][c])
                 if not disaster and total >= target[c]:
                     passes[b, c] += 1
                 index = min(max(total - low, 0), width - 1)
                 outcomes[b, c, 1 if disaster else 0, index] += 1
                 if refill_rate > 0.0 and level < pool_max:
-                    level = min(level + _events(state, refill_mode, refill_rate, pool_max - level),
-                                pool_max)
+                    added = _events(state, refill_mode, refill_rate, pool_max - level)
+                    level = min(level + added, pool_max)
 
 
 @parallel_kernel
@@ -111,90 +211,29 @@ def burn_blocks(seed, first, blocks, block_trials, trials, pools, d6_group, d8_g
     ``stacks[k, c, i]`` sum of stack ``i`` (Traits, then Aspects) before the check.
     """
     checks = target.shape[0]
-    n_traits = trait_stack.shape[0]
-    n_aspects = aspect_stack.shape[0]
     for b in prange(blocks):
-        block = first + b
-        state = seed_state(seed, block)
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
         scratch = np.zeros(pools[3].shape[1], np.int64)
-        traits = np.zeros(n_traits, np.int64)
-        aspects = np.zeros(n_aspects, np.int64)
-        stop = min((block + 1) * block_trials, trials)
-        for _ in range(block * block_trials, stop):
+        traits = np.zeros(trait_stack.shape[0], np.int64)
+        aspects = np.zeros(aspect_stack.shape[0], np.int64)
+        stack_sums, burn_counts = stacks[b], burns[b]
+        for _ in range(start, stop):
             traits[:] = trait_stack
             aspects[:] = aspect_stack
             for c in range(checks):
-                if rest_before[c]:
-                    _recover_one(traits, trait_stack, aspects, aspect_stack)
-                for i in range(n_traits):
-                    stacks[b, c, i] += traits[i]
-                for i in range(n_aspects):
-                    stacks[b, c, n_traits + i] += aspects[i]
-                d6 = extra_d6[c]
-                d8 = extra_d8[c]
-                for i in range(n_traits):
-                    if uses_trait[c, i]:
-                        d6 += traits[i]
-                for i in range(n_aspects):
-                    if uses_aspect[c, i]:
-                        d8 += aspects[i]
-                choice, index = 0, -1
-                if policy == 1 or (policy == 2 and p_table[c, d6, d8, 0] < threshold):
-                    best = -1.0
-                    for i in range(n_traits):
-                        s = traits[i]
-                        if uses_trait[c, i] and s > 0 and p_table[c, d6 - s, d8 + s, 0] > best:
-                            best = p_table[c, d6 - s, d8 + s, 0]
-                            choice, index = 1, i
-                    for i in range(n_aspects):
-                        if uses_aspect[c, i] and aspects[i] > 0 and p_table[c, d6, d8, 1] > best:
-                            best = p_table[c, d6, d8, 1]
-                            choice, index = 2, i
-                free = 0
-                if choice == 1:
-                    d6 -= traits[index]
-                    d8 += traits[index]
-                    traits[index] -= 1
-                elif choice == 2:
-                    free = 1
-                    aspects[index] -= 1
-                burns[b, c, choice] += 1
+                d6, d8, free = burn_step(c, traits, trait_stack, aspects, aspect_stack,
+                                         uses_trait, uses_aspect, extra_d6, extra_d8,
+                                         rest_before, policy, threshold, p_table,
+                                         stack_sums, burn_counts)
                 for g in range(scratch.shape[0]):
                     scratch[g] = 0
                 scratch[d6_group] = d6
                 scratch[d8_group] = d8
-                total, disaster = roll_pool(state, pools[0][c], pools[1][c], pools[2][c], scratch,
-                                            pools[4][c], pools[5][c] + free, pools[6][c],
-                                            pools[7][c], pools[8][c])
+                total, disaster = roll_pool(state, pools[0][c], pools[1][c], pools[2][c],
+                                            scratch, pools[4][c], pools[5][c] + free,
+                                            pools[6][c], pools[7][c], pools[8][c])
                 if not disaster and total >= target[c]:
                     passes[b, c] += 1
-
-
-@kernel
-def _recover_one(traits, trait_stack, aspects, aspect_stack):
-    worst, kind, index = 0, 0, -1
-    for i in range(traits.shape[0]):
-        if trait_stack[i] - traits[i] > worst:
-            worst, kind, index = trait_stack[i] - traits[i], 1, i
-    for i in range(aspects.shape[0]):
-        if aspect_stack[i] - aspects[i] > worst:
-            worst, kind, index = aspect_stack[i] - aspects[i], 2, i
-    if kind == 1:
-        traits[index] += 1
-    elif kind == 2:
-        aspects[index] += 1
-
-
-@kernel
-def _place(slots, tier):
-    """Put a condition of ``tier`` (1 Mild .. 3 Severe) into ``slots`` (bit 0 Mild, 1
-    Moderate, 2 Severe), moving up past filled slots; -1 means Taken Out."""
-    t = tier
-    while t <= 3 and (slots >> (t - 1)) & 1:
-        t += 1
-    if t > 3:
-        return -1
-    return slots | (1 << (t - 1))
 
 
 @parallel_kernel
@@ -208,15 +247,13 @@ def conditions_blocks(seed, first, blocks, block_trials, trials, pools, attacker
     ``hist[k, n]``: trials Taken Out at exchange ``n``; ``hist[k, 0]``: still standing after
     ``max_steps`` exchanges."""
     for b in prange(blocks):
-        block = first + b
-        state = seed_state(seed, block)
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
         scratch = np.zeros(pools[3].shape[1], np.int64)
-        stop = min((block + 1) * block_trials, trials)
-        for _ in range(block * block_trials, stop):
+        for _ in range(start, stop):
             slots = start_slots
             ended = 0
             for step in range(1, max_steps + 1):
-                filled = (slots & 1) + ((slots >> 1) & 1) + ((slots >> 2) & 1)
+                filled = filled_slots(slots)
                 tier = 3
                 if mode != 1:
                     outcome, _ = _roll(state, pools, attacker_pool[filled], scratch)
@@ -225,7 +262,7 @@ def conditions_blocks(seed, first, blocks, block_trials, trials, pools, attacker
                     outcome, _ = _roll(state, pools, defender_pool[filled], scratch)
                     tier = min(tier, resist_tier[outcome])
                 if tier > 0:
-                    slots = _place(slots, tier)
+                    slots = place(slots, tier)
                     if slots < 0 or (out_when_full == 1 and slots == 7):
                         ended = step
                         break
@@ -238,11 +275,9 @@ def clock_blocks(seed, first, blocks, block_trials, trials, pools, marks, segmen
     """Rolls of pool 0 until ``segments`` are marked (``marks[outcome]`` per roll);
     ``hist[k, n]`` trials filled at roll ``n``, ``hist[k, 0]`` unfilled after ``max_steps``."""
     for b in prange(blocks):
-        block = first + b
-        state = seed_state(seed, block)
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
         scratch = np.zeros(pools[3].shape[1], np.int64)
-        stop = min((block + 1) * block_trials, trials)
-        for _ in range(block * block_trials, stop):
+        for _ in range(start, stop):
             marked = 0
             ended = 0
             for step in range(1, max_steps + 1):
@@ -261,11 +296,9 @@ def exchange_blocks(seed, first, blocks, block_trials, trials, pools, need, hits
     ``attacker - defender >= need``; ``hist[k, n]`` trials done at round ``n``, ``hist[k, 0]``
     not done after ``max_steps`` rounds."""
     for b in prange(blocks):
-        block = first + b
-        state = seed_state(seed, block)
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
         scratch = np.zeros(pools[3].shape[1], np.int64)
-        stop = min((block + 1) * block_trials, trials)
-        for _ in range(block * block_trials, stop):
+        for _ in range(start, stop):
             landed = 0
             ended = 0
             for step in range(1, max_steps + 1):
