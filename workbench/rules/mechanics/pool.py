@@ -69,8 +69,25 @@ class PoolMechanic(Mechanic):
                            for choice, sub in spec.on.items()} for name, spec in model.params.items()}
         self._kinds = {name: spec.kind for name, spec in model.params.items()}
         self._pools: dict[tuple, PoolSpec] = {}
+        self._pool_keys = self._dice_parameters(model)
         self._check_references()
         self.uses_obstacle = any(e.verb == "obstacle" for s in model.params.values() for e in s.effect)
+
+    @staticmethod
+    def _dice_parameters(model: PoolFile) -> tuple[str, ...]:
+        """The parameters the dice depend on. One that only says what passes (a target, an
+        Ob) and that no condition or cancelling rule reads leaves the pool alone, so the pool
+        cache ignores it: a ladder or a sweep over targets builds each pool once."""
+        read = {key for spec in model.params.values() for e in spec.effect for key in e.when}
+        for spec in model.params.values():
+            read |= {key for sub in spec.on.values() for e in sub.effect for key in e.when}
+        read |= {key for tier in model.tiers for key in tier.when}
+        for rule in model.cancel_out:
+            read |= set(rule.params) | set(rule.when)
+        passing = ("target", "obstacle", "add_to_target")
+        return tuple(name for name, spec in model.params.items()
+                     if name in read or spec.kind == "choice" or not spec.effect
+                     or any(e.verb not in passing for e in spec.effect))
 
     # -- reading the file ------------------------------------------------------------------
     def _fail(self, where: str, problem: str):
@@ -324,7 +341,7 @@ class PoolMechanic(Mechanic):
         return made[name]
 
     def pool(self, p: Mapping[str, Any]) -> PoolSpec:
-        key = tuple(p[name] for name in self._params)
+        key = tuple(p[name] for name in self._pool_keys)
         if key not in self._pools:
             if len(self._pools) > 4096:
                 self._pools.clear()
