@@ -74,3 +74,10 @@ def test_bad_input_is_one_line_and_status_2(argv, words):
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in done.stderr
     assert all(word in lines[0] for word in words), lines[0]
+
+
+def test_sweep_trials_follow_the_one_rule(capsys):
+    # --trials 1e3 is accepted by every command, the sweep included.
+    assert main(["sweep", "simulate", "--grid", "dice=2", "system=uwr", "--trials", "1e3",
+                 "--seed", "1"]) == 0
+    assert "1000" in capsys.readouterr().out

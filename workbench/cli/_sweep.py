@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .. import validation
 from ..errors import WorkbenchError
-from ._args import parse_assignments, whole_number
+from ._args import parse_assignments
 
 OUTPUTS = (".csv", ".json", ".parquet")
 _RANGE = re.compile(r"^(-?\d+)(?:-|\.\.)(-?\d+)$")
@@ -148,8 +149,8 @@ def run_sweep(args) -> int:
     if args.trials is not None:
         if "trials" in fixed or "trials" in grid:
             raise WorkbenchError("trials is given twice (--trials and NAME=VALUE)")
-        fixed["trials"] = whole_number(args.trials, "--trials", 1, 10**10)
-    seed = None if args.seed is None else whole_number(args.seed, "--seed", 0, 2**64 - 1)
+        fixed["trials"] = validation.trials(None, args.trials, "--trials")
+    seed = None if args.seed is None else validation.seed(None, args.seed, "--seed", text=True)
     frame = sweep(args.function, grid, seed=seed, progress=True if args.progress else False,
                   **fixed)
     _write(frame, args.out)
