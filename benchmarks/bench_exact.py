@@ -14,7 +14,7 @@ from pathlib import Path
 
 import workbench
 from workbench import analysis, exact
-from workbench.exact import exact_raw
+from workbench.engine.exact import exact_raw
 
 EDGE = str(Path(__file__).resolve().parents[1] / "data" / "examples" / "d10-edge.toml")
 CHECK_TARGET = 1e-3
@@ -100,7 +100,7 @@ def time_hand_built(dice: int) -> tuple[float, float]:
 
 def fast_path_line() -> str:
     """Which simulator kernel plain data-defined pools take."""
-    from workbench import simulation
+    from workbench.engine import simulation
     names = []
     for system_id, params in (("uwr", {"dice": 10}), ("arrata", {"dice": 10, "advantage": 1}),
                               (EDGE, {"dice": 10})):

@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 import workbench
-from workbench.simulation import simulate_raw
+from workbench.engine.simulation import simulate_raw
 
 ROOT = Path(__file__).resolve().parents[1]
 DICE_PER_REPEAT = float(os.environ.get("BENCH_DICE", 4e8))
@@ -74,7 +74,7 @@ def best_rates(works: dict, dice: dict) -> dict:
 def cold_start() -> tuple[float, float]:
     """A fresh process: (import + first 10d6 simulate inside it, whole process wall time)."""
     code = ("import time; t = time.perf_counter()\n"
-            "from workbench.simulation import simulate\n"
+            "from workbench import simulate\n"
             "simulate('uwr', trials=10_000, seed=1, dice=10)\n"
             "print(time.perf_counter() - t)")
     start = time.perf_counter()

@@ -52,7 +52,7 @@ def timed(trials: int) -> tuple[float, object]:
 
 
 def rolled(trials: int) -> tuple[float, object]:
-    from workbench.stateful._sampling import rolling_dice
+    from workbench.engine.sampling import rolling_dice
 
     with rolling_dice():
         return timed(trials)

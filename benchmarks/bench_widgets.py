@@ -32,7 +32,7 @@ SCENARIOS = [
 
 
 def _clear_engine_cache() -> None:
-    from workbench.exact import exact_raw
+    from workbench.engine.exact import exact_raw
     exact_raw.cache_clear()
     _clear_curve_memo()
 

@@ -130,7 +130,7 @@ def test_simulation_agrees_with_exact_for_designed_pools():
 
 
 def test_plain_data_pools_take_the_fast_kernel():
-    from workbench import simulation
+    from workbench.engine import simulation
     for system, params in (("uwr", dict(dice=10)), ("arrata", dict(dice=8, advantage=1, disadvantage=1)),
                            ("fons-exploding", dict(dice=5)), (VOCAB, dict(d10=6))):
         kernel = simulation._kernel(wb.system(system).pool(**params))[0]

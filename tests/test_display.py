@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import pytest
 
 import workbench as wb
-from workbench._display import round_sig
+from workbench.numbers import round_sig
 from workbench.export.tables import NumberFormat
 
 PCT = NumberFormat("percent", 2)

@@ -1,6 +1,6 @@
 """Exact results against an independent brute force over every face (``tests/_brute.py``).
 
-The brute force never touches ``workbench.exact`` nor ``PoolSpec``/``score_faces``: it rolls
+The brute force never touches ``workbench.engine.exact`` nor ``PoolSpec``/``score_faces``: it rolls
 the dice as RULES.md describes, so it checks both the arithmetic and the translation of each
 mechanic into a pool. Non-exploding pools must agree to 1e-9. For exploding pools the brute
 force follows chains to a fixed number of faces: every outcome's truncated probability is a

@@ -6,7 +6,7 @@ import pytest
 
 from workbench import versus
 from workbench.stateful import rounds_until_hits
-from workbench.stateful._sampling import rolling_dice
+from workbench.engine.sampling import rolling_dice
 
 ARRATA_OBSTACLE = ("arrata", {"stat": "B4", "disadvantage_mode": "obstacle"},
                    {"stat": "B4", "disadvantage": 3})

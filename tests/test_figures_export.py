@@ -233,7 +233,7 @@ def test_one_check_bars_leave_out_only_negligible_ends():
 
 def test_simulated_figures_default_to_a_fresh_seed_they_name():
     # One default for seed everywhere (None: fresh, reported). Figures used to default to 0.
-    pytest.importorskip("workbench.simulation")
+    pytest.importorskip("numba")
     from workbench.figures import curve_figure
     titles = {curve_figure("uwr", [2], ["Normal"], "simulate", trials=2_000).layout.title.text
               for _ in range(3)}

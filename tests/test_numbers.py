@@ -10,7 +10,8 @@ from fractions import Fraction
 import pytest
 
 import workbench
-from workbench._display import cut_tails, json_ready, round_sig
+from workbench._display import cut_tails
+from workbench.numbers import json_ready, round_sig
 from workbench.cli import main
 from workbench.export.tables import NumberFormat
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from _stats import chisquare_pvalue
 
-from workbench._kernels.rng import fill_dice, face_counts, next_u64, roll_die, seed_state
+from workbench.engine._kernels.rng import fill_dice, face_counts, next_u64, roll_die, seed_state
 
 ROLLS = 12_000_000
 
@@ -50,7 +50,7 @@ def test_xoshiro_matches_reference_recurrence():
 @pytest.mark.parametrize("sides", range(1, 257))
 def test_byte_table_gives_every_face_the_same_number_of_bytes(sides):
     """The fast path's table: each face is reached by exactly 256 // sides bytes (unbiased)."""
-    from workbench._kernels.fast import CHAINS_MASK, VALUE_SHIFT, byte_table
+    from workbench.engine._kernels.fast import CHAINS_MASK, VALUE_SHIFT, byte_table
 
     table = byte_table(list(range(sides)), [False] * sides, 1)
     accepted = (table & CHAINS_MASK) == 1
@@ -62,7 +62,7 @@ def test_byte_table_gives_every_face_the_same_number_of_bytes(sides):
 @pytest.mark.parametrize("sides", [6, 7, 10, 200])
 def test_fast_path_faces_are_uniform(sides):
     """Chi-square over >= 1e7 single-die checks through the byte-table kernel."""
-    from workbench._kernels.fast import byte_table, sum_block
+    from workbench.engine._kernels.fast import byte_table, sum_block
 
     trials = 10_000_000
     hist = np.zeros((2, sides), dtype=np.int64)

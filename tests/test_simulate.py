@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import workbench
-import workbench.simulation as sim
+import workbench.engine.simulation as sim
+from workbench import simulate
 from workbench.errors import ParameterError, WorkbenchError
 from workbench.rules.pool import DieType, PoolSpec
 
@@ -26,9 +27,9 @@ def run_python(code: str, **env) -> subprocess.CompletedProcess:
 
 
 def test_a_seed_repeats_exactly_and_different_seeds_differ():
-    a = sim.simulate("arrata", trials=300_000, seed=5, stat="B6", advantage=1, disadvantage=1)
-    b = sim.simulate("arrata", trials=300_000, seed=5, stat="B6", advantage=1, disadvantage=1)
-    c = sim.simulate("arrata", trials=300_000, seed=6, stat="B6", advantage=1, disadvantage=1)
+    a = simulate("arrata", trials=300_000, seed=5, stat="B6", advantage=1, disadvantage=1)
+    b = simulate("arrata", trials=300_000, seed=5, stat="B6", advantage=1, disadvantage=1)
+    c = simulate("arrata", trials=300_000, seed=6, stat="B6", advantage=1, disadvantage=1)
     assert a.pmf.to_dict() == b.pmf.to_dict()
     assert a.pmf.to_dict() != c.pmf.to_dict()
 
@@ -49,14 +50,14 @@ def test_one_thread_and_two_threads_give_identical_counts():
 
 
 def test_fresh_seed_is_reported_and_reproduces_the_run():
-    first = sim.simulate("uwr", trials=50_000, dice=3)
+    first = simulate("uwr", trials=50_000, dice=3)
     assert isinstance(first.seed, int) and 0 <= first.seed < 2**63
-    again = sim.simulate("uwr", trials=50_000, seed=first.seed, dice=3)
+    again = simulate("uwr", trials=50_000, seed=first.seed, dice=3)
     assert first.pmf.to_dict() == again.pmf.to_dict()
 
 
 def test_result_carries_trials_and_standard_errors():
-    result = sim.simulate("uwr", trials=100_000, seed=1, dice=4, target=2)
+    result = simulate("uwr", trials=100_000, seed=1, dice=4, target=2)
     assert result.trials == 100_000 and result.lost_mass == 0.0
     assert result.p_pass_stderr == pytest.approx(np.sqrt(result.p_pass * (1 - result.p_pass) / 1e5))
     assert abs(sum(p for _, p in result.pmf.items()) - 1.0) < 1e-12
@@ -65,27 +66,27 @@ def test_result_carries_trials_and_standard_errors():
 @pytest.mark.parametrize("trials", [0, -5, 1.5, "many", True, None, 10**10 + 1, 1e11])
 def test_bad_trials_are_rejected_by_name(trials):
     with pytest.raises(WorkbenchError, match=r"trials'? got .*allowed: a whole number from 1"):
-        sim.simulate("uwr", trials=trials, dice=3)
+        simulate("uwr", trials=trials, dice=3)
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.0, "seven", True])
 def test_bad_seeds_are_rejected_by_name(seed):
     with pytest.raises(WorkbenchError, match=r"seed'? got .*allowed"):
-        sim.simulate("uwr", trials=10, seed=seed, dice=3)
+        simulate("uwr", trials=10, seed=seed, dice=3)
 
 
 def test_whole_float_trials_are_accepted():
-    assert sim.simulate("uwr", trials=1e4, seed=1, dice=2).trials == 10_000
+    assert simulate("uwr", trials=1e4, seed=1, dice=2).trials == 10_000
 
 
 def test_parameter_errors_are_those_of_the_exact_engine():
     with pytest.raises(ParameterError, match="favor") as simulated:
-        sim.simulate("uwr", trials=10, seed=1, dice=3, favor="lots")
+        simulate("uwr", trials=10, seed=1, dice=3, favor="lots")
     with pytest.raises(ParameterError) as exact:
         workbench.check("uwr", dice=3, favor="lots")
     assert str(simulated.value) == str(exact.value)
     with pytest.raises(WorkbenchError, match="unknown|no-such"):
-        sim.simulate("no-such-system", trials=10)
+        simulate("no-such-system", trials=10)
 
 
 def test_a_narrow_histogram_grows_instead_of_dropping_trials(monkeypatch):
@@ -116,13 +117,13 @@ def test_empty_pool_simulates_the_modifier_only():
 
 
 def test_progress_bar_runs_and_closes(capsys):
-    sim.simulate("uwr", trials=3 * sim.BLOCK_SIZE * sim.CHUNK_BLOCKS, seed=1, progress=True, dice=1)
+    simulate("uwr", trials=3 * sim.BLOCK_SIZE * sim.CHUNK_BLOCKS, seed=1, progress=True, dice=1)
     assert "simulating" in capsys.readouterr().err
 
 
 def test_keyboard_interrupt_closes_the_bar_and_propagates(monkeypatch):
-    import workbench._kernels.fast as fast_kernels
-    import workbench._kernels.pool as kernels
+    import workbench.engine._kernels.fast as fast_kernels
+    import workbench.engine._kernels.pool as kernels
 
     def interrupted(*args):
         raise KeyboardInterrupt
@@ -139,12 +140,12 @@ def test_keyboard_interrupt_closes_the_bar_and_propagates(monkeypatch):
         return bar
     monkeypatch.setattr(sim, "_progress_bar", tracked)
     with pytest.raises(KeyboardInterrupt):
-        sim.simulate("uwr", trials=1000, seed=1, progress=True, dice=2)
+        simulate("uwr", trials=1000, seed=1, progress=True, dice=2)
     assert closed == [True]
 
 
 def test_import_workbench_does_not_load_numba():
-    done = run_python("import sys, workbench, workbench.simulation; print('numba' in sys.modules)")
+    done = run_python("import sys, workbench, workbench.engine.simulation; print('numba' in sys.modules)")
     assert done.stdout.strip() == "False", done.stderr
 
 
@@ -156,7 +157,7 @@ def test_cli_pmf_simulate_json():
     data = json.loads(done.stdout)
     assert data["method"] == "simulate" and data["trials"] == 100_000 and data["seed"] == 11
     assert set(data["stderr"]) == set(data["pmf"])
-    again = sim.simulate("unnamed", trials=100_000, seed=11, d6=3)
+    again = simulate("unnamed", trials=100_000, seed=11, d6=3)
     assert data["pmf"] == again.pmf.to_dict()
 
 
@@ -168,7 +169,7 @@ def test_cli_rejects_bad_trials():
 
 def test_kernels_run_as_plain_python_and_match_the_compiled_ones():
     """NUMBA_DISABLE_JIT=1 runs the same code as Python (coverage); same seed, same counts."""
-    code = ("import workbench, workbench.simulation as s\n"
+    code = ("import workbench, workbench.engine.simulation as s\n"
             "spec = workbench.system('unnamed').pool(d6=2, d8=1, bounce_on=6, fail_on=2)\n"
             "raw = s.simulate_raw(spec, 3000, seed=8)\n"
             "keep = workbench.system('erzahlspiel').pool(dice='d6', advantage=2)\n"
@@ -199,7 +200,7 @@ FAST_PATH_POOLS = [
 @pytest.mark.parametrize("system, params", FAST_PATH_POOLS)
 def test_fast_path_rolls_the_same_dice_as_the_general_kernel(monkeypatch, system, params):
     """The byte-table kernel reads the same bytes as draw_face: identical counts per seed."""
-    import workbench._kernels.pool as kernels
+    import workbench.engine._kernels.pool as kernels
 
     spec = workbench.system(system).pool(**params)
     kernel, _, _ = sim._kernel(spec)
@@ -213,7 +214,7 @@ def test_fast_path_rolls_the_same_dice_as_the_general_kernel(monkeypatch, system
 
 
 def test_floor_and_modifier_are_applied_to_the_fast_paths_histogram():
-    from workbench.exact import exact_raw
+    from workbench.engine.exact import exact_raw
 
     d6 = DieType.threshold("d6", 6, 4, fail_to=2)
     for modifier, floor in [(-1, 0), (3, 4), (-5, -1), (0, 9)]:

@@ -18,7 +18,7 @@ import pytest
 from _stats import chisquare_pvalue
 
 import workbench
-from workbench.simulation import simulate
+from workbench import simulate
 
 EDGE = str(Path(__file__).resolve().parents[1] / "data" / "examples" / "d10-edge.toml")
 TRIALS = 2_000_000

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from workbench.stateful import burn_scene, clock, drama_campaign, rounds_until_hits, taken_out
-from workbench.stateful import _sampling
-from workbench.stateful._sampling import (GUIDE_BITS, OutcomeTables, events_distribution,
+from workbench.engine import sampling as _sampling
+from workbench.engine.sampling import (GUIDE_BITS, OutcomeTables, events_distribution,
                                           rolling_dice)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,7 +63,7 @@ def step_counts(result) -> np.ndarray:
 
 def test_guided_inversion_matches_plain_inversion_for_every_guide_cell():
     probs = np.array([0.1, 0.0, 0.35, 1e-9, 0.05, 0.5 - 1e-9])
-    from workbench._kernels.sampled import draw
+    from workbench.engine._kernels.sampled import draw
 
     tables = OutcomeTables([(probs, {"value": np.arange(6)})])
     cdf = np.cumsum(probs)
@@ -204,7 +204,7 @@ def test_sampled_results_do_not_depend_on_thread_count():
 def test_openmp_threads_wait_passively_unless_the_user_chose():
     """Spinning OpenMP threads took the core the next short call's preparation needed
     (benchmarks/bench_stateful.py); a policy the user set is kept."""
-    code = ("import os, workbench.stateful._sampling, workbench._kernels.sampled\n"
+    code = ("import os, workbench.engine.sampling, workbench.engine._kernels.sampled\n"
             "print(os.environ['OMP_WAIT_POLICY'])")
 
     def policy(**env):

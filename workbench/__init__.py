@@ -9,13 +9,13 @@ Example:
     0.5
 """
 from ._version import __version__
-from .api import check, load_system, margin_distribution, score, system, systems, versus
-from .distribution import CheckResult, Distribution, Roll, VersusResult
+from . import _display  # noqa: F401  (registers how results show themselves in notebooks)
+from .api import check, load_system, margin_distribution, score, simulate, system, systems, versus
+from .results import CheckResult, Distribution, Roll, VersusResult
 from .errors import DataFileError, ParameterError, WorkbenchError
 from .rules import Rung, System
 from .rules.python import register_mechanic, unregister_mechanic
 from .rules.registry import loaded_files
-from .simulation import simulate  # numba loads on the first simulation, not here
 from .analysis import side_by_side, success_curve
 from .export.tables import NumberFormat, render_table
 from .ladders import LadderSolution, RungSolution, difficulty_table, ladder_table, solve_ladder

@@ -1,6 +1,10 @@
-"""How results are shown to people: numbers in JSON and tables, and results in notebooks.
+"""How results are shown to people in notebooks and tables (presentation layer).
 
-**The number rule.** Results keep full floating-point precision in Python. At presentation:
+Results are plain data (:mod:`workbench.results`); this module gives every result type its
+three views, ``to_frame()``, ``_repr_html_()`` and ``repr``, by registering them with
+:func:`workbench.results.rich.register_views` when the package is imported.
+
+**The number rule** (:mod:`workbench.numbers`). Results keep full floating-point precision in Python. At presentation:
 
 - JSON (``workbench ... --format json``, every ``to_dict()``) rounds each number to
   :data:`JSON_DIGITS` (15) significant digits and 15 decimal places: all that a double
@@ -19,58 +23,18 @@ Example:
 """
 from __future__ import annotations
 
+import html as html_lib
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import numpy as np
 
-JSON_DIGITS = 15
-
-
-def round_sig(value: float, digits: int = JSON_DIGITS) -> float:
-    """``value`` rounded to ``digits`` significant digits and ``digits`` decimal places (the
-    JSON number rule; 0, inf and nan pass through)."""
-    value = float(value)
-    if value == 0 or not math.isfinite(value):
-        return value
-    return round(float(f"{value:.{digits}g}"), digits) + 0.0  # + 0.0: no "-0.0"
-
-
-def fixed(value: float, digits: int, percent: bool = False) -> str:
-    """``value`` with ``digits`` decimals (as a percentage with ``percent``), float noise
-    removed first and halves rounded up as on paper: 3/32 -> ``9.38%``, 9/32 -> ``28.13%``.
-
-    Example:
-        >>> fixed(0.09374999999999993, 2, percent=True), fixed(0.28125, 2, True), fixed(2 / 3, 3)
-        ('9.38%', '28.13%', '0.667')
-    """
-    scaled = Decimal(repr(round_sig(value))) * (100 if percent else 1)
-    text = f"{scaled.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP):f}"
-    return text + "%" if percent else text
-
-
-def json_ready(data: Any, digits: int = JSON_DIGITS) -> Any:
-    """A copy of nested dicts / lists / tuples with every float rounded by :func:`round_sig`
-    (numpy numbers become plain Python numbers).
-
-    Example:
-        >>> json_ready({"p": [0.1 + 0.2, 2], "ok": True})
-        {'p': [0.3, 2], 'ok': True}
-    """
-    if isinstance(data, dict):
-        return {key: json_ready(value, digits) for key, value in data.items()}
-    if isinstance(data, (list, tuple)):
-        return [json_ready(value, digits) for value in data]
-    if isinstance(data, (bool, np.bool_)):
-        return bool(data)
-    if isinstance(data, (int, np.integer)):
-        return int(data)
-    if isinstance(data, (float, np.floating)):
-        return round_sig(data, digits)
-    return data
-
+from .errors import WorkbenchError
+from .export.tables import NumberFormat, format_numbers
+from .numbers import JSON_DIGITS, fixed, json_ready, round_sig  # noqa: F401  (the number rule, shown here)
+from .results.rich import register_views
+from .rules.registry import get_system
 
 def _as_number(outcome: Any) -> int | None:
     if isinstance(outcome, (bool, np.bool_)):
@@ -133,12 +97,10 @@ _PROBABILITY_NAME = re.compile(r"^(p_|pass|probability$|cumulative$|stderr$|with
 
 
 def _percent_resolution() -> float:
-    from .export.tables import NumberFormat
     return NumberFormat("percent", 2).resolution
 
 
 def _percent(value: float | None, digits: int = 2) -> str:
-    from .export.tables import NumberFormat
     return "" if value is None else NumberFormat("percent", digits).text(value)
 
 
@@ -182,8 +144,6 @@ def readable(name) -> str:
 def _params(params, system: str | None = None) -> str:
     """The settings that differ from the system's defaults (all of them if it is unknown)."""
     params = dict(params)
-    from .errors import WorkbenchError
-    from .rules.registry import get_system
     try:
         declared = get_system(system).params if system else {}
     except WorkbenchError:  # a system loaded from a file no longer there: show everything
@@ -199,7 +159,7 @@ def _value(value) -> str:
 
 
 def _distribution_frame(dist, value_name: str = "outcome"):
-    import pandas as pd
+    import pandas as pd  # loaded on first use: keeps `import workbench` fast
     frame = pd.DataFrame({value_name: list(dist.outcomes), "probability": dist.probabilities,
                           "at_least": [dist.at_least(o) for o in dist.outcomes]})
     if dist.trials is not None:
@@ -207,40 +167,9 @@ def _distribution_frame(dist, value_name: str = "outcome"):
     return frame
 
 
-class RichResult:
-    """Mixin giving a result ``to_frame()``, ``_repr_html_()`` and a readable ``repr``.
-
-    A dataclass using it needs ``repr=False`` (else the dataclass writes its own repr).
-
-    Example:
-        >>> import workbench
-        >>> result = workbench.check("uwr", dice=4, favor=1, rerolls=2, target=2)
-        >>> result
-        CheckResult uwr · exact · dice=4, favor=1, rerolls=2, target=2
-          P(pass) 89.06%; mean 2.8125
-          0: 1.56%, 1: 9.38%, 2: 23.44%, 3: 37.50%, 4: 28.13%
-        >>> result.to_frame().round(6).values.tolist()[2]
-        [2.0, 0.234375, 0.890625]
-        >>> "<th>P(pass)</th>" in result._repr_html_()
-        True
-    """
-
-    __slots__ = ()
-
-    def to_frame(self):
-        """A tidy pandas DataFrame of this result (one row per outcome, step or check)."""
-        return to_frame(self)
-
-    def _repr_html_(self) -> str:
-        return html(self)
-
-    def __repr__(self) -> str:
-        return text(self)
-
-
 def to_frame(obj):
     """The tidy DataFrame of a result (pandas is imported here, on first use)."""
-    import pandas as pd
+    import pandas as pd  # loaded on first use: keeps `import workbench` fast
     kind = type(obj).__name__
     if kind == "Distribution":
         return _distribution_frame(obj)
@@ -338,7 +267,7 @@ def _cell(name, value) -> str:
 
 def _shown_tables(obj) -> list[tuple[str, Any, int]]:
     """(caption, frame of text, rows left out) for the compact tables of a result."""
-    import pandas as pd
+    import pandas as pd  # loaded on first use: keeps `import workbench` fast
     kind = type(obj).__name__
     if kind in ("Distribution", "CheckResult", "VersusResult"):
         if kind == "Distribution":
@@ -362,7 +291,6 @@ def _shown_tables(obj) -> list[tuple[str, Any, int]]:
     if kind == "Roll":
         return []
     if kind == "LadderSolution":
-        from .export.tables import NumberFormat, format_numbers
         frame = obj.pools_table()
         frame["reachable"] = frame["reachable"].map({True: "yes", False: "no"})
         return [("rungs", format_numbers(frame, NumberFormat("percent", 1)), 0)]
@@ -376,7 +304,6 @@ def _shown_tables(obj) -> list[tuple[str, Any, int]]:
 
 def html(obj) -> str:
     """The notebook view of a result: its name, key figures, and compact tables."""
-    import html as html_lib
     subtitle, facts = _facts(obj)
     parts = [f'<div class="workbench-result"><strong>{type(obj).__name__}</strong>']
     if subtitle:
@@ -417,3 +344,6 @@ def text(obj) -> str:
     elif kind not in ("Roll", "LadderSolution"):
         lines.append("  (to_frame() for the table)")
     return "\n".join(lines)
+
+
+register_views(to_frame=to_frame, html=html, text=text)

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from . import validation
-from .api import check
+from .api import check, simulate
 from .errors import ParameterError
 from .limits import MAX_DICE
-from .exact import exact_raw
+from .engine.exact import exact_raw
+from .results import reading
 from .rules.registry import get_system
 from .rules.system import Rung, System
 
@@ -72,7 +73,6 @@ def evaluate(system: "str | System", params: dict, method: str = "exact", trials
     """
     if validation.method("evaluate", method) == "exact":
         return check(system, **params)
-    from .simulation import simulate
     return simulate(system, trials=trials, seed=seed, **params)
 
 
@@ -87,9 +87,9 @@ def _exact_point(sys_: System, params: dict, memo: dict) -> tuple[float | None, 
     spec = sys_.mechanic.pool(resolved)
     if spec not in memo:
         raw = exact_raw(spec)
-        memo[spec] = raw, sys_.mechanic.outcomes(raw).mean
+        memo[spec] = raw, reading.outcomes(sys_.mechanic, raw).mean
     raw, mean = memo[spec]
-    return sys_.mechanic.p_pass(raw, resolved), mean
+    return reading.p_pass(sys_.mechanic, raw, resolved), mean
 
 
 def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_POOLS,

@@ -1,4 +1,9 @@
-"""The public functions: exact checks, opposed checks and concrete rolls, by system name."""
+"""The public entry points for one check (checks layer): exact and simulated checks, opposed
+checks and concrete rolls, by system name.
+
+Each one resolves the parameters by the system's description (rules), computes (engine) and
+reads the outcome as a result (results); analyses, figures and interfaces build on these.
+"""
 from __future__ import annotations
 
 import os
@@ -6,11 +11,12 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .distribution import CheckResult, Distribution, Roll, VersusResult
 from . import validation
+from .engine import RawDistribution, exact_raw, score_faces
+from .engine.simulation import check_work, simulate_raw
 from .errors import ParameterError, WorkbenchError
 from .limits import MAX_SIDES
-from .exact import exact_raw
+from .results import CheckResult, Distribution, Roll, VersusResult, check_result
 from .rules.registry import all_systems, get_system
 from .rules.registry import load_system as registry_load_system
 from .rules.system import System
@@ -61,7 +67,42 @@ def check(system: "str | System", **params: Any) -> CheckResult:
     """
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
-    return sys_.result(exact_raw(sys_.mechanic.pool(resolved)), resolved)
+    return check_result(sys_, exact_raw(sys_.mechanic.pool(resolved)), resolved)
+
+
+def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
+             progress: bool | None = None, **params: Any) -> CheckResult:
+    """Simulate one check: the same result as :func:`workbench.check`, by rolling dice.
+
+    Args:
+        system: system id, alias, variant id, path to a data file, or a ``System``.
+        trials: checks to roll, a whole number from 1 to 1e10 (standard errors shrink
+            as ``1/sqrt(trials)``).
+        seed: 0 to 2**64 - 1 gives identical results on every run and thread count;
+            ``None`` draws a fresh seed, reported as ``result.seed``.
+        progress: show a tqdm progress bar (``None``: only for long runs).
+        **params: the check's parameters, checked exactly as :func:`workbench.check` does.
+
+    Returns:
+        A :class:`~workbench.results.CheckResult` with ``method="simulate"``,
+        ``trials`` and ``seed``.
+
+    Raises:
+        WorkbenchError: bad ``trials`` or ``seed``; ``ParameterError`` for bad parameters.
+        KeyboardInterrupt: re-raised after the progress bar is closed; no partial result.
+
+    Example:
+        >>> result = simulate("uwr", trials=200_000, seed=7, dice=4, target=2)
+        >>> result.method, result.seed, abs(result.p_pass - 0.4074) < 5 * result.p_pass_stderr
+        ('simulate', 7, True)
+    """
+    trials = validation.trials("simulate", trials)
+    seed = validation.seed("simulate", seed)
+    sys_ = get_system(system)
+    resolved = sys_.resolve(**params)
+    check_work(trials, sys_.mechanic.pool(resolved))
+    raw = simulate_raw(sys_.mechanic.pool(resolved), trials, seed, progress)
+    return check_result(sys_, raw, resolved, method="simulate", seed=seed)
 
 
 def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[int]]",
@@ -79,7 +120,18 @@ def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[
         >>> score("arrata", [2, 6, 4, 5, 1, 3, 4, 4], stat="B5", advantage=3).net
         5
     """
-    return get_system(system).score(_checked_faces(faces), **params)
+    sys_ = get_system(system)
+    resolved = sys_.resolve(**params)
+    rolled = score_faces(sys_.mechanic.pool(resolved), _checked_faces(faces))
+    table = np.zeros((2, 1))
+    table[int(rolled.all_initial_failed), 0] = 1.0
+    res = check_result(sys_, RawDistribution(rolled.total, table), resolved)
+    outcome = next(o for o, p in res.pmf.items() if p == 1.0)
+    tier = next((o for o, p in res.tiers.items() if p == 1.0), None) if res.tiers else None
+    labelled = sys_.outcome_labels is not None
+    return Roll(system=sys_.id, successes=rolled.successes, failures=rolled.failures,
+                net=None if labelled else rolled.total, outcome=outcome, tier=tier,
+                passed=None if res.p_pass is None else res.p_pass == 1.0)
 
 
 def _checked_faces(faces: Any) -> "list[int] | dict[str, list[int]]":

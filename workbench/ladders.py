@@ -17,7 +17,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from . import validation
-from ._display import RichResult, fixed, json_ready
+from .numbers import fixed, json_ready
+from .results.rich import RichResult
 from ._ladder_search import DEFAULT_ADD_STEPS, difficulty_knobs  # noqa: F401 (public here)
 from ._ladder_search import (Conflict, candidates, check_goals, check_pools, closest_each,
                              find_conflicts, ordered_choice)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from ._version import __version__
 from .errors import ParameterError, WorkbenchError
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
 from .rules.registry import get_system
@@ -113,7 +114,6 @@ class Block:
     def cache_key(self) -> str:
         """A hash of the options, the package version and every data file's contents: a
         cached result stays valid exactly as long as this key is unchanged."""
-        from . import __version__
         digest = hashlib.sha256()
         digest.update(json.dumps([self.kind, self.system.id, sorted(self.options), __version__]).encode())
         for path in self.data_files():

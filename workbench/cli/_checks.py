@@ -4,11 +4,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from .._display import cut_tails, json_ready, round_sig
-from ..api import check, systems, versus
+from .._display import cut_tails
+from ..api import check, simulate, systems, versus
 from .. import validation
 from ..errors import WorkbenchError
 from ..export.tables import NumberFormat, format_numbers
+from ..numbers import json_ready, round_sig
 from ._args import FORMATS, parse_assignments, parse_quoted
 
 FORMAT_HELP = ("json (default; numbers to 15 significant digits and 15 decimals: exact results "
@@ -145,7 +146,6 @@ def emit(data: dict, fmt: str) -> None:
 def run_pmf(args) -> int:
     params = parse_assignments(args.params)
     if args.simulate:
-        from ..simulation import simulate
         trials = validation.trials(None, "1e6" if args.trials is None else args.trials, "--trials")
         seed = None if args.seed is None else validation.seed(None, args.seed, "--seed", text=True)
         result = simulate(args.system, trials=trials, seed=seed, **params)

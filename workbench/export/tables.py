@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._display import fixed
+from ..numbers import fixed
 from ..errors import WorkbenchError
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick

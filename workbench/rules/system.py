@@ -1,16 +1,16 @@
-"""A system: a mechanic configured by a data file, with its presets and difficulty ladder."""
+"""A system: a mechanic configured by a data file, with its presets and difficulty ladder.
+
+A system describes; :func:`workbench.check` and the other entry points compute.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-import numpy as np
-
-from ..distribution import CheckResult, Distribution, RawDistribution, Roll
 from ..errors import DataFileError, ParameterError
 from .mechanics.base import Mechanic
 from .params import Param
-from .pool import PoolSpec, score_faces
+from .pool import PoolSpec
 
 
 @dataclass(frozen=True)
@@ -113,33 +113,3 @@ class System:
         for key, delta in rung.add.items():
             params[key] = base[key] + delta
         return params
-
-    def result(self, raw, params: Mapping[str, Any], method: str = "exact",
-               seed: int | None = None) -> CheckResult:
-        """Read a raw distribution (exact or simulated) as this system's check result."""
-        m = self.mechanic
-        pmf, extra = m.outcomes(raw), dict(m.extra(params))
-        target = m.target(params)
-        if target is not None and pmf.numeric and len(pmf):
-            # The margin (total - target; net - Ob in Arrata) of a direct check.
-            extra["margin"] = Distribution(tuple(int(o) - target for o in pmf.outcomes),
-                                           pmf.probabilities, trials=raw.trials)
-        return CheckResult(system=self.id, params=dict(params), pmf=pmf,
-                           tiers=m.tiers(raw, params), p_pass=m.p_pass(raw, params),
-                           lost_mass=raw.lost_mass, method=method, trials=raw.trials,
-                           seed=seed, extra=extra)
-
-    def score(self, faces, **given) -> Roll:
-        """Score concrete faces (the seeds' worked examples); see :func:`workbench.score`."""
-        params = self.resolve(**given)
-        spec = self.mechanic.pool(params)
-        rolled = score_faces(spec, faces)
-        table = np.zeros((2, 1))
-        table[int(rolled.all_initial_failed), 0] = 1.0
-        res = self.result(RawDistribution(rolled.total, table), params)
-        outcome = next(o for o, p in res.pmf.items() if p == 1.0)
-        tier = next((o for o, p in res.tiers.items() if p == 1.0), None) if res.tiers else None
-        labelled = self.outcome_labels is not None
-        return Roll(system=self.id, successes=rolled.successes, failures=rolled.failures,
-                    net=None if labelled else rolled.total, outcome=outcome, tier=tier,
-                    passed=None if res.p_pass is None else res.p_pass == 1.0)

@@ -2,7 +2,7 @@
 
 Exact answers (numpy absorbing Markov chains, negative binomials) where the state is small,
 and numba simulators that roll every check with the same per-check roll as
-:func:`workbench.simulation.simulate`. numba loads only when a simulation runs.
+:func:`workbench.simulate`. numba loads only when a simulation runs.
 
 - :func:`drama_campaign`: the Unnamed System's Drama Dice economy over a campaign.
 - :func:`burn_scene`: burning Traits and Aspects over a scene, with short rests.

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import validation
-from .._display import RichResult
+from ..results.rich import RichResult
 from ..limits import MAX_STEPS, SIMULATED_CHECKS
 from ..rules.pool import PoolSpec
 
@@ -130,8 +130,8 @@ class PackedPools:
 
 
 def pack_pools(specs: Sequence[PoolSpec]) -> PackedPools:
-    """Stack :func:`workbench.simulation.pack` of each spec into padded arrays (one row a pool)."""
-    from ..simulation import pack
+    """Stack :func:`workbench.engine.simulation.pack` of each spec into padded arrays (one row a pool)."""
+    from ..engine.simulation import pack
 
     packed = [pack(spec) for spec in specs]
     groups = max(p[0].shape[0] for p in packed)

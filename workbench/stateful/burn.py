@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from .._display import RichResult
+from ..results.rich import RichResult
 from ..api import check
 from ..errors import ParameterError
 from ..rules.registry import get_system
@@ -32,7 +32,7 @@ from ..limits import MAX_BURN_TABLE
 from ..rules.system import System
 from ._common import (check_work, need_choice, need_int, need_probability, need_trials,
                       pack_pools, resolve_seed, run_kernel)
-from ._sampling import p_pass, use_tables
+from ..engine.sampling import p_pass, use_tables
 
 WHERE = "burn_scene"
 POLICIES = ("never", "always", "when_likely_to_fail")
@@ -181,14 +181,14 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
     rules = (np.array(rest_before, np.bool_), t_stack, a_stack, POLICIES.index(policy),
              threshold, p_table)
     if use_tables(n * (size_t + 1) * (size_a + size_t + 1) * 2):
-        from .._kernels.sampled import burn_blocks as kernel
+        from ..engine._kernels.sampled import burn_blocks as kernel
 
         d6_low = np.array(extra_d6, np.int64)
         d8_low = np.array(extra_d8, np.int64)
         p_sample = _pass_tables(specs, names, targets, d6_low, d8_low, size_t, size_a)
         args = (d6_low, d8_low, *common, *rules, p_sample)
     else:
-        from .._kernels.stateful import burn_blocks as kernel
+        from ..engine._kernels.stateful import burn_blocks as kernel
 
         args = (pools.arrays(), names.index("d6"), names.index("d8"), *common, targets, *rules)
     passes, burns, stacks = run_kernel(

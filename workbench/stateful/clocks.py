@@ -18,7 +18,7 @@ from ._common import (StepsResult, check_work, exact_steps, need_int, need_metho
                       need_trials, pack_pools, resolve_seed, run_kernel, simulated_steps)
 from ._markov import absorption_steps
 from ._narrative import CLOCK_MARKS, narrative_dice
-from ._sampling import OutcomeTables, outcomes, use_tables
+from ..engine.sampling import OutcomeTables, outcomes, use_tables
 
 WHERE = "clock"
 CLOCK_SIZES = (4, 6, 8, 10)
@@ -82,13 +82,13 @@ def clock(segments: int = 4, die: "str | int | None" = None, *,
                              "the clock never fills (the exact answer says so at once)")
     check_work(WHERE, trials * min(limit, expected) * 2)
     if use_tables(1):
-        from .._kernels.sampled import clock_blocks as kernel
+        from ..engine._kernels.sampled import clock_blocks as kernel
 
         totals, _, probs = outcomes(dice.pools[level])
         tables = OutcomeTables([(probs, {"marks": marks[totals]})])
         args = (tables.cdf, tables.guide, tables.payload["marks"], size, limit)
     else:
-        from .._kernels.stateful import clock_blocks as kernel
+        from ..engine._kernels.stateful import clock_blocks as kernel
 
         args = (pack_pools([dice.pools[level]]).arrays(), marks, size, limit)
     counts, = run_kernel(kernel, trials, seed, args, [(limit + 1,)], progress,

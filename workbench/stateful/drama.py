@@ -24,16 +24,17 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .._display import RichResult
+from ..results.rich import RichResult
 from ..api import check
-from ..distribution import RawDistribution
+from ..engine.raw import RawDistribution
+from ..results import reading
 from ..errors import ParameterError
 from ..rules.registry import get_system
 from ..rules.system import System
 from ..limits import MAX_CAMPAIGN_CHECKS
 from ._common import (check_work, need_choice, need_int, need_probability, need_rate,
                       need_trials, pack_pools, resolve_seed, run_kernel)
-from ._sampling import OutcomeTables, event_tables, outcomes, use_tables
+from ..engine.sampling import OutcomeTables, event_tables, outcomes, use_tables
 
 WHERE = "drama_campaign"
 POLICIES = ("never", "always", "when_likely_to_fail")
@@ -219,7 +220,7 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
     width = HIGH_TOTAL - LOW_TOTAL + 1
     targets = np.array([p["target"] for p in flat], np.int64)
     if use_tables(3 * n):
-        from .._kernels.sampled import drama_blocks as sampled_blocks
+        from ..engine._kernels.sampled import drama_blocks as sampled_blocks
 
         tables = _check_tables(specs, groups, targets, width)
         events, last = event_tables(REFILLS.index(refill), rate, maximum)
@@ -236,7 +237,7 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
         for c in range(n):
             np.add.at(spent[c], np.minimum(wanted[c], np.arange(maximum + 1)), levels[c])
     else:
-        from .._kernels.stateful import drama_blocks
+        from ..engine._kernels.stateful import drama_blocks
 
         pools = pack_pools(specs)
         for c, group in enumerate(groups):
@@ -291,7 +292,7 @@ def _result(sys_, flat, labels, exact, levels, passes, spent, outcomes, trials, 
         "mean_pulled": float(mean_spent.mean()), "empty_share": float(level_probs[:, 0].mean()),
         "pool_max": params["pool_max"], "checks": n, "trials": trials, "seed": params["seed"]}])
     raw = RawDistribution(LOW_TOTAL, outcomes.sum(axis=0) / (trials * n), trials=trials * n)
-    with_tiers = sys_.mechanic.tiers(raw, flat[0])
+    with_tiers = reading.tiers(sys_.mechanic, raw, flat[0])
     without = np.mean([r.tiers.probabilities for r in exact], axis=0)
     tiers = pd.DataFrame({"without": without, "with": with_tiers.probabilities},
                          index=pd.Index(with_tiers.outcomes, name="tier"))

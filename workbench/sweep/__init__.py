@@ -96,7 +96,7 @@ def _need_required(target, names, fixed) -> None:
     import inspect
 
     given = set(names) | set(fixed) | {"system"}
-    for name, param in inspect.signature(target.function()).parameters.items():
+    for name, param in inspect.signature(target.function).parameters.items():
         if (param.default is inspect.Parameter.empty and name not in given
                 and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL)):
             raise WorkbenchError(f"sweep {target.name}: no {name!r}; allowed: give {name}=... as a "

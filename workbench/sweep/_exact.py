@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Mapping
 
-from ..distribution import RawDistribution
-from ..exact import exact_raw
+from ..engine.raw import RawDistribution
+from ..engine.exact import exact_raw
+from ..results import reading
 from ..rules.registry import get_system
 
 MEMO_LIMIT = 200_000
@@ -86,17 +87,17 @@ def _figures(mechanic, resolved) -> dict:
     if pool is None:
         exact = exact_raw(spec)
         raw = _KeptRaw(exact.offset, exact.table, exact.lost_mass, exact.trials)
-        pmf = mechanic.outcomes(raw)
+        pmf = reading.outcomes(mechanic, raw)
         pool = (raw, pmf, float(pmf.mean) if pmf.numeric else None)
         _memo_put(_pools, spec, pool)
     raw, pmf, mean = pool
     row: dict[str, Any] = {}
-    p_pass = mechanic.p_pass(raw, resolved)
+    p_pass = reading.p_pass(mechanic, raw, resolved)
     if p_pass is not None:
         row["p_pass"] = float(p_pass)
     if mean is not None:
         row["mean"] = mean
-    tiers = mechanic.tiers(raw, resolved)
+    tiers = reading.tiers(mechanic, raw, resolved)
     if tiers is not None:
         row.update({f"tier: {name}": float(p) for name, p in zip(tiers.outcomes, tiers.probabilities)})
     elif not pmf.numeric:

@@ -10,7 +10,10 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from ..api import check, simulate, versus
 from ..errors import WorkbenchError
+from ..ladders import solve_ladder
+from ..stateful import burn_scene, clock, drama_campaign, rounds_until_hits, taken_out
 
 
 @dataclass(frozen=True)
@@ -23,14 +26,14 @@ class Target:
     """
 
     name: str
-    function: Callable[[], Callable]
+    function: Callable
     figures: Callable[[Any], dict]
     stochastic: bool
     python_bound: bool
     system_params: bool = False   # takes a system's own parameters as keywords
 
     def call(self, params: Mapping[str, Any], seed: int | None) -> Any:
-        function = self.function()
+        function = self.function
         kwargs = dict(params)
         if self.stochastic and _takes(function, "seed", kwargs):
             kwargs["seed"] = seed
@@ -52,7 +55,7 @@ class Target:
         """Keyword names the function takes, or ``None`` when they depend on the system."""
         if self.system_params:
             return None
-        names = set(inspect.signature(self.function()).parameters) - {"seed", "progress"}
+        names = set(inspect.signature(self.function).parameters) - {"seed", "progress"}
         return names - {"params"}
 
 
@@ -133,24 +136,16 @@ def _plain(value):
     return value.item() if hasattr(value, "item") else value
 
 
-def _api(name):
-    def load():
-        import workbench
-
-        return getattr(workbench, name)
-    return load
-
-
 TARGETS: dict[str, Target] = {t.name: t for t in (
-    Target("check", _api("check"), check_figures, False, True, system_params=True),
-    Target("simulate", _api("simulate"), check_figures, True, False, system_params=True),
-    Target("versus", _api("versus"), versus_figures, False, True, system_params=True),
-    Target("solve_ladder", _api("solve_ladder"), ladder_figures, False, True, system_params=True),
-    Target("drama_campaign", _api("drama_campaign"), drama_figures, True, False),
-    Target("burn_scene", _api("burn_scene"), burn_figures, True, False),
-    Target("taken_out", _api("taken_out"), steps_figures, True, False),
-    Target("clock", _api("clock"), steps_figures, True, False),
-    Target("rounds_until_hits", _api("rounds_until_hits"), steps_figures, True, False),
+    Target("check", check, check_figures, False, True, system_params=True),
+    Target("simulate", simulate, check_figures, True, False, system_params=True),
+    Target("versus", versus, versus_figures, False, True, system_params=True),
+    Target("solve_ladder", solve_ladder, ladder_figures, False, True, system_params=True),
+    Target("drama_campaign", drama_campaign, drama_figures, True, False),
+    Target("burn_scene", burn_scene, burn_figures, True, False),
+    Target("taken_out", taken_out, steps_figures, True, False),
+    Target("clock", clock, steps_figures, True, False),
+    Target("rounds_until_hits", rounds_until_hits, steps_figures, True, False),
 )}
 
 
@@ -160,7 +155,7 @@ def find_target(function: Any) -> Target:
         return TARGETS[function.strip()]
     if callable(function):
         for target in TARGETS.values():
-            if target.function() is function:
+            if target.function is function:
                 return target
     raise WorkbenchError(f"sweep got function {getattr(function, '__name__', function)!r}; "
                          "allowed: " + ", ".join(TARGETS))

@@ -1,10 +1,11 @@
 """The mechanic protocol: what the workbench asks of a family of dice rules.
 
-A mechanic turns a check's resolved parameters into a :class:`~workbench.rules.pool.PoolSpec`
-(what is rolled) and reads the raw distribution of totals back as outcomes, tiers and a pass
-probability. Everything else (exact engine, simulator, ladders, tables, explorer, report)
-works from these few methods, so a mechanic defined in a notebook cell and registered with
-:func:`workbench.register_mechanic` gets all of it.
+A mechanic *describes*: it turns a check's resolved parameters into a
+:class:`~workbench.rules.pool.PoolSpec` (what is rolled) and says how the total reads
+(outcome labels, the target, tier ranges). The engine computes; the results layer reads the
+computed totals by this description. Everything else (exact engine, simulator, ladders,
+tables, explorer, report) works from these few methods, so a mechanic defined in a notebook
+cell and registered with :func:`workbench.register_mechanic` gets all of it.
 
 Must provide:
     ``params()``: the declared :class:`~workbench.rules.params.Param` s (names, defaults, bounds).
@@ -12,17 +13,23 @@ Must provide:
 
 May override (the defaults read a numeric total):
     ``target(p)``: the total needed to pass, or ``None`` (then ``p_pass`` is ``None``).
-    ``p_pass(raw, p)``, ``outcomes(raw)``, ``tiers(raw, p)``: reading a raw result.
+    ``labels`` (outcome labels the totals index, or ``None``) and ``pass_from`` (the first
+    passing label).
+    ``tier_names()`` and ``tier_rules(p)``: tiers as ranges of totals (objects with ``name``,
+    ``min``, ``max``, ``all_negative`` and ``passes``; the first that fits names a roll).
     ``versus_ties(p)`` (``"actor"``/``"reactor"``; default: no opposed checks),
     ``versus_extra_obstacle(p)``, ``uncontested`` (``"counts"`` or ``"passes"``).
     ``preprocess(given)``, ``cross_check(p)``: shorthand and combinations of values.
-    ``extra(p)``: derived facts printed beside a result. ``labels``: outcome labels or ``None``.
+    ``extra(p)``: derived facts printed beside a result.
+
+A mechanic written in Python may also read its raw totals itself, by defining
+``outcomes(raw)``, ``tiers(raw, p)`` or ``p_pass(raw, p)`` (see
+:mod:`workbench.results.reading`).
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...distribution import Distribution
 from ...errors import WorkbenchError
 from ...limits import MAX_DICE  # noqa: F401  (re-exported: mechanics declare pools up to it)
 from ..params import Param
@@ -50,21 +57,19 @@ class Mechanic:
     def cross_check(self, p: Mapping[str, Any]) -> None:
         """Reject combinations of individually valid values."""
 
-    def outcomes(self, raw) -> Distribution:
-        return Distribution(tuple(int(t) for t in raw.totals), raw.pmf, trials=raw.trials)
+    pass_from: str | None = None
 
-    def tiers(self, raw, p: Mapping[str, Any]) -> Distribution | None:
-        return None
+    def tier_names(self) -> tuple[str, ...]:
+        """Every tier's name, worst first (empty: the system has no tiers)."""
+        return ()
+
+    def tier_rules(self, p: Mapping[str, Any]) -> tuple:
+        """The tiers that apply with parameters ``p``, in the order they are tried."""
+        return ()
 
     def target(self, p: Mapping[str, Any]) -> int | None:
         """Total needed to pass, or ``None`` when the check has no target."""
         return None
-
-    def p_pass(self, raw, p: Mapping[str, Any]) -> float | None:
-        target = self.target(p)
-        if target is None:
-            return None
-        return float(raw.pmf[raw.totals >= target].sum())
 
     def versus_ties(self, p: Mapping[str, Any]) -> str:
         """Who wins a tie in an opposed check: ``"actor"`` or ``"reactor"``."""

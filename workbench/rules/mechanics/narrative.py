@@ -1,9 +1,6 @@
 """Erzählspiel: one narrative die (or d6s kept high/low) read as YES/NO outcomes."""
 from __future__ import annotations
 
-import numpy as np
-
-from ...distribution import Distribution
 from ...errors import DataFileError, ParameterError
 from ..params import Param
 from ..pool import DieType, PoolSpec
@@ -79,14 +76,6 @@ class NarrativeDie(Mechanic):
         colour = self.order[self.home + level]
         values = tuple(self.labels.index(f) for f in self.colours[colour])
         return PoolSpec(((DieType(colour, values), 1),))
-
-    def outcomes(self, raw):
-        probs = np.zeros(len(self.labels))
-        probs[raw.totals] = raw.pmf
-        return Distribution(self.labels, probs, trials=raw.trials)
-
-    def p_pass(self, raw, p):
-        return float(raw.pmf[raw.totals >= self.labels.index(self.pass_from)].sum())
 
     def extra(self, p):
         level = self.level(p)

@@ -17,9 +17,6 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-import numpy as np
-
-from ...distribution import Distribution
 from ...errors import DataFileError, ParameterError, WorkbenchError
 from ..params import Param
 from ..pool import DieType, PoolSpec
@@ -374,63 +371,22 @@ class PoolMechanic(Mechanic):
         return PoolSpec(tuple(groups), rerolls=c["rerolls"], modifier=c["modifier"],
                         floor=c["floor"], keep=keep, kept=kept)
 
-    # -- reading a result -------------------------------------------------------------------
-    def outcomes(self, raw) -> Distribution:
-        if self.labels is None:
-            return super().outcomes(raw)
-        totals = raw.totals
-        if totals[0] < 0 or totals[-1] >= len(self.labels):
-            raise WorkbenchError(f"{self.system_id}: totals {totals[0]}..{totals[-1]} fall outside the "
-                                 f"{len(self.labels)} outcome labels")
-        probs = np.zeros(len(self.labels))
-        probs[totals] = raw.pmf
-        return Distribution(self.labels, probs, trials=raw.trials)
+    # -- how a total reads ----------------------------------------------------------------
+    @property
+    def pass_from(self) -> str | None:
+        return self.model.outcome.pass_from if self.model.outcome else None
 
-    def _cells(self, raw, p):
-        """Per (row, total) cell of the raw table, the tier it falls in: its index, or
-        ``-2 - index`` for a tier that never passes; -1 outside every tier."""
-        tiers = [t for t in self.model.tiers if self._when(t.when, p)]
-        names = list(dict.fromkeys(t.name for t in self.model.tiers))
-        cells = np.full(raw.table.shape, -1)
-        totals = np.broadcast_to(raw.totals, raw.table.shape)
-        rows = np.broadcast_to(np.arange(raw.table.shape[0])[:, None], raw.table.shape)
-        for tier in reversed(tiers):  # painted last to first, so the first tier that fits wins
-            mask = np.ones(raw.table.shape, dtype=bool)
-            if tier.all_negative is not None:
-                mask &= rows == int(tier.all_negative)
-            if tier.min is not None:
-                mask &= totals >= tier.min
-            if tier.max is not None:
-                mask &= totals <= tier.max
-            index = names.index(tier.name)
-            cells[mask] = index if tier.passes else -2 - index
-        return names, cells
+    def tier_names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(t.name for t in self.model.tiers))
 
-    def tiers(self, raw, p):
-        if not self.model.tiers:
-            return None
-        names, cells = self._cells(raw, p)
-        index = np.where(cells <= -2, -2 - cells, cells)
-        probs = np.array([raw.table[index == k].sum() for k in range(len(names))])
-        return Distribution(tuple(names), probs, trials=raw.trials)
+    def tier_rules(self, p):
+        return tuple(t for t in self.model.tiers if self._when(t.when, p))
 
     def target(self, p):
         c = self._compile(p)
         if c["target"] is None:
             return None
         return c["target"] + c["target_add"]
-
-    def p_pass(self, raw, p):
-        target = self.target(p)
-        if target is None:
-            if self.model.outcome is None or self.model.outcome.pass_from is None:
-                return None
-            return float(raw.pmf[raw.totals >= self.labels.index(self.model.outcome.pass_from)].sum())
-        passing = raw.totals >= target
-        if not self.model.tiers:
-            return float(raw.pmf[passing].sum())
-        _, cells = self._cells(raw, p)
-        return float(raw.table[(cells > -2) & passing[None, :]].sum())
 
     def versus_ties(self, p):
         ties = self._compile(p)["ties"]

@@ -2,7 +2,7 @@
 
 Most checks are "roll N of one die, add up the face values" (success counting, with or without
 exploding faces and cancelling failures). For those, :func:`sum_histogram_blocks` replaces
-the general :func:`~workbench._kernels.pool.histogram_blocks` and runs several times faster.
+the general :func:`~workbench.engine._kernels.pool.histogram_blocks` and runs several times faster.
 
 How: every byte ``b`` of the xoshiro256** stream is turned by a 256-entry table into one
 int64 that packs everything a die contributes (see :func:`byte_table`)::
@@ -14,7 +14,7 @@ Adding entries adds the three fields at once: the total, how many dice were not 
 ended (a die that explodes extends its chain, so it does not count). A check is over when
 the chain count reaches the pool size. Rejected bytes (Lemire's test: the low byte of
 ``b * sides`` below ``256 % sides``) have entry 0, so they change nothing and cost no
-branch. Dice are therefore exactly those of :func:`~workbench._kernels.rng.draw_face` on the
+branch. Dice are therefore exactly those of :func:`~workbench.engine._kernels.rng.draw_face` on the
 same bytes, in the same order: for the same seed this path gives *identical* counts to the
 general kernel (the tests check it), and the generator state lives in four local variables
 for a whole block instead of being stored and reloaded per check.
@@ -145,7 +145,7 @@ def sum_block(seed, block, trials, table, count, low, hist, extremes):
 def sum_histogram_blocks(seed, first_block, block_count, block_size, trials, table, count,
                          low, hist, extremes):
     """Blocks ``first_block ..`` into ``hist[b]`` and ``extremes[b]`` (see :func:`sum_block`),
-    with the same streams and dice as :func:`workbench._kernels.pool.histogram_blocks`."""
+    with the same streams and dice as :func:`workbench.engine._kernels.pool.histogram_blocks`."""
     for b in prange(block_count):
         block = first_block + b
         start = block * block_size

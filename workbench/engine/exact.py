@@ -13,8 +13,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .distribution import RawDistribution
-from .rules.pool import DieType, PoolSpec
+from ..errors import WorkbenchError
+from ..rules.pool import DieType, PoolSpec
+from .raw import RawDistribution
 
 TOLERANCE = 1e-12
 """Largest probability mass an exact result may lose to truncated explosion chains."""
@@ -218,7 +219,6 @@ def _kept(die: DieType, n: int, highest: bool, kept: int = 1) -> _Sub:
     if kept <= 0:
         return _Sub.point()
     if n > MAX_KEEP_DICE:
-        from .errors import WorkbenchError
         raise WorkbenchError(f"keeping {kept} of {n} dice: at most {MAX_KEEP_DICE} dice can be "
                              "computed exactly when more than one die is kept (use simulate)")
     # Values best first; assigned[j] = distribution of the kept sum once j dice have values,

@@ -1,7 +1,7 @@
 """Bulk simulation of checks: the same results as the exact engine, by rolling dice (numba).
 
 :func:`simulate` is :func:`workbench.check` by Monte Carlo: it returns the same
-:class:`~workbench.distribution.CheckResult`, with ``method="simulate"``, ``trials`` and the
+:class:`~workbench.results.CheckResult`, with ``method="simulate"``, ``trials`` and the
 ``seed`` used, so every probability carries a standard error. :func:`simulate_raw` works on a
 :class:`~workbench.rules.pool.PoolSpec` directly, and :func:`pack` gives the plain arrays the
 kernels read (the stateful simulators call the same per-check roll inside their own kernels)::
@@ -17,16 +17,16 @@ generator or the dice would be noted in the changelog.
 
 Speed: a pool of one die type (at most 256 sides) that is summed without rerolls (success
 counting, open-ended and bounce dice alone) runs on the byte-table fast path of
-:mod:`workbench._kernels.fast`, several times faster than the general kernel and with
+:mod:`workbench.engine._kernels.fast`, several times faster than the general kernel and with
 *identical* results for the same seed (same bytes, same dice, same order); every other pool
-runs on :func:`workbench._kernels.pool.histogram_blocks`. ``benchmarks/bench_simulate.py``
+runs on :func:`workbench.engine._kernels.pool.histogram_blocks`. ``benchmarks/bench_simulate.py``
 measures both against numpy.
 
 Interrupting (Ctrl-C) a long run stops it after the current chunk of blocks, closes the
 progress bar and re-raises ``KeyboardInterrupt``: a partial run returns nothing, so it can
 never be mistaken for a full one.
 
-numba is imported only when a simulation first runs (``workbench._kernels``), never by
+numba is imported only when a simulation first runs (``workbench.engine._kernels``), never by
 ``import workbench``.
 """
 from __future__ import annotations
@@ -37,11 +37,12 @@ from typing import Any
 
 import numpy as np
 
-from .distribution import CheckResult, RawDistribution
-from . import validation
-from .limits import MAX_SEED, MAX_TRIALS, ROLLED_DICE  # noqa: F401  (MAX_*: re-exported)
-from .rules.pool import PoolSpec
-from .validation import fresh_seed  # noqa: F401  (the stateful simulators import it from here)
+from .. import validation
+from ..limits import MAX_SEED, MAX_TRIALS, ROLLED_DICE  # noqa: F401  (MAX_*: re-exported)
+from ..rules.pool import PoolSpec
+from .exact import _die_chain
+from .raw import RawDistribution
+from ..validation import fresh_seed  # noqa: F401  (the stateful simulators import it from here)
 
 BLOCK_SIZE = 1 << 16
 """Trials per block; each block has its own random stream (fixed: it defines the results)."""
@@ -85,7 +86,7 @@ def pack(spec: PoolSpec) -> tuple:
             int(spec.floor) if has_floor else 0, has_floor, _KEEP_CODES[spec.keep])
 
 
-def _check_work(trials: int, spec: PoolSpec) -> None:
+def check_work(trials: int, spec: PoolSpec) -> None:
     """Refuse a run past the rolled-dice budget before any die is rolled. Each die counts
     with its expected explosion chain (``1 / (1 - P(explode))`` dice), rerolls once more."""
     per_check = float(min(spec.rerolls, spec.dice))
@@ -96,7 +97,7 @@ def _check_work(trials: int, spec: PoolSpec) -> None:
 
 
 def pack_general(spec: PoolSpec) -> tuple:
-    """The arguments of :func:`workbench._kernels.pool.roll_pool_general` for any pool.
+    """The arguments of :func:`workbench.engine._kernels.pool.roll_pool_general` for any pool.
 
     Returns ``(values, explodes, sides, counts, into, limit, rerolls, modifier, floor,
     has_floor, keep, kept)``: :func:`pack`'s tables with one more row for each die type that
@@ -165,7 +166,6 @@ def _histogram_range(spec: PoolSpec) -> tuple[int, int]:
         if not die.plain:
             # Capped chains or chains into other dice: moments of the exact chain; no hard
             # bounds (a total outside the first range is binned by the rerun).
-            from .exact import _die_chain
             chain = _die_chain(die, max(count, 1))[0]
             totals = chain.offset + np.arange(len(chain.probs))
             chain_mean = float(np.dot(totals, chain.probs))
@@ -213,10 +213,10 @@ def _kernel(spec: PoolSpec):
 
     Pools beyond :func:`pack`'s tables (explosion caps, explosions into another die type,
     several dice kept, rerolls of dice with cancelling faces) take
-    :func:`workbench._kernels.pool.histogram_blocks_general`.
+    :func:`workbench.engine._kernels.pool.histogram_blocks_general`.
 
     Pools of one die type that are summed without rerolls take the byte-table fast path
-    (:mod:`workbench._kernels.fast`), which bins the sum of the dice only: the modifier and
+    (:mod:`workbench.engine._kernels.fast`), which bins the sum of the dice only: the modifier and
     floor are applied to its histogram afterwards (:func:`_apply_modifier_and_floor`).
     Everything else takes the general face-table kernel. Both have the signature
     ``(seed, first_block, block_count, block_size, trials, *args, low, hist, extremes)``
@@ -287,7 +287,7 @@ def simulate_raw(spec: PoolSpec, trials: int = 1_000_000, seed: int | None = Non
             long runs only.
 
     Returns:
-        A :class:`~workbench.distribution.RawDistribution` with ``trials`` set and
+        A :class:`~workbench.engine.raw.RawDistribution` with ``trials`` set and
         ``lost_mass`` 0 (explosion chains are never cut).
 
     Example:
@@ -298,7 +298,7 @@ def simulate_raw(spec: PoolSpec, trials: int = 1_000_000, seed: int | None = Non
     """
     trials = validation.trials("simulate", trials)
     seed = validation.seed("simulate", seed)
-    _check_work(trials, spec)
+    check_work(trials, spec)
     progress = validation.optional_boolean("simulate", "progress", progress)
     kernel, args, binned = _kernel(spec)
     low, high = _histogram_range(binned)
@@ -322,40 +322,3 @@ def simulate_raw(spec: PoolSpec, trials: int = 1_000_000, seed: int | None = Non
     if binned is not spec:
         counts, least = _apply_modifier_and_floor(counts, least, spec)
     return RawDistribution(least, counts / trials, lost_mass=0.0, trials=trials)
-
-
-def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
-             progress: bool | None = None, **params: Any) -> CheckResult:
-    """Simulate one check: the same result as :func:`workbench.check`, by rolling dice.
-
-    Args:
-        system: system id, alias, variant id, path to a data file, or a ``System``.
-        trials: checks to roll, a whole number from 1 to 1e10 (standard errors shrink
-            as ``1/sqrt(trials)``).
-        seed: 0 to 2**64 - 1 gives identical results on every run and thread count;
-            ``None`` draws a fresh seed, reported as ``result.seed``.
-        progress: show a tqdm progress bar (``None``: only for long runs).
-        **params: the check's parameters, checked exactly as :func:`workbench.check` does.
-
-    Returns:
-        A :class:`~workbench.distribution.CheckResult` with ``method="simulate"``,
-        ``trials`` and ``seed``.
-
-    Raises:
-        WorkbenchError: bad ``trials`` or ``seed``; ``ParameterError`` for bad parameters.
-        KeyboardInterrupt: re-raised after the progress bar is closed; no partial result.
-
-    Example:
-        >>> result = simulate("uwr", trials=200_000, seed=7, dice=4, target=2)
-        >>> result.method, result.seed, abs(result.p_pass - 0.4074) < 5 * result.p_pass_stderr
-        ('simulate', 7, True)
-    """
-    from .rules.registry import get_system
-
-    trials = validation.trials("simulate", trials)
-    seed = validation.seed("simulate", seed)
-    sys_ = get_system(system)
-    resolved = sys_.resolve(**params)
-    _check_work(trials, sys_.mechanic.pool(resolved))
-    raw = simulate_raw(sys_.mechanic.pool(resolved), trials, seed, progress)
-    return sys_.result(raw, resolved, method="simulate", seed=seed)

@@ -17,7 +17,7 @@ from .stateful import burn_step, drama_pull, filled_slots, open_block, place
 
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 _GUIDE_SHIFT = np.uint64(64 - 10)
-"""Top bits of a word that pick its guide cell (``workbench.stateful._sampling.GUIDE_BITS``)."""
+"""Top bits of a word that pick its guide cell (``workbench.engine.sampling.GUIDE_BITS``)."""
 
 
 @inline_kernel

@@ -1,10 +1,8 @@
-"""The balance report: one self-contained HTML page comparing systems, built in Python.
+"""The balance report's sections: text, tables and figures, gathered in Python.
 
-:func:`report_sections` gathers the report's sections (figures from :mod:`workbench.figures`,
-tables with readable column names); :func:`build_report` writes them as one page (plotly.js
-inlined once, so it opens offline) and ``notebooks/balance_report.ipynb`` shows the same
-sections with :func:`show_sections`. No notebook is executed and no kernel started, so the
-command prints no kernel warnings, stops cleanly on Ctrl-C and works from an installed wheel.
+:func:`report_sections` gathers them (figures from :mod:`workbench.figures`, tables with
+readable column names); :mod:`.page` writes them as one HTML page and :func:`show_sections`
+shows them in a notebook.
 """
 from __future__ import annotations
 
@@ -12,8 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from .errors import ParameterError, WorkbenchError
-from .rules.registry import get_system
+from .. import stateful, validation
+from ..analysis import success_curve
+from ..api import check
+from ..errors import ParameterError, WorkbenchError
+from ..ladders import difficulty_table, parse_wanted, solve_ladder
+from ..limits import MAX_DICE
+from ..rules.registry import get_system
 
 DEFAULT_SYSTEMS = ("uwr", "fons", "unnamed", "arrata", "erzahlspiel")
 #: The odds a designer typically asks of a ladder (the README's example), solved per system.
@@ -109,8 +112,6 @@ def _names(value: Any, name: str) -> list:
 
 
 def _check_choice(systems: Sequence[Any], variants: Sequence[Any], pool_sizes: Iterable[int]):
-    from . import validation
-    from .limits import MAX_DICE
 
     # System objects, not ids: a variant loaded from a file is not known by its id alone.
     picked = [get_system(name) for name in _names(systems, "systems")]
@@ -147,8 +148,7 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
         >>> [s.title for s in report_sections(["uwr"], pool_sizes=[1, 2])]
         ['At a glance', 'Success curves', 'Difficulty ladders', 'Ladders solved for wanted odds']
     """
-    from . import figures
-    from .ladders import difficulty_table, solve_ladder
+    from .. import figures  # plotly loads when a report is built, not on `import workbench`
 
     picked, picked_variants, sizes = _check_choice(systems, variants, pool_sizes)
     chosen = [*picked, *picked_variants]
@@ -223,20 +223,17 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
 
 
 def _wanted_text(wanted: str) -> str:
-    from .ladders import parse_wanted
     return ", ".join(f"{name} {p:.0%}" for name, p in parse_wanted(wanted).items())
 
 
 def _has_tiers(sys_) -> bool:
-    from .api import check
     return check(sys_, **{sys_.pool_parameter: 1}).tiers is not None
 
 
 def _glance(chosen) -> Section:
     """One row per system: its ladder's odds at a typical pool, easiest to hardest."""
-    import pandas as pd
+    import pandas as pd  # loaded on first use: keeps `import workbench` fast
 
-    from .analysis import success_curve
     rows = []
     for sys_ in chosen:
         frame = success_curve(sys_, [TYPICAL_POOL])
@@ -261,9 +258,8 @@ def stateful_summary(systems: Sequence[str] = DEFAULT_SYSTEMS) -> dict[str, Any]
         >>> found["clocks"] is None and found["drama_summary"] is None
         True
     """
-    import pandas as pd
+    import pandas as pd  # loaded on first use: keeps `import workbench` fast
 
-    from . import stateful
     chosen = [get_system(name) for name in systems]
     kinds = {sys_.mechanic.kind for sys_ in chosen}
     found: dict[str, Any] = {"clocks": None, "taken_out": None, "drama_summary": None,
@@ -313,7 +309,7 @@ def _stateful_section(ids: Sequence[Any]) -> Section:
 
 def show_sections(sections: Sequence[Section]) -> None:
     """Display the report's sections in a notebook (the same content as the HTML page)."""
-    from IPython.display import HTML, Markdown, display
+    from IPython.display import HTML, Markdown, display  # only in a notebook
 
     for section in sections:
         display(Markdown(f"## {section.title}\n\n{section.intro}"))
@@ -326,49 +322,3 @@ def show_sections(sections: Sequence[Section]) -> None:
                 display(Markdown(f"_{item}_"))
             else:
                 display(item)
-
-
-def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
-                 variants: Sequence[str] = (), pool_sizes: Iterable[int] = range(1, 11), *,
-                 progress: bool = False, wanted: str = DEFAULT_WANTED) -> Path:
-    """Write the balance report for these systems as one self-contained HTML page.
-
-    Args:
-        out: the ``.html`` file to write (its folder must exist).
-        systems: system ids or aliases to compare.
-        variants: what-if variant ids shown next to their base systems.
-        pool_sizes: pool sizes for curves and ladder tables.
-        progress: a progress bar on stderr, one step per section.
-        wanted: the odds the "solved ladders" section asks of every system.
-
-    Returns:
-        The path written.
-
-    Example:
-        >>> build_report("/tmp/report.html", ["nope"])
-        Traceback (most recent call last):
-        ...
-        workbench.errors.WorkbenchError: unknown system 'nope'; known: uwr, fons, unnamed, arrata, erzahlspiel, arrata-cancelling, d10-pool, erzahlspiel-six-dice, fons-exploding (or a path to a .toml data file)
-    """
-    from . import validation
-    from ._report_page import render_page
-
-    if not isinstance(out, (str, Path)) or not str(out):
-        raise ParameterError(None, "out", out, "a file name ending in .html")
-    progress = validation.boolean(None, "progress", progress)
-    out = Path(out)
-    if out.suffix.lower() not in (".html", ".htm"):
-        raise WorkbenchError(f"--out got {str(out)!r}; allowed: a file name ending in .html")
-    if not out.parent.is_dir():
-        raise WorkbenchError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
-    from .ladders import parse_wanted
-    picked, picked_variants, sizes = _check_choice(systems, variants, pool_sizes)
-    parse_wanted(wanted)  # a bad --want fails before any work
-    sections = report_sections(picked, picked_variants, sizes, wanted=wanted)
-    page = render_page(report_title(picked, picked_variants), sections, [s.id for s in picked],
-                       [s.id for s in picked_variants], sizes, progress=progress)
-    try:
-        out.write_text(page, encoding="utf-8")
-    except OSError as exc:
-        raise WorkbenchError(f"--out {str(out)!r}: cannot write ({exc.strerror})") from None
-    return out

@@ -7,6 +7,8 @@ import datetime as _dt
 import html
 from typing import Sequence
 
+from .sections import Table
+
 _STYLE = """
 body { font-family: Helvetica, Arial, sans-serif; color: #222; margin: 0; background: #fafafa; }
 main { max-width: 1180px; margin: 0 auto; padding: 24px 32px 64px; background: white; }
@@ -35,11 +37,10 @@ def render_page(title: str, sections: Sequence, systems: Sequence[str],
                 variants: Sequence[str], pool_sizes: Sequence[int], *,
                 progress: bool = False) -> str:
     """The whole page as text (see :func:`workbench.report.build_report`)."""
-    from plotly.offline import get_plotlyjs
+    from plotly.offline import get_plotlyjs  # plotly and the figures load only to write a page
     from tqdm.auto import tqdm
 
-    from .figures import figure_html
-    from .report import Table
+    from ..figures import figure_html  # plotly: see above
 
     body = []
     count = 0

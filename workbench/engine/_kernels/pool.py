@@ -5,7 +5,7 @@ Shared contract (kept stable for ``stateful.py``; both ``@njit``)::
     roll_pool(state, values, explodes, sides, counts, rerolls, modifier, floor, has_floor,
               keep) -> (total: int64, all_failed: bool)
 
-- ``state``: a generator state from :func:`workbench._kernels.rng.seed_state`.
+- ``state``: a generator state from :func:`workbench.engine._kernels.rng.seed_state`.
 - ``values``: int64[G, S], per die type ``g`` and face ``f`` (0-based) the value the face adds;
   ``explodes``: bool[G, S], whether the face rolls the same die again. Rows are padded past
   ``sides[g]`` (padding is never read).
@@ -17,9 +17,9 @@ Shared contract (kept stable for ``stateful.py``; both ``@njit``)::
 - ``all_failed``: the pool had at least one die and every initial die showed a failure face
   (value below 0): the Unnamed System's Disaster.
 
-:func:`workbench.simulation.pack` turns a :class:`~workbench.rules.pool.PoolSpec` into these
-arguments. The semantics are those of :func:`workbench.rules.pool.score_faces` and
-:func:`workbench.exact.exact_raw`.
+:func:`workbench.engine.simulation.pack` turns a :class:`~workbench.rules.pool.PoolSpec` into these
+arguments. The semantics are those of :func:`workbench.engine.concrete.score_faces` and
+:func:`workbench.engine.exact.exact_raw`.
 """
 from __future__ import annotations
 

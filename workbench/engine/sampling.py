@@ -1,16 +1,16 @@
 """Exact outcome tables for the stateful simulators: one random number per check.
 
 Within one check the dice are independent, so the check's outcome distribution is known
-exactly (:func:`workbench.exact.exact_raw`). The simulators therefore draw each check's
+exactly (:func:`workbench.engine.exact.exact_raw`). The simulators therefore draw each check's
 outcome from a table of that distribution instead of rolling its dice: exact inversion of
 its cumulative distribution, one 53-bit uniform per outcome, sped up by a guide table that
 answers almost every draw with one read (:class:`OutcomeTables`).
 The state of the game (pool level, stacks, filled slots) picks which table is used.
 
 The tables are built here, in Python (the exact layer); the kernels in
-:mod:`workbench._kernels.sampled` only read them. Where a game could reach too many
+:mod:`workbench.engine._kernels.sampled` only read them. Where a game could reach too many
 distinct pools to tabulate (:data:`TABLE_POOLS_MAX`), the simulators fall back to rolling
-the dice (:mod:`workbench._kernels.stateful`), which stays the reference: the two agree in
+the dice (:mod:`workbench.engine._kernels.stateful`), which stays the reference: the two agree in
 distribution, which ``tests/test_stateful_sampling.py`` checks with chi-square tests.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..exact import exact_raw
+from .exact import exact_raw
 from ..rules.pool import PoolSpec
 
 TABLE_POOLS_MAX = 4096

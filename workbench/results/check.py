@@ -1,0 +1,122 @@
+"""The results of one check, of an opposed check and of concrete faces."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..numbers import json_ready
+from .distribution import Distribution
+from .rich import RichResult
+
+
+def stderr_of(p: float | None, trials: int | None) -> float | None:
+    """Binomial standard error of a simulated probability (``None`` when exact)."""
+    if p is None or trials is None:
+        return None
+    return math.sqrt(max(p * (1.0 - p), 0.0) / trials)
+
+
+@dataclass(frozen=True, repr=False)
+class CheckResult(RichResult):
+    """The full answer for one check: outcome distribution, tiers, pass probability.
+
+    Attributes:
+        system: system id.
+        params: every parameter with its value, defaults included.
+        pmf: distribution of net successes (or narrative outcome labels).
+        tiers: tier distribution where the system has tiers, else ``None``.
+        p_pass: P(pass) where the check has a target, else ``None``.
+        lost_mass: probability cut off from explosion chains (exact), 0 for simulations.
+        method: ``"exact"`` or ``"simulate"``.
+        trials, seed: for simulations.
+    """
+
+    system: str
+    params: Mapping[str, Any]
+    pmf: Distribution
+    tiers: Distribution | None = None
+    p_pass: float | None = None
+    lost_mass: float = 0.0
+    method: str = "exact"
+    trials: int | None = None
+    seed: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def mean(self) -> float | None:
+        return self.pmf.mean
+
+    @property
+    def p_pass_stderr(self) -> float | None:
+        return stderr_of(self.p_pass, self.trials)
+
+    @property
+    def mean_stderr(self) -> float | None:
+        if self.trials is None or not self.pmf.numeric:
+            return None
+        values = np.asarray(self.pmf.outcomes, dtype=float)
+        var = float(np.dot((values - self.mean) ** 2, self.pmf.probabilities))
+        return math.sqrt(var / self.trials)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``workbench pmf --format json``: exactly the contract's keys,
+        numbers rounded to 15 significant digits (full precision without float noise).
+
+        Derived facts (``extra``) and the standard errors of ``p_pass`` and ``mean`` stay on
+        the Python object, so tools reading the JSON never meet keys they don't expect.
+        """
+        out: dict[str, Any] = {"system": self.system, "params": dict(self.params),
+                               "method": self.method}
+        if self.method == "simulate":
+            out["trials"] = self.trials
+            out["seed"] = self.seed
+        out["pmf"] = self.pmf.to_dict()
+        if self.method == "simulate":
+            out["stderr"] = {str(o): float(s) for o, s in zip(self.pmf.outcomes, self.pmf.stderr)}
+        if self.tiers is not None:
+            out["tiers"] = self.tiers.to_dict()
+        if self.p_pass is not None:
+            out["p_pass"] = self.p_pass
+        if self.mean is not None:
+            out["mean"] = self.mean
+        out["lost_mass"] = self.lost_mass
+        return json_ready(out)
+
+
+@dataclass(frozen=True, repr=False)
+class VersusResult(RichResult):
+    """An opposed check: P(actor passes) and the distribution of actor - reactor margin.
+
+    ``margin`` already includes any extra Obstacle the actor faces; the actor passes iff
+    margin > 0 when ties go to the reactor, margin >= 0 when ties go to the actor.
+    """
+
+    system: str
+    actor: Mapping[str, Any]
+    reactor: Mapping[str, Any]
+    ties_to: str
+    p_actor: float
+    margin: Distribution
+    lost_mass: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return json_ready({"system": self.system, "actor": dict(self.actor),
+                           "reactor": dict(self.reactor), "ties_to": self.ties_to,
+                           "p_actor": self.p_actor, "margin": self.margin.to_dict(),
+                           "mean_margin": self.margin.mean, "lost_mass": self.lost_mass})
+
+
+@dataclass(frozen=True, repr=False)
+class Roll(RichResult):
+    """The result of concrete faces (see :func:`workbench.score`)."""
+
+    system: str
+    successes: int
+    failures: int
+    net: int
+    outcome: Any
+    tier: str | None
+    passed: bool | None

@@ -1,0 +1,141 @@
+"""The one distribution type: outcomes (totals, or labels) and their probabilities.
+
+Exact results have ``trials=None``; simulated ones carry ``trials`` and so standard errors.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import WorkbenchError, shown
+from ..numbers import round_sig
+from .rich import RichResult
+
+
+class UnknownOutcome(WorkbenchError, KeyError):
+    """An outcome a distribution does not have (a ``KeyError`` too, as a dict lookup gives).
+
+    Example:
+        >>> Distribution(("NO!", "YES!"), (0.5, 0.5))["YES!AND"]
+        Traceback (most recent call last):
+        ...
+        workbench.results.distribution.UnknownOutcome: outcome 'YES!AND' is not one of: 'NO!', 'YES!'
+    """
+
+    def __init__(self, outcome, outcomes):
+        self.outcome = outcome
+        super().__init__(f"outcome {shown(outcome)} is not one of: "
+                         + ", ".join(repr(o) for o in outcomes))
+
+    __str__ = WorkbenchError.__str__  # KeyError would quote the whole message
+
+
+
+@dataclass(frozen=True, repr=False)
+class Distribution(RichResult):
+    """An immutable outcome -> probability table, outcomes in their natural order.
+
+    Example:
+        >>> d = Distribution((0, 1, 2), (0.25, 0.5, 0.25))
+        >>> d[1], d.mean, d.at_least(1)
+        (0.5, 1.0, 0.75)
+    """
+
+    outcomes: tuple
+    probabilities: np.ndarray
+    trials: int | None = None
+
+    def __post_init__(self):
+        try:
+            probs = np.array(self.probabilities, dtype=float)
+            outcomes = tuple(self.outcomes)
+        except (TypeError, ValueError):
+            raise WorkbenchError(f"Distribution got outcomes {shown(self.outcomes)} and "
+                                 f"probabilities {shown(self.probabilities)}; allowed: two "
+                                 "sequences of the same length, probabilities numbers") from None
+        probs.setflags(write=False)
+        object.__setattr__(self, "outcomes", outcomes)
+        object.__setattr__(self, "probabilities", probs)
+        if probs.ndim != 1 or len(self.outcomes) != len(probs):
+            raise WorkbenchError(f"Distribution got {len(outcomes)} outcomes and probabilities "
+                                 f"of shape {probs.shape}; allowed: one probability per outcome")
+
+    def __getitem__(self, outcome) -> float:
+        """P(outcome). A whole number a numeric distribution never reaches has probability 0;
+        anything else not among the outcomes (a misspelt label) is an :class:`UnknownOutcome`."""
+        index = self._index(outcome)
+        if index is None:
+            if self.numeric and isinstance(outcome, (int, np.integer)) and not isinstance(outcome, bool):
+                return 0.0
+            raise UnknownOutcome(outcome, self.outcomes)
+        return float(self.probabilities[index])
+
+    def _index(self, outcome) -> int | None:
+        for i, known in enumerate(self.outcomes):
+            if type(known) is type(outcome) or self.numeric and isinstance(outcome, (int, np.integer)):
+                if known == outcome and not isinstance(outcome, bool):
+                    return i
+        return None
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
+
+    def __eq__(self, other) -> bool:
+        # The dataclass default would compare numpy arrays element-wise (and fail).
+        if not isinstance(other, Distribution):
+            return NotImplemented
+        return (self.outcomes == other.outcomes and self.trials == other.trials
+                and np.array_equal(self.probabilities, other.probabilities))
+
+    __hash__ = None
+
+    def items(self):
+        return zip(self.outcomes, (float(p) for p in self.probabilities))
+
+    @property
+    def numeric(self) -> bool:
+        return all(isinstance(o, (int, np.integer)) for o in self.outcomes)
+
+    @property
+    def mean(self) -> float | None:
+        """Expected outcome (``None`` for labelled outcomes)."""
+        if not self.numeric:
+            return None
+        return float(np.dot(self.outcomes, self.probabilities))
+
+    def at_least(self, value) -> float:
+        """P(outcome >= value) for numbers; for labels, P(outcome at or after ``value``)."""
+        if self.numeric:
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                    or value != value:
+                raise WorkbenchError(f"at_least got {shown(value)}; allowed: a number")
+            index = int(np.searchsorted(self.outcomes, value))
+        else:
+            index = self._index(value)
+            if index is None:
+                raise UnknownOutcome(value, self.outcomes)
+        return float(self.probabilities[index:].sum())
+
+    @property
+    def stderr(self) -> np.ndarray | None:
+        """Per-outcome standard errors of a simulated result (``None`` when exact)."""
+        if self.trials is None:
+            return None
+        p = self.probabilities
+        return np.sqrt(p * (1.0 - p) / self.trials)
+
+    def to_dict(self) -> dict[str, float]:
+        """Outcome (as text) -> probability, as the CLI prints it (15 significant digits:
+        full precision without float noise).
+
+        Example:
+            >>> Distribution((0, 1), (0.1 + 0.2, 0.7)).to_dict()
+            {'0': 0.3, '1': 0.7}
+        """
+        return {str(o): round_sig(p) for o, p in self.items()}
+
+    def to_series(self, name: str = "probability"):
+        import pandas as pd  # loaded on first use: keeps `import workbench` fast
+        return pd.Series(self.probabilities, index=list(self.outcomes), name=name)

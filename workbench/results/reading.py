@@ -1,0 +1,113 @@
+"""Reading the engine's raw totals as a system's result: outcomes, tiers, P(pass).
+
+The rules layer says *how* a check reads (outcome labels, the target, tier ranges, the first
+passing label); the engine computes the distribution of totals; this module puts the two
+together into a :class:`~workbench.results.check.CheckResult`. A mechanic written in Python
+may read its results itself by defining ``outcomes(raw)``, ``tiers(raw, p)`` or
+``p_pass(raw, p)``; those are called instead of the declared readings.
+
+Example:
+    >>> import workbench
+    >>> from workbench.engine import exact_raw
+    >>> uwr = workbench.system("uwr")
+    >>> params = uwr.resolve(dice=2, target=1)
+    >>> round(check_result(uwr, exact_raw(uwr.pool(dice=2)), params).p_pass, 4)
+    0.5556
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..engine.raw import RawDistribution
+from ..errors import WorkbenchError
+from ..rules.mechanics.base import Mechanic
+from ..rules.system import System
+from .check import CheckResult
+from .distribution import Distribution
+
+
+def outcomes(mechanic: Mechanic, raw: RawDistribution) -> Distribution:
+    """The distribution of outcomes: totals, or the outcome labels the totals index."""
+    custom = getattr(mechanic, "outcomes", None)
+    if custom is not None:
+        return custom(raw)
+    labels = mechanic.labels
+    if labels is None:
+        return Distribution(tuple(int(t) for t in raw.totals), raw.pmf, trials=raw.trials)
+    totals = raw.totals
+    if len(totals) and (totals[0] < 0 or totals[-1] >= len(labels)):
+        raise WorkbenchError(f"{mechanic.system_id}: totals {totals[0]}..{totals[-1]} fall outside "
+                             f"the {len(labels)} outcome labels")
+    probs = np.zeros(len(labels))
+    probs[totals] = raw.pmf
+    return Distribution(tuple(labels), probs, trials=raw.trials)
+
+
+def _tier_cells(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]):
+    """Per (row, total) cell of the raw table, the tier it falls in: its index, or
+    ``-2 - index`` for a tier that never passes; -1 outside every tier."""
+    names = list(mechanic.tier_names())
+    cells = np.full(raw.table.shape, -1)
+    totals = np.broadcast_to(raw.totals, raw.table.shape)
+    rows = np.broadcast_to(np.arange(raw.table.shape[0])[:, None], raw.table.shape)
+    for tier in reversed(mechanic.tier_rules(p)):  # painted last to first: the first that fits wins
+        mask = np.ones(raw.table.shape, dtype=bool)
+        if tier.all_negative is not None:
+            mask &= rows == int(tier.all_negative)
+        if tier.min is not None:
+            mask &= totals >= tier.min
+        if tier.max is not None:
+            mask &= totals <= tier.max
+        index = names.index(tier.name)
+        cells[mask] = index if tier.passes else -2 - index
+    return names, cells
+
+
+def tiers(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> Distribution | None:
+    """The tier distribution, or ``None`` for a system without tiers."""
+    custom = getattr(mechanic, "tiers", None)
+    if custom is not None:
+        return custom(raw, p)
+    if not mechanic.tier_names():
+        return None
+    names, cells = _tier_cells(mechanic, raw, p)
+    index = np.where(cells <= -2, -2 - cells, cells)
+    probs = np.array([raw.table[index == k].sum() for k in range(len(names))])
+    return Distribution(tuple(names), probs, trials=raw.trials)
+
+
+def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> float | None:
+    """P(pass): the total reaches the target (outside tiers that never pass), or the outcome
+    is at or after the first passing label; ``None`` when the check has neither."""
+    custom = getattr(mechanic, "p_pass", None)
+    if custom is not None:
+        return custom(raw, p)
+    target = mechanic.target(p)
+    if target is None:
+        pass_from = mechanic.pass_from
+        if pass_from is None or mechanic.labels is None:
+            return None
+        return float(raw.pmf[raw.totals >= mechanic.labels.index(pass_from)].sum())
+    passing = raw.totals >= target
+    if not mechanic.tier_names():
+        return float(raw.pmf[passing].sum())
+    _, cells = _tier_cells(mechanic, raw, p)
+    return float(raw.table[(cells > -2) & passing[None, :]].sum())
+
+
+def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any],
+                 method: str = "exact", seed: int | None = None) -> CheckResult:
+    """Read a raw distribution (exact or simulated) as ``system``'s check result."""
+    mechanic = system.mechanic
+    pmf, extra = outcomes(mechanic, raw), dict(mechanic.extra(params))
+    target = mechanic.target(params)
+    if target is not None and pmf.numeric and len(pmf):
+        # The margin (total - target; net - Ob in Arrata) of a direct check.
+        extra["margin"] = Distribution(tuple(int(o) - target for o in pmf.outcomes),
+                                       pmf.probabilities, trials=raw.trials)
+    return CheckResult(system=system.id, params=dict(params), pmf=pmf,
+                       tiers=tiers(mechanic, raw, params), p_pass=p_pass(mechanic, raw, params),
+                       lost_mass=raw.lost_mass, method=method, trials=raw.trials,
+                       seed=seed, extra=extra)
