@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import WorkbenchError
 from ..rules.pool import DieType, PoolSpec
+from . import closed
 from .raw import RawDistribution
 
 TOLERANCE = 1e-12
@@ -253,6 +254,91 @@ def _floor(sub: _Sub, floor: int | None) -> _Sub:
     return out
 
 
+def _closed_group(die: DieType, n: int, rerolls: int = 0) -> tuple[_Sub, _Sub, float] | None:
+    """``n`` dice of one type by a closed form (:mod:`.closed`), or ``None`` where none
+    applies: (all outcomes, outcomes with every initial die failing, probability left out)."""
+    values, explodes, sides = die.values, die.explodes, die.sides
+    if any(explodes):
+        if rerolls or not die.plain:
+            return None
+        stops = [v for v, e in zip(values, explodes) if not e]
+        bursts = {v for v, e in zip(values, explodes) if e}
+        if len(bursts) != 1 or any(v < 0 for v, e in zip(values, explodes) if e):
+            return None
+        step = bursts.pop()
+        if step < 1:
+            return None
+        counted = _counted(stops, n)
+        if counted is None:
+            return None
+        offset, stop_probs = counted
+        chains, lost = closed.negative_binomial(n, 1.0 - len(stops) / sides)
+        if step > 1:
+            spread = np.zeros(step * (len(chains) - 1) + 1)
+            spread[::step] = chains
+            chains = spread
+        full = _Sub(offset, np.convolve(stop_probs, chains))
+    else:
+        if rerolls:
+            hit = {v for v in values if v}
+            if len(hit) != 1 or min(hit) < 1:
+                return None
+            step = hit.pop()
+            probs, lost = closed.rerolled_counts(n, values.count(step) / sides, rerolls, SKIP_WEIGHT)
+            if step > 1:
+                spread = np.zeros(step * n + 1)
+                spread[::step] = probs
+                probs = spread
+            full = _Sub(0, probs)
+        else:
+            counted = _counted(values, n)
+            if counted is None:
+                return None
+            full, lost = _Sub(*counted), 0.0
+    failing = [v for v in values if v < 0]
+    if not failing or n == 0:
+        return full, _Sub.zero() if n else _Sub.point(), lost
+    if len(set(failing)) > 1:
+        return None
+    return full, _Sub(n * failing[0], np.array([(len(failing) / sides) ** n])), lost
+
+
+def _counted(values, n: int) -> tuple[int, np.ndarray] | None:
+    """The sum of ``n`` dice whose equally likely faces carry ``values`` (no explosions):
+    (offset, probabilities) for two values or -1 / 0 / +1, else ``None``."""
+    distinct = sorted(set(values))
+    sides = len(values)
+    if len(distinct) == 1:
+        return n * distinct[0], np.ones(1)
+    if len(distinct) == 2:
+        low, high = distinct
+        counts = closed.binomial(n, values.count(high) / sides)
+        if high - low > 1:
+            spread = np.zeros((high - low) * n + 1)
+            spread[::high - low] = counts
+            counts = spread
+        return n * low, counts
+    if distinct == [-1, 0, 1] and n <= closed.TRINOMIAL_UP_TO:
+        return -n, closed.trinomial_difference(n, values.count(1) / sides, values.count(-1) / sides)
+    return None
+
+
+def _group(die: DieType, n: int, dice: int, rerolls: int) -> tuple[_Sub, _Sub, float]:
+    """``n`` dice of one type, their rerolls included (one die type in the pool): a closed
+    form where one applies, else convolutions of the die's explosion chain."""
+    found = _closed_group(die, n, rerolls)
+    if found is not None:
+        return found
+    chain, first_fails, cut = _die_chain(die, dice)
+    lost = (n + min(n, rerolls)) * cut
+    if rerolls:
+        full, skipped = _with_rerolls(chain, n, rerolls)
+        lost += skipped
+    else:
+        full = chain.power(n)
+    return full, first_fails.power(n), lost
+
+
 @lru_cache(maxsize=4096)
 def exact_raw(spec: PoolSpec) -> RawDistribution:
     """The exact :class:`RawDistribution` of a pool.
@@ -263,48 +349,82 @@ def exact_raw(spec: PoolSpec) -> RawDistribution:
         >>> [round(float(p) * 9, 6) for p in raw.pmf]
         [4.0, 4.0, 1.0]
     """
+    if len(spec.groups) == 1 and spec.keep == "sum" and not spec.rerolls:
+        counted = _counting_pool(spec)
+        if counted is not None:
+            return counted
     dice = spec.dice
+    lost = 0.0
     if spec.keep != "sum" and spec.groups:
         (die, n), = spec.groups
         full, all_fail = _kept(die, n, spec.keep == "highest", spec.kept), _Sub.zero()
-        lost = 0.0
-    else:
-        lost = 0.0
-        full, all_fail = _Sub.point(), _Sub.point()
+    elif spec.rerolls and len(spec.groups) > 1:
+        # Shared between the die types: the first misses get them, group by group.
+        full, all_fail = _rerolls_across(spec.groups, spec.rerolls, dice), _Sub.point()
         for die, n in spec.groups:
             chain, first_fails, cut = _die_chain(die, dice)
             lost += (n + min(n, spec.rerolls)) * cut
-            if spec.rerolls and len(spec.groups) > 1:
-                pass  # shared between the groups: below
-            elif spec.rerolls:
-                part, skipped = _with_rerolls(chain, n, spec.rerolls)
-                lost += skipped
-                full = full.conv(part)
-            else:
-                full = full.conv(chain.power(n))
             all_fail = all_fail.conv(first_fails.power(n))
-        if spec.rerolls and len(spec.groups) > 1:
-            full = _rerolls_across(spec.groups, spec.rerolls, dice)
-        if dice == 0:
-            all_fail = _Sub.zero()
-    some = full.add(_Sub(all_fail.offset, -all_fail.probs))
-    some.probs = np.clip(some.probs, 0.0, None)
-    rows = [_floor(_Sub(s.offset + spec.modifier, s.probs), spec.floor) for s in (some, all_fail)]
-    lo = min(r.offset for r in rows)
-    hi = max(r.offset + len(r.probs) for r in rows)
-    table = np.zeros((2, hi - lo))
-    for k, r in enumerate(rows):
-        table[k, r.offset - lo:r.offset - lo + len(r.probs)] = r.probs
+    else:
+        full, all_fail = _Sub.point(), _Sub.point()
+        for die, n in spec.groups:
+            group, fails, group_lost = _group(die, n, dice, spec.rerolls)
+            lost += group_lost
+            full = group if len(spec.groups) == 1 else full.conv(group)
+            all_fail = fails if len(spec.groups) == 1 else all_fail.conv(fails)
+    if dice == 0:
+        all_fail = _Sub.zero()
+    return _raw(full, all_fail, spec, lost)
+
+
+def _counting_pool(spec: PoolSpec) -> RawDistribution | None:
+    """The commonest pool, in as few steps as it takes: one type of counting die (every face
+    adds 0 or 1, none explodes), summed, no rerolls, no floor reached: a binomial. ``None``
+    for anything else (or tails to trim), which takes the general path."""
+    (die, n), = spec.groups
+    values = die.values
+    if True in die.explodes:
+        return None
+    hits = values.count(1)
+    if hits + values.count(0) != len(values) or (spec.floor is not None and spec.floor > spec.modifier):
+        return None
+    probs = closed.binomial(n, hits / len(values))
+    if not (probs[0] > TAIL and probs[-1] > TAIL):
+        return None
+    table = np.zeros((2, n + 1))
+    table[0] = probs
+    table.setflags(write=False)
+    return RawDistribution(spec.modifier, table, 0.0)
+
+
+def _raw(full: _Sub, all_fail: _Sub, spec: PoolSpec, lost: float) -> RawDistribution:
+    """Split off the rows where every initial die failed, apply the modifier and the floor,
+    and trim tails too unlikely to matter (their mass is added to ``lost``)."""
+    if all_fail.mass():
+        some = full.add(_Sub(all_fail.offset, -all_fail.probs))
+        some.probs = np.clip(some.probs, 0.0, None)
+        rows = [_floor(_Sub(s.offset + spec.modifier, s.probs), spec.floor) for s in (some, all_fail)]
+        lo = min(r.offset for r in rows)
+        hi = max(r.offset + len(r.probs) for r in rows)
+        table = np.zeros((2, hi - lo))
+        for k, r in enumerate(rows):
+            table[k, r.offset - lo:r.offset - lo + len(r.probs)] = r.probs
+        pmf = table.sum(axis=0)
+    else:  # nothing can fail everywhere: the second row is zero (the common case, kept quick)
+        row = _floor(_Sub(full.offset + spec.modifier, full.probs), spec.floor)
+        lo, pmf = row.offset, row.probs
+        table = np.zeros((2, len(pmf)))
+        table[0] = pmf
     # Trim tails too unlikely to matter (added to the reported lost mass), so tables and
     # exports stay short; impossible outcomes at either end go too.
-    pmf = table.sum(axis=0)
-    from_top = np.cumsum(pmf[::-1])[::-1]
-    from_bottom = np.cumsum(pmf)
-    keep = np.nonzero((from_top > TAIL) & (from_bottom > TAIL))[0]
-    if len(keep):
-        first, last = int(keep[0]), int(keep[-1])
-        lost += float(pmf[:first].sum() + pmf[last + 1:].sum())
-        table = table[:, first:last + 1].copy()
-        lo += first
+    if not (pmf[0] > TAIL and pmf[-1] > TAIL):
+        from_top = np.cumsum(pmf[::-1])[::-1]
+        from_bottom = np.cumsum(pmf)
+        keep = np.nonzero((from_top > TAIL) & (from_bottom > TAIL))[0]
+        if len(keep):
+            first, last = int(keep[0]), int(keep[-1])
+            lost += float(pmf[:first].sum() + pmf[last + 1:].sum())
+            table = table[:, first:last + 1].copy()
+            lo += first
     table.setflags(write=False)
     return RawDistribution(lo, table, lost)

@@ -18,8 +18,25 @@ from ..errors import WorkbenchError
 Keep = Literal["sum", "highest", "lowest"]
 
 
+class _HashedOnce:
+    """Mix-in for the frozen descriptions below: the hash is worked out on first use and kept
+    (the exact engine's memo hashes a pool on every check). Never pickled: a string's hash
+    differs between processes, so another process works it out again."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = self.__dict__["_hash"] = hash(tuple(getattr(self, f) for f in self._hashed))
+        return found
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+
 @dataclass(frozen=True)
-class DieType:
+class DieType(_HashedOnce):
     """One kind of die: per face (face 1 first) its value and whether it explodes.
 
     An exploding face rolls one more die, of the type ``into`` (``None``: the same type),
@@ -37,6 +54,8 @@ class DieType:
     explodes: tuple[bool, ...] = ()
     limit: int = 0
     into: "DieType | None" = None
+    _hashed = ("name", "values", "explodes", "limit", "into")
+    __hash__ = _HashedOnce.__hash__
 
     def __post_init__(self):
         if not self.values:
@@ -89,7 +108,7 @@ def _threshold_die(cls, name, sides, success_from, fail_to, explode_from) -> Die
 
 
 @dataclass(frozen=True)
-class PoolSpec:
+class PoolSpec(_HashedOnce):
     """Everything rolled for one check, as plain data.
 
     Attributes:
@@ -118,6 +137,8 @@ class PoolSpec:
     floor: int | None = None
     keep: Keep = "sum"
     kept: int | None = None
+    _hashed = ("groups", "rerolls", "modifier", "floor", "keep", "kept")
+    __hash__ = _HashedOnce.__hash__
 
     def __post_init__(self):
         groups = tuple((die, int(n)) for die, n in self.groups if int(n) > 0)
