@@ -66,8 +66,8 @@ def check(system: "str | System", **params: Any) -> CheckResult:
         0.6666666666666666
     """
     sys_ = get_system(system)
-    resolved = sys_.resolve(**params)
-    return check_result(sys_, exact_raw(sys_.mechanic.pool(resolved)), resolved)
+    resolved, pool = sys_.setting(params)   # remembered per setting (data-defined systems)
+    return check_result(sys_, exact_raw(pool), resolved)
 
 
 def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,

@@ -70,23 +70,35 @@ def binomial(n: int, p: float) -> np.ndarray:
         >>> binomial(3, 0.5).tolist()
         [0.125, 0.375, 0.375, 0.125]
     """
-    if p <= 0.0 or p >= 1.0 or n == 0:
-        out = np.zeros(n + 1)
-        out[n if p >= 1.0 else 0] = 1.0
-        return out
+    if n <= RECURRENCE_UP_TO or p <= 0.0 or p >= 1.0:
+        return np.array(binomial_list(n, p))
     q = 1.0 - p
-    if n <= RECURRENCE_UP_TO:
-        ratio = p / q
-        term = q ** n
-        out = [term]
-        for k in range(n):
-            term = term * (n - k) / (k + 1) * ratio
-            out.append(term)
-        return np.array(out)
     lf = log_factorials(n)
     log_q = math.log1p(-p)
     return np.exp((lf[n] + n * log_q) - (lf[:n + 1] + lf[n::-1])
                   + np.arange(n + 1) * (math.log(p) - log_q))
+
+
+def binomial_list(n: int, p: float) -> list[float]:
+    """:func:`binomial` as a list, by the product recurrence (exact to a few ulps; for small
+    pools, where it is quicker than any array arithmetic).
+
+    Example:
+        >>> binomial_list(2, 0.5)
+        [0.25, 0.5, 0.25]
+    """
+    if p <= 0.0 or p >= 1.0 or n == 0:
+        out = [0.0] * (n + 1)
+        out[n if p >= 1.0 else 0] = 1.0
+        return out
+    q = 1.0 - p
+    ratio = p / q
+    term = q ** n
+    out = [term]
+    for k in range(n):
+        term = term * (n - k) / (k + 1) * ratio
+        out.append(term)
+    return out
 
 
 def binomial_table(rows: int, p: float) -> np.ndarray:

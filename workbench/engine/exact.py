@@ -388,7 +388,9 @@ def _counting_pool(spec: PoolSpec) -> RawDistribution | None:
     hits = values.count(1)
     if hits + values.count(0) != len(values) or (spec.floor is not None and spec.floor > spec.modifier):
         return None
-    probs = closed.binomial(n, hits / len(values))
+    if n > closed.RECURRENCE_UP_TO:
+        return None
+    probs = closed.binomial_list(n, hits / len(values))
     if not (probs[0] > TAIL and probs[-1] > TAIL):
         return None
     table = np.zeros((2, n + 1))

@@ -2,17 +2,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class RawDistribution:
     """Probabilities of a check's total, split by whether every initial die failed.
 
     ``table[0, i]`` is P(total = offset + i and not every initial die showed a failure face);
     ``table[1, i]`` the same with every initial die a failure face (the Unnamed Disaster).
     Simulated results use the same type with frequencies and ``trials`` set.
+
+    ``totals``, ``pmf`` and ``at_least`` are worked out on first use and kept (read-only
+    arrays): a result, a sweep point or a ladder rung reads them again and again.
+
+    Example:
+        >>> raw = RawDistribution(0, np.array([[0.25, 0.5, 0.25], [0.0, 0.0, 0.0]]))
+        >>> raw.totals.tolist(), raw.at_least.tolist()
+        ([0, 1, 2], [1.0, 0.75, 0.25])
     """
 
     offset: int
@@ -20,10 +29,27 @@ class RawDistribution:
     lost_mass: float = 0.0
     trials: int | None = None
 
-    @property
-    def totals(self) -> np.ndarray:
-        return np.arange(self.offset, self.offset + self.table.shape[1])
+    def __init__(self, offset: int, table: np.ndarray, lost_mass: float = 0.0,
+                 trials: int | None = None):
+        # The fields at once (a frozen dataclass would set them one by one: this is made
+        # for every check).
+        self.__dict__.update(offset=offset, table=table, lost_mass=lost_mass, trials=trials)
 
-    @property
+    @cached_property
+    def totals(self) -> np.ndarray:
+        totals = np.arange(self.offset, self.offset + self.table.shape[1])
+        totals.setflags(write=False)
+        return totals
+
+    @cached_property
     def pmf(self) -> np.ndarray:
-        return self.table.sum(axis=0)
+        pmf = self.table[0] + self.table[1] if self.table.shape[0] == 2 else self.table.sum(axis=0)
+        pmf.setflags(write=False)
+        return pmf
+
+    @cached_property
+    def at_least(self) -> np.ndarray:
+        """``at_least[i]`` = P(total >= offset + i): P(pass) for every target at once."""
+        tail = np.cumsum(self.pmf[::-1])[::-1]
+        tail.setflags(write=False)
+        return tail

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -48,6 +49,10 @@ class Distribution(RichResult):
     trials: int | None = None
 
     def __post_init__(self):
+        probs, outcomes = self.probabilities, self.outcomes
+        if (type(probs) is np.ndarray and probs.dtype == np.float64 and not probs.flags.writeable
+                and type(outcomes) is tuple and probs.ndim == 1 and len(outcomes) == len(probs)):
+            return   # already immutable (the engine's tables): nothing to copy
         try:
             probs = np.array(self.probabilities, dtype=float)
             outcomes = tuple(self.outcomes)
@@ -61,6 +66,19 @@ class Distribution(RichResult):
         if probs.ndim != 1 or len(self.outcomes) != len(probs):
             raise WorkbenchError(f"Distribution got {len(outcomes)} outcomes and probabilities "
                                  f"of shape {probs.shape}; allowed: one probability per outcome")
+
+    @classmethod
+    def of_totals(cls, first: int, probabilities, trials: int | None = None) -> "Distribution":
+        """Whole-number outcomes ``first, first + 1, ...``, one per probability (a read-only
+        float array is kept as it is, not copied).
+
+        Example:
+            >>> Distribution.of_totals(-1, [0.5, 0.5]).to_dict()
+            {'-1': 0.5, '0': 0.5}
+        """
+        made = cls(tuple(range(first, first + len(probabilities))), probabilities, trials)
+        made.__dict__["numeric"] = True   # known already: no need to look at each outcome
+        return made
 
     def __getitem__(self, outcome) -> float:
         """P(outcome). A whole number a numeric distribution never reaches has probability 0;
@@ -94,7 +112,7 @@ class Distribution(RichResult):
     def items(self):
         return zip(self.outcomes, (float(p) for p in self.probabilities))
 
-    @property
+    @cached_property
     def numeric(self) -> bool:
         return all(isinstance(o, (int, np.integer)) for o in self.outcomes)
 

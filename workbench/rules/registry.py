@@ -321,19 +321,43 @@ def _load_cached(text: str) -> System:
 
 def get_system(name: "str | os.PathLike | System") -> System:
     """A system by id or alias (ignoring case), a path to a data file, or a System itself."""
+    if type(name) is str:   # the usual case first: an id or alias as registered
+        found = _by_name().get(name)
+        if found is not None:
+            return found
     if isinstance(name, System):
         return name
     if name is None or not isinstance(name, (str, os.PathLike)):
         raise WorkbenchError(f"system: give a system id, alias or .toml path, got {name!r}")
     text = str(name)
-    if text.endswith(".toml") or os.sep in text or (os.altsep and os.altsep in text):
+    if _looks_like_a_path(text):
         return _load_cached(text)
-    systems = all_systems()
     key = _key(text)
-    for system in systems.values():
-        if key == _key(system.id) or key in (_key(a) for a in system.aliases):
-            return system
+    found = _by_name().get(key)
+    if found is not None:
+        return found
     if key in _FROM_FILES:
         return _FROM_FILES[key]
-    raise WorkbenchError(f"unknown system {text!r}; known: {', '.join(systems)} "
+    raise WorkbenchError(f"unknown system {text!r}; known: {', '.join(all_systems())} "
                          "(or a path to a .toml data file)")
+
+
+def _looks_like_a_path(text: str) -> bool:
+    return text.endswith(".toml") or os.sep in text or bool(os.altsep and os.altsep in text)
+
+
+_NAMES: list = [None, {}]
+"""The catalogue the name table was made from, and the table: id or alias (lower case) ->
+system, first in catalogue order. Made again whenever the catalogue is (:func:`reload`)."""
+
+
+def _by_name() -> dict[str, System]:
+    catalogue = _catalogue()
+    if _NAMES[0] is not catalogue:
+        names: dict[str, System] = {}
+        for system in catalogue[0].values():
+            for name in (system.id, *system.aliases):
+                if not _looks_like_a_path(name):
+                    names.setdefault(_key(name), system)
+        _NAMES[:] = [catalogue, names]
+    return _NAMES[1]

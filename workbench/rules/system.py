@@ -68,6 +68,8 @@ class System:
                                     f"got {value!r}; allowed: {exc.allowed}") from None
             params[key] = params[key].with_default(parsed)
         self.params: dict[str, Param] = params
+        self._parsed: dict[tuple, Any] = {}
+        self._settings: dict[tuple, tuple[dict[str, Any], PoolSpec]] = {}
 
     def __repr__(self) -> str:
         return f"<System {self.id}: {self.name}>"
@@ -85,18 +87,72 @@ class System:
             0
         """
         given = self.mechanic.preprocess(given)
-        unknown = [k for k in given if k not in self.params]
-        if unknown:
-            raise ParameterError(self.id, unknown[0], given[unknown[0]],
-                                 "a parameter of this system: " + ", ".join(self.params))
-        values = {name: (param.parse(self.id, given[name]) if name in given else param.default)
-                  for name, param in self.params.items()}
+        params = self.params
+        for name in given:
+            if name not in params:
+                raise ParameterError(self.id, name, given[name],
+                                     "a parameter of this system: " + ", ".join(params))
+        parse = self._parse
+        values = {name: (parse(param, given[name]) if name in given else param.default)
+                  for name, param in params.items()}
         self.mechanic.cross_check(values)
         return values
+
+    def _parse(self, param: Param, value: Any) -> Any:
+        """:meth:`Param.parse`, remembered per parameter, type and value (checking a value
+        depends on nothing else; sweeps and curves check the same few values many times)."""
+        key = (id(param), type(value), value)
+        try:
+            known, parsed = self._parsed[key]
+            if known is param:
+                return parsed
+        except KeyError:
+            pass
+        except TypeError:   # an unhashable value: checked (and refused) every time
+            return param.parse(self.id, value)
+        parsed = param.parse(self.id, value)
+        if len(self._parsed) >= 4096:
+            self._parsed.clear()
+        self._parsed[key] = (param, parsed)
+        return parsed
 
     def pool(self, **given) -> PoolSpec:
         """The dice rolled for a check with these parameters."""
         return self.mechanic.pool(self.resolve(**given))
+
+    def setting(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], PoolSpec]:
+        """Every parameter's checked value (as :meth:`resolve`) and the pool they roll.
+
+        Remembered per setting when the mechanic says its pool depends on nothing but the
+        parameters and the system's data (``mechanic.pure``): a repeated or slightly changed
+        check then skips both steps. The memo lives on this object, so a changed data file or
+        a mechanic registered again (a new ``System``) never meets old settings. The values
+        returned are shared: read them, copy before changing.
+
+        Example:
+            >>> import workbench
+            >>> params, pool = workbench.system("uwr").setting({"dice": 3, "target": 2})
+            >>> params["target"], pool.dice
+            (2, 3)
+        """
+        if not getattr(self.mechanic, "pure", False):
+            resolved = self.resolve(**given)
+            return resolved, self.mechanic.pool(resolved)
+        values = tuple(given.values())
+        key = (tuple(given), values, tuple(map(type, values)))
+        try:
+            return self._settings[key]
+        except KeyError:
+            pass
+        except TypeError:   # an unhashable value: resolved (and refused) every time
+            resolved = self.resolve(**given)
+            return resolved, self.mechanic.pool(resolved)
+        resolved = self.resolve(**given)
+        found = resolved, self.mechanic.pool(resolved)
+        if len(self._settings) >= 4096:
+            self._settings.clear()
+        self._settings[key] = found
+        return found
 
     def with_rung(self, rung: Rung | str, **given) -> dict[str, Any]:
         """Parameters for a check at a ladder rung: the rung's values set or added."""

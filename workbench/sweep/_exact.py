@@ -1,96 +1,62 @@
-"""The fast path of exact ``check`` sweeps: the exact engine memoised per distinct pool.
+"""The fast path of exact ``check`` sweeps: each point read off its pool's exact table.
 
-A grid of checks asks for many points that roll the same pool (a target or an Ob changes
-what passes, not the dice), so each pool's exact distribution and outcome table are worked
-out once per process, and each point only reads P(pass) and the tiers off them. The figures
-are those of :func:`workbench.sweep._functions.check_figures` of :func:`workbench.check`
+A grid of checks asks for many points that roll the same pool (a target or an Ob changes what
+passes, not the dice). Each point is resolved (each value is checked once per system), its
+pool's exact distribution comes from the engine's memo (keyed by the pool itself, so a changed data file or a mechanic registered again
+never meets old numbers), and P(pass) for any target is one look-up in the pool's tail sums
+(:attr:`~workbench.engine.raw.RawDistribution.at_least`): the whole target axis of a grid is
+read off one array. No :class:`~workbench.results.CheckResult` is built; the figures are those
+of :func:`workbench.sweep._functions.check_figures` of :func:`workbench.check`
 (``tests/test_sweep.py`` checks they are equal).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from ..engine.raw import RawDistribution
 from ..engine.exact import exact_raw
 from ..results import reading
 from ..rules.registry import get_system
 
-MEMO_LIMIT = 200_000
-"""Entries kept per memo before it is cleared (bounds a worker's memory on huge grids)."""
-
-_systems: dict[Any, Any] = {}
-_pools: dict[Any, tuple] = {}
-_points: dict[Any, dict] = {}
-
-
-@dataclass(frozen=True)
-class _KeptRaw(RawDistribution):
-    """A raw distribution that works its ``pmf`` and ``totals`` out once (each point reads
-    them again to find P(pass) and the tiers)."""
-
-    @cached_property
-    def pmf(self):
-        return self.table.sum(axis=0)
-
-    @cached_property
-    def totals(self):
-        return super().totals
-
-
-def _memo_put(memo: dict, key, value) -> None:
-    if len(memo) >= MEMO_LIMIT:
-        memo.clear()
-    memo[key] = value
-
-
-def _system(name):
-    if not isinstance(name, str):
-        return get_system(name)
-    found = _systems.get(name)
-    if found is None:
-        found = get_system(name)
-        _memo_put(_systems, name, found)
-    return found
-
-
-def _key(system, params: Mapping[str, Any]):
-    try:
-        key = (system if isinstance(system, str) else id(system), tuple(params.items()))
-        hash(key)
-        return key
-    except TypeError:   # an unhashable parameter value: no memo for this point
-        return None
-
 
 def exact_check_figures(params: Mapping[str, Any], fixed: Mapping[str, Any] | None = None) -> dict:
-    """The key figures of ``check(**fixed, **params)`` (one of them holds ``system``); the
-    same dict for a repeated point (read it, do not change it)."""
-    given = {**fixed, **params} if fixed else dict(params)
-    system = given.pop("system")
-    asked = _key(system, given)   # the point as given: a repeated point skips even resolving
-    if asked is not None:
-        row = _points.get(asked)
-        if row is not None:
-            return row
-    sys_ = _system(system)
-    row = _figures(sys_.mechanic, sys_.resolve(**given))
-    if asked is not None:
-        _memo_put(_points, asked, row)
-    return row
+    """The key figures of ``check(**fixed, **params)`` (one of them holds ``system``).
+
+    Example:
+        >>> exact_check_figures({"dice": 2, "target": 1}, {"system": "uwr"})["p_pass"]
+        0.5555555555555556
+    """
+    return exact_check_rows([(0, params, None)], fixed or {})[0][1]
 
 
-def _figures(mechanic, resolved) -> dict:
-    spec = mechanic.pool(resolved)
-    pool = _pools.get(spec)
-    if pool is None:
-        exact = exact_raw(spec)
-        raw = _KeptRaw(exact.offset, exact.table, exact.lost_mass, exact.trials)
-        pmf = reading.outcomes(mechanic, raw)
-        pool = (raw, pmf, float(pmf.mean) if pmf.numeric else None)
-        _memo_put(_pools, spec, pool)
-    raw, pmf, mean = pool
+def exact_check_rows(items: Sequence[tuple[int, dict, Any]], fixed: Mapping[str, Any]) -> list[tuple[int, dict]]:
+    """``(index, figures)`` for sweep items ``(index, params, seed)`` of exact checks."""
+    out = []
+    systems: dict[int, Any] = {}   # this batch's systems by the value given (an id, a path ...)
+    means: dict[int, tuple] = {}   # each pool's mean, once per batch
+    for index, params, _ in items:
+        given = {**fixed, **params}
+        named = given.pop("system")
+        sys_ = systems.get(id(named))
+        if sys_ is None or sys_[0] is not named:
+            sys_ = systems[id(named)] = (named, get_system(named))
+        system = sys_[1]
+        resolved = system.resolve(**given)   # every point is new: nothing to remember
+        raw = exact_raw(system.mechanic.pool(resolved))
+        mean = means.get(id(raw))
+        if mean is None or mean[0] is not raw:
+            mean = means[id(raw)] = (raw, _mean(system.mechanic, raw))
+        out.append((index, _figures(system.mechanic, resolved, raw, mean[1])))
+    return out
+
+
+def _mean(mechanic, raw) -> tuple[float | None, Any]:
+    """The pool's mean (``None`` for labelled outcomes) and its outcome distribution."""
+    pmf = reading.outcomes(mechanic, raw)
+    return (float(pmf.mean) if pmf.numeric else None), pmf
+
+
+def _figures(mechanic, resolved, raw, mean_and_pmf) -> dict:
+    mean, pmf = mean_and_pmf
     row: dict[str, Any] = {}
     p_pass = reading.p_pass(mechanic, raw, resolved)
     if p_pass is not None:

@@ -16,7 +16,7 @@ import warnings
 from typing import Any, Mapping, Sequence
 
 from ..errors import WorkbenchError
-from ._exact import exact_check_figures
+from ._exact import exact_check_rows
 from ._functions import TARGETS
 
 BATCH_SECONDS = 0.5
@@ -48,7 +48,7 @@ def evaluate_batch(function: str, fixed: Mapping[str, Any],
         gc.disable()
     try:
         if function == "check":
-            out = [(index, exact_check_figures(params, fixed)) for index, params, _ in items]
+            out = exact_check_rows(items, fixed)
         else:
             for index, params, seed in items:
                 out.append((index, target.figures(target.call({**fixed, **params}, seed))))

@@ -40,6 +40,9 @@ class Mechanic:
     """Base class of the protocol above; subclasses implement ``params`` and ``pool``."""
 
     kind = ""
+    pure = False
+    """True when ``pool(p)`` and the readings depend on nothing but ``p`` and the system's data
+    (mechanics read from data files), so a system may remember settings it has resolved."""
     labels: tuple[str, ...] | None = None
     uncontested = "counts"
     system_id = ""

@@ -17,6 +17,7 @@ class NarrativeDie(Mechanic):
     """
 
     kind = "narrative"
+    pure = True
 
     def __init__(self, system_id: str, constants, source: object):
         """``constants``: the validated ``[constants]`` table (:class:`~..schema.NarrativeConstants`)."""

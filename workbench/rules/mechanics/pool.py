@@ -26,6 +26,9 @@ from .base import MAX_DICE, Mechanic
 MAX_SHARED_REROLL_DICE = 100
 """Largest pool whose rerolls are shared by several die types (exact work grows as n^3)."""
 
+PASSING = ("target", "obstacle", "add_to_target")
+"""Effects that say what passes, not what is rolled."""
+
 SHORTHAND = re.compile(r"^\s*([A-Za-z]+)\s*(\d+)\s*$")
 
 
@@ -51,6 +54,7 @@ class PoolMechanic(Mechanic):
     """Dice, parameters and outcome read from a validated :class:`~.schema.PoolFile`."""
 
     kind = "pool"
+    pure = True
 
     def __init__(self, system_id: str, model: PoolFile, source: object):
         self.system_id, self.model, self.source = system_id, model, source
@@ -65,7 +69,19 @@ class PoolMechanic(Mechanic):
         self._on = {name: {choice: (sub.faces, [(e.verb, e.argument, e) for e in sub.effect])
                            for choice, sub in spec.on.items()} for name, spec in model.params.items()}
         self._kinds = {name: spec.kind for name, spec in model.params.items()}
+        # The effects that say what passes, per parameter: the target is read from these
+        # alone (a sweep or a ladder asks for many targets of one pool).
+        self._passing = [(name, self._kinds[name], [e for e in plan if e[0] in PASSING])
+                         for name, plan in self._plan.items()
+                         if any(e[0] in PASSING for e in plan)
+                         or any(e[0] in PASSING for sub in self._on[name].values() for e in sub[1])]
         self._pools: dict[tuple, PoolSpec] = {}
+        self._distinct: dict[PoolSpec, PoolSpec] = {}
+        self._tier_names = tuple(dict.fromkeys(t.name for t in model.tiers))
+        # Which tiers apply depends on the parameters their conditions name, and only those.
+        self._tier_keys = tuple(dict.fromkeys(key for t in model.tiers for key in t.when))
+        self._tier_rules: dict[tuple, tuple] = {}
+        self._cancelled = {name for rule in model.cancel_out for name in rule.params}
         self._pool_keys = self._dice_parameters(model)
         self._check_references()
         self.uses_obstacle = any(e.verb == "obstacle" for s in model.params.values() for e in s.effect)
@@ -81,10 +97,9 @@ class PoolMechanic(Mechanic):
         read |= {key for tier in model.tiers for key in tier.when}
         for rule in model.cancel_out:
             read |= set(rule.params) | set(rule.when)
-        passing = ("target", "obstacle", "add_to_target")
         return tuple(name for name, spec in model.params.items()
                      if name in read or spec.kind == "choice" or not spec.effect
-                     or any(e.verb not in passing for e in spec.effect))
+                     or any(e.verb not in PASSING for e in spec.effect))
 
     # -- reading the file ------------------------------------------------------------------
     def _fail(self, where: str, problem: str):
@@ -368,8 +383,13 @@ class PoolMechanic(Mechanic):
             raise ParameterError(self.system_id, "rerolls", c["rerolls"],
                                  f"rerolls shared by several die types on at most "
                                  f"{MAX_SHARED_REROLL_DICE} dice (use one die type, or simulate)")
-        return PoolSpec(tuple(groups), rerolls=c["rerolls"], modifier=c["modifier"],
+        spec = PoolSpec(tuple(groups), rerolls=c["rerolls"], modifier=c["modifier"],
                         floor=c["floor"], keep=keep, kept=kept)
+        # One object per distinct pool: settings that roll the same dice (a die penalty and a
+        # smaller pool) then find the exact engine's memo entry without comparing pools.
+        if len(self._distinct) > 4096:
+            self._distinct.clear()
+        return self._distinct.setdefault(spec, spec)
 
     # -- how a total reads ----------------------------------------------------------------
     @property
@@ -377,16 +397,44 @@ class PoolMechanic(Mechanic):
         return self.model.outcome.pass_from if self.model.outcome else None
 
     def tier_names(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(t.name for t in self.model.tiers))
+        return self._tier_names
 
     def tier_rules(self, p):
-        return tuple(t for t in self.model.tiers if self._when(t.when, p))
+        key = tuple(p[name] for name in self._tier_keys)
+        found = self._tier_rules.get(key)
+        if found is None:
+            found = tuple(t for t in self.model.tiers if self._when(t.when, p))
+            if len(self._tier_rules) >= 4096:
+                self._tier_rules.clear()
+            self._tier_rules[key] = found
+        return found
+
+    def _reading(self, p) -> tuple[int | None, int]:
+        """(the target parameters' sum or ``None``, what ``add_to_target`` adds): the same as
+        the full compile's, from the effects in :data:`PASSING` alone."""
+        target, add = None, 0
+        for name, kind, plan in self._passing:
+            value = p[name]
+            if kind == "choice":
+                sub = self._on[name].get(str(value)) if value is not None else None
+                plan, x = ([e for e in sub[1] if e[0] in PASSING] if sub else ()), 1
+            elif name in self._cancelled:   # points left after cancelling (Arrata's net)
+                x = self._points(p)[name]
+            else:
+                x = 0 if value is None else int(value)
+            for verb, arg, effect in plan:
+                if effect.when and not self._when(effect.when, p):
+                    continue
+                if verb != "add_to_target":
+                    if value is not None:
+                        target = (target or 0) + value
+                else:
+                    add += (max(x - effect.past, 0) if x >= 0 else x) * effect.per_point * arg
+        return target, add
 
     def target(self, p):
-        c = self._compile(p)
-        if c["target"] is None:
-            return None
-        return c["target"] + c["target_add"]
+        target, add = self._reading(p)
+        return None if target is None else target + add
 
     def versus_ties(self, p):
         ties = self._compile(p)["ties"]
@@ -395,7 +443,7 @@ class PoolMechanic(Mechanic):
         return ties
 
     def versus_extra_obstacle(self, p):
-        return self._compile(p)["target_add"]
+        return self._reading(p)[1]
 
     @property
     def uncontested(self) -> str:
