@@ -89,7 +89,88 @@ def sum_block(seed, block, trials, table, count, low, hist, extremes):
     total - low]``: the sum of the dice only (the caller adds the modifier and applies the
     floor to the histogram, which keeps the hot loop's live values in registers).
     ``extremes`` receives (checks outside the histogram, least and greatest total among
-    them; int64 max and min when there were none)."""
+    them; int64 max and min when there were none).
+
+    Pools of eight dice or more go a word at a time (:func:`_sum_block_words`), smaller ones
+    a byte at a time (:func:`_sum_block_bytes`); both read the same bytes in the same order."""
+    if count >= 8:
+        _sum_block_words(seed, block, trials, table, count, low, hist, extremes)
+    else:
+        _sum_block_bytes(seed, block, trials, table, count, low, hist, extremes)
+
+
+@kernel
+def _sum_block_words(seed, block, trials, table, count, low, hist, extremes):
+    """:func:`sum_block` for pools of at least eight dice: a word's eight entries are added
+    up as prefix sums, and a check ends at the first prefix whose chain count completes it.
+    What follows in the word holds fewer than eight chains, so it cannot end the next check
+    too: one test per word instead of one per die (the byte loop's exit, hard to predict,
+    cost more than the dice)."""
+    state = seed_state(seed, block)
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    width = hist.shape[1]
+    outside = 0
+    least = np.iinfo(np.int64).max
+    greatest = np.iinfo(np.int64).min
+    acc = np.int64(0)
+    done = 0
+    while done < trials:
+        word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+        e0 = table[word & _BYTE]
+        e1 = table[(word >> np.uint64(8)) & _BYTE]
+        e2 = table[(word >> np.uint64(16)) & _BYTE]
+        e3 = table[(word >> np.uint64(24)) & _BYTE]
+        e4 = table[(word >> np.uint64(32)) & _BYTE]
+        e5 = table[(word >> np.uint64(40)) & _BYTE]
+        e6 = table[(word >> np.uint64(48)) & _BYTE]
+        e7 = table[word >> np.uint64(56)]
+        p2 = e0 + e1
+        p4 = p2 + (e2 + e3)
+        p6 = p4 + (e4 + e5)
+        p8 = p6 + (e6 + e7)
+        need = count - (acc & CHAINS_MASK)
+        if (p8 & CHAINS_MASK) < need:   # the check goes on past this word
+            acc += p8
+            continue
+        # The first prefix that completes the check (chain counts never fall along a word);
+        # simple selects, which the compiler makes branch-free.
+        end = p8
+        p7 = p6 + e6
+        if (p7 & CHAINS_MASK) >= need:
+            end = p7
+        if (p6 & CHAINS_MASK) >= need:
+            end = p6
+        p5 = p4 + e4
+        if (p5 & CHAINS_MASK) >= need:
+            end = p5
+        if (p4 & CHAINS_MASK) >= need:
+            end = p4
+        p3 = p2 + e2
+        if (p3 & CHAINS_MASK) >= need:
+            end = p3
+        if (p2 & CHAINS_MASK) >= need:
+            end = p2
+        if (e0 & CHAINS_MASK) >= need:
+            end = e0
+        acc += end
+        total = acc >> VALUE_SHIFT
+        if 0 <= total - low < width:
+            hist[1 if ((acc >> STANDING_SHIFT) & STANDING_MASK) == 0 else 0, total - low] += 1
+        else:
+            outside += 1
+            least = min(least, total)
+            greatest = max(greatest, total)
+        acc = p8 - end
+        done += 1
+    extremes[0] = outside
+    extremes[1] = least
+    extremes[2] = greatest
+
+
+@kernel
+def _sum_block_bytes(seed, block, trials, table, count, low, hist, extremes):
+    """:func:`sum_block` for any pool: eight entries at once while no check can end inside
+    the word, else a test after every die (several small checks may end in one word)."""
     state = seed_state(seed, block)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     width = hist.shape[1]
