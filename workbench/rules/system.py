@@ -5,7 +5,7 @@ A system describes; :func:`workbench.check` and the other entry points compute.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..errors import DataFileError, ParameterError
 from .mechanics.base import Mechanic
@@ -119,6 +119,41 @@ class System:
     def pool(self, **given) -> PoolSpec:
         """The dice rolled for a check with these parameters."""
         return self.mechanic.pool(self.resolve(**given))
+
+    def resolve_points(self, points: Iterable[Mapping[str, Any]]) -> Iterator[tuple[dict[str, Any], PoolSpec]]:
+        """``(parameters, pool)`` for each point, as :meth:`resolve` and the mechanic's
+        ``pool`` give them, and refusing the same values.
+
+        Points that differ only in parameters that say what passes (a target, an Ob: the
+        mechanic's ``reading_parameters``) share one resolution of the rest and one pool; only
+        those values are checked again. A sweep over targets builds each pool once.
+
+        Example:
+            >>> import workbench
+            >>> points = [{"dice": 3, "target": t} for t in (1, 2)]
+            >>> [(p["target"], pool.dice) for p, pool in workbench.system("uwr").resolve_points(points)]
+            [(1, 3), (2, 3)]
+        """
+        reading = getattr(self.mechanic, "reading_parameters", ())
+        shared: dict[tuple, tuple[dict[str, Any], PoolSpec]] = {}
+        for given in points:
+            try:
+                key = tuple((k, type(v), v) for k, v in given.items() if k not in reading)
+                found = shared.get(key) if reading else None
+            except TypeError:   # an unhashable value: resolved (and refused) on its own
+                key, found = None, None
+            if found is None:
+                resolved = self.resolve(**given)
+                found = resolved, self.mechanic.pool(resolved)
+                if key is not None and reading:
+                    shared[key] = found
+                yield found
+                continue
+            resolved = dict(found[0])
+            for name in reading:
+                param = self.params[name]
+                resolved[name] = self._parse(param, given[name]) if name in given else param.default
+            yield resolved, found[1]
 
     def setting(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], PoolSpec]:
         """Every parameter's checked value (as :meth:`resolve`) and the pool they roll.

@@ -1,12 +1,13 @@
 """The fast path of exact ``check`` sweeps: each point read off its pool's exact table.
 
 A grid of checks asks for many points that roll the same pool (a target or an Ob changes what
-passes, not the dice). Each point is resolved (each value is checked once per system), its
-pool's exact distribution comes from the engine's memo (keyed by the pool itself, so a changed data file or a mechanic registered again
-never meets old numbers), and P(pass) for any target is one look-up in the pool's tail sums
-(:attr:`~workbench.engine.raw.RawDistribution.at_least`): the whole target axis of a grid is
-read off one array. No :class:`~workbench.results.CheckResult` is built; the figures are those
-of :func:`workbench.sweep._functions.check_figures` of :func:`workbench.check`
+passes, not the dice). The points of a batch are resolved together, and those that differ only
+in what passes share one resolution and one pool (``System.resolve_points``). Each pool's exact
+distribution comes from the engine's memo, keyed by the pool itself (a changed data file or a
+mechanic registered again never meets old numbers), and P(pass) for any target is one look-up
+in the pool's tail sums (``RawDistribution.at_least``): a whole axis of targets is read off one
+array. No :class:`~workbench.results.CheckResult` is built; the figures are those of
+:func:`workbench.sweep._functions.check_figures` of :func:`workbench.check`
 (``tests/test_sweep.py`` checks they are equal).
 """
 from __future__ import annotations
@@ -30,23 +31,28 @@ def exact_check_figures(params: Mapping[str, Any], fixed: Mapping[str, Any] | No
 
 def exact_check_rows(items: Sequence[tuple[int, dict, Any]], fixed: Mapping[str, Any]) -> list[tuple[int, dict]]:
     """``(index, figures)`` for sweep items ``(index, params, seed)`` of exact checks."""
-    out = []
-    systems: dict[int, Any] = {}   # this batch's systems by the value given (an id, a path ...)
-    means: dict[int, tuple] = {}   # each pool's mean, once per batch
+    by_system: dict[int, tuple] = {}   # this batch's points by the system given (id, path ...)
     for index, params, _ in items:
         given = {**fixed, **params}
         named = given.pop("system")
-        sys_ = systems.get(id(named))
-        if sys_ is None or sys_[0] is not named:
-            sys_ = systems[id(named)] = (named, get_system(named))
-        system = sys_[1]
-        resolved = system.resolve(**given)   # every point is new: nothing to remember
-        raw = exact_raw(system.mechanic.pool(resolved))
-        mean = means.get(id(raw))
-        if mean is None or mean[0] is not raw:
-            mean = means[id(raw)] = (raw, _mean(system.mechanic, raw))
-        out.append((index, _figures(system.mechanic, resolved, raw, mean[1])))
-    return out
+        entry = by_system.get(id(named))
+        if entry is None:
+            entry = by_system[id(named)] = (named, [], [])
+        entry[1].append(index)
+        entry[2].append(given)
+    rows: dict[int, dict] = {}
+    means: dict[int, tuple] = {}   # each pool's mean, once per batch
+    for named, indices, points in by_system.values():
+        system = get_system(named)
+        mechanic = system.mechanic
+        # Points that differ only in what passes share one resolution and one pool.
+        for index, (resolved, pool) in zip(indices, system.resolve_points(points)):
+            raw = exact_raw(pool)
+            mean = means.get(id(raw))
+            if mean is None or mean[0] is not raw:
+                mean = means[id(raw)] = (raw, _mean(mechanic, raw))
+            rows[index] = _figures(mechanic, resolved, raw, mean[1])
+    return [(index, rows[index]) for index, _, _ in items]
 
 
 def _mean(mechanic, raw) -> tuple[float | None, Any]:

@@ -44,6 +44,9 @@ class Mechanic:
     """True when ``pool(p)`` and the readings depend on nothing but ``p`` and the system's data
     (mechanics read from data files), so a system may remember settings it has resolved."""
     labels: tuple[str, ...] | None = None
+    reading_parameters: tuple[str, ...] = ()
+    """Parameters that only say what passes (never what is rolled), which ``preprocess`` and
+    ``cross_check`` leave alone: points differing only in these share one pool."""
     uncontested = "counts"
     system_id = ""
 

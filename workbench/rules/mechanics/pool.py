@@ -83,6 +83,11 @@ class PoolMechanic(Mechanic):
         self._tier_rules: dict[tuple, tuple] = {}
         self._cancelled = {name for rule in model.cancel_out for name in rule.params}
         self._pool_keys = self._dice_parameters(model)
+        # Parameters that only say what passes, which shorthand never sets: a point that
+        # changes only these rolls the same pool (System.resolve_points).
+        shorthand = {n for name, short in model.shorthand.items() for n in (name, short.choice, short.count)}
+        self.reading_parameters = tuple(name for name in model.params
+                                        if name not in self._pool_keys and name not in shorthand)
         self._check_references()
         self.uses_obstacle = any(e.verb == "obstacle" for s in model.params.values() for e in s.effect)
 
