@@ -134,25 +134,31 @@ class System:
             >>> [(p["target"], pool.dice) for p, pool in workbench.system("uwr").resolve_points(points)]
             [(1, 3), (2, 3)]
         """
-        reading = getattr(self.mechanic, "reading_parameters", ())
+        reading = [(name, self.params[name]) for name in getattr(self.mechanic, "reading_parameters", ())]
         shared: dict[tuple, tuple[dict[str, Any], PoolSpec]] = {}
+        parse = self._parse
         for given in points:
-            try:
-                key = tuple((k, type(v), v) for k, v in given.items() if k not in reading)
-                found = shared.get(key) if reading else None
-            except TypeError:   # an unhashable value: resolved (and refused) on its own
-                key, found = None, None
-            if found is None:
+            key = None
+            if reading:
+                rest = dict(given)
+                for name, _ in reading:
+                    rest.pop(name, None)
+                values = tuple(rest.values())
+                key = (tuple(rest), values, tuple(map(type, values)))   # 1 and True differ
+                try:
+                    found = shared.get(key)
+                except TypeError:   # an unhashable value: resolved (and refused) on its own
+                    key = found = None
+            if key is None or found is None:
                 resolved = self.resolve(**given)
                 found = resolved, self.mechanic.pool(resolved)
-                if key is not None and reading:
+                if key is not None:
                     shared[key] = found
                 yield found
                 continue
             resolved = dict(found[0])
-            for name in reading:
-                param = self.params[name]
-                resolved[name] = self._parse(param, given[name]) if name in given else param.default
+            for name, param in reading:
+                resolved[name] = parse(param, given[name]) if name in given else param.default
             yield resolved, found[1]
 
     def setting(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], PoolSpec]:

@@ -31,10 +31,15 @@ def exact_check_figures(params: Mapping[str, Any], fixed: Mapping[str, Any] | No
 
 def exact_check_rows(items: Sequence[tuple[int, dict, Any]], fixed: Mapping[str, Any]) -> list[tuple[int, dict]]:
     """``(index, figures)`` for sweep items ``(index, params, seed)`` of exact checks."""
+    rest = dict(fixed)
+    fixed_system = rest.pop("system", None)
     by_system: dict[int, tuple] = {}   # this batch's points by the system given (id, path ...)
     for index, params, _ in items:
-        given = {**fixed, **params}
-        named = given.pop("system")
+        if rest or "system" in params:
+            given = {**rest, **params}
+            named = given.pop("system", fixed_system)
+        else:   # the usual case: the system fixed, the rest from the grid (read, not changed)
+            given, named = params, fixed_system
         entry = by_system.get(id(named))
         if entry is None:
             entry = by_system[id(named)] = (named, [], [])

@@ -49,6 +49,11 @@ class Mechanic:
     ``cross_check`` leave alone: points differing only in these share one pool."""
     uncontested = "counts"
     system_id = ""
+    # Readings a mechanic written in Python may define as methods (see the module docstring);
+    # ``None``: the declared readings apply.
+    outcomes = None
+    tiers = None
+    p_pass = None
 
     def params(self) -> tuple[Param, ...]:
         raise NotImplementedError
