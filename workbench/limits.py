@@ -58,6 +58,32 @@ MAX_DATA_FILE_BYTES = 1_000_000
 MAX_DIGITS = 30
 """Longest whole number accepted as text (far past every limit above; stops 5000-digit input)."""
 
+MAX_FACE_VALUE = 10**6
+"""Largest value, either sign, one face of a die may add to a total."""
+
+MAX_TOTAL = 10**9
+"""Largest total, target, Ob, floor or modifier, either sign, one check may reach: far past any
+table, far inside the engine's 64-bit whole numbers (so no total ever wraps around)."""
+
+MAX_TIERS = 100
+"""Most ``[[tiers]]`` entries in one data file."""
+
+MAX_DIE_TYPES = 50
+"""Most die types (``[dice.NAME]``) in one data file."""
+
+MAX_PARAMS = 100
+"""Most parameters (``[params.NAME]``) in one data file or Python mechanic."""
+
+MAX_CHOICES = 100
+"""Most choices of one choice parameter."""
+
+MAX_RUNGS = 100
+"""Most rungs of one difficulty ladder."""
+
+MAX_EFFECTS = 50
+"""Most effects one parameter (or one of its choices) may have, and most ``[[cancel_out]]``
+rules in one file."""
+
 
 @dataclass(frozen=True)
 class Budget:

@@ -73,9 +73,34 @@ def tiers(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> Dis
     if not mechanic.tier_names():
         return None
     names, cells = _tier_cells(mechanic, raw, p)
+    _named_everywhere(mechanic, raw, cells)
     index = np.where(cells <= -2, -2 - cells, cells)
     probs = np.array([raw.table[index == k].sum() for k in range(len(names))])
     return Distribution(tuple(names), probs, trials=raw.trials)
+
+
+UNNAMED = 1e-12
+"""Probability of rolls outside every tier beyond which a check's tiers are refused (float
+noise of an exact result stays far below it; one simulated roll is far above it)."""
+
+
+def _named_everywhere(mechanic: Mechanic, raw: RawDistribution, cells: np.ndarray) -> None:
+    """Refuse tiers that leave reachable totals without a name: their shares would add up
+    to less than 100% (holes between tiers are refused when a file loads; this catches the
+    totals past the ends, which depend on the check)."""
+    unnamed = (cells == -1) & (raw.table > UNNAMED)
+    if not unnamed.any():
+        return
+    totals = np.broadcast_to(raw.totals, raw.table.shape)[unnamed]
+    low, high = int(totals.min()), int(totals.max())
+    share = float(raw.table[cells == -1].sum())
+    span = str(low) if low == high else f"{low} to {high}"
+    source = getattr(mechanic, "source", None)
+    where = f" (tiers of {source})" if source is not None else ""
+    raise WorkbenchError(f"{mechanic.system_id}: totals {span} (together {share:.3g} of the rolls) "
+                         f"fall in no tier with these parameters{where}; allowed: tiers that name "
+                         "every total a check can reach (leave the lowest tier's min or the "
+                         "highest tier's max out)")
 
 
 def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> float | None:

@@ -15,6 +15,7 @@ and must be unique: two different files with one id are a load error.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tomllib
 from functools import lru_cache
@@ -69,10 +70,37 @@ def data_folders() -> list[tuple[Path, str]]:
         if not folder.is_dir():
             raise WorkbenchError(f"{origin} names the folder {str(folder)!r}, which does not exist "
                                  "(a data folder holds systems/ and variants/ with .toml files)")
+        _check_layout(folder, origin)
     return folders
 
 
+def _check_layout(folder: Path, origin: str) -> None:
+    """A data folder keeps its files in ``systems/`` and ``variants/``: a folder with .toml
+    files but neither subfolder was meant as one and would silently add nothing."""
+    parts = [folder / part for part in ("systems", "variants")]
+    for part in parts:
+        if part.exists() and not part.is_dir():
+            raise WorkbenchError(f"{origin}: {str(part)!r} is a file; allowed: a folder of .toml "
+                                 "files")
+    if origin != "user" and not any(part.is_dir() for part in parts):
+        loose = sorted(p.name for p in folder.glob("*.toml"))
+        if loose:
+            raise WorkbenchError(
+                f"{origin} names the folder {str(folder)!r}, which holds .toml files "
+                f"({', '.join(loose[:3])}{', ...' if len(loose) > 3 else ''}) but no systems/ or "
+                "variants/ folder; allowed: systems in systems/, variants in variants/ inside it")
+
+
 def _read(path: Path) -> dict[str, Any]:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise DataFileError(path, "(file)", f"cannot be read: {exc.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise DataFileError(path, "(file)", "is a folder, not a .toml file")
+    if not stat.S_ISREG(mode):  # a named pipe or a device would block or never end
+        raise DataFileError(path, "(file)", "is not a regular file (a named pipe, socket or "
+                            "device); allowed: a .toml text file")
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
@@ -97,10 +125,23 @@ def _read(path: Path) -> dict[str, Any]:
         raise DataFileError(path, "(file)", "is nested too deeply to be a system file") from None
 
 
+REPLACED = ("effect",)
+"""Keys whose value a variant replaces whole even when it is a table (an effect is one rule:
+merging two would mix their words)."""
+
+
 def _merge(base: dict, change: dict) -> dict:
+    """A variant's data over its base's: tables merge key by key, anything else (and the
+    keys in :data:`REPLACED`) replaces.
+
+    Example:
+        >>> _merge({"dice": {"d6": {"faces": [0, 1]}}, "params": {"x": {"effect": {"add_dice": "d6"}}}},
+        ...        {"dice": {"d6": {"explode": [2]}}, "params": {"x": {"effect": {"add_to_total": 1}}}})
+        {'dice': {'d6': {'faces': [0, 1], 'explode': [2]}}, 'params': {'x': {'effect': {'add_to_total': 1}}}}
+    """
     out = dict(base)
     for key, value in change.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
+        if key not in REPLACED and isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = _merge(out[key], value)
         else:
             out[key] = value

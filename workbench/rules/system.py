@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..errors import DataFileError, ParameterError
+from ..validation import suggest
 from .mechanics.base import Mechanic
 from .params import Param
 from .pool import PoolSpec
@@ -88,7 +89,8 @@ class System:
         unknown = [k for k in given if k not in self.params]
         if unknown:
             raise ParameterError(self.id, unknown[0], given[unknown[0]],
-                                 "a parameter of this system: " + ", ".join(self.params))
+                                 "a parameter of this system" + suggest(unknown[0], self.params)
+                                 + ": " + ", ".join(self.params))
         values = {name: (param.parse(self.id, given[name]) if name in given else param.default)
                   for name, param in self.params.items()}
         self.mechanic.cross_check(values)
