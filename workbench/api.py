@@ -14,8 +14,8 @@ import numpy as np
 from . import validation
 from .engine import RawDistribution, exact_raw, score_faces
 from .engine.simulation import check_work, simulate_raw
-from .errors import ParameterError, WorkbenchError
-from .limits import MAX_SIDES
+from .errors import ParameterError, WorkbenchError, shown
+from .limits import MAX_SIDES, MAX_TOTAL
 from .results import CheckResult, Distribution, Roll, VersusResult, check_result
 from .rules.registry import all_systems, get_system
 from .rules.registry import load_system as registry_load_system
@@ -207,10 +207,16 @@ def versus(system: "str | System", actor: Mapping[str, Any], reactor: Mapping[st
     r_params = sys_.resolve(**{**given, **options})
     mechanic = sys_.mechanic
     ties = mechanic.versus_ties(a_params)
+    if ties not in ("actor", "reactor"):
+        raise WorkbenchError(f"{sys_.id}: versus_ties(p) returned {shown(ties)}; allowed: 'actor' "
+                             "or 'reactor'")
     a_res, r_res = check(sys_, **a_params), check(sys_, **r_params)
     if not (a_res.pmf.numeric and r_res.pmf.numeric):
         raise WorkbenchError(f"{sys_.id}: opposed checks need numeric results")
     shift = mechanic.versus_extra_obstacle(a_params) - mechanic.versus_extra_obstacle(r_params)
+    if not isinstance(shift, (int, np.integer)) or isinstance(shift, bool) or abs(shift) > MAX_TOTAL:
+        raise WorkbenchError(f"{sys_.id}: versus_extra_obstacle(p) gave {shown(shift)}; allowed: "
+                             "whole numbers")
     margin = margin_distribution(a_res.pmf, r_res.pmf, shift)
     p_actor = margin.at_least(0 if ties == "actor" else 1)
     if getattr(mechanic, "uncontested", "counts") == "passes" and mechanic.pool(r_params).dice == 0:

@@ -60,11 +60,16 @@ class System:
         params = {p.name: p for p in mechanic.params()}
         for key, value in (defaults or {}).items():
             if key not in params:
+                if source is None:
+                    raise ParameterError(id, f"defaults[{key!r}]", value, "defaults of declared "
+                                         f"parameters{suggest(key, params)}: {', '.join(params)}")
                 raise DataFileError(source, f"defaults.{key}",
-                                    f"unknown parameter; known: {', '.join(params)}")
+                                    f"unknown parameter{suggest(key, params)}; known: {', '.join(params)}")
             try:
                 parsed = params[key].parse(id, value)
             except ParameterError as exc:
+                if source is None:  # a mechanic registered in Python: no file to name
+                    raise ParameterError(id, f"defaults[{key!r}]", value, exc.allowed) from None
                 raise DataFileError(source, f"defaults.{key}",
                                     f"got {value!r}; allowed: {exc.allowed}") from None
             params[key] = params[key].with_default(parsed)
