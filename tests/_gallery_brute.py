@@ -2,8 +2,8 @@
 
 Nothing here imports ``workbench``: each function rolls one game's core roll the way a player
 would, over every face of every die, and counts. Gallery data files are tested against it.
-The mechanics live in ``_gallery_pools.py`` (dice pools), the enumeration in
-``_gallery_dice.py``; import them all from here.
+The mechanics live in ``_gallery_pools.py`` (dice pools) and ``_gallery_rolls.py`` (totals,
+roll-unders, battles), the enumeration in ``_gallery_dice.py``; import them all from here.
 
 Return shape
 ------------
@@ -33,14 +33,22 @@ try:
     from tests._gallery_dice import (CHAIN_TOLERANCE, Dist, chance, combine_dice, every_roll,
                                      exploding_die, marginal, relabel)
     from tests._gallery_pools import *  # noqa: F403
+    from tests._gallery_rolls import *  # noqa: F403
 except ImportError:  # tests/ is not a package: pytest puts tests/ itself on sys.path
     from _gallery_dice import (CHAIN_TOLERANCE, Dist, chance, combine_dice, every_roll,
                                exploding_die, marginal, relabel)
     from _gallery_pools import *  # noqa: F403
+    from _gallery_rolls import *  # noqa: F403
 
 MECHANICS = {
-    "owod": owod, "cofd": cofd, "shadowrun": shadowrun, "cortex": cortex, "blades": blades,
-    "year_zero": year_zero, "l5r": l5r, "genesys": genesys, "exalted": exalted,
-    "one_roll_engine": one_roll_engine, "vampire5": vampire5, "burning_wheel": burning_wheel,
+    # 24 from the brief, then extras
+    "owod": owod, "cofd": cofd, "shadowrun": shadowrun, "savage_worlds": savage_worlds,
+    "cortex": cortex, "blades": blades, "year_zero": year_zero, "l5r": l5r,
+    "call_of_cthulhu": call_of_cthulhu, "ironsworn": ironsworn, "pbta": pbta, "dnd5e": dnd5e,
+    "fate": fate, "gurps": gurps, "genesys": genesys, "exalted": exalted,
+    "one_roll_engine": one_roll_engine, "dragon_age": dragon_age, "vampire5": vampire5,
+    "warhammer4e": warhammer4e, "burning_wheel": burning_wheel, "risk": risk,
+    "cyberpunk_red": cyberpunk_red, "star_wars_d6": star_wars_d6,
+    "traveller": traveller, "cypher": cypher, "mork_borg": mork_borg, "feng_shui2": feng_shui2,
 }
 """Every mechanic by name."""
