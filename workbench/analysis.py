@@ -159,6 +159,40 @@ def comparison_entry(entry: Any) -> tuple[str | None, "str | System", dict]:
                          "(label, system, params) with params a dict")
 
 
+def comparison_labels(read: list[tuple[str | None, Any, dict]]) -> list[str]:
+    """A column label for each ``(label, system, params)``: the label given, else the system's
+    id with the settings that set it apart from the other entries of the same system (a
+    table never puts two settings under one heading). Given labels must differ.
+
+    Example:
+        >>> comparison_labels([(None, "uwr", {"favor": 0}), (None, "uwr", {"favor": 1}),
+        ...                    (None, "fons", {})])
+        ['uwr favor=0', 'uwr favor=1', 'fons']
+    """
+    systems = [get_system(sys_) for _, sys_, _ in read]
+    labels: list[str] = []
+    for i, ((given, _, params), sys_) in enumerate(zip(read, systems)):
+        if given is not None:
+            labels.append(given)
+            continue
+        same = [j for j, other in enumerate(systems) if other.id == sys_.id and read[j][0] is None]
+        settings = [{**{n: p.default for n, p in sys_.params.items()},
+                     **sys_.resolve(**read[j][2])} for j in same]
+        differ = [name for name in sys_.params if name != sys_.pool_parameter   # on the rows
+                  and len({repr(s[name]) for s in settings}) > 1]
+        resolved = settings[same.index(i)]
+        labels.append(" ".join([sys_.id, *(f"{name}={resolved[name]}" for name in differ)]))
+    seen: dict[str, int] = {}
+    for i, label in enumerate(labels):
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            if read[i][0] is not None:
+                raise ParameterError(None, "entries", read[i][0], "a different label for each "
+                                     f"entry (two entries are labelled {read[i][0]!r})")
+            labels[i] = f"{label} #{seen[label]}"   # the very same settings again
+    return labels
+
+
 def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POOLS,
                  **options: Any) -> pd.DataFrame:
     """A wide table: one row per pool size, one column per (label, rung).
@@ -180,8 +214,8 @@ def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POO
     if not entries:
         raise ParameterError(None, "entries", entries, "one or more systems, such as ['uwr']")
     frames = []
-    for entry in entries:
-        label, sys_, params = comparison_entry(entry)
+    read = [comparison_entry(entry) for entry in entries]
+    for label, (_, sys_, params) in zip(comparison_labels(read), read):
         frames.append(success_curve(sys_, pool_sizes, label=label, **options, **params))
     long = pd.concat(frames, ignore_index=True)
     order = list(dict.fromkeys(zip(long["label"], long["rung"])))

@@ -67,7 +67,12 @@ def check(system: "str | System", **params: Any) -> CheckResult:
     """
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
-    return check_result(sys_, exact_raw(sys_.mechanic.pool(resolved)), resolved)
+    spec = sys_.mechanic.pool(resolved)
+    try:
+        raw = exact_raw(spec)
+    except WorkbenchError as exc:  # work refused up front: say which system asked for it
+        raise WorkbenchError(f"{sys_.id}: {exc}") from None
+    return check_result(sys_, raw, resolved)
 
 
 def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
@@ -100,8 +105,12 @@ def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
     seed = validation.seed("simulate", seed)
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
-    check_work(trials, sys_.mechanic.pool(resolved))
-    raw = simulate_raw(sys_.mechanic.pool(resolved), trials, seed, progress)
+    spec = sys_.mechanic.pool(resolved)
+    try:
+        check_work(trials, spec)
+    except WorkbenchError as exc:
+        raise WorkbenchError(f"{sys_.id}: {exc}") from None
+    raw = simulate_raw(spec, trials, seed, progress)
     return check_result(sys_, raw, resolved, method="simulate", seed=seed)
 
 
