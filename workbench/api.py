@@ -187,7 +187,8 @@ def margin_distribution(actor: Distribution, reactor: Distribution, shift: int =
     return Distribution(tuple(range(low, low + len(probs))), probs)
 
 
-def versus(system: "str | System", actor: Mapping[str, Any], reactor: Mapping[str, Any]) -> VersusResult:
+def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
+           reactor: Mapping[str, Any] | None = None, **unknown: Any) -> VersusResult:
     """An opposed check: each reactor success cancels one of the actor's.
 
     Ties go to the reactor in UWR and FoNS (to the attacker under FoNS
@@ -203,6 +204,11 @@ def versus(system: "str | System", actor: Mapping[str, Any], reactor: Mapping[st
         >>> versus("fons", {"dice": 3}, {}).p_actor
         1.0
     """
+    if unknown:
+        validation.renamed("versus", unknown)
+        name = next(iter(unknown))
+        raise ParameterError("versus", name, unknown[name], "the keywords system, actor and "
+                             "reactor" + validation.suggest(name, ("actor", "reactor", "system")))
     _check_sides(actor, reactor)
     sys_ = get_system(system)
     a_params = sys_.resolve(**actor)

@@ -36,6 +36,7 @@ from .ladders import difficulty_table, ladder_table, pool_label, solve_ladder
 from .rules.content import content_key
 from .rules.registry import get_system
 from .rules.system import System
+from .validation import suggest
 
 if TYPE_CHECKING:  # pandas loads on first use
     import pandas as pd
@@ -206,7 +207,8 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         else:
             mine = [o for o, (kinds, _) in OPTIONS.items() if kind in kinds]
             raise BlockOptionError(name, value, f"options of workbench-{kind}: {', '.join(mine)}; "
-                                   f"parameters of {sys_.id}: {', '.join(sys_.params)}")
+                                   f"parameters of {sys_.id}: {', '.join(sys_.params)}"
+                                   + suggest(name, [*mine, *sys_.params]))
     try:
         sys_.resolve(**params)  # a bad parameter value fails here, naming the parameter
     except ParameterError as exc:

@@ -42,7 +42,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import ParameterError
+from .errors import ParameterError, WorkbenchError
 from .limits import MAX_DIGITS, MAX_SEED, MAX_TRIALS
 
 _WHOLE_TEXT = re.compile(r"^[+-]?[0-9]+(?:_[0-9]+)*$", re.ASCII)
@@ -68,6 +68,26 @@ def suggest(key: str, known) -> str:
                    key=len, reverse=True)
     close = stems[:1] or difflib.get_close_matches(key, known, n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+RENAMED = {"attacker": "actor", "defender": "reactor"}
+"""Keywords of earlier versions and their names now."""
+
+
+def renamed(where: str | None, names) -> None:
+    """Refuse a keyword of an earlier version, saying its name now.
+
+    Example:
+        >>> renamed("versus", ["attacker"])
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: versus: attacker= is now actor= (and defender= is reactor=)
+    """
+    for name in names:
+        if name in RENAMED:
+            pairs = " (and ".join(f"{old}= is{' now' if old == name else ''} {new}="
+                                  for old, new in sorted(RENAMED.items(), key=lambda kv: kv[0] != name))
+            raise WorkbenchError(f"{where}: {pairs})" if where else f"{pairs})")
 
 
 def whole_allowed(minimum: int | None = None, maximum: int | None = None) -> str:

@@ -260,9 +260,10 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
     if pool_parameter is not None and pool_parameter not in system.params:
         raise WorkbenchError(f"register_mechanic: pool_parameter {pool_parameter!r} is not a parameter")
     for rung in rungs:
-        for key in [*rung.set, *rung.add]:
-            if key not in system.params:
-                raise WorkbenchError(f"register_mechanic: ladder rung {rung.name!r} names unknown parameter {key!r}")
+        problem = system.rung_problem(rung)
+        if problem is not None:
+            raise WorkbenchError(f"register_mechanic {id}: ladder rung {rung.name!r}"
+                                 + (f" {problem[0]}" if problem[0] else "") + f": {problem[1]}")
     return register(system, replace=replace)
 
 

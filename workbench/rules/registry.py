@@ -182,16 +182,10 @@ def build_system(data: dict[str, Any], path: Path | None, base: str | None = Non
         raise DataFileError(path, "pool_parameter", f"{system.pool_parameter!r} is not a whole-number "
                             f"parameter; known: {', '.join(system.params)}")
     for rung in system.ladder:
-        for key, value in [*rung.set.items(), *rung.add.items()]:
-            if key not in system.params:
-                raise DataFileError(path, f"ladder.{rung.name}", f"unknown parameter {key!r}; "
-                                    f"known: {', '.join(system.params)}")
-        for key, value in rung.set.items():
-            try:
-                system.params[key].parse(system.id, value)
-            except WorkbenchError as exc:
-                raise DataFileError(path, f"ladder.{rung.name}.set.{key}",
-                                    f"got {value!r}; allowed: {getattr(exc, 'allowed', exc)}") from None
+        problem = system.rung_problem(rung)
+        if problem is not None:
+            where, text = problem
+            raise DataFileError(path, f"ladder.{rung.name}" + (f".{where}" if where else ""), text)
     return system
 
 

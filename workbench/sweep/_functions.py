@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from .. import validation
 from ..api import check, simulate, versus
 from ..errors import WorkbenchError
 from ..ladders import solve_ladder
@@ -56,8 +57,9 @@ class Target:
         """Keyword names the function takes, or ``None`` when they depend on the system."""
         if self.system_params:
             return None
-        names = set(inspect.signature(self.function).parameters) - {"seed", "progress"}
-        return names - {"params"}
+        parameters = inspect.signature(self.function).parameters
+        names = {name for name, p in parameters.items() if p.kind is not p.VAR_KEYWORD}
+        return names - {"seed", "progress", "params"}
 
 
 def versus_sides(system: Any, settings: Mapping[str, Any]) -> tuple[dict, dict]:
@@ -86,6 +88,7 @@ def versus_sides(system: Any, settings: Mapping[str, Any]) -> tuple[dict, dict]:
         if dot and side in sides and parameter:
             sides[side][parameter] = value
             continue
+        validation.renamed("sweep versus", [name])
         if options is None:
             sys_ = get_system(system)
             options = {n for n, p in sys_.params.items() if p.rule_option}

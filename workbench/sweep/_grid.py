@@ -4,6 +4,7 @@ from __future__ import annotations
 import itertools
 from typing import Any, Mapping
 
+from .. import validation
 from ..errors import WorkbenchError
 from ..limits import SWEEP_POINTS
 from ._budget import check_points, grid_count
@@ -68,9 +69,11 @@ def _plain(value: Any) -> Any:
 
 def check_names(function: str, names, allowed: set[str] | None, fixed: Mapping) -> None:
     """Every grid and fixed parameter must be one the function takes."""
+    validation.renamed(f"sweep {function}", list(names) + list(fixed))
     if allowed is None:
         return
     for name in list(names) + list(fixed):
         if name not in allowed:
-            raise WorkbenchError(f"sweep {function}: unknown parameter {name!r}; allowed: "
+            raise WorkbenchError(f"sweep {function}: unknown parameter {name!r}"
+                                 f"{validation.suggest(name, allowed)}; allowed: "
                                  + ", ".join(sorted(allowed)))

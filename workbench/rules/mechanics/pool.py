@@ -18,7 +18,7 @@ import re
 from typing import Any, Mapping
 
 from ...errors import DataFileError, ParameterError, WorkbenchError
-from ...limits import MAX_TOTAL
+from ...limits import MAX_DIGITS, MAX_TOTAL
 from ..params import Param
 from ..pool import DieType, PoolSpec
 from ..schema import PoolFile, _names, suggest
@@ -28,7 +28,8 @@ from .tier_coverage import check_coverage
 MAX_SHARED_REROLL_DICE = 100
 """Largest pool whose rerolls are shared by several die types (exact work grows as n^3)."""
 
-SHORTHAND = re.compile(r"^\s*([A-Za-z]+)\s*(\d+)\s*$")
+SHORTHAND = re.compile(rf"^\s*([A-Za-z]+)\s*(\d{{1,{MAX_DIGITS}}})\s*$", re.ASCII)
+"""``B5``: a choice's letters, then the count (at most MAX_DIGITS digits: 5000 are no count)."""
 
 
 def shifted(values: tuple[int, ...], k: int) -> tuple[int, ...]:
