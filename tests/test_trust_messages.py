@@ -186,3 +186,87 @@ def test_an_effect_error_names_the_parameter_and_its_file(tmp_path):
     assert str(path) in message
     # Within what the file allows, the numbers are right: 6s explode from wild=6.
     assert wb.check(str(path), dice=1, wild=6).mean == pytest.approx((2 / 6) / (1 - 1 / 6))
+
+
+# -- found in the adversarial pass -----------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["system", "trials", "seed", "pool", "actor"])
+def test_a_parameter_named_like_a_keyword_is_refused(tmp_path, name):
+    # check(path, system=1) used to be a TypeError; simulate(..., trials=...) silently took
+    # the parameter as the number of trials.
+    path = tmp_path / "reserved.toml"
+    path.write_text(LUCK.replace("[params.extra]", f"[params.{name}]"), encoding="utf-8")
+    with pytest.raises(wb.DataFileError, match=rf"params\.{name}.*keyword of the workbench"):
+        wb.load_system(path)
+    from workbench.rules import DieType, PoolSpec
+    with pytest.raises(WorkbenchError, match="keyword of the workbench"):
+        wb.register_mechanic("reserved", lambda p: PoolSpec(((DieType("d2", (0, 1)), 1),)),
+                             params={name: {"default": 0, "min": 0, "max": 3}})
+
+
+def test_data_folder_names_that_are_files_or_repeated(tmp_path, monkeypatch):
+    from workbench.rules import registry
+
+    (tmp_path / "systems").mkdir()
+    (tmp_path / "systems" / "lucky.toml").write_text(LUCK, encoding="utf-8")
+    a_file = tmp_path / "not-a-folder.toml"
+    a_file.write_text("", encoding="utf-8")
+    try:
+        monkeypatch.setenv("WORKBENCH_PATH", str(a_file))
+        registry.reload()
+        with pytest.raises(WorkbenchError, match="is a file, not a folder"):
+            wb.systems()
+        monkeypatch.setenv("WORKBENCH_PATH", f"{tmp_path}:{tmp_path}/")
+        registry.reload()
+        assert [s.id for s in wb.systems()].count("lucky") == 1   # read once, not a clash
+    finally:
+        monkeypatch.delenv("WORKBENCH_PATH")
+        registry.reload()
+
+
+def test_ladders_and_curves_are_bounded_in_total():
+    with pytest.raises(WorkbenchError, match="wanted names 300 rungs; allowed: 1 to 100"):
+        wb.solve_ladder("uwr", {f"R{i}": 0.5 for i in range(300)}, pool=4)
+    with pytest.raises(WorkbenchError, match=r"1,000 settings x 1001 pools.*WORKBENCH_MAX_SWEEP_POINTS"):
+        wb.solve_ladder("uwr", "Normal=0.7", pool=500, pools=range(0, 1001))
+    with pytest.raises(WorkbenchError, match=r"a curve over .* different pools.*WORKBENCH_MAX_EXACT_WORK"):
+        wb.success_curve("fons-exploding", range(1, 1001))
+
+
+def test_the_protocol_of_a_python_mechanic_is_checked():
+    from workbench.rules import DieType, PoolSpec
+    from workbench.rules.mechanics.base import Mechanic
+    from workbench.rules.params import Param
+
+    class Odd(Mechanic):
+        uncontested = "pass"
+
+        def params(self):
+            return (Param("dice", "int", 1, 0, 5),)
+
+        def pool(self, p):
+            return PoolSpec(((DieType("d2", (0, 1)), p["dice"]),))
+
+        def versus_ties(self, p):
+            return "actor"
+
+    class NoDict(Odd):
+        def preprocess(self, given):
+            return None
+
+    class NoExtra(Odd):
+        def extra(self, p):
+            return ["margin"]
+
+    try:
+        wb.register_mechanic("odd", Odd, replace=True)
+        with pytest.raises(WorkbenchError, match="uncontested is 'pass'; allowed: 'counts' or 'passes'"):
+            wb.versus("odd", {"dice": 1}, {"dice": 0})
+        wb.register_mechanic("odd", NoDict, replace=True)
+        with pytest.raises(WorkbenchError, match=r"preprocess\(given\) returned None"):
+            wb.check("odd")
+        wb.register_mechanic("odd", NoExtra, replace=True)
+        with pytest.raises(WorkbenchError, match=r"extra\(p\) returned \['margin'\]"):
+            wb.check("odd")
+    finally:
+        wb.unregister_mechanic("odd")

@@ -12,6 +12,7 @@ over (rung, setting) pairs, so it never misses a better ordered ladder.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -19,6 +20,7 @@ import numpy as np
 
 from .analysis import _exact_point
 from .errors import ParameterError, WorkbenchError
+from .limits import MAX_RUNGS, SWEEP_POINTS
 from .rules.registry import get_system
 from .rules.system import Rung, System
 from .validation import suggest
@@ -150,8 +152,9 @@ def check_goals(wanted: Mapping[str, float], tolerance: float) -> dict[str, floa
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
             raise WorkbenchError(f"wanted probability for {name!r} got {value!r}; "
                                  "allowed: a number from 0 to 1")
-    if not goals:
-        raise WorkbenchError("wanted names no rung; allowed: one or more RUNG=PROBABILITY")
+    if not goals or len(goals) > MAX_RUNGS:
+        raise WorkbenchError(f"wanted names {len(goals)} rungs; allowed: 1 to {MAX_RUNGS} "
+                             "RUNG=PROBABILITY")
     if not 0 <= tolerance <= 1:
         raise WorkbenchError(f"tolerance got {tolerance!r}; allowed: a number from 0 to 1")
     return {name: float(value) for name, value in goals.items()}
@@ -210,6 +213,10 @@ def candidates(sys_: System, knobs: Mapping[str, tuple | None], base: dict,
               for k, values in knobs.items() if values is not None}
     listed = {k: values or (0,) for k, values in listed.items()}
     rising = [k for k, v in knobs.items() if v is None]
+    levels = 6 ** len(rising) if len(rising) > 1 else len(list(_rising_levels(sys_, rising)))
+    settings = math.prod(len(values) for values in listed.values()) * max(levels, 1)
+    SWEEP_POINTS.check(settings * len(pools), f"solve_ladder {sys_.id} ({settings:,} settings "
+                       f"x {len(pools)} pools)", fewer="fewer pools in the range or fewer knob values")
     p_pass = evaluator(sys_, base, pools)
     out = []
     for combo in itertools.product(*listed.values()):

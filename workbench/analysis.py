@@ -13,8 +13,9 @@ import numpy as np
 from . import validation
 from .api import check, simulate
 from .engine.exact import exact_raw
+from .engine.work import exact_work
 from .errors import ParameterError
-from .limits import MAX_DICE
+from .limits import EXACT_WORK, MAX_DICE
 from .results import reading
 from .rules.registry import get_system
 from .rules.system import Rung, System
@@ -92,6 +93,24 @@ def _exact_point(sys_: System, params: dict, memo: dict) -> tuple[float | None, 
     return reading.p_pass(sys_.mechanic, raw, resolved), mean
 
 
+def _check_curve_work(sys_: System, rungs: list[Rung], sizes: list[int], params: dict) -> None:
+    """Refuse a curve whose distinct pools together need more exact work than one call may
+    do, before any of them is computed (each pool alone is within the limit, but a curve of
+    pools 1 to 1000 is a thousand of them)."""
+    specs = {}
+    for rung in rungs:
+        for size in (sizes if sys_.pool_parameter else sizes[:1]):
+            given = dict(params)
+            if sys_.pool_parameter:
+                given[sys_.pool_parameter] = size
+            spec = sys_.mechanic.pool(sys_.resolve(**sys_.with_rung(rung, **given)))
+            specs.setdefault(spec, None)
+    if len(specs) > 1:
+        total = sum(exact_work(spec).steps for spec in specs)
+        EXACT_WORK.check(total, f"{sys_.id}: a curve over {len(specs)} different pools",
+                         fewer="fewer or smaller pool sizes, or simulate instead (method='simulate')")
+
+
 def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_POOLS,
                   rungs: "Sequence[str | Rung] | None" = None, *, label: str | None = None,
                   method: str = "exact", trials: int = 200_000, seed: int | None = None,
@@ -114,6 +133,8 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
     if method == "simulate":  # one seed for every point: a fresh one is drawn once, here
         trials = validation.trials("success_curve", trials)
         seed = validation.seed("success_curve", seed)
+    if method == "exact":
+        _check_curve_work(sys_, chosen, sizes, params)
     rows = []
     memo: dict = {}
     for rung in chosen:

@@ -234,7 +234,11 @@ def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
                              "whole numbers")
     margin = margin_distribution(a_res.pmf, r_res.pmf, shift)
     p_actor = margin.at_least(0 if ties == "actor" else 1)
-    if getattr(mechanic, "uncontested", "counts") == "passes" and mechanic.pool(r_params).dice == 0:
+    uncontested = getattr(mechanic, "uncontested", "counts")
+    if uncontested not in ("counts", "passes"):
+        raise WorkbenchError(f"{sys_.id}: uncontested is {shown(uncontested)}; allowed: 'counts' "
+                             "or 'passes'")
+    if uncontested == "passes" and mechanic.pool(r_params).dice == 0:
         p_actor = 1.0  # "an uncontested opposed check is a guaranteed success"
     return VersusResult(system=sys_.id, actor=a_params, reactor=r_params, ties_to=ties,
                         p_actor=p_actor, margin=margin,

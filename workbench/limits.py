@@ -108,8 +108,9 @@ class Budget:
         ``fewer`` says what to ask for less of."""
         budget = self.current()
         if not amount <= budget:   # NaN and infinity too
+            need = _short(amount) if _short(amount) != _short(budget) else f"{amount:,.0f}"
             raise WorkbenchError(
-                f"{where}: this run would need about {_short(amount)} {self.what}, more than the "
+                f"{where}: this run would need about {need} {self.what}, more than the "
                 f"limit of {_short(budget)}; use {fewer}, or raise the limit with the environment "
                 f"variable {self.env} (e.g. {self.env}={_short(budget * 10)})")
 

@@ -136,7 +136,11 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
                  method: str = "exact", seed: int | None = None) -> CheckResult:
     """Read a raw distribution (exact or simulated) as ``system``'s check result."""
     mechanic = system.mechanic
-    pmf, extra = outcomes(mechanic, raw), dict(mechanic.extra(params))
+    found = mechanic.extra(params)
+    if not isinstance(found, Mapping):
+        raise WorkbenchError(f"{mechanic.system_id}: extra(p) returned {shown(found)}; allowed: a "
+                             "dict of facts to show beside the result")
+    pmf, extra = outcomes(mechanic, raw), dict(found)
     target = checked_target(mechanic, params)
     if target is not None and pmf.numeric and len(pmf):
         # The margin (total - target; net - Ob in Arrata) of a direct check.

@@ -15,7 +15,7 @@ from .. import validation
 from ..errors import ParameterError, WorkbenchError, shown
 from ..limits import MAX_CHOICES, MAX_DICE, MAX_PARAMS
 from .mechanics.base import Mechanic
-from .params import Param
+from .params import RESERVED, Param
 from .pool import PoolSpec
 from .registry import register, unregister
 from .system import Rung, System
@@ -75,6 +75,9 @@ def checked_params(system_id: str, declared: Any) -> tuple[Param, ...]:
         where = f"{system_id}: parameter {shown(param.name)}"
         if not isinstance(param.name, str) or not param.name.isidentifier() or names.count(param.name) > 1:
             raise WorkbenchError(f"{where}: allowed: a name of letters, digits and _ used once")
+        if param.name in RESERVED:
+            raise WorkbenchError(f"{where} has the name of a keyword of the workbench's own "
+                                 f"functions; allowed: any other name (not {', '.join(RESERVED)})")
         if param.kind not in ("int", "bool", "choice"):
             raise WorkbenchError(f"{where} has kind {shown(param.kind)}; allowed: int, bool, choice")
         for bound in (param.minimum, param.maximum):

@@ -80,12 +80,17 @@ def data_folders() -> list[tuple[Path, str]]:
     for entry in os.environ.get("WORKBENCH_PATH", "").split(os.pathsep):
         if entry.strip():
             folders.append((Path(entry.strip()), "WORKBENCH_PATH"))
+    unique, seen = [], set()
     for folder, origin in folders:
         if not folder.is_dir():
-            raise WorkbenchError(f"{origin} names the folder {str(folder)!r}, which does not exist "
+            what = "is a file, not a folder" if folder.exists() else "does not exist"
+            raise WorkbenchError(f"{origin} names the folder {str(folder)!r}, which {what} "
                                  "(a data folder holds systems/ and variants/ with .toml files)")
         _check_layout(folder, origin)
-    return folders
+        if folder.resolve() not in seen:   # a folder named twice is read once
+            seen.add(folder.resolve())
+            unique.append((folder, origin))
+    return unique
 
 
 def _check_layout(folder: Path, origin: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ..errors import DataFileError, ParameterError
+from ..errors import DataFileError, ParameterError, WorkbenchError, shown
 from ..validation import suggest
 from .mechanics.base import Mechanic
 from .params import Param
@@ -91,6 +91,9 @@ class System:
             0
         """
         given = self.mechanic.preprocess(given)
+        if not isinstance(given, Mapping):
+            raise WorkbenchError(f"{self.id}: preprocess(given) returned {shown(given)}; allowed: "
+                                 "a dict of parameters")
         unknown = [k for k in given if k not in self.params]
         if unknown:
             raise ParameterError(self.id, unknown[0], given[unknown[0]],

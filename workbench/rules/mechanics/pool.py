@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from ...errors import DataFileError, ParameterError, WorkbenchError
 from ...limits import MAX_DIGITS, MAX_TOTAL
-from ..params import Param
+from ..params import RESERVED, Param
 from ..pool import DieType, PoolSpec
 from ..schema import PoolFile, _names, suggest
 from .base import MAX_DICE, Mechanic
@@ -162,6 +162,9 @@ class PoolMechanic(Mechanic):
                 self._fail(f"dice.{name}.explode", "every face explodes, so a roll never ends "
                            "(leave a face out or set explode_limit)")
         for name, spec in params.items():
+            if name in RESERVED:
+                self._fail(f"params.{name}", "has the name of a keyword of the workbench's own "
+                           f"functions; allowed: any other name (not {', '.join(RESERVED)})")
             effects = [(f"params.{name}.effect[{i}]", e) for i, e in enumerate(spec.effect)]
             for choice, sub in spec.on.items():
                 for die, faces in sub.faces.items():
