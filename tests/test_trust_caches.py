@@ -188,3 +188,24 @@ def test_content_key_follows_the_code():
     finally:
         wb.unregister_mechanic("keyed")
     assert one == same and len({one, other, bounds}) == 3
+
+
+def test_a_python_mechanic_reading_a_changed_global_is_not_served_from_a_memo():
+    from workbench.figures.frames import curve_frame
+
+    d6 = DieType("d6", (0, 0, 0, 0, 1, 1))
+    settings = {"bonus": 0}
+    try:
+        wb.register_mechanic("reads-a-global", lambda p: PoolSpec(((d6, p["dice"]),), modifier=settings["bonus"]),
+                             params={"dice": {"default": 2, "min": 0, "max": 9}}, target=None,
+                             pool_parameter="dice")
+        before = sweep("check", {"dice": [2]}, system="reads-a-global")["mean"].tolist()
+        curve_before = curve_frame(["reads-a-global"], pools=[2])["mean"].tolist()
+        settings["bonus"] = 1   # the designer changes a setting the code reads
+        after = sweep("check", {"dice": [2]}, system="reads-a-global")["mean"].tolist()
+        assert before == pytest.approx([2 / 3]) and after == pytest.approx([2 / 3 + 1])
+        assert wb.check("reads-a-global", dice=2).mean == pytest.approx(after[0])
+        assert curve_before == pytest.approx([2 / 3])
+        assert curve_frame(["reads-a-global"], pools=[2])["mean"].tolist() == pytest.approx([2 / 3 + 1])
+    finally:
+        wb.unregister_mechanic("reads-a-global")

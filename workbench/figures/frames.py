@@ -131,7 +131,8 @@ def line_curve(line: Line, pools: tuple[int, ...], method: str, trials: int,
     """One entry's curve frame, memoised when the entry is hashable (ids and knob values).
 
     A simulation without a seed draws a fresh one each time, so it is never memoised."""
-    if method == "simulate" and seed is None:
+    if method == "simulate" and seed is None or line.system_object.source is None:
+        # A fresh seed each time; a mechanic's Python code may read anything: not memoised.
         return _line_curve(line, pools, method, trials, seed)
     try:
         return _line_curve_cached(line, line.system_object, pools, method, trials, seed)

@@ -80,7 +80,9 @@ def exact_check_figures(params: Mapping[str, Any], fixed: Mapping[str, Any] | No
     same dict for a repeated point (read it, do not change it)."""
     given = {**fixed, **params} if fixed else dict(params)
     sys_ = _system(given.pop("system"))
-    asked = _key(sys_, given)   # the point as given: a repeated point skips even resolving
+    # The point as given: a repeated point skips even resolving. Only for systems read from
+    # data: a mechanic's Python code may read anything, so its pool is asked for every time.
+    asked = _key(sys_, given) if sys_.source is not None else None
     if asked is not None:
         row = _points.get(asked)
         if row is not None:

@@ -437,8 +437,14 @@ class PoolMechanic(Mechanic):
             name, entry = c["sources"]["modifier"][-1]
             self._refuse(name, p, entry, f"values that keep what is added to the total within "
                          f"{_total_range()} (these add {_big(c['modifier'])})")
-        return PoolSpec(tuple(groups), rerolls=c["rerolls"], modifier=c["modifier"],
-                        floor=c["floor"], keep=keep, kept=kept)
+        try:
+            return PoolSpec(tuple(groups), rerolls=c["rerolls"], modifier=c["modifier"],
+                            floor=c["floor"], keep=keep, kept=kept)
+        except WorkbenchError as exc:  # a combination the vocabulary cannot roll
+            blamed = c["sources"]["rerolls"] if c["rerolls"] else []
+            if blamed:
+                self._refuse(blamed[0][0], p, blamed[0][1], f"0 with these dice: {exc}")
+            raise WorkbenchError(f"{self.system_id} ({self.source}): with these parameters, {exc}") from None
 
     # -- how a total reads ----------------------------------------------------------------
     @property
