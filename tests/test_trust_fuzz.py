@@ -211,3 +211,50 @@ def test_random_parameter_text_is_right_or_refused(tmp_path, data):
     printed = json.loads(out)
     for total, p in totals.items():
         assert abs(printed["pmf"].get(str(total), 0.0) - p) <= unexplored + 1e-9, (words, total)
+
+
+UWR_TEXT = {"dice": ["0", "1", "2", "3", "+2", "-1", "2.0", "x", "\u0663", ""],
+            "favor": ["-2", "-1", "0", "1", "2", "+1", "1.5", "one"],
+            "rerolls": ["0", "1", "2", "-1", "1e0"],
+            "half": ["true", "false", "yes", "no", "1", "0", "maybe", "True"],
+            "penalty": ["0", "1", "2", "-1"],
+            "target": ["0", "1", "2", "3", "none", "", "-1", "x"]}
+
+
+def _uwr_value(name: str, text: str):
+    """What the one validator makes of ``text`` for UWR's parameter ``name`` (None: refused)."""
+    word = text.strip()
+    if name == "half":
+        return {"true": True, "yes": True, "1": True, "false": False, "no": False,
+                "0": False}.get(word.lower())
+    if name == "target" and word.lower() in ("", "none"):
+        return "unset"
+    digits = word.lstrip("+-")
+    if not (word and digits.isascii() and digits.isdigit() and word.count("-") + word.count("+") <= 1):
+        return None
+    value = int(word)
+    low = {"favor": -1000}.get(name, 0)
+    return value if low <= value <= 1000 else None
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chosen=st.dictionaries(st.sampled_from(sorted(UWR_TEXT)), st.just(None), max_size=6),
+       data=st.data())
+def test_uwr_from_the_command_line_matches_the_brute_force(chosen, data):
+    from _brute import success_pool_matrix
+
+    words = {name: data.draw(st.sampled_from(UWR_TEXT[name])) for name in chosen}
+    code, out, err = run_cli(["pmf", "uwr", *(f"{k}={v}" for k, v in words.items())])
+    values = {name: _uwr_value(name, text) for name, text in words.items()}
+    if any(v is None for v in values.values()):
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (words, err)
+        return
+    assert code == 0, (words, err)
+    settings_ = {"dice": 0, "favor": 0, "rerolls": 0, "half": False, "penalty": 0, **values}
+    truth = success_pool_matrix(settings_["dice"], settings_["favor"], settings_["rerolls"],
+                                settings_["half"], settings_["penalty"])
+    printed = json.loads(out)
+    assert {int(k): v for k, v in printed["pmf"].items()} == pytest.approx(truth, abs=1e-12)
+    target = settings_.get("target", "unset")
+    want = None if target == "unset" else sum(p for k, p in truth.items() if k >= target)
+    assert printed.get("p_pass") == (None if want is None else pytest.approx(want, abs=1e-12))

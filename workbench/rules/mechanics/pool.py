@@ -426,7 +426,9 @@ class PoolMechanic(Mechanic):
             groups = [(d, n + abs(extra)) if d.name == die else (d, n) for d, n in groups]
         rolled = sum(n for _, n in groups)
         if rolled > MAX_DICE:
-            raise ParameterError(self.system_id, self.model.pool_parameter or "dice", rolled,
+            name = self.model.pool_parameter if self.model.pool_parameter in p else next(
+                (n for n, kind in self._kinds.items() if kind == "int" and p[n]), "dice")
+            raise ParameterError(self.system_id, name, p.get(name, rolled),
                                  f"a pool of at most {MAX_DICE} dice (these parameters roll {rolled})")
         if c["rerolls"] and sum(1 for _, n in groups if n) > 1 and rolled > MAX_SHARED_REROLL_DICE:
             name, entry = c["sources"]["rerolls"][0]
