@@ -335,6 +335,10 @@ def test_numeric_choices_from_text(write, capsys):
         wb.check(path, size=True)
     assert main(["pmf", path, "size=4"]) == 0
     assert '"2": 0.25' in capsys.readouterr().out
+    # A rulebook block (Sphinx and Markdown read options as text) sets it too.
+    from workbench.render import parse_block
+    assert dict(parse_block("parameters", path, {"size": "4"}).params) == {"size": "4"}
+    assert parse_block("parameters", path, {"size": "4"}).system.resolve(size="4")["size"] == 4
 
 
 # -- variants: an effect replaces the base's -------------------------------------------------
