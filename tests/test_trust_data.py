@@ -409,3 +409,23 @@ def test_misspelt_parameter_gets_a_suggestion_everywhere(capsys):
         wb.check("uwr", favr=1)
     assert main(["pmf", "uwr", "favr=1"]) == 2
     assert "did you mean 'favor'" in capsys.readouterr().err
+
+
+def test_two_targets_at_once_are_an_error_not_a_sum(write):
+    path = write("""
+        [params.target]
+        optional = true
+        min = 0
+        max = 20
+        effect = "target"
+        [params.ob]
+        optional = true
+        min = 0
+        max = 20
+        effect = "obstacle"
+        """)
+    # Either alone: at least one success of two d6 at 5+ (the target was summed to 2 before).
+    assert wb.check(path, target=1).p_pass == pytest.approx(1 - (4 / 6) ** 2)
+    assert wb.check(path, ob=1).p_pass == pytest.approx(1 - (4 / 6) ** 2)
+    with pytest.raises(WorkbenchError, match=r"'ob' got 1; allowed: no value while 'target' sets the target"):
+        wb.check(path, target=1, ob=1)

@@ -321,8 +321,13 @@ class PoolMechanic(Mechanic):
             targets = _names(effect.dice) if effect.dice is not None else tuple(dice)
             if verb in ("target", "obstacle"):
                 if p[name] is not None:
+                    earlier = [n for n, e in sources["target"] if e.endswith(("target", "obstacle"))]
+                    if earlier and earlier[0] != name:
+                        self._refuse(name, p, entry, f"no value while {earlier[0]!r} sets the "
+                                     "target too (two targets at once have no single meaning; "
+                                     "modifiers of a target are add_to_target)")
                     out["target"] = (out["target"] or 0) + p[name]
-                    sources["target"].append((name, entry))
+                    sources["target"].append((name, f"{entry} {verb}"))
             elif verb == "add_dice":
                 if n >= 0:
                     adds[arg] += n
