@@ -85,7 +85,10 @@ def _exact_point(sys_: System, params: dict, memo: dict) -> tuple[float | None, 
     building the full :class:`CheckResult` for each point was most of a table's time.
     """
     resolved = sys_.resolve(**params)
-    spec = sys_.mechanic.pool(resolved)
+    return _exact_reading(sys_, resolved, sys_.mechanic.pool(resolved), memo)
+
+
+def _exact_reading(sys_: System, resolved: dict, spec, memo: dict) -> tuple[float | None, float | None]:
     if spec not in memo:
         raw = exact_raw(spec)
         memo[spec] = raw, reading.outcomes(sys_.mechanic, raw).mean
@@ -93,22 +96,25 @@ def _exact_point(sys_: System, params: dict, memo: dict) -> tuple[float | None, 
     return reading.p_pass(sys_.mechanic, raw, resolved), mean
 
 
-def _check_curve_work(sys_: System, rungs: list[Rung], sizes: list[int], params: dict) -> None:
-    """Refuse a curve whose distinct pools together need more exact work than one call may
-    do, before any of them is computed (each pool alone is within the limit, but a curve of
-    pools 1 to 1000 is a thousand of them)."""
-    specs = {}
-    for rung in rungs:
+def _planned_pools(sys_: System, rungs: list[Rung], sizes: list[int], params: dict) -> dict:
+    """Each point of an exact curve, ``(rung index, pool size) -> (resolved, pool)``, after
+    refusing a curve whose distinct pools together need more exact work than one call may do
+    (each pool alone is within the limit, but a curve of pools 1 to 1000 is a thousand of
+    them): nothing is computed before the whole curve is known to be within the limits."""
+    planned = {}
+    for index, rung in enumerate(rungs):
         for size in (sizes if sys_.pool_parameter else sizes[:1]):
             given = dict(params)
             if sys_.pool_parameter:
                 given[sys_.pool_parameter] = size
-            spec = sys_.mechanic.pool(sys_.resolve(**sys_.with_rung(rung, **given)))
-            specs.setdefault(spec, None)
+            resolved = sys_.resolve(**sys_.with_rung(rung, **given))
+            planned[index, size if sys_.pool_parameter else None] = resolved, sys_.mechanic.pool(resolved)
+    specs = dict.fromkeys(spec for _, spec in planned.values())
     if len(specs) > 1:
         total = sum(exact_work(spec).steps for spec in specs)
         EXACT_WORK.check(total, f"{sys_.id}: a curve over {len(specs)} different pools",
                          fewer="fewer or smaller pool sizes, or simulate instead (method='simulate')")
+    return planned
 
 
 def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_POOLS,
@@ -133,11 +139,10 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
     if method == "simulate":  # one seed for every point: a fresh one is drawn once, here
         trials = validation.trials("success_curve", trials)
         seed = validation.seed("success_curve", seed)
-    if method == "exact":
-        _check_curve_work(sys_, chosen, sizes, params)
+    planned = _planned_pools(sys_, chosen, sizes, params) if method == "exact" else {}
     rows = []
     memo: dict = {}
-    for rung in chosen:
+    for index, rung in enumerate(chosen):
         cache: dict = {}
         for size in sizes:
             given = dict(params)
@@ -145,11 +150,10 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
                 given[sys_.pool_parameter] = size
             key = size if sys_.pool_parameter else None
             if key not in cache:
-                at_rung = sys_.with_rung(rung, **given)
                 if method == "exact":
-                    cache[key] = _exact_point(sys_, at_rung, memo)
+                    cache[key] = _exact_reading(sys_, *planned[index, key], memo)
                 else:
-                    result = evaluate(sys_, at_rung, method, trials, seed)
+                    result = evaluate(sys_, sys_.with_rung(rung, **given), method, trials, seed)
                     cache[key] = result.p_pass, result.mean, result.p_pass_stderr
             row = {"label": label or sys_.id, "system": sys_.id, "pool": size, "rung": rung.name,
                    "p_pass": cache[key][0], "mean": cache[key][1]}

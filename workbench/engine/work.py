@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..errors import WorkbenchError
 from ..limits import EXACT_WORK, MAX_CHAIN_LINKS, MAX_TOTALS
@@ -61,6 +62,7 @@ def _faces(die: DieType, exploding: bool | None) -> _Span:
     return _Span(min(picked), max(picked), len(picked) / die.sides)
 
 
+@lru_cache(maxsize=4096)
 def chain_shape(die: DieType, remaining: int | None, dice: int, stop: float) -> tuple[_Span, float, int]:
     """Shape of one die's explosion chain as the exact engine follows it: (span of the
     chain's sum, steps, links). Stops where the engine stops: at the cap, or once the mass
@@ -69,31 +71,39 @@ def chain_shape(die: DieType, remaining: int | None, dice: int, stop: float) -> 
     p_low = p_high = 0.0
     p_mass, f_low, f_high, f_mass = 1.0, math.inf, -math.inf, 0.0
     steps, links, kind = 0.0, 0, die
-    read: dict[int, tuple[_Span, _Span, _Span]] = {}  # a chain asks for the same dice often
+    threshold = stop / max(dice, 1)
+    read: dict[int, tuple] = {}  # a chain asks for the same dice at every link
     while True:
-        if id(kind) not in read:
-            read[id(kind)] = (_faces(kind, False), _faces(kind, True), _faces(kind, None))
-        stopping, going, every = read[id(kind)]
+        faces = read.get(id(kind))
+        if faces is None:
+            stopping, going, every = _faces(kind, False), _faces(kind, True), _faces(kind, None)
+            faces = read[id(kind)] = (stopping.low, stopping.high, stopping.mass, stopping.length,
+                                      going.low, going.high, going.mass, going.length,
+                                      every.low, every.high, every.mass, every.length,
+                                      kind.sides * PYTHON_STEP)
+        (s_low, s_high, s_mass, s_length, g_low, g_high, g_mass, g_length,
+         e_low, e_high, e_mass, e_length, python) = faces
         links += 1
-        steps += kind.sides * PYTHON_STEP
         if links > MAX_CHAIN_LINKS:
             raise WorkbenchError(
                 f"die {die.name!r}: its explosion chain would be followed past {MAX_CHAIN_LINKS:,} "
                 "dice (it explodes on almost every face, through explode_into too); allowed: "
                 "fewer exploding faces, or explode_limit on the die rolled first")
-        p_length = p_high - p_low + 1
         last = remaining is not None and links - 1 == remaining
-        ending = every if last else stopping
-        steps += p_length * (ending.length + (0 if last else going.length))
+        if last:
+            s_low, s_high, s_mass, s_length, g_length = e_low, e_high, e_mass, e_length, 0
+        p_length = p_high - p_low + 1
+        steps += python + p_length * (s_length + g_length)
         if f_mass > 0:
             steps += f_high - f_low + 1
-        if ending.mass > 0:
-            f_low, f_high = min(f_low, p_low + ending.low), max(f_high, p_high + ending.high)
-            f_mass += p_mass * ending.mass
+        if s_mass > 0:
+            f_low = min(f_low, p_low + s_low)
+            f_high = max(f_high, p_high + s_high)
+            f_mass += p_mass * s_mass
         if last:
             break
-        p_low, p_high, p_mass = p_low + going.low, p_high + going.high, p_mass * going.mass
-        if p_mass * max(dice, 1) <= stop:
+        p_low, p_high, p_mass = p_low + g_low, p_high + g_high, p_mass * g_mass
+        if p_mass <= threshold:
             break
         kind = kind.next
     full = _Span(f_low, f_high, f_mass) if f_mass > 0 else _Span(0, 0, 0.0)
