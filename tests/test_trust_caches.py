@@ -209,3 +209,25 @@ def test_a_python_mechanic_reading_a_changed_global_is_not_served_from_a_memo():
         assert curve_frame(["reads-a-global"], pools=[2])["mean"].tolist() == pytest.approx([2 / 3 + 1])
     finally:
         wb.unregister_mechanic("reads-a-global")
+
+
+SETTING = {"bonus": 0}
+
+
+def test_content_key_follows_the_globals_the_code_reads():
+    from workbench.rules.content import content_key
+
+    d6 = DieType("d6", (0, 0, 0, 1, 1, 1))
+    params = {"dice": {"default": 1, "min": 0, "max": 9}}
+
+    def pool(p):
+        return PoolSpec(((d6, p["dice"]),), modifier=SETTING["bonus"])
+
+    try:
+        before = content_key(wb.register_mechanic("global-keyed", pool, params=params))
+        SETTING["bonus"] = 1
+        after = content_key(wb.system("global-keyed"))
+    finally:
+        SETTING["bonus"] = 0
+        wb.unregister_mechanic("global-keyed")
+    assert before != after

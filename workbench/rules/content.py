@@ -3,7 +3,8 @@
 A system from a data file depends on the file's bytes and its bases' files. A mechanic
 written in Python depends on its code: the code of its pool function or Mechanic class (the
 compiled instructions, constants and names, and those of every function they define), the
-values its closures and default arguments hold, the file the code was written in (a Sphinx
+values its closures, default arguments and the globals it reads hold (a module it reads by
+its file), the file the code was written in (a Sphinx
 ``conf.py``: a change anywhere in it, a module-level constant included, gives a new key), and
 what it was registered with (parameters, ladder, defaults). A rulebook build keeps a table
 only as long as this key is unchanged, so a mechanic edited in ``conf.py`` is never read
@@ -94,6 +95,16 @@ def _describe(digest, value: Any, seen: set[int], depth: int, files: list) -> No
                 digest.update(b"<empty>")
         _describe(digest, function.__defaults__, seen, depth + 1, files)
         _describe(digest, function.__kwdefaults__, seen, depth + 1, files)
+        for name in sorted(_names_used(function.__code__)):   # the globals it reads, as they are
+            if name in function.__globals__:
+                found = function.__globals__[name]
+                digest.update(name.encode())
+                if isinstance(found, types.ModuleType):
+                    _source_file(digest, found, files)
+                else:
+                    _describe(digest, found, seen, depth + 1, files)
+    elif hasattr(value, "tobytes") and hasattr(value, "dtype"):   # a numpy array: every value
+        digest.update(repr((value.dtype, getattr(value, "shape", None))).encode() + value.tobytes())
     elif isinstance(value, type):
         seen.add(id(value))
         digest.update(value.__qualname__.encode())
@@ -119,6 +130,15 @@ def _describe(digest, value: Any, seen: set[int], depth: int, files: list) -> No
         _describe(digest, vars(value), seen, depth + 1, files)
     else:
         digest.update(repr(value).encode())
+
+
+def _names_used(code: types.CodeType) -> set[str]:
+    """Every global or attribute name the code (and the code it defines) mentions."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _names_used(constant)
+    return names
 
 
 def _describe_code(digest, code: types.CodeType, seen: set[int], depth: int, files: list) -> None:
