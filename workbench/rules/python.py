@@ -221,6 +221,13 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
             (``ladder``: :class:`Rung` s or dicts with ``name``, ``set``, ``add``).
         replace: swap an earlier registration with the same id.
 
+    What the code returns is checked once, where it enters the workbench: the declared
+    parameters when it is registered (a default outside its bounds, repeated choices), each
+    pool when it is asked for (2.7 dice, a face worth 0.5, a NaN modifier), and each custom
+    reading when it is read (probabilities that are NaN, negative, above 1 or add up to 1.2,
+    a target of 2.5): a clear ``WorkbenchError`` naming the system, never a number in a table.
+    Parameters may not be named like the workbench's own keywords (``system``, ``trials``...).
+
     Example:
         >>> import workbench as wb
         >>> from workbench.rules import DieType, PoolSpec
