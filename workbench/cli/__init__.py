@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .._version import __version__
 from ..errors import WorkbenchError
+from ..validation import RENAMED
 from . import _checks, _docs, _figure, _files, _render, _sweep
 
 SUBCOMMAND_MODULES = [_checks, _docs, _sweep, _figure, _render, _files]
@@ -25,15 +27,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"workbench: error: {one_line(message)}\n")
 
 
-def _version() -> str:
-    from .._version import __version__  # one source: the installed package's metadata
-    return __version__
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="Exact odds, simulations, tables and reports "
                                                    "for dice-pool RPG systems.")
-    parser.add_argument("--version", action="version", version=f"workbench {_version()}")
+    parser.add_argument("--version", action="version", version=f"workbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for module in SUBCOMMAND_MODULES:
         module.register(sub)
@@ -42,6 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    for word in words:   # options of earlier versions: say what they are called now
+        flag = str(word).partition("=")[0]
+        if flag in ("--attacker", "--defender"):
+            other = next(old for old in RENAMED if old != flag[2:])
+            print(f"workbench: error: {flag} is now --{RENAMED[flag[2:]]} (and --{other} is "
+                  f"--{RENAMED[other]})", file=sys.stderr)
+            return 2
     # NAME=VALUE words may come after options too (``pmf uwr --format md dice=3``): argparse
     # leaves them over once the positional list has closed, so they are added back here.
     args, leftover = parser.parse_known_args(argv)

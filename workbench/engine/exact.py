@@ -17,6 +17,7 @@ from ..errors import WorkbenchError
 from ..rules.pool import DieType, PoolSpec
 from . import closed
 from .raw import RawDistribution
+from .work import check_exact
 
 TOLERANCE = 1e-12
 """Largest probability mass an exact result may lose to truncated explosion chains."""
@@ -219,7 +220,7 @@ def _kept(die: DieType, n: int, highest: bool, kept: int = 1) -> _Sub:
         return one.power(n)
     if kept <= 0:
         return _Sub.point()
-    if n > MAX_KEEP_DICE:
+    if n > MAX_KEEP_DICE:  # also refused by the work estimate, unless its limit was raised
         raise WorkbenchError(f"keeping {kept} of {n} dice: at most {MAX_KEEP_DICE} dice can be "
                              "computed exactly when more than one die is kept (use simulate)")
     # Values best first; assigned[j] = distribution of the kept sum once j dice have values,
@@ -350,9 +351,10 @@ def exact_raw(spec: PoolSpec) -> RawDistribution:
         [4.0, 4.0, 1.0]
     """
     if len(spec.groups) == 1 and spec.keep == "sum" and not spec.rerolls:
-        counted = _counting_pool(spec)
+        counted = _counting_pool(spec)   # at most 40 counting dice: no work to estimate
         if counted is not None:
             return counted
+    check_exact(spec, stop=TOLERANCE * 1e-2)  # refuse what would not end in time, up front
     dice = spec.dice
     lost = 0.0
     if spec.keep != "sum" and spec.groups:

@@ -4,7 +4,11 @@ The rules layer says *how* a check reads (outcome labels, the target, tier range
 passing label); the engine computes the distribution of totals; this module puts the two
 together into a :class:`~workbench.results.check.CheckResult`. A mechanic written in Python
 may read its results itself by defining ``outcomes(raw)``, ``tiers(raw, p)`` or
-``p_pass(raw, p)``; those are called instead of the declared readings.
+``p_pass(raw, p)``; those are called instead of the declared readings, and what they return
+is checked here, once, before anything shows it: a Distribution whose probabilities are
+numbers from 0 to 1 adding up to the check's whole probability, a P(pass) from 0 to 1, a
+whole-number target (a NaN, a share of 1.2 or a target of 2.5 is a clear error naming the
+system and the method, never a number in a table).
 
 Example:
     >>> import workbench
@@ -21,7 +25,8 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..engine.raw import RawDistribution
-from ..errors import WorkbenchError
+from ..errors import WorkbenchError, shown
+from ..limits import MAX_TOTAL
 from ..rules.mechanics.base import Mechanic
 from ..rules.system import System
 from .check import CheckResult
@@ -32,7 +37,7 @@ def outcomes(mechanic: Mechanic, raw: RawDistribution) -> Distribution:
     """The distribution of outcomes: totals, or the outcome labels the totals index."""
     custom = getattr(mechanic, "outcomes", None)
     if custom is not None:
-        return custom(raw)
+        return _checked_distribution(mechanic, "outcomes(raw)", custom(raw), raw)
     labels = mechanic.labels
     if labels is None:
         return Distribution.of_totals(raw.offset, raw.pmf, raw.trials)
@@ -45,7 +50,7 @@ def outcomes(mechanic: Mechanic, raw: RawDistribution) -> Distribution:
     return Distribution(tuple(labels), probs, trials=raw.trials)
 
 
-_CELLS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+_CELLS: dict[tuple, tuple[np.ndarray, np.ndarray, bool]] = {}
 """Tier cells by what they depend on: the tiers' names and spans, and the table's place and
 shape (a sweep or a curve reads the same few tables over and over)."""
 
@@ -53,18 +58,26 @@ shape (a sweep or a curve reads the same few tables over and over)."""
 def _tier_cells(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]):
     """Per (row, total) cell of the raw table, the tier it falls in: its index, or
     ``-2 - index`` for a tier that never passes; -1 outside every tier. Returns the tier
-    names, the cells and, per cell, the tier's index + 1 (0 outside every tier)."""
+    names, the cells, per cell the tier's index + 1 (0 outside every tier), and whether any
+    cell is outside every tier."""
     names = tuple(mechanic.tier_names())
     rules = mechanic.tier_rules(p)
-    key = (names, tuple((t.name, t.min, t.max, t.all_negative, t.passes) for t in rules),
-           raw.offset, raw.table.shape)
-    found = _CELLS.get(key)
+    try:
+        key = (names, tuple((t.name, t.min, t.max, t.all_negative, t.passes) for t in rules),
+               raw.offset, raw.table.shape)
+        found = _CELLS.get(key)
+    except (AttributeError, TypeError):   # not tiers at all: refused below, by name
+        key = found = None
     if found is None:
         offset, width = raw.offset, raw.table.shape[1]
         cells = np.full(raw.table.shape, -1)
         for tier in reversed(rules):  # painted last to first: the first that fits wins
-            low = 0 if tier.min is None else max(tier.min - offset, 0)
-            high = width if tier.max is None else min(tier.max - offset + 1, width)
+            if getattr(tier, "name", None) not in names:
+                raise WorkbenchError(f"{mechanic.system_id}: tier_rules(p) gave a tier named "
+                                     f"{shown(getattr(tier, 'name', tier))}; allowed: one of "
+                                     "tier_names(): " + ", ".join(map(str, names)))
+            low = 0 if tier.min is None else min(max(tier.min - offset, 0), width)
+            high = width if tier.max is None else max(min(tier.max - offset + 1, width), 0)
             if low >= high:
                 continue
             index = names.index(tier.name)
@@ -72,13 +85,18 @@ def _tier_cells(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]):
             cells[rows, low:high] = index if tier.passes else -2 - index
         flat = (np.where(cells <= -2, -2 - cells, cells) + 1).ravel()
         cells.setflags(write=False)
-        if len(_CELLS) >= 4096:
-            _CELLS.clear()
-        found = _CELLS[key] = cells, flat
-    return names, found[0], found[1]
+        found = cells, flat, bool((cells == -1).any())
+        if key is not None:
+            if len(_CELLS) >= 4096:
+                _CELLS.clear()
+            _CELLS[key] = found
+    return (names, *found)
 
 
-def _tier_probabilities(raw: RawDistribution, names, flat) -> Distribution:
+def _tier_probabilities(mechanic: Mechanic, raw: RawDistribution, names, cells, flat,
+                        unnamed: bool) -> Distribution:
+    if unnamed:
+        _named_everywhere(mechanic, raw, cells)
     probs = np.bincount(flat, weights=raw.table.ravel(), minlength=len(names) + 1)[1:]
     return Distribution(names, probs, trials=raw.trials)
 
@@ -87,11 +105,35 @@ def tiers(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> Dis
     """The tier distribution, or ``None`` for a system without tiers."""
     custom = getattr(mechanic, "tiers", None)
     if custom is not None:
-        return custom(raw, p)
+        found = custom(raw, p)
+        return None if found is None else _checked_distribution(mechanic, "tiers(raw, p)", found, raw)
     if not mechanic.tier_names():
         return None
-    names, _, flat = _tier_cells(mechanic, raw, p)
-    return _tier_probabilities(raw, names, flat)
+    return _tier_probabilities(mechanic, raw, *_tier_cells(mechanic, raw, p))
+
+
+UNNAMED = 1e-12
+"""Probability of rolls outside every tier beyond which a check's tiers are refused (float
+noise of an exact result stays far below it; one simulated roll is far above it)."""
+
+
+def _named_everywhere(mechanic: Mechanic, raw: RawDistribution, cells: np.ndarray) -> None:
+    """Refuse tiers that leave reachable totals without a name: their shares would add up
+    to less than 100% (holes between tiers are refused when a file loads; this catches the
+    totals past the ends, which depend on the check)."""
+    unnamed = (cells == -1) & (raw.table > UNNAMED)
+    if not unnamed.any():
+        return
+    totals = np.broadcast_to(raw.totals, raw.table.shape)[unnamed]
+    low, high = int(totals.min()), int(totals.max())
+    share = float(raw.table[cells == -1].sum())
+    span = str(low) if low == high else f"{low} to {high}"
+    source = getattr(mechanic, "source", None)
+    where = f" (tiers of {source})" if source is not None else ""
+    raise WorkbenchError(f"{mechanic.system_id}: totals {span} (together {share:.3g} of the rolls) "
+                         f"fall in no tier with these parameters{where}; allowed: tiers that name "
+                         "every total a check can reach (leave the lowest tier's min or the "
+                         "highest tier's max out)")
 
 
 def _at_least(raw: RawDistribution, total: int) -> float:
@@ -102,19 +144,14 @@ def _at_least(raw: RawDistribution, total: int) -> float:
     return float(raw.at_least[column]) if column < raw.table.shape[1] else 0.0
 
 
-def _from(raw: RawDistribution, total: int) -> int:
-    """The column of ``total`` in the raw table (0 below it; the width above it)."""
-    return min(max(total - raw.offset, 0), raw.table.shape[1])
-
-
 def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any], cells=None) -> float | None:
     """P(pass): the total reaches the target (outside tiers that never pass), or the outcome
     is at or after the first passing label; ``None`` when the check has neither.
     ``cells``: the tier cells when the caller has them already."""
     custom = getattr(mechanic, "p_pass", None)
     if custom is not None:
-        return custom(raw, p)
-    target = mechanic.target(p)
+        return _checked_probability(mechanic, custom(raw, p), raw)
+    target = checked_target(mechanic, p)
     if target is None:
         pass_from = mechanic.pass_from
         if pass_from is None or mechanic.labels is None:
@@ -122,7 +159,7 @@ def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any], cells
         return _at_least(raw, mechanic.labels.index(pass_from))
     if not mechanic.tier_names():
         return _at_least(raw, target)
-    first = _from(raw, target)
+    first = min(max(target - raw.offset, 0), raw.table.shape[1])
     if cells is None:
         cells = _tier_cells(mechanic, raw, p)[1]
     return float(raw.table[:, first:][cells[:, first:] > -2].sum())
@@ -132,8 +169,12 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
                  method: str = "exact", seed: int | None = None) -> CheckResult:
     """Read a raw distribution (exact or simulated) as ``system``'s check result."""
     mechanic = system.mechanic
-    pmf, extra = outcomes(mechanic, raw), dict(mechanic.extra(params))
-    target = mechanic.target(params)
+    found = mechanic.extra(params)
+    if not isinstance(found, Mapping):
+        raise WorkbenchError(f"{mechanic.system_id}: extra(p) returned {shown(found)}; allowed: a "
+                             "dict of facts to show beside the result")
+    pmf, extra = outcomes(mechanic, raw), dict(found)
+    target = checked_target(mechanic, params)
     if target is not None and pmf.numeric and len(pmf):
         # The margin (total - target; net - Ob in Arrata) of a direct check.
         if getattr(mechanic, "outcomes", None) is None:   # totals: consecutive whole numbers
@@ -144,10 +185,60 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
                                            pmf.probabilities, trials=raw.trials)
     cells, tier_dist = None, None
     if getattr(mechanic, "tiers", None) is not None:
-        tier_dist = mechanic.tiers(raw, params)
+        tier_dist = tiers(mechanic, raw, params)
     elif mechanic.tier_names():
-        names, cells, flat = _tier_cells(mechanic, raw, params)
-        tier_dist = _tier_probabilities(raw, names, flat)
+        names, cells, flat, unnamed = _tier_cells(mechanic, raw, params)
+        tier_dist = _tier_probabilities(mechanic, raw, names, cells, flat, unnamed)
     return CheckResult(system=system.id, params=dict(params), pmf=pmf, tiers=tier_dist,
                        p_pass=p_pass(mechanic, raw, params, cells), lost_mass=raw.lost_mass,
                        method=method, trials=raw.trials, seed=seed, extra=extra)
+
+
+# -- what a mechanic written in Python reads, checked once ------------------------------------
+SHARE_TOLERANCE = 1e-9
+"""How far a reading's shares may stray from the check's whole probability (float noise)."""
+
+
+def _checked_distribution(mechanic: Mechanic, method: str, found: Any,
+                          raw: RawDistribution) -> Distribution:
+    """A custom reading's Distribution, refused unless its probabilities are numbers from 0
+    to 1 adding up to the probability the raw distribution holds."""
+    where = f"{mechanic.system_id}: {method}"
+    if not isinstance(found, Distribution):
+        raise WorkbenchError(f"{where} returned {shown(found)}; allowed: a "
+                             "workbench.results.Distribution (outcomes and their probabilities)")
+    probs = found.probabilities
+    bad = [i for i, q in enumerate(probs) if not (np.isfinite(q) and -SHARE_TOLERANCE <= q <= 1 + SHARE_TOLERANCE)]
+    if bad:
+        raise WorkbenchError(f"{where} gave outcome {shown(found.outcomes[bad[0]])} the probability "
+                             f"{shown(float(probs[bad[0]]))}; allowed: numbers from 0 to 1")
+    whole = float(raw.table.sum())
+    if abs(float(probs.sum()) - whole) > SHARE_TOLERANCE:
+        raise WorkbenchError(f"{where} gave probabilities adding up to {float(probs.sum()):.6g}; "
+                             f"allowed: shares of the check's rolls, adding up to {whole:.6g}")
+    return found
+
+
+def _checked_probability(mechanic: Mechanic, found: Any, raw: RawDistribution) -> float | None:
+    """A custom P(pass): ``None`` or a number from 0 to the check's whole probability."""
+    if found is None:
+        return None
+    whole = float(raw.table.sum())
+    if isinstance(found, (bool, np.bool_)) or not isinstance(found, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(found) or not -SHARE_TOLERANCE <= found <= whole + SHARE_TOLERANCE:
+        raise WorkbenchError(f"{mechanic.system_id}: p_pass(raw, p) returned {shown(found)}; allowed: "
+                             f"None or a probability from 0 to {whole:.6g}")
+    return float(min(max(found, 0.0), whole))
+
+
+def checked_target(mechanic: Mechanic, p: Mapping[str, Any]) -> int | None:
+    """The mechanic's target for ``p``: ``None`` or a whole number within the total's bounds."""
+    target = mechanic.target(p)
+    if target is None:
+        return None
+    if isinstance(target, (bool, np.bool_)) or not isinstance(target, (int, np.integer)) \
+            or abs(target) > MAX_TOTAL:
+        raise WorkbenchError(f"{mechanic.system_id}: target(p) returned {shown(target)} for "
+                             f"{shown(dict(p))}; allowed: None or a whole number from "
+                             f"-{MAX_TOTAL:,} to {MAX_TOTAL:,}")
+    return int(target)

@@ -13,24 +13,36 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from .. import validation
 from ..api import versus
-from ..errors import WorkbenchError
+from ..engine.sampling import use_tables
+from ..errors import ParameterError, WorkbenchError
+from ..limits import MAX_HITS
 from ..rules.registry import get_system
 from ..rules.system import System
-from ..limits import MAX_HITS
 from ..validation import optional_boolean
-from ..engine.sampling import use_tables
-from ._common import (TAIL_CUT, StepsResult, check_work, exact_steps, need_int, need_method,
-                      need_steps, need_trials, pack_pools, resolve_seed, run_kernel,
-                      simulated_steps)
+from ._common import (
+    TAIL_CUT,
+    StepsResult,
+    check_work,
+    exact_steps,
+    need_int,
+    need_method,
+    need_steps,
+    need_trials,
+    pack_pools,
+    resolve_seed,
+    run_kernel,
+    simulated_steps,
+)
 
 WHERE = "rounds_until_hits"
 
 
-def rounds_until_hits(system: "str | System", actor: Mapping[str, Any],
-                      reactor: Mapping[str, Any], hits: int = 1, *, method: str = "exact",
-                      trials: int = 200_000, seed: int | None = None, max_rounds: int = 100_000,
-                      progress: bool | None = None) -> StepsResult:
+def rounds_until_hits(system: "str | System", actor: Mapping[str, Any] | None = None,
+                      reactor: Mapping[str, Any] | None = None, hits: int = 1, *,
+                      method: str = "exact", trials: int = 200_000, seed: int | None = None,
+                      max_rounds: int = 100_000, progress: bool | None = None, **unknown: Any) -> StepsResult:
     """Rounds of opposed checks until the attacker has landed ``hits`` hits.
 
     Args:
@@ -56,6 +68,11 @@ def rounds_until_hits(system: "str | System", actor: Mapping[str, Any],
         >>> round(result.params["p_hit"], 4), round(result.mean, 3)
         (0.7734, 2.586)
     """
+    if unknown:
+        validation.renamed(WHERE, unknown)
+        name = next(iter(unknown))
+        raise ParameterError(WHERE, name, unknown[name], "a keyword of rounds_until_hits: system, "
+                             "actor, reactor, hits, method, trials, seed, max_rounds, progress")
     sys_ = get_system(system)
     need = need_int(WHERE, "hits", hits, 1, MAX_HITS)
     method = need_method(WHERE, method)
@@ -76,7 +93,7 @@ def rounds_until_hits(system: "str | System", actor: Mapping[str, Any],
     check_work(WHERE, trials * min(limit, need / p))
     specs = [sys_.mechanic.pool(duel.actor), sys_.mechanic.pool(duel.reactor)]
     if use_tables(2):
-        from ..engine._kernels.sampled import exchange_blocks as kernel
+        from ..engine._kernels.sampled import exchange_blocks as kernel  # lazy: numba
 
         # One round is one opposed check: its exact P(hit) is the one versus computed (each
         # side's extra Obstacle, tie rule, uncontested checks).
@@ -87,7 +104,7 @@ def rounds_until_hits(system: "str | System", actor: Mapping[str, Any],
         mechanic = sys_.mechanic
         margin = ((0 if duel.ties_to == "actor" else 1) + mechanic.versus_extra_obstacle(duel.actor)
                   - mechanic.versus_extra_obstacle(duel.reactor))
-        from ..engine._kernels.stateful import exchange_blocks as kernel
+        from ..engine._kernels.stateful import exchange_blocks as kernel  # lazy: numba
 
         args = (pack_pools(specs).arrays(), margin, need, limit)
     counts, = run_kernel(kernel, trials, seed, args, [(limit + 1,)], progress,

@@ -18,12 +18,16 @@ Ctrl-C stops the sweep and returns the points finished so far, with a warning.
 from __future__ import annotations
 
 import gc
+import inspect
 from typing import Any
 
 from .. import validation
 from ..errors import WorkbenchError
-from ._functions import TARGETS, find_target
+from ..rules.registry import get_system
+from ._budget import check_sweep_work
+from ._functions import TARGETS, find_target, versus_sides
 from ._grid import check_names, grid_points
+from ._run import Runner
 from ._seeds import point_seed
 
 __all__ = ["sweep", "point_seed", "FUNCTIONS"]
@@ -48,7 +52,14 @@ def sweep(function: Any, grid: Any, *, seed: int | None = None, executor: Any = 
             ``concurrent.futures.Executor``, or a ``dask.distributed.Client``.
         progress: show a progress bar (``None``: for sweeps estimated at a second or more).
         **fixed: parameters that stay the same at every point (``system="uwr"``,
-            ``trials=100_000``, ``session=[...]``).
+            ``trials=100_000``, ``session=[...]``). For ``versus``, ``actor`` and ``reactor``
+            give each side's parameters and ``actor.NAME`` / ``reactor.NAME`` one of them
+            (``{"actor.favor": range(3)}``); a rule option by its own name applies to both,
+            and any other name is an error (it would belong to no side).
+
+    Work is bounded before the first point runs: at most 1e6 points
+    (``WORKBENCH_MAX_SWEEP_POINTS``), and the trials of every simulated point together
+    count against the simulation budgets.
 
     Returns:
         A DataFrame; ``frame.attrs`` holds ``function``, ``seed``, ``fixed``, ``parameters``
@@ -84,6 +95,7 @@ def _sweep(target, grid, seed, executor, progress, fixed):
             raise WorkbenchError(f"sweep {target.name}: {name!r} is set by the sweep itself")
     check_names(target.name, names, _allowed(target, names, points, fixed), fixed)
     _need_required(target, names, fixed)
+    check_sweep_work(target, points, fixed)
     if not (executor in (None, "local", "processes") or hasattr(executor, "submit")
             or hasattr(executor, "get_executor")):
         raise WorkbenchError(f"sweep executor got {executor!r}; allowed: None, 'local', "
@@ -93,7 +105,6 @@ def _sweep(target, grid, seed, executor, progress, fixed):
         point_seed_ = point_seed(seed, target.name, {**fixed, **point}) if target.stochastic else None
         items.append((index, point, point_seed_))
 
-    from ._run import Runner
 
     runner = Runner(target.name, fixed, items, executor, progress, f"sweep {target.name}")
     results = runner.run()
@@ -109,9 +120,9 @@ def _sweep_seed(seed: Any) -> int:
 def _need_required(target, names, fixed) -> None:
     """A function's required arguments must come from the grid or the fixed settings, before
     any point runs (``drama_campaign`` needs its ``session``)."""
-    import inspect
 
     given = set(names) | set(fixed) | {"system"}
+    given |= {name.partition(".")[0] for name in given}   # reactor.dice gives the reactor
     for name, param in inspect.signature(target.function).parameters.items():
         if (param.default is inspect.Parameter.empty and name not in given
                 and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL)):
@@ -129,9 +140,13 @@ def _allowed(target, names, points, fixed) -> set[str] | None:
     if "system" not in fixed and "system" not in names:
         raise WorkbenchError(f"sweep {target.name}: no 'system'; allowed: system=... (a system "
                              "id, variant id or data file) or a grid of systems")
+    if target.name == "versus":   # every point's sides are read now: a stray name fails at once
+        for point in points[:1]:
+            params = {**fixed, **point}
+            versus_sides(params.pop("system", None), params)
+        return None
     if target.name not in ("check", "simulate"):
         return None
-    from ..rules.registry import get_system
 
     tried = set()
     for point in points:
@@ -147,7 +162,7 @@ def _allowed(target, names, points, fixed) -> set[str] | None:
 
 
 def _frame(target, names, items, results, seed, fixed, partial):
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
 
     done = [(index, point, point_seed_) for index, point, point_seed_ in items if index in results]
     columns: dict[str, list] = {name: [point[name] for _, point, _ in done] for name in names}
