@@ -23,13 +23,11 @@ from ..params import RESERVED, Param
 from ..pool import DieType, PoolSpec
 from ..schema import PoolFile, _names, suggest
 from .base import MAX_DICE, Mechanic
+from .pool_reading import PASSING, PoolReading, _big, _total_range
 from .tier_coverage import check_coverage
 
 MAX_SHARED_REROLL_DICE = 100
 """Largest pool whose rerolls are shared by several die types (exact work grows as n^3)."""
-
-PASSING = ("target", "obstacle", "add_to_target")
-"""Effects that say what passes, not what is rolled."""
 
 SHORTHAND = re.compile(rf"^\s*([A-Za-z]+)\s*(\d{{1,{MAX_DIGITS}}})\s*$", re.ASCII)
 """``B5``: a choice's letters, then the count (at most MAX_DIGITS digits: 5000 are no count)."""
@@ -53,17 +51,9 @@ def shifted(values: tuple[int, ...], k: int) -> tuple[int, ...]:
     return tuple(values[min(max(i + k, 0), sides - 1)] for i in range(sides))
 
 
-def _big(number: int) -> str:
-    """A large whole number short: ``1e+12`` as ``1e12``."""
-    return f"{number:.3g}".replace("e+0", "e").replace("e+", "e")
-
-
-def _total_range() -> str:
-    return f"-{_big(MAX_TOTAL)} to {_big(MAX_TOTAL)}"
-
-
-class PoolMechanic(Mechanic):
-    """Dice, parameters and outcome read from a validated :class:`~.schema.PoolFile`."""
+class PoolMechanic(PoolReading, Mechanic):
+    """Dice, parameters and outcome read from a validated :class:`~.schema.PoolFile`; how its
+    totals read comes from :class:`~.pool_reading.PoolReading`."""
 
     kind = "pool"
     pure = True
@@ -477,80 +467,3 @@ class PoolMechanic(Mechanic):
         if len(self._distinct) > 4096:
             self._distinct.clear()
         return self._distinct.setdefault(spec, spec)
-
-    # -- how a total reads ----------------------------------------------------------------
-    @property
-    def pass_from(self) -> str | None:
-        return self.model.outcome.pass_from if self.model.outcome else None
-
-    def tier_names(self) -> tuple[str, ...]:
-        return self._tier_names
-
-    def tier_rules(self, p):
-        key = tuple(p[name] for name in self._tier_keys)
-        found = self._tier_rules.get(key)
-        if found is None:
-            found = tuple(t for t in self.model.tiers if self._when(t.when, p))
-            if len(self._tier_rules) >= 4096:
-                self._tier_rules.clear()
-            self._tier_rules[key] = found
-        return found
-
-    def _reading(self, p) -> tuple[int | None, int, list]:
-        """(the target parameter's value or ``None``, what ``add_to_target`` adds, where the
-        target comes from): the full compile's, from the effects in :data:`PASSING` alone."""
-        target, add, sources = None, 0, []
-        for name, kind, plan in self._passing:
-            value = p[name]
-            if kind == "choice":
-                sub = self._on[name].get(str(value)) if value is not None else None
-                plan, x = ([e for e in sub[1] if e[0] in PASSING] if sub else ()), 1
-            elif name in self._cancelled:   # points left after cancelling (Arrata's net)
-                x = self._points(p)[name]
-            else:
-                x = 0 if value is None else int(value)
-            for verb, arg, effect, entry in plan:
-                if effect.when and not self._when(effect.when, p):
-                    continue
-                if verb != "add_to_target":
-                    if value is not None:
-                        earlier = [n for n, e in sources if e.endswith(("target", "obstacle"))]
-                        if earlier and earlier[0] != name:
-                            self._refuse(name, p, entry, f"no value while {earlier[0]!r} sets the "
-                                         "target too (two targets at once have no single meaning; "
-                                         "modifiers of a target are add_to_target)")
-                        target = (target or 0) + value
-                        sources.append((name, f"{entry} {verb}"))
-                else:
-                    n = (max(x - effect.past, 0) if x >= 0 else x) * effect.per_point
-                    add += n * arg
-                    if n * arg:
-                        sources.append((name, entry))
-        return target, add, sources
-
-    def target(self, p):
-        value, add, sources = self._reading(p)
-        if value is None:
-            return None
-        target = value + add
-        if abs(target) > MAX_TOTAL:
-            name, entry = sources[-1]
-            self._refuse(name, p, entry, f"values that keep the target within "
-                         f"{_total_range()} (these make it {_big(target)})")
-        return target
-
-    def versus_ties(self, p):
-        ties = self._compile(p)["ties"]
-        if ties is None:
-            raise WorkbenchError(f"{self.system_id}: its rules define no opposed checks (no [versus] table)")
-        return ties
-
-    def versus_extra_obstacle(self, p):
-        return self._reading(p)[1]
-
-    @property
-    def uncontested(self) -> str:
-        return self.model.versus.uncontested if self.model.versus else "counts"
-
-    def extra(self, p):
-        return {"effective_ob": self.target(p)} if self.uses_obstacle else {}

@@ -1,0 +1,107 @@
+"""How a data-defined pool's total reads: tiers, the target, opposed checks.
+
+The reading half of :class:`~workbench.rules.mechanics.pool.PoolMechanic`, apart from
+compiling the dice. The target is read from the effects that say what passes
+(:data:`PASSING`) alone, without compiling the pool: a sweep, a curve or a ladder asks for many
+targets of one pool. Which tiers apply is remembered by the values of the parameters their
+conditions name.
+"""
+from __future__ import annotations
+
+from ...errors import WorkbenchError
+from ...limits import MAX_TOTAL
+
+PASSING = ("target", "obstacle", "add_to_target")
+"""Effects that say what passes, not what is rolled."""
+
+
+def _big(number: int) -> str:
+    """A large whole number short: ``1e+12`` as ``1e12``."""
+    return f"{number:.3g}".replace("e+0", "e").replace("e+", "e")
+
+
+def _total_range() -> str:
+    return f"-{_big(MAX_TOTAL)} to {_big(MAX_TOTAL)}"
+
+
+class PoolReading:
+    """Mix-in of :class:`~workbench.rules.mechanics.pool.PoolMechanic` (which sets up what it
+    reads: ``model``, ``_passing``, ``_on``, ``_cancelled``, ``_tier_names``, ``_tier_keys``,
+    ``_tier_rules``, ``uses_obstacle`` and the methods ``_points``, ``_when``, ``_refuse``,
+    ``_compile``)."""
+
+    @property
+    def pass_from(self) -> str | None:
+        return self.model.outcome.pass_from if self.model.outcome else None
+
+    def tier_names(self) -> tuple[str, ...]:
+        return self._tier_names
+
+    def tier_rules(self, p):
+        key = tuple(p[name] for name in self._tier_keys)
+        found = self._tier_rules.get(key)
+        if found is None:
+            found = tuple(t for t in self.model.tiers if self._when(t.when, p))
+            if len(self._tier_rules) >= 4096:
+                self._tier_rules.clear()
+            self._tier_rules[key] = found
+        return found
+
+    def _reading(self, p) -> tuple[int | None, int, list]:
+        """(the target parameter's value or ``None``, what ``add_to_target`` adds, where the
+        target comes from): the full compile's, from the effects in :data:`PASSING` alone."""
+        target, add, sources = None, 0, []
+        for name, kind, plan in self._passing:
+            value = p[name]
+            if kind == "choice":
+                sub = self._on[name].get(str(value)) if value is not None else None
+                plan, x = ([e for e in sub[1] if e[0] in PASSING] if sub else ()), 1
+            elif name in self._cancelled:   # points left after cancelling (Arrata's net)
+                x = self._points(p)[name]
+            else:
+                x = 0 if value is None else int(value)
+            for verb, arg, effect, entry in plan:
+                if effect.when and not self._when(effect.when, p):
+                    continue
+                if verb != "add_to_target":
+                    if value is not None:
+                        earlier = [n for n, e in sources if e.endswith(("target", "obstacle"))]
+                        if earlier and earlier[0] != name:
+                            self._refuse(name, p, entry, f"no value while {earlier[0]!r} sets the "
+                                         "target too (two targets at once have no single meaning; "
+                                         "modifiers of a target are add_to_target)")
+                        target = (target or 0) + value
+                        sources.append((name, f"{entry} {verb}"))
+                else:
+                    n = (max(x - effect.past, 0) if x >= 0 else x) * effect.per_point
+                    add += n * arg
+                    if n * arg:
+                        sources.append((name, entry))
+        return target, add, sources
+
+    def target(self, p):
+        value, add, sources = self._reading(p)
+        if value is None:
+            return None
+        target = value + add
+        if abs(target) > MAX_TOTAL:
+            name, entry = sources[-1]
+            self._refuse(name, p, entry, f"values that keep the target within "
+                         f"{_total_range()} (these make it {_big(target)})")
+        return target
+
+    def versus_ties(self, p):
+        ties = self._compile(p)["ties"]
+        if ties is None:
+            raise WorkbenchError(f"{self.system_id}: its rules define no opposed checks (no [versus] table)")
+        return ties
+
+    def versus_extra_obstacle(self, p):
+        return self._reading(p)[1]
+
+    @property
+    def uncontested(self) -> str:
+        return self.model.versus.uncontested if self.model.versus else "counts"
+
+    def extra(self, p):
+        return {"effective_ob": self.target(p)} if self.uses_obstacle else {}
