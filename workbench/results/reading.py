@@ -144,14 +144,18 @@ def _at_least(raw: RawDistribution, total: int) -> float:
     return float(raw.at_least[column]) if column < raw.table.shape[1] else 0.0
 
 
-def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any], cells=None) -> float | None:
+def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> float | None:
     """P(pass): the total reaches the target (outside tiers that never pass), or the outcome
-    is at or after the first passing label; ``None`` when the check has neither.
-    ``cells``: the tier cells when the caller has them already."""
+    is at or after the first passing label; ``None`` when the check has neither."""
     custom = getattr(mechanic, "p_pass", None)
     if custom is not None:
         return _checked_probability(mechanic, custom(raw, p), raw)
-    target = checked_target(mechanic, p)
+    return _declared_p_pass(mechanic, raw, p, checked_target(mechanic, p))
+
+
+def _declared_p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any],
+                     target: int | None, cells=None) -> float | None:
+    """:func:`p_pass` by the declared reading, the target (and the tier cells) known."""
     if target is None:
         pass_from = mechanic.pass_from
         if pass_from is None or mechanic.labels is None:
@@ -189,9 +193,13 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
     elif mechanic.tier_names():
         names, cells, flat, unnamed = _tier_cells(mechanic, raw, params)
         tier_dist = _tier_probabilities(mechanic, raw, names, cells, flat, unnamed)
+    if getattr(mechanic, "p_pass", None) is not None:
+        passed = p_pass(mechanic, raw, params)
+    else:
+        passed = _declared_p_pass(mechanic, raw, params, target, cells)
     return CheckResult(system=system.id, params=dict(params), pmf=pmf, tiers=tier_dist,
-                       p_pass=p_pass(mechanic, raw, params, cells), lost_mass=raw.lost_mass,
-                       method=method, trials=raw.trials, seed=seed, extra=extra)
+                       p_pass=passed, lost_mass=raw.lost_mass, method=method, trials=raw.trials,
+                       seed=seed, extra=extra)
 
 
 # -- what a mechanic written in Python reads, checked once ------------------------------------
