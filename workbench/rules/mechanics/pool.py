@@ -81,7 +81,8 @@ class PoolMechanic(PoolReading, Mechanic):
                          if any(e[0] in PASSING for e in plan)
                          or any(e[0] in PASSING for sub in self._on[name].values() for e in sub[1])]
         self._pools: dict[tuple, PoolSpec] = {}
-        self._distinct: dict[PoolSpec, PoolSpec] = {}
+        self._distinct: dict[tuple, PoolSpec] = {}
+        self._dice_made: dict[tuple, DieType] = {}
         self._tier_names = tuple(dict.fromkeys(t.name for t in model.tiers))
         # Which tiers apply depends on the parameters their conditions name, and only those.
         self._tier_keys = tuple(dict.fromkeys(key for t in model.tiers for key in t.when))
@@ -402,7 +403,16 @@ class PoolMechanic(PoolReading, Mechanic):
                                  "so a roll never ends)")
                 raise WorkbenchError(f"{self.system_id}: with these parameters every face of {name} "
                                      "explodes, so a roll never ends")
-            made[name] = DieType(name, tuple(values), flags, limit=spec.explode_limit, into=into)
+            # One object per distinct die (most settings of a sweep roll the same few dice):
+            # built and checked once, and pools holding it compare by identity.
+            key = (name, tuple(values), flags, spec.explode_limit, into)
+            die = self._dice_made.get(key)
+            if die is None:
+                if len(self._dice_made) > 4096:
+                    self._dice_made.clear()
+                die = self._dice_made[key] = DieType(name, key[1], flags, limit=spec.explode_limit,
+                                                     into=into)
+            made[name] = die
         return made[name]
 
     def pool(self, p: Mapping[str, Any]) -> PoolSpec:
@@ -454,16 +464,22 @@ class PoolMechanic(PoolReading, Mechanic):
             name, entry = c["sources"]["modifier"][-1]
             self._refuse(name, p, entry, f"values that keep what is added to the total within "
                          f"{_total_range()} (these add {_big(c['modifier'])})")
+        # One object per distinct pool: settings that roll the same dice (a die penalty and a
+        # smaller pool) share it, built and checked once, and the exact engine's memo finds
+        # it without comparing pools.
+        key = (tuple(groups), c["rerolls"], c["modifier"], c["floor"], keep, kept)
+        found = self._distinct.get(key)
+        if found is not None:
+            return found
         try:
-            spec = PoolSpec(tuple(groups), rerolls=c["rerolls"], modifier=c["modifier"],
+            spec = PoolSpec(key[0], rerolls=c["rerolls"], modifier=c["modifier"],
                             floor=c["floor"], keep=keep, kept=kept)
         except WorkbenchError as exc:  # a combination the vocabulary cannot roll
             blamed = c["sources"]["rerolls"] if c["rerolls"] else []
             if blamed:
                 self._refuse(blamed[0][0], p, blamed[0][1], f"0 with these dice: {exc}")
             raise WorkbenchError(f"{self.system_id} ({self.source}): with these parameters, {exc}") from None
-        # One object per distinct pool: settings that roll the same dice (a die penalty and a
-        # smaller pool) then find the exact engine's memo entry without comparing pools.
         if len(self._distinct) > 4096:
             self._distinct.clear()
-        return self._distinct.setdefault(spec, spec)
+        self._distinct[key] = spec
+        return spec
