@@ -11,7 +11,8 @@ computed by
   repetition (computed distributions, explosion chains, the table of log-factorials);
 - **icepool** and **dyce**: a fresh die object each repetition, summed ``n`` times (their
   idiom for a pool; open-ended dice through icepool's ``Again`` and dyce's ``expand``, followed
-  as deep as it takes to leave out at most 1e-12, where ours leaves out far less).
+  as deep as it takes to leave out at most 1e-12, where ours leaves out far less), and the
+  probabilities read (icepool's exact fractions; dyce's as floats, its quickest).
 
 Target: ours at least 10x faster than each of them on every row. Beside it, the full public
 ``workbench.check`` three ways: with every cache cleared (a fresh session), with the computed
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import math
 import os
+from operator import truediv
 import time
 import warnings
 from fractions import Fraction
@@ -30,6 +32,7 @@ from pathlib import Path
 import workbench
 from workbench import analysis
 from workbench.engine import closed, exact
+from workbench.engine import work as work_estimate
 from workbench.engine.exact import exact_raw
 from workbench.results import reading
 
@@ -54,10 +57,12 @@ CASES = [
 
 
 def forget_numbers() -> None:
-    """Forget every computed distribution: exact results, explosion chains, log-factorials."""
+    """Forget every computed distribution and estimate: exact results, explosion chains and
+    their work estimates, log-factorials, tier cells."""
     exact_raw.cache_clear()
     exact._die_chain.cache_clear()
     exact._chain.cache_clear()
+    work_estimate.chain_shape.cache_clear()
     closed.forget()
     reading._CELLS.clear()
 
@@ -68,7 +73,7 @@ def forget_everything() -> None:
     for system in workbench.systems():
         system._parsed.clear()
         system._settings.clear()
-        for cache in ("_pools", "_compiled", "_tier_rules", "_distinct"):
+        for cache in ("_pools", "_compiled", "_tier_rules", "_distinct", "_dice_made"):
             getattr(system.mechanic, cache, {}).clear()
 
 
@@ -114,12 +119,12 @@ def dyce_work(n: int, open_ended: bool):
             return 1 + expand(open_die, result.h)
         return 1 if result.outcome >= 4 else 0
 
-    def work():   # fresh histograms each time
+    def work():   # fresh histograms each time; probabilities read as floats, as ours are
         if open_ended:
             one = expand(open_die, H(6), min_path_probability=Fraction(1, 6 ** depth_for(n)))
         else:
             one = H({0: 4, 1: 2})
-        return n @ one
+        return dict((n @ one).probability_items(truediv))
     return work
 
 

@@ -351,7 +351,7 @@ def exact_raw(spec: PoolSpec) -> RawDistribution:
         [4.0, 4.0, 1.0]
     """
     if len(spec.groups) == 1 and spec.keep == "sum" and not spec.rerolls:
-        counted = _counting_pool(spec)   # at most 40 counting dice: no work to estimate
+        counted = _counting_pool(spec)   # counting dice: a binomial, no work to estimate
         if counted is not None:
             return counted
     check_exact(spec, stop=TOLERANCE * 1e-2)  # refuse what would not end in time, up front
@@ -381,24 +381,24 @@ def exact_raw(spec: PoolSpec) -> RawDistribution:
 
 def _counting_pool(spec: PoolSpec) -> RawDistribution | None:
     """The commonest pool, in as few steps as it takes: one type of counting die (every face
-    adds 0 or 1, none explodes), summed, no rerolls, no floor reached: a binomial. ``None``
-    for anything else (or tails to trim), which takes the general path."""
+    adds 0 or 1, none explodes), summed, no rerolls: a binomial (at most MAX_DICE + 1 terms,
+    so there is no work to estimate). ``None`` for any other pool."""
     (die, n), = spec.groups
-    values = die.values
     if True in die.explodes:
         return None
+    values = die.values
     hits = values.count(1)
-    if hits + values.count(0) != len(values) or (spec.floor is not None and spec.floor > spec.modifier):
+    if hits + values.count(0) != len(values):
         return None
-    if n > closed.RECURRENCE_UP_TO:
-        return None
-    probs = closed.binomial_list(n, hits / len(values))
-    if not (probs[0] > TAIL and probs[-1] > TAIL):
-        return None
-    table = np.zeros((2, n + 1))
-    table[0] = probs
-    table.setflags(write=False)
-    return RawDistribution(spec.modifier, table, 0.0)
+    p = hits / len(values)
+    if n <= closed.RECURRENCE_UP_TO and (spec.floor is None or spec.floor <= spec.modifier):
+        probs = closed.binomial_list(n, p)
+        if probs[0] > TAIL and probs[-1] > TAIL:   # no tails to trim: the table at once
+            table = np.zeros((2, n + 1))
+            table[0] = probs
+            table.setflags(write=False)
+            return RawDistribution(spec.modifier, table, 0.0)
+    return _raw(_Sub(0, closed.binomial(n, p)), _Sub.zero(), spec, 0.0)
 
 
 def _raw(full: _Sub, all_fail: _Sub, spec: PoolSpec, lost: float) -> RawDistribution:
