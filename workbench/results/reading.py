@@ -244,6 +244,8 @@ def checked_target(mechanic: Mechanic, p: Mapping[str, Any]) -> int | None:
     target = mechanic.target(p)
     if target is None:
         return None
+    if type(target) is int and -MAX_TOTAL <= target <= MAX_TOTAL:   # the usual case, at once
+        return target
     if isinstance(target, (bool, np.bool_)) or not isinstance(target, (int, np.integer)) \
             or abs(target) > MAX_TOTAL:
         raise WorkbenchError(f"{mechanic.system_id}: target(p) returned {shown(target)} for "

@@ -46,34 +46,39 @@ def exact_check_rows(items: Sequence[tuple[int, dict, Any]], fixed: Mapping[str,
         entry[1].append(index)
         entry[2].append(given)
     rows: dict[int, dict] = {}
-    means: dict[int, tuple] = {}   # each pool's mean, once per batch
     for named, indices, points in by_system.values():
         system = get_system(named)
         mechanic = system.mechanic
+        # What a data-defined system reads off a pool besides P(pass) (the mean, the tiers,
+        # the mass lost) depends on the pool and on which tiers apply, not on the target:
+        # worked out once per pool and set of tiers, then each point adds its P(pass).
+        shared = mechanic.pure and mechanic.p_pass is None and mechanic.tiers is None
+        templates: dict[tuple, tuple] = {}
         # Points that differ only in what passes share one resolution and one pool.
         for index, (resolved, pool) in zip(indices, system.resolve_points(points)):
             raw = exact_raw(pool)
-            mean = means.get(id(raw))
-            if mean is None or mean[0] is not raw:
-                mean = means[id(raw)] = (raw, _mean(mechanic, raw))
-            rows[index] = _figures(mechanic, resolved, raw, mean[1])
+            if not shared:
+                rows[index] = _figures(mechanic, resolved, raw)
+                continue
+            rules = mechanic.tier_rules(resolved) if mechanic.tier_names() else ()
+            found = templates.get((id(raw), id(rules)))
+            if found is None or found[0] is not raw or found[1] is not rules:
+                row = _figures(mechanic, resolved, raw)
+                row.pop("p_pass", None)
+                found = templates[(id(raw), id(rules))] = (raw, rules, row)
+            p_pass = reading.p_pass(mechanic, raw, resolved)
+            rows[index] = found[2].copy() if p_pass is None else {"p_pass": p_pass, **found[2]}
     return [(index, rows[index]) for index, _, _ in items]
 
 
-def _mean(mechanic, raw) -> tuple[float | None, Any]:
-    """The pool's mean (``None`` for labelled outcomes) and its outcome distribution."""
+def _figures(mechanic, resolved, raw) -> dict:
     pmf = reading.outcomes(mechanic, raw)
-    return (float(pmf.mean) if pmf.numeric else None), pmf
-
-
-def _figures(mechanic, resolved, raw, mean_and_pmf) -> dict:
-    mean, pmf = mean_and_pmf
     row: dict[str, Any] = {}
     p_pass = reading.p_pass(mechanic, raw, resolved)
     if p_pass is not None:
         row["p_pass"] = float(p_pass)
-    if mean is not None:
-        row["mean"] = mean
+    if pmf.numeric:
+        row["mean"] = float(pmf.mean)
     tiers = reading.tiers(mechanic, raw, resolved)
     if tiers is not None:
         row.update({f"tier: {name}": float(p) for name, p in zip(tiers.outcomes, tiers.probabilities)})

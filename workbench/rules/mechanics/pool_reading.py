@@ -49,8 +49,9 @@ class PoolReading:
 
     def _reading(self, p) -> tuple[int | None, int, list]:
         """(the target parameter's value or ``None``, what ``add_to_target`` adds, where the
-        target comes from): the full compile's, from the effects in :data:`PASSING` alone."""
-        target, add, sources = None, 0, []
+        target comes from as (parameter, entry)): the full compile's, from the effects in
+        :data:`PASSING` alone."""
+        target, add, sources, setter = None, 0, [], None
         for name, kind, plan in self._passing:
             value = p[name]
             if kind == "choice":
@@ -65,18 +66,17 @@ class PoolReading:
                     continue
                 if verb != "add_to_target":
                     if value is not None:
-                        earlier = [n for n, e in sources if e.endswith(("target", "obstacle"))]
-                        if earlier and earlier[0] != name:
-                            self._refuse(name, p, entry, f"no value while {earlier[0]!r} sets the "
+                        if setter is not None and setter != name:
+                            self._refuse(name, p, entry, f"no value while {setter!r} sets the "
                                          "target too (two targets at once have no single meaning; "
                                          "modifiers of a target are add_to_target)")
-                        target = (target or 0) + value
-                        sources.append((name, f"{entry} {verb}"))
+                        target, setter = (target or 0) + value, name
+                        sources.append((name, entry, verb))
                 else:
                     n = (max(x - effect.past, 0) if x >= 0 else x) * effect.per_point
                     add += n * arg
                     if n * arg:
-                        sources.append((name, entry))
+                        sources.append((name, entry, ""))
         return target, add, sources
 
     def target(self, p):
@@ -85,9 +85,9 @@ class PoolReading:
             return None
         target = value + add
         if abs(target) > MAX_TOTAL:
-            name, entry = sources[-1]
-            self._refuse(name, p, entry, f"values that keep the target within "
-                         f"{_total_range()} (these make it {_big(target)})")
+            name, entry, verb = sources[-1]
+            self._refuse(name, p, f"{entry} {verb}".rstrip(), f"values that keep the target "
+                         f"within {_total_range()} (these make it {_big(target)})")
         return target
 
     def versus_ties(self, p):
