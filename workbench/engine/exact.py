@@ -350,10 +350,29 @@ def exact_raw(spec: PoolSpec) -> RawDistribution:
         >>> [round(float(p) * 9, 6) for p in raw.pmf]
         [4.0, 4.0, 1.0]
     """
-    if len(spec.groups) == 1 and spec.keep == "sum" and not spec.rerolls:
-        counted = _counting_pool(spec)   # counting dice: a binomial, no work to estimate
-        if counted is not None:
-            return counted
+    groups = spec.groups
+    if len(groups) == 1 and not spec.rerolls and spec.keep == "sum":
+        # The commonest pool, in as few steps as it takes: one type of counting die (every
+        # face adds 0 or 1, none explodes), summed, no rerolls. A binomial: at most
+        # MAX_DICE + 1 terms, so there is no work to estimate.
+        die, n = groups[0]
+        p = die.counting_chance
+        if p is not None:
+            if 0.0 < p < 1.0 and n <= closed.RECURRENCE_UP_TO and (
+                    spec.floor is None or spec.floor <= spec.modifier):
+                # closed.binomial_list, written out: this is most checks' whole computation.
+                q = 1.0 - p
+                ratio, term = p / q, q ** n
+                probs = [term]
+                for k in range(n):
+                    term = term * (n - k) / (k + 1) * ratio
+                    probs.append(term)
+                if probs[0] > TAIL and term > TAIL:   # no tails to trim: the table at once
+                    table = np.zeros((2, n + 1))
+                    table[0] = probs
+                    table.setflags(write=False)
+                    return RawDistribution(spec.modifier, table, 0.0)
+            return _raw(_Sub(0, closed.binomial(n, p)), _Sub.zero(), spec, 0.0)
     check_exact(spec, stop=TOLERANCE * 1e-2)  # refuse what would not end in time, up front
     dice = spec.dice
     lost = 0.0
@@ -377,28 +396,6 @@ def exact_raw(spec: PoolSpec) -> RawDistribution:
     if dice == 0:
         all_fail = _Sub.zero()
     return _raw(full, all_fail, spec, lost)
-
-
-def _counting_pool(spec: PoolSpec) -> RawDistribution | None:
-    """The commonest pool, in as few steps as it takes: one type of counting die (every face
-    adds 0 or 1, none explodes), summed, no rerolls: a binomial (at most MAX_DICE + 1 terms,
-    so there is no work to estimate). ``None`` for any other pool."""
-    (die, n), = spec.groups
-    if True in die.explodes:
-        return None
-    values = die.values
-    hits = values.count(1)
-    if hits + values.count(0) != len(values):
-        return None
-    p = hits / len(values)
-    if n <= closed.RECURRENCE_UP_TO and (spec.floor is None or spec.floor <= spec.modifier):
-        probs = closed.binomial_list(n, p)
-        if probs[0] > TAIL and probs[-1] > TAIL:   # no tails to trim: the table at once
-            table = np.zeros((2, n + 1))
-            table[0] = probs
-            table.setflags(write=False)
-            return RawDistribution(spec.modifier, table, 0.0)
-    return _raw(_Sub(0, closed.binomial(n, p)), _Sub.zero(), spec, 0.0)
 
 
 def _raw(full: _Sub, all_fail: _Sub, spec: PoolSpec, lost: float) -> RawDistribution:

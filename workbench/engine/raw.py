@@ -31,9 +31,11 @@ class RawDistribution:
 
     def __init__(self, offset: int, table: np.ndarray, lost_mass: float = 0.0,
                  trials: int | None = None):
-        # The fields at once (a frozen dataclass would set them one by one: this is made
-        # for every check).
-        self.__dict__.update(offset=offset, table=table, lost_mass=lost_mass, trials=trials)
+        # Straight into the instance (a frozen dataclass sets each field through
+        # object.__setattr__: this is made for every check).
+        fields = self.__dict__
+        fields["offset"], fields["table"] = offset, table
+        fields["lost_mass"], fields["trials"] = lost_mass, trials
 
     @cached_property
     def totals(self) -> np.ndarray:

@@ -35,7 +35,7 @@ class _HashedOnce:
         return found
 
     def __getstate__(self):
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_counting")}
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,24 @@ class DieType(_HashedOnce):
     def fails(self) -> tuple[bool, ...]:
         """Faces that are cancelling failures (value below zero)."""
         return tuple(v < 0 for v in self.values)
+
+    @property
+    def counting_chance(self) -> float | None:
+        """For a counting die (every face adds 0 or 1, none explodes), the chance that it
+        adds 1; ``None`` for any other die. Worked out once (the exact engine asks on every
+        check) and never pickled, like the hash.
+
+        Example:
+            >>> DieType.threshold("d6", 6, 5).counting_chance, DieType("d", (0, 2)).counting_chance
+            (0.3333333333333333, None)
+        """
+        found = self.__dict__.get("_counting", False)
+        if found is False:
+            values = self.values
+            hits = values.count(1)
+            counting = True not in self.explodes and hits + values.count(0) == len(values)
+            found = self.__dict__["_counting"] = hits / len(values) if counting else None
+        return found
 
     @classmethod
     def threshold(cls, name: str, sides: int, success_from: int, fail_to: int = 0,
