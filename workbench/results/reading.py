@@ -150,12 +150,13 @@ def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> fl
     custom = getattr(mechanic, "p_pass", None)
     if custom is not None:
         return _checked_probability(mechanic, custom(raw, p), raw)
-    return _declared_p_pass(mechanic, raw, p, checked_target(mechanic, p))
+    return declared_p_pass(mechanic, raw, p, checked_target(mechanic, p))
 
 
-def _declared_p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any],
+def declared_p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any],
                      target: int | None, cells=None) -> float | None:
-    """:func:`p_pass` by the declared reading, the target (and the tier cells) known."""
+    """:func:`p_pass` by the declared reading, the target (and the tier cells) known (for
+    mechanics whose target needs no checking: the data-defined ones check their own)."""
     if target is None:
         pass_from = mechanic.pass_from
         if pass_from is None or mechanic.labels is None:
@@ -196,7 +197,7 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
     if getattr(mechanic, "p_pass", None) is not None:
         passed = p_pass(mechanic, raw, params)
     else:
-        passed = _declared_p_pass(mechanic, raw, params, target, cells)
+        passed = declared_p_pass(mechanic, raw, params, target, cells)
     return CheckResult(system=system.id, params=dict(params), pmf=pmf, tiers=tier_dist,
                        p_pass=passed, lost_mass=raw.lost_mass, method=method, trials=raw.trials,
                        seed=seed, extra=extra)

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import gc
 import inspect
+import itertools
 from typing import Any
+
+import numpy as np
 
 from .. import validation
 from ..errors import WorkbenchError
@@ -166,15 +169,14 @@ def _frame(target, names, items, results, seed, fixed, partial):
 
     done = [(index, point, point_seed_) for index, point, point_seed_ in items if index in results]
     columns: dict[str, list] = {name: [point[name] for _, point, _ in done] for name in names}
-    figure_names: list[str] = []
-    seen = set(names)
-    for index, _, _ in done:
-        for key in results[index]:
-            if key not in seen:
-                seen.add(key)
-                figure_names.append(key)
+    rows = [results[index] for index, _, _ in done]
+    # Every figure any row has, in the order first seen (dict.fromkeys walks the keys in C).
+    figure_names = [key for key in dict.fromkeys(itertools.chain.from_iterable(rows))
+                    if key not in columns]
     for key in figure_names:
-        columns[key] = [results[index].get(key) for index, _, _ in done]
+        columns[key] = [row.get(key) for row in rows]
+        if target.name == "check":   # every figure of a check is a number: an array at once
+            columns[key] = np.array(columns[key], dtype=float)
     if target.stochastic:
         columns["seed"] = [point_seed_ for _, _, point_seed_ in done]
     frame = pd.DataFrame(columns, index=pd.Index([index for index, _, _ in done], name="point"))

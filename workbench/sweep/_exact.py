@@ -66,7 +66,8 @@ def exact_check_rows(items: Sequence[tuple[int, dict, Any]], fixed: Mapping[str,
                 row = _figures(mechanic, resolved, raw)
                 row.pop("p_pass", None)
                 found = templates[(id(raw), id(rules))] = (raw, rules, row)
-            p_pass = reading.p_pass(mechanic, raw, resolved)
+            # A data-defined mechanic checks its own target: read P(pass) straight off.
+            p_pass = reading.declared_p_pass(mechanic, raw, resolved, mechanic.target(resolved))
             rows[index] = found[2].copy() if p_pass is None else {"p_pass": p_pass, **found[2]}
     return [(index, rows[index]) for index, _, _ in items]
 
