@@ -17,9 +17,11 @@ generator or the dice would be noted in the changelog.
 
 Speed: a pool of one die type (at most 256 sides) that is summed without rerolls (success
 counting, open-ended and bounce dice alone) runs on the byte-table fast path of
-:mod:`workbench.engine._kernels.fast`, several times faster than the general kernel and with
-*identical* results for the same seed (same bytes, same dice, same order); every other pool
-runs on :func:`workbench.engine._kernels.pool.histogram_blocks`. ``benchmarks/bench_simulate.py``
+:mod:`workbench.engine._kernels.fast` (a word of eight dice at a time for pools of eight dice
+or more), several times faster than the general kernel and with *identical* results for the
+same seed (same bytes, same dice, same order); every other pool runs on
+:func:`workbench.engine._kernels.pool.histogram_blocks`. The generator is unchanged by these
+paths: a seed gives the counts it always gave. ``benchmarks/bench_simulate.py``
 measures both against numpy.
 
 Interrupting (Ctrl-C) a long run stops it after the current chunk of blocks, closes the
