@@ -159,7 +159,7 @@ def _value(value) -> str:
 
 
 def _distribution_frame(dist, value_name: str = "outcome"):
-    import pandas as pd  # loaded on first use: keeps `import workbench` fast
+    import pandas as pd  # lazy: slow import
     frame = pd.DataFrame({value_name: list(dist.outcomes), "probability": dist.probabilities,
                           "at_least": [dist.at_least(o) for o in dist.outcomes]})
     if dist.trials is not None:
@@ -169,7 +169,7 @@ def _distribution_frame(dist, value_name: str = "outcome"):
 
 def to_frame(obj):
     """The tidy DataFrame of a result (pandas is imported here, on first use)."""
-    import pandas as pd  # loaded on first use: keeps `import workbench` fast
+    import pandas as pd  # lazy: slow import
     kind = type(obj).__name__
     if kind == "Distribution":
         return _distribution_frame(obj)
@@ -267,7 +267,7 @@ def _cell(name, value) -> str:
 
 def _shown_tables(obj) -> list[tuple[str, Any, int]]:
     """(caption, frame of text, rows left out) for the compact tables of a result."""
-    import pandas as pd  # loaded on first use: keeps `import workbench` fast
+    import pandas as pd  # lazy: slow import
     kind = type(obj).__name__
     if kind in ("Distribution", "CheckResult", "VersusResult"):
         if kind == "Distribution":

@@ -12,15 +12,15 @@ import numpy as np
 
 from . import validation
 from .api import check, simulate
+from .engine.exact import exact_raw
 from .errors import ParameterError
 from .limits import MAX_DICE
-from .engine.exact import exact_raw
 from .results import reading
 from .rules.registry import get_system
 from .rules.system import Rung, System
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
 
 DEFAULT_POOLS = range(1, 21)
 
@@ -106,7 +106,7 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
         >>> [round(p, 4) for p in frame["p_pass"]]
         [0.3333, 0.5556]
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
     sys_ = get_system(system)
     chosen = _rungs(sys_, rungs)
     sizes = pool_size_list(pool_sizes)
@@ -171,7 +171,7 @@ def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POO
         >>> table.shape
         (2, 10)
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
     if isinstance(entries, (str, System)):
         entries = [entries]
     if not isinstance(entries, Iterable) or isinstance(entries, Mapping):

@@ -17,20 +17,28 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from . import validation
-from .numbers import fixed, json_ready
-from .results.rich import RichResult
-from ._ladder_search import DEFAULT_ADD_STEPS, difficulty_knobs  # noqa: F401 (public here)
-from ._ladder_search import (Conflict, candidates, check_goals, check_pools, closest_each,
-                             find_conflicts, ordered_choice)
+from ._ladder_search import (  # noqa: F401 (public here)
+    DEFAULT_ADD_STEPS,
+    Conflict,
+    candidates,
+    check_goals,
+    check_pools,
+    closest_each,
+    difficulty_knobs,
+    find_conflicts,
+    ordered_choice,
+)
 from .analysis import pool_size_list, success_curve
 from .api import check
 from .errors import ParameterError, WorkbenchError
 from .limits import MAX_DICE
+from .numbers import fixed, json_ready
+from .results.rich import RichResult
 from .rules.registry import get_system
 from .rules.system import Rung, System
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
 
 DEFAULT_TABLE_POOLS = range(1, 11)
 
@@ -90,7 +98,7 @@ def difficulty_table(system: "str | System", pool_sizes: Iterable[int] = range(1
         >>> list(table.columns), float(round(table.loc[0, "2 dice"], 4))
         (['Difficulty', 'Example', 'Setting', '2 dice'], 0.75)
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
     sys_ = get_system(system)
     if not sys_.ladder:
         raise WorkbenchError(f"{sys_.id}: has no difficulty ladder ([[ladder]] in its data file)")
@@ -221,7 +229,7 @@ class LadderSolution(RichResult):
     def table(self) -> pd.DataFrame:
         """Wanted vs achieved, one row per rung: ``rung, setting, wanted, achieved, error,
         reachable, note``."""
-        import pandas as pd
+        import pandas as pd  # lazy: pandas
         return pd.DataFrame([{"rung": r.name, "setting": r.rung.describe(), "wanted": r.wanted,
                               "achieved": r.achieved, "error": r.error,
                               "reachable": r.reachable, "note": r.note} for r in self.rungs])
@@ -235,7 +243,7 @@ class LadderSolution(RichResult):
             >>> solve_ladder("uwr", "Normal=0.7", pools=[3, 4]).pools_table().columns.tolist()
             ['rung', 'setting', 'wanted', '3 dice', '4 dice', 'reachable', 'note']
         """
-        import pandas as pd
+        import pandas as pd  # lazy: pandas
         quality = self.params.get("quality")
         rows = []
         for rung in self.rungs:
@@ -260,7 +268,7 @@ class LadderSolution(RichResult):
             >>> curves[["rung", "pool", "typical"]].values.tolist()
             [['Normal', 1, False], ['Normal', 4, True], ['Hard', 1, False], ['Hard', 4, True]]
         """
-        import pandas as pd
+        import pandas as pd  # lazy: pandas
         sizes = list(pool_sizes)
         wide = self.across_pools(sizes)
         rows = []

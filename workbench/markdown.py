@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import WorkbenchError
+from .export.tables import render_table
 from .render import Block, figure_file_name, parse_block, table_frame, write_figure_file
 
 BEGIN = "<!-- workbench:begin -->"
@@ -88,7 +89,6 @@ def _options(words: str, where: str) -> tuple[str, dict[str, str]]:
 
 
 def _table(block: Block) -> str:
-    from .export.tables import render_table
     text = render_table(table_frame(block), "md", block.numbers)
     return text + (f"\n\n*{block.caption}*" if block.caption else "")
 

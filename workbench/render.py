@@ -32,12 +32,13 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from ._version import __version__
 from .errors import ParameterError, WorkbenchError
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
+from .ladders import difficulty_table, ladder_table, pool_label, solve_ladder
 from .rules.registry import get_system
+from .rules.system import System
 
-if TYPE_CHECKING:  # pandas and plotly load on first use
+if TYPE_CHECKING:  # pandas loads on first use
     import pandas as pd
 
-    from .rules.system import System
 
 BLOCK_KINDS = ("table", "ladder", "figure", "parameters")
 _NUMBERS = ("table", "ladder", "figure")
@@ -292,7 +293,6 @@ def table_frame(block: Block) -> "pd.DataFrame":
     ``ladder``: the ladder's P(pass) per rung and pool size; with ``want``, the solved ladder
     (``show=solution``: wanted against achieved; ``show=pools``: across pool sizes).
     """
-    from .ladders import difficulty_table, ladder_table, solve_ladder
     params = block.param_dict
     if block.kind == "parameters":
         return parameters_frame(block.system)
@@ -324,7 +324,7 @@ def parameters_frame(system: "str | System") -> "pd.DataFrame":
         >>> parameters_frame("fons").iloc[-1].tolist()[:3]
         ['attack_resolution', 'rule option', 'opposed']
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
     sys_ = get_system(system)
 
     def shown(value: Any) -> str:
@@ -339,7 +339,6 @@ def parameters_frame(system: "str | System") -> "pd.DataFrame":
 
 def _pool_headed(block: Block, frame: "pd.DataFrame") -> "pd.DataFrame":
     """Columns headed as designers write pools (``1 die``, ``B3``, ``3d6``), rungs a column."""
-    from .ladders import pool_label
     frame = frame.copy()
     if block.system.pool_parameter and len(frame.columns) == len(block.pools):
         quality = block.param_dict.get("quality")
@@ -365,7 +364,8 @@ def build_figure(block: Block):
         >>> [trace.name for trace in fig.data]
         ['Easy', 'Normal', 'Difficult', 'Extreme']
     """
-    from . import figures
+    from . import figures  # lazy: plotly
+
     params, pools = block.param_dict, list(block.pools)
     rungs = list(block.rungs) if block.rungs else None
     entry = (block.system.id, block.system, params)
@@ -378,7 +378,6 @@ def build_figure(block: Block):
     if block.figure == "difference":
         return figures.difference_figure(entry, block.base, pools=pools, rungs=rungs)
     if block.want is not None:
-        from .ladders import solve_ladder
         try:
             solution = solve_ladder(block.system, block.want, block.pool, **params)
         except WorkbenchError as exc:
@@ -396,7 +395,7 @@ def write_figure_file(block: Block, folder: "str | os.PathLike") -> Path:
     """Draw the block's figure into ``folder`` (kept when the same key was drawn before)."""
     path = Path(folder) / figure_file_name(block)
     if not path.exists():
-        from .figures import write_figure
+        from .figures import write_figure  # lazy: plotly
         path.parent.mkdir(parents=True, exist_ok=True)
         # No half-written file under the name, even with parallel Sphinx readers drawing it too.
         scratch = path.with_name(f".partial-{os.getpid()}-{path.name}")

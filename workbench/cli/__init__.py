@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .._version import __version__
 from ..errors import WorkbenchError
 from . import _checks, _docs, _figure, _files, _render, _sweep
 
@@ -25,15 +26,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"workbench: error: {one_line(message)}\n")
 
 
-def _version() -> str:
-    from .._version import __version__  # one source: the installed package's metadata
-    return __version__
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="Exact odds, simulations, tables and reports "
                                                    "for dice-pool RPG systems.")
-    parser.add_argument("--version", action="version", version=f"workbench {_version()}")
+    parser.add_argument("--version", action="version", version=f"workbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for module in SUBCOMMAND_MODULES:
         module.register(sub)

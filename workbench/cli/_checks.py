@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from .. import validation
 from .._display import cut_tails
 from ..api import check, simulate, systems, versus
-from .. import validation
 from ..errors import WorkbenchError
 from ..export.tables import NumberFormat, format_numbers
 from ..numbers import json_ready, round_sig
@@ -18,7 +18,7 @@ FORMAT_HELP = ("json (default; numbers to 15 significant digits and 15 decimals:
                "(every outcome, plain numbers)")
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
 
 
 def register(sub) -> None:
@@ -99,7 +99,7 @@ _PROBABILITIES = ("p_pass", "p_actor", "lost_mass")
 def _result_frames(data: dict, numbers: NumberFormat | None) -> list[tuple[str, pd.DataFrame]]:
     """The tables of a result: outcomes (or margins), tiers, summary. With ``numbers`` the
     cells are text for people (tails cut); without, plain numbers for CSV."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
     frames = []
     # A check prints its outcome distribution; an opposed check its margin distribution.
     title, key = ("Outcomes", "pmf") if "pmf" in data else ("Margins", "margin")
@@ -130,7 +130,7 @@ def emit(data: dict, fmt: str) -> None:
     if fmt == "json":
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return
-    from tabulate import tabulate
+    from tabulate import tabulate  # lazy: slow import
     blocks = []
     for title, frame in _result_frames(data, None if fmt == "csv" else PMF_NUMBERS):
         if fmt == "csv":

@@ -11,9 +11,17 @@ import sys
 from pathlib import Path
 
 from .. import validation
-from ..limits import MAX_TABLE_POOL
 from ..errors import WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
+from ..ladders import (
+    difficulty_knobs,
+    difficulty_table,
+    pool_label,
+    pools_text,
+    solve_ladder,
+)
+from ..limits import MAX_TABLE_POOL
+from ..report import DEFAULT_WANTED, build_report, report_title
 from ._args import parse_assignments, whole_number
 
 _RANGE = re.compile(r"^\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*$", re.ASCII)
@@ -149,7 +157,6 @@ def checked_out_path(out: str, example: str = "odds.rst") -> Path:
 
 
 def run_table(args) -> int:
-    from ..ladders import difficulty_table
     numbers = number_format_of(args)
     if args.out is not None:
         checked_out_path(args.out)
@@ -162,7 +169,6 @@ def _turned_knobs(system: str, turn: str | None):
     """``--turn target,favor`` -> the solver's knobs, restricted to those named."""
     if turn is None:
         return None
-    from ..ladders import difficulty_knobs
     every = difficulty_knobs(system)
     names = [name.strip() for name in turn.split(",") if name.strip()]
     unknown = [name for name in names if name not in every]
@@ -188,7 +194,6 @@ def _typical_pools(args) -> tuple[int, list[int]]:
 
 
 def _order_sentence(solution, fmt: str) -> str:
-    from ..ladders import pools_text
     where = pools_text(solution.system, solution.pools, solution.params.get("quality"))
     text = (f"Ordered {where}: " if where else "Ordered: ") + ("yes" if solution.ordered else "no")
     if fmt == "html":
@@ -197,7 +202,6 @@ def _order_sentence(solution, fmt: str) -> str:
 
 
 def run_ladder(args) -> int:
-    from ..ladders import solve_ladder
     numbers = number_format_of(args)
     pool, pools = _typical_pools(args)
     tolerance = validation.real_number(None, "--tolerance", args.tolerance, 0.0, 1.0, text=True,
@@ -236,7 +240,6 @@ def run_ladder(args) -> int:
         if show in ("both", "pools") and solution.pool is not None:  # one die: no pool sizes
             table = solution.across_pools(across)
             if len(table.columns) == len(across):  # pool sizes as designers write them: B3, 3d6
-                from ..ladders import pool_label
                 table.columns = [pool_label(args.system, n, quality) for n in across]
             blocks.append(render_table(table, args.format, numbers,
                                        title="Solved ladder across pool sizes"))
@@ -256,7 +259,6 @@ def run_ladder(args) -> int:
 
 
 def run_report(args) -> int:
-    from ..report import DEFAULT_WANTED, build_report, report_title
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     if not systems:
         raise WorkbenchError(f"--systems got {args.systems!r}; allowed: ids such as uwr,arrata")

@@ -9,7 +9,14 @@ import sys
 from pathlib import Path
 
 from ..errors import WorkbenchError
-from ..render import FIGURE_KINDS, FIGURE_OUTPUTS, BlockOptionError
+from ..render import (
+    FIGURE_KINDS,
+    FIGURE_OUTPUTS,
+    BlockOptionError,
+    build_figure,
+    parse_block,
+)
+from ..rules.registry import get_system
 from ._args import parse_assignments
 
 # Block options the command line spells as --options; any other name is a system parameter.
@@ -41,8 +48,7 @@ def run_figure(args) -> int:
                              + ", ".join("." + s for s in FIGURE_OUTPUTS))
     if not out.parent.is_dir():
         raise WorkbenchError(f"--out {args.out!r}: folder {str(out.parent)!r} does not exist")
-    from ..figures import write_figure
-    from ..render import build_figure, parse_block
+    from ..figures import write_figure  # lazy: plotly
     params = parse_assignments(args.params)
     clash = [name for name in params if name in _CLI_OPTIONS or name in ("output", "alt", "caption")]
     if clash:
@@ -56,7 +62,6 @@ def run_figure(args) -> int:
     except BlockOptionError as exc:
         if exc.option in _CLI_OPTIONS:
             raise WorkbenchError(f"--{exc.option} got {exc.value!r}; allowed: {exc.allowed}") from None
-        from ..rules.registry import get_system
         system = get_system(args.system)
         allowed = exc.allowed if exc.option in system.params else \
             f"parameters of {system.id}: {', '.join(system.params)}"

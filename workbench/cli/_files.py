@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+from ..rules import registry
+
 
 def register(sub) -> None:
     p = sub.add_parser("files", help="which system and variant files were loaded, from where")
@@ -21,7 +23,6 @@ def loaded_files() -> list[dict]:
         >>> [entry["id"] for entry in loaded_files()][:2]
         ['uwr', 'fons']
     """
-    from ..rules import registry
     listing = getattr(registry, "loaded_files", None)
     if listing is not None:  # the registry's own account of its search path
         return [{"id": f.id, "path": str(f.path) if f.path else "", "origin": f.origin} for f in listing()]

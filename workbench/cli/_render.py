@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from ..errors import WorkbenchError
+from ..markdown import fill_markdown
 
 
 def register(sub) -> None:
@@ -22,7 +23,6 @@ def register(sub) -> None:
 
 
 def run_render(args) -> int:
-    from ..markdown import fill_markdown
     if args.figures is not None and not Path(args.figures).is_dir():
         raise WorkbenchError(f"--figures {args.figures!r}: not an existing folder")
     stale = []

@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import validation
 from ..errors import WorkbenchError
+from ..sweep import FUNCTIONS, sweep
 from ._args import parse_assignments
 
 OUTPUTS = (".csv", ".json", ".parquet")
@@ -22,7 +23,6 @@ _RANGE = re.compile(r"^(-?\d+)(?:-|\.\.)(-?\d+)$")
 
 
 def register(sub) -> None:
-    from ..sweep import FUNCTIONS
 
     p = sub.add_parser("sweep", help="evaluate a function over a grid of settings "
                                      "(one row per point)")
@@ -139,7 +139,6 @@ def _write(frame, out: str | None) -> None:
 
 
 def run_sweep(args) -> int:
-    from ..sweep import sweep
 
     grid = parse_grid(args.grid)
     fixed = {name: read_value(value, name) for name, value in parse_assignments(args.params).items()}

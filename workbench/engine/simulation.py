@@ -33,16 +33,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 
 from .. import validation
 from ..limits import MAX_SEED, MAX_TRIALS, ROLLED_DICE  # noqa: F401  (MAX_*: re-exported)
 from ..rules.pool import PoolSpec
+from ..validation import fresh_seed  # noqa: F401  (the stateful simulators import it from here)
 from .exact import _die_chain
 from .raw import RawDistribution
-from ..validation import fresh_seed  # noqa: F401  (the stateful simulators import it from here)
 
 BLOCK_SIZE = 1 << 16
 """Trials per block; each block has its own random stream (fixed: it defines the results)."""
@@ -203,7 +202,7 @@ def _reroll_mean_bound(spec: PoolSpec) -> float:
 def _progress_bar(enabled: bool, trials: int):
     if not enabled:
         return None
-    from tqdm.auto import tqdm
+    from tqdm.auto import tqdm  # lazy: tqdm.auto loads ipywidgets
     return tqdm(total=trials, unit="checks", unit_scale=True, desc="simulating")
 
 
@@ -223,16 +222,16 @@ def _kernel(spec: PoolSpec):
     and roll the same dice for the same seed.
     """
     if not spec.plain:
-        from ._kernels import pool
+        from ._kernels import pool  # lazy: numba
         return pool.histogram_blocks_general, pack_general(spec), spec
     if len(spec.groups) == 1 and spec.keep == "sum" and not spec.rerolls:
-        from ._kernels import fast
+        from ._kernels import fast  # lazy: numba
 
         die, count = spec.groups[0]
         table = fast.byte_table(die.values, die.explodes, count)
         if table is not None:
             return fast.sum_histogram_blocks, (table, count), replace(spec, modifier=0, floor=None)
-    from ._kernels import pool
+    from ._kernels import pool  # lazy: numba
     return pool.histogram_blocks, pack(spec), spec
 
 

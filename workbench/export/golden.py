@@ -55,13 +55,13 @@ GOLDEN_TABLES = tuple(
 
 def chart_figure():
     """The narrative-dice odds chart as committed (plotly imported on call)."""
-    from ..figures import narrative_odds_figure
+    from ..figures import narrative_odds_figure  # lazy: plotly
     return narrative_odds_figure("erzahlspiel", height=500)
 
 
 def chart_json() -> str:
     """The stable JSON of the chart (traces and titles) compared by the golden test."""
-    from ..figures import figure_data
+    from ..figures import figure_data  # lazy: plotly
     return json.dumps(figure_data(chart_figure()), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
 
@@ -78,7 +78,7 @@ def write_golden(folder: "str | Path" = GOLDEN_DIR, images: bool = True) -> list
     chart.write_text(chart_json(), encoding="utf-8")
     written.append(chart)
     if images:
-        from ..figures import write_images
+        from ..figures import write_images  # lazy: plotly
         figure = chart_figure()
         written += write_images([figure, figure], [folder / f"{CHART_STEM}.png",
                                                    folder / f"{CHART_STEM}.svg"])

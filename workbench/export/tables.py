@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..numbers import fixed
 from ..errors import WorkbenchError
+from ..numbers import fixed
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
 
 TABLE_FORMATS = ("rst-grid", "rst-list", "rst-csv", "md", "csv", "html", "text")
 NUMBER_STYLES = ("percent", "digits", "fraction")
@@ -117,7 +117,7 @@ def format_numbers(frame: pd.DataFrame, number_format: NumberFormat | None = Non
         >>> format_numbers(pd.DataFrame({"p": [0.5]}), NumberFormat("digits", 2))["p"].tolist()
         ['0.50']
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
     number_format = number_format or NumberFormat()
     flat = flatten(frame)
     chosen = (list(columns) if columns is not None
@@ -130,7 +130,7 @@ def format_numbers(frame: pd.DataFrame, number_format: NumberFormat | None = Non
 
 def flatten(frame: pd.DataFrame) -> pd.DataFrame:
     """Index as leading columns (unless a plain 0..n-1 range), headers joined with ``" / "``."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
     out = frame.copy()
     plain_index = isinstance(out.index, pd.RangeIndex) and out.index.name is None
     if isinstance(out.columns, pd.MultiIndex):
@@ -191,7 +191,7 @@ def render_table(frame: pd.DataFrame, fmt: str = "rst-grid",
     """
     if fmt not in TABLE_FORMATS:
         raise WorkbenchError(f"format got {fmt!r}; allowed: " + ", ".join(TABLE_FORMATS))
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
     if not isinstance(frame, pd.DataFrame):
         raise WorkbenchError(f"frame got a {type(frame).__name__}; allowed: a pandas DataFrame")
     if fmt == "csv":  # spreadsheets read "0.0%" as a number, "< 0.1%" as text
@@ -205,7 +205,7 @@ def render_table(frame: pd.DataFrame, fmt: str = "rst-grid",
         return text.to_csv(index=False, lineterminator="\n").rstrip("\n")
     if fmt == "html":
         return text.to_html(index=False, border=0, classes="workbench-table", escape=True)
-    from tabulate import tabulate
+    from tabulate import tabulate  # lazy: slow import
     if fmt == "text":
         return tabulate(rows, headers=header, tablefmt="simple", disable_numparse=True,
                         stralign="left")

@@ -12,14 +12,23 @@ from typing import Any, Iterable, Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
+from .. import validation
 from ..analysis import evaluate, success_curve
 from ..api import check
 from ..errors import WorkbenchError
 from ..rules.registry import get_system
 from ..rules.system import System
 from . import frames as _frames
-from .style import (DASHES, DEFAULT_HEIGHT, die_colour, line_colour, new_figure, outcome_colours,
-                    percent_axis, to_pp)
+from .style import (
+    DASHES,
+    DEFAULT_HEIGHT,
+    die_colour,
+    line_colour,
+    new_figure,
+    outcome_colours,
+    percent_axis,
+    to_pp,
+)
 
 DEFAULT_POOLS = range(1, 11)
 
@@ -34,7 +43,6 @@ def resolved_seed(method: str, seed: int | None) -> int | None:
         >>> resolved_seed("simulate", 7), resolved_seed("exact", None), resolved_seed("simulate", None) >= 0
         (7, None, True)
     """
-    from .. import validation
     return validation.seed("figure", seed) if method == "simulate" else seed
 
 

@@ -111,7 +111,7 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
         if chromium_path() is None:
             raise WorkbenchError("static images need Chromium (apt-get install chromium); "
                                  "none found on the PATH or in BROWSER_PATH")
-        import plotly.io as pio
+        import plotly.io as pio  # lazy: plotly
         # One batch per size: write_images takes one width and height for all figures.
         by_size: dict[tuple[int, int], list] = {}
         for fig, path in images:

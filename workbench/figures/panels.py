@@ -11,8 +11,22 @@ import plotly.graph_objects as go
 
 from ..analysis import evaluate
 from . import frames as _frames
-from .charts import DEFAULT_POOLS, _outcome_name, _percent_hover, _pool_ticks, method_note, resolved_seed
-from .style import PANEL_HEIGHT, TEMPLATE_NAME, die_colour, line_colour, outcome_colours, percent_axis
+from .charts import (
+    DEFAULT_POOLS,
+    _outcome_name,
+    _percent_hover,
+    _pool_ticks,
+    method_note,
+    resolved_seed,
+)
+from .style import (
+    PANEL_HEIGHT,
+    TEMPLATE_NAME,
+    die_colour,
+    line_colour,
+    outcome_colours,
+    percent_axis,
+)
 
 
 def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *,
@@ -27,7 +41,7 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
         >>> len(fig.data), fig.layout.annotations[1].text
         (10, 'Arrata')
     """
-    from plotly.subplots import make_subplots
+    from plotly.subplots import make_subplots  # lazy: plotly
 
     lines = _frames.read_entries(entries)
     sizes = [int(n) for n in pools]
@@ -72,7 +86,7 @@ def check_panels(entries: Sequence[Any], *, columns: int = 2, method: str = "exa
         (['4 dice', 'yellow'], 6)
     """
     seed = resolved_seed(method, seed)
-    from plotly.subplots import make_subplots
+    from plotly.subplots import make_subplots  # lazy: plotly
 
     lines = _frames.read_entries(entries, rungs=())
     rows = math.ceil(len(lines) / columns)

@@ -18,6 +18,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.colors import sample_colorscale
 
+from ..errors import WorkbenchError
+
 TEMPLATE_NAME = "workbench"
 #: Height in pixels of every figure unless asked otherwise. Set explicitly (never left to
 #: ``autosize`` alone): a plotly div sized ``height:100%`` inside a notebook output with no
@@ -145,7 +147,6 @@ def new_figure(title: str, x_title: str, y_title: str, *, traces: Sequence[Any] 
     """
     yaxis = {"percent": percent_axis(), "pp": pp_axis()}.get(y, {}) if y else {}
     if y not in (None, "percent", "pp"):
-        from ..errors import WorkbenchError
         raise WorkbenchError(f"new_figure y got {y!r}; allowed: None, 'percent', 'pp'")
     # The subtitle is a second line of the title (not plotly's ``title.subtitle``, which
     # some plotly.js builds - the explorer's widget among them - place above the title).

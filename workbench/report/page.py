@@ -38,7 +38,7 @@ def render_page(title: str, sections: Sequence, systems: Sequence[str],
                 progress: bool = False) -> str:
     """The whole page as text (see :func:`workbench.report.build_report`)."""
     from plotly.offline import get_plotlyjs  # plotly and the figures load only to write a page
-    from tqdm.auto import tqdm
+    from tqdm.auto import tqdm  # lazy: tqdm.auto loads ipywidgets
 
     from ..figures import figure_html  # plotly: see above
 

@@ -232,7 +232,7 @@ def _has_tiers(sys_) -> bool:
 
 def _glance(chosen) -> Section:
     """One row per system: its ladder's odds at a typical pool, easiest to hardest."""
-    import pandas as pd  # loaded on first use: keeps `import workbench` fast
+    import pandas as pd  # lazy: slow import
 
     rows = []
     for sys_ in chosen:
@@ -258,7 +258,7 @@ def stateful_summary(systems: Sequence[str] = DEFAULT_SYSTEMS) -> dict[str, Any]
         >>> found["clocks"] is None and found["drama_summary"] is None
         True
     """
-    import pandas as pd  # loaded on first use: keeps `import workbench` fast
+    import pandas as pd  # lazy: slow import
 
     chosen = [get_system(name) for name in systems]
     kinds = {sys_.mechanic.kind for sys_ in chosen}
@@ -309,7 +309,7 @@ def _stateful_section(ids: Sequence[Any]) -> Section:
 
 def show_sections(sections: Sequence[Section]) -> None:
     """Display the report's sections in a notebook (the same content as the HTML page)."""
-    from IPython.display import HTML, Markdown, display  # only in a notebook
+    from IPython.display import HTML, Markdown, display  # lazy: IPython, only in a notebook
 
     for section in sections:
         display(Markdown(f"## {section.title}\n\n{section.intro}"))

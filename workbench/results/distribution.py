@@ -4,7 +4,6 @@ Exact results have ``trials=None``; simulated ones carry ``trials`` and so stand
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -137,5 +136,5 @@ class Distribution(RichResult):
         return {str(o): round_sig(p) for o, p in self.items()}
 
     def to_series(self, name: str = "probability"):
-        import pandas as pd  # loaded on first use: keeps `import workbench` fast
+        import pandas as pd  # lazy: slow import
         return pd.Series(self.probabilities, index=list(self.outcomes), name=name)

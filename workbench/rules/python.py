@@ -17,6 +17,7 @@ from ..limits import MAX_DICE
 from .mechanics.base import Mechanic
 from .params import Param
 from .pool import PoolSpec
+from .registry import register, unregister
 from .system import Rung, System
 
 
@@ -154,7 +155,6 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
         0.875
         >>> wb.unregister_mechanic("notebook-pool")
     """
-    from .registry import register
 
     if not isinstance(id, str) or not id.strip():
         raise WorkbenchError(f"register_mechanic: id must be a non-empty text, got {id!r}")
@@ -211,5 +211,4 @@ def _rung(rung: Any) -> Rung:
 
 def unregister_mechanic(id: str) -> None:
     """Remove a mechanic added with :func:`register_mechanic`."""
-    from .registry import unregister
     unregister(id)

@@ -109,9 +109,9 @@ def _merge(base: dict, change: dict) -> dict:
 
 def build_system(data: dict[str, Any], path: Path | None, base: str | None = None) -> System:
     """Make a :class:`System` from parsed (and merged) data-file contents."""
-    from .mechanics.narrative import NarrativeDie
-    from .mechanics.pool import PoolMechanic
-    from .schema import validate
+    from .mechanics.narrative import NarrativeDie  # lazy: pydantic
+    from .mechanics.pool import PoolMechanic  # lazy: pydantic
+    from .schema import validate  # lazy: pydantic
 
     model = validate(data, path)
     if model.mechanic == "pool":

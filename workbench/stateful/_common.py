@@ -13,8 +13,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import validation
-from ..results.rich import RichResult
+from ..engine.simulation import pack
 from ..limits import MAX_STEPS, SIMULATED_CHECKS
+from ..results.rich import RichResult
 from ..rules.pool import PoolSpec
 
 BLOCK_TRIALS = 4096
@@ -83,7 +84,7 @@ def run_kernel(kernel, trials: int, seed: int, args: tuple, outputs: Sequence[tu
         description, "progress", progress)
     bar = None
     if show:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # lazy: tqdm.auto loads ipywidgets
         bar = tqdm(total=blocks, desc=description, unit="block")
     # Without a bar to move, fewer and larger calls: each call ends waiting for its slowest
     # thread, which on a busy machine costs more than the kernel itself for short runs.
@@ -131,7 +132,6 @@ class PackedPools:
 
 def pack_pools(specs: Sequence[PoolSpec]) -> PackedPools:
     """Stack :func:`workbench.engine.simulation.pack` of each spec into padded arrays (one row a pool)."""
-    from ..engine.simulation import pack
 
     packed = [pack(spec) for spec in specs]
     groups = max(p[0].shape[0] for p in packed)
@@ -193,7 +193,7 @@ class StepsResult(RichResult):
 
 def exact_steps(quantity: str, probabilities: np.ndarray, tail: float, mean: float,
                 params: dict) -> StepsResult:
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
 
     steps = np.arange(1, len(probabilities) + 1)
     frame = pd.DataFrame({quantity: steps, "probability": probabilities,
@@ -205,7 +205,7 @@ def simulated_steps(quantity: str, counts: np.ndarray, trials: int, seed: int,
                     params: dict) -> StepsResult:
     """``counts[n]``: trials that ended after ``n`` steps (``n >= 1``); ``counts[0]``: trials
     still running at the limit."""
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
 
     finished = counts[1:].astype(float)
     last = int(np.nonzero(finished)[0][-1]) + 1 if finished.any() else 0

@@ -24,15 +24,23 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from ..results.rich import RichResult
 from ..api import check
-from ..errors import ParameterError
-from ..rules.registry import get_system
-from ..limits import MAX_BURN_TABLE
-from ..rules.system import System
-from ._common import (check_work, need_choice, need_int, need_probability, need_trials,
-                      pack_pools, resolve_seed, run_kernel)
 from ..engine.sampling import p_pass, use_tables
+from ..errors import ParameterError
+from ..limits import MAX_BURN_TABLE
+from ..results.rich import RichResult
+from ..rules.registry import get_system
+from ..rules.system import System
+from ._common import (
+    check_work,
+    need_choice,
+    need_int,
+    need_probability,
+    need_trials,
+    pack_pools,
+    resolve_seed,
+    run_kernel,
+)
 
 WHERE = "burn_scene"
 POLICIES = ("never", "always", "when_likely_to_fail")
@@ -181,21 +189,21 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
     rules = (np.array(rest_before, np.bool_), t_stack, a_stack, POLICIES.index(policy),
              threshold, p_table)
     if use_tables(n * (size_t + 1) * (size_a + size_t + 1) * 2):
-        from ..engine._kernels.sampled import burn_blocks as kernel
+        from ..engine._kernels.sampled import burn_blocks as kernel  # lazy: numba
 
         d6_low = np.array(extra_d6, np.int64)
         d8_low = np.array(extra_d8, np.int64)
         p_sample = _pass_tables(specs, names, targets, d6_low, d8_low, size_t, size_a)
         args = (d6_low, d8_low, *common, *rules, p_sample)
     else:
-        from ..engine._kernels.stateful import burn_blocks as kernel
+        from ..engine._kernels.stateful import burn_blocks as kernel  # lazy: numba
 
         args = (pools.arrays(), names.index("d6"), names.index("d8"), *common, targets, *rules)
     passes, burns, stacks = run_kernel(
         kernel, trials, seed, args, [(n,), (n, 3), (n, len(t_stack) + len(a_stack))],
         progress, work=float(trials) * n, description="burn scenes")
 
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
 
     index = pd.Index(range(1, n + 1), name="check")
     p_with = passes / trials

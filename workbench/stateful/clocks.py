@@ -10,15 +10,26 @@ from typing import Iterable
 
 import numpy as np
 
+from ..engine.sampling import OutcomeTables, outcomes, use_tables
 from ..errors import ParameterError, WorkbenchError
 from ..limits import MAX_CLOCK_SEGMENTS, MAX_STEPS
 from ..rules.system import System
 from ..validation import optional_boolean
-from ._common import (StepsResult, check_work, exact_steps, need_int, need_method, need_steps,
-                      need_trials, pack_pools, resolve_seed, run_kernel, simulated_steps)
+from ._common import (
+    StepsResult,
+    check_work,
+    exact_steps,
+    need_int,
+    need_method,
+    need_steps,
+    need_trials,
+    pack_pools,
+    resolve_seed,
+    run_kernel,
+    simulated_steps,
+)
 from ._markov import absorption_steps
 from ._narrative import CLOCK_MARKS, narrative_dice
-from ..engine.sampling import OutcomeTables, outcomes, use_tables
 
 WHERE = "clock"
 CLOCK_SIZES = (4, 6, 8, 10)
@@ -82,13 +93,13 @@ def clock(segments: int = 4, die: "str | int | None" = None, *,
                              "the clock never fills (the exact answer says so at once)")
     check_work(WHERE, trials * min(limit, expected) * 2)
     if use_tables(1):
-        from ..engine._kernels.sampled import clock_blocks as kernel
+        from ..engine._kernels.sampled import clock_blocks as kernel  # lazy: numba
 
         totals, _, probs = outcomes(dice.pools[level])
         tables = OutcomeTables([(probs, {"marks": marks[totals]})])
         args = (tables.cdf, tables.guide, tables.payload["marks"], size, limit)
     else:
-        from ..engine._kernels.stateful import clock_blocks as kernel
+        from ..engine._kernels.stateful import clock_blocks as kernel  # lazy: numba
 
         args = (pack_pools([dice.pools[level]]).arrays(), marks, size, limit)
     counts, = run_kernel(kernel, trials, seed, args, [(limit + 1,)], progress,
@@ -113,7 +124,7 @@ def clock_table(segments: Iterable[int] = CLOCK_SIZES, dice: Iterable[str] | Non
         >>> table.round(3).to_dict()
         {4: {'yellow': 4.741, 'blue': 2.65}, 6: {'yellow': 6.65, 'blue': 3.666}}
     """
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
 
     narrative = narrative_dice(system, "clock_table")
     colours = _listed("dice", dice) if dice is not None else list(narrative.colours)

@@ -31,13 +31,24 @@ from typing import Sequence
 
 import numpy as np
 
+from ..engine.sampling import OutcomeTables, use_tables
 from ..errors import ParameterError
 from ..rules.system import System
 from ..validation import optional_boolean
-from ._common import (StepsResult, check_work, exact_steps, need_choice, need_method, need_steps,
-                      need_trials, pack_pools, resolve_seed, run_kernel, simulated_steps)
+from ._common import (
+    StepsResult,
+    check_work,
+    exact_steps,
+    need_choice,
+    need_method,
+    need_steps,
+    need_trials,
+    pack_pools,
+    resolve_seed,
+    run_kernel,
+    simulated_steps,
+)
 from ._markov import absorption_steps
-from ..engine.sampling import OutcomeTables, use_tables
 from ._narrative import APPLYING, RESISTING, NarrativeDice, narrative_dice
 
 MODES = ("apply", "resist", "contest")
@@ -239,14 +250,14 @@ def _exact(setup: _Setup, limit: int) -> StepsResult:
 
 def _simulate(setup: _Setup, trials: int, seed: int, limit: int, progress) -> StepsResult:
     if use_tables(8):
-        from ..engine._kernels.sampled import conditions_blocks as kernel
+        from ..engine._kernels.sampled import conditions_blocks as kernel  # lazy: numba
 
         tiers = np.arange(4)
         tables = OutcomeTables([(setup.tier_odds(filled), {"tier": tiers}) for filled in range(4)])
         args = (tables.cdf, tables.guide, tables.payload["tier"], setup.start,
                 OUT_WHEN.index(setup.out_when), limit)
     else:
-        from ..engine._kernels.stateful import conditions_blocks as kernel
+        from ..engine._kernels.stateful import conditions_blocks as kernel  # lazy: numba
 
         pools = pack_pools(setup.dice.pools)
         mode = MODES.index(setup.mode)

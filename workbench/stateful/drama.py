@@ -24,17 +24,26 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..results.rich import RichResult
 from ..api import check
 from ..engine.raw import RawDistribution
-from ..results import reading
+from ..engine.sampling import OutcomeTables, event_tables, outcomes, use_tables
 from ..errors import ParameterError
+from ..limits import MAX_CAMPAIGN_CHECKS
+from ..results import reading
+from ..results.rich import RichResult
 from ..rules.registry import get_system
 from ..rules.system import System
-from ..limits import MAX_CAMPAIGN_CHECKS
-from ._common import (check_work, need_choice, need_int, need_probability, need_rate,
-                      need_trials, pack_pools, resolve_seed, run_kernel)
-from ..engine.sampling import OutcomeTables, event_tables, outcomes, use_tables
+from ._common import (
+    check_work,
+    need_choice,
+    need_int,
+    need_probability,
+    need_rate,
+    need_trials,
+    pack_pools,
+    resolve_seed,
+    run_kernel,
+)
 
 WHERE = "drama_campaign"
 POLICIES = ("never", "always", "when_likely_to_fail")
@@ -220,7 +229,7 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
     width = HIGH_TOTAL - LOW_TOTAL + 1
     targets = np.array([p["target"] for p in flat], np.int64)
     if use_tables(3 * n):
-        from ..engine._kernels.sampled import drama_blocks as sampled_blocks
+        from ..engine._kernels.sampled import drama_blocks as sampled_blocks  # lazy: numba
 
         tables = _check_tables(specs, groups, targets, width)
         events, last = event_tables(REFILLS.index(refill), rate, maximum)
@@ -237,7 +246,7 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
         for c in range(n):
             np.add.at(spent[c], np.minimum(wanted[c], np.arange(maximum + 1)), levels[c])
     else:
-        from ..engine._kernels.stateful import drama_blocks
+        from ..engine._kernels.stateful import drama_blocks  # lazy: numba
 
         pools = pack_pools(specs)
         for c, group in enumerate(groups):
@@ -270,7 +279,7 @@ def _check_tables(specs, groups, targets, width) -> OutcomeTables:
 
 
 def _result(sys_, flat, labels, exact, levels, passes, spent, outcomes, trials, params):
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
 
     index = pd.MultiIndex.from_tuples(labels, names=["session", "check"])
     p_with = passes / trials

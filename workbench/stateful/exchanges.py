@@ -14,15 +14,26 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..api import versus
+from ..engine.sampling import use_tables
 from ..errors import WorkbenchError
+from ..limits import MAX_HITS
 from ..rules.registry import get_system
 from ..rules.system import System
-from ..limits import MAX_HITS
 from ..validation import optional_boolean
-from ..engine.sampling import use_tables
-from ._common import (TAIL_CUT, StepsResult, check_work, exact_steps, need_int, need_method,
-                      need_steps, need_trials, pack_pools, resolve_seed, run_kernel,
-                      simulated_steps)
+from ._common import (
+    TAIL_CUT,
+    StepsResult,
+    check_work,
+    exact_steps,
+    need_int,
+    need_method,
+    need_steps,
+    need_trials,
+    pack_pools,
+    resolve_seed,
+    run_kernel,
+    simulated_steps,
+)
 
 WHERE = "rounds_until_hits"
 
@@ -76,7 +87,7 @@ def rounds_until_hits(system: "str | System", actor: Mapping[str, Any],
     check_work(WHERE, trials * min(limit, need / p))
     specs = [sys_.mechanic.pool(duel.actor), sys_.mechanic.pool(duel.reactor)]
     if use_tables(2):
-        from ..engine._kernels.sampled import exchange_blocks as kernel
+        from ..engine._kernels.sampled import exchange_blocks as kernel  # lazy: numba
 
         # One round is one opposed check: its exact P(hit) is the one versus computed (each
         # side's extra Obstacle, tie rule, uncontested checks).
@@ -87,7 +98,7 @@ def rounds_until_hits(system: "str | System", actor: Mapping[str, Any],
         mechanic = sys_.mechanic
         margin = ((0 if duel.ties_to == "actor" else 1) + mechanic.versus_extra_obstacle(duel.actor)
                   - mechanic.versus_extra_obstacle(duel.reactor))
-        from ..engine._kernels.stateful import exchange_blocks as kernel
+        from ..engine._kernels.stateful import exchange_blocks as kernel  # lazy: numba
 
         args = (pack_pools(specs).arrays(), margin, need, limit)
     counts, = run_kernel(kernel, trials, seed, args, [(limit + 1,)], progress,

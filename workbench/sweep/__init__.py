@@ -17,12 +17,15 @@ Ctrl-C stops the sweep and returns the points finished so far, with a warning.
 """
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from .. import validation
 from ..errors import WorkbenchError
+from ..rules.registry import get_system
 from ._functions import TARGETS, find_target
 from ._grid import check_names, grid_points
+from ._run import Runner
 from ._seeds import point_seed
 
 __all__ = ["sweep", "point_seed", "FUNCTIONS"]
@@ -77,7 +80,6 @@ def sweep(function: Any, grid: Any, *, seed: int | None = None, executor: Any = 
         point_seed_ = point_seed(seed, target.name, {**fixed, **point}) if target.stochastic else None
         items.append((index, point, point_seed_))
 
-    from ._run import Runner
 
     runner = Runner(target.name, fixed, items, executor, progress, f"sweep {target.name}")
     results = runner.run()
@@ -93,7 +95,6 @@ def _sweep_seed(seed: Any) -> int:
 def _need_required(target, names, fixed) -> None:
     """A function's required arguments must come from the grid or the fixed settings, before
     any point runs (``drama_campaign`` needs its ``session``)."""
-    import inspect
 
     given = set(names) | set(fixed) | {"system"}
     for name, param in inspect.signature(target.function).parameters.items():
@@ -115,7 +116,6 @@ def _allowed(target, names, points, fixed) -> set[str] | None:
                              "id, variant id or data file) or a grid of systems")
     if target.name not in ("check", "simulate"):
         return None
-    from ..rules.registry import get_system
 
     tried = set()
     for point in points:
@@ -131,7 +131,7 @@ def _allowed(target, names, points, fixed) -> set[str] | None:
 
 
 def _frame(target, names, items, results, seed, fixed, partial):
-    import pandas as pd
+    import pandas as pd  # lazy: pandas
 
     done = [(index, point, point_seed_) for index, point, point_seed_ in items if index in results]
     columns: dict[str, list] = {name: [point[name] for _, point, _ in done] for name in names}

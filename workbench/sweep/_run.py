@@ -105,7 +105,7 @@ class Runner:
             estimate = per_point * len(rest)
             show = estimate >= PROGRESS_FROM if self.progress is None else bool(self.progress)
             if show:
-                from tqdm.auto import tqdm
+                from tqdm.auto import tqdm  # lazy: tqdm.auto loads ipywidgets
 
                 bar = tqdm(total=len(items), initial=first, desc=self.description, unit="point")
             if rest:
@@ -141,7 +141,7 @@ class Runner:
         if executor == "processes":
             # Spawned, not forked: a fork of a process whose numba threads are running can
             # hang in the child.
-            import multiprocessing
+            import multiprocessing  # lazy: only for a process pool
 
             pool = cf.ProcessPoolExecutor(mp_context=multiprocessing.get_context("spawn"))
             try:

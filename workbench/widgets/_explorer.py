@@ -13,11 +13,11 @@ from typing import Any, Iterable
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
-from ..errors import WorkbenchError
+from .. import validation
 from ..api import systems
+from ..errors import WorkbenchError
 from .controls import EntryControls
 from .figures import figure
-from .. import validation
 from .settings import EntrySettings, ExplorerSettings, explorer_seed
 
 TRIAL_CHOICES = (10_000, 100_000, 1_000_000)
@@ -276,7 +276,7 @@ class Explorer:
                              f"{1000 * self.last_update_seconds:.0f} ms</span>")
 
     def _ipython_display_(self) -> None:
-        from IPython.display import display
+        from IPython.display import display  # lazy: IPython, only in a notebook
         display(self.widget)
 
 
