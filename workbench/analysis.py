@@ -12,7 +12,7 @@ import numpy as np
 
 from . import validation
 from .api import check, simulate
-from .engine.exact import exact_raw
+from .engine import exact_distribution
 from .errors import ParameterError
 from .limits import MAX_DICE
 from .results import reading
@@ -86,7 +86,7 @@ def _exact_point(sys_: System, params: dict, memo: dict) -> tuple[float | None, 
     resolved = sys_.resolve(**params)
     spec = sys_.mechanic.pool(resolved)
     if spec not in memo:
-        raw = exact_raw(spec)
+        raw = exact_distribution(spec)
         memo[spec] = raw, reading.outcomes(sys_.mechanic, raw).mean
     raw, mean = memo[spec]
     return reading.p_pass(sys_.mechanic, raw, resolved), mean

@@ -39,9 +39,13 @@ import numpy as np
 from .. import validation
 from ..limits import MAX_SEED, MAX_TRIALS, ROLLED_DICE  # noqa: F401  (MAX_*: re-exported)
 from ..rules.pool import PoolSpec
+from ..rules.roll import RollSpec
 from ..validation import fresh_seed  # noqa: F401  (the stateful simulators import it from here)
+from .evaluate import evaluate_roll
 from .exact import _die_chain
+from .joint import JointDistribution
 from .raw import RawDistribution
+from .sampling import simulate_joint
 
 BLOCK_SIZE = 1 << 16
 """Trials per block; each block has its own random stream (fixed: it defines the results)."""
@@ -85,9 +89,13 @@ def pack(spec: PoolSpec) -> tuple:
             int(spec.floor) if has_floor else 0, has_floor, _KEEP_CODES[spec.keep])
 
 
-def check_work(trials: int, spec: PoolSpec) -> None:
+def check_work(trials: int, spec: "PoolSpec | RollSpec") -> None:
     """Refuse a run past the rolled-dice budget before any die is rolled. Each die counts
-    with its expected explosion chain (``1 / (1 - P(explode))`` dice), rerolls once more."""
+    with its expected explosion chain (``1 / (1 - P(explode))`` dice), rerolls once more;
+    a roll with statistics is drawn from its exact table, one number a check."""
+    if isinstance(spec, RollSpec):
+        ROLLED_DICE.check(float(trials), "simulate")
+        return
     per_check = float(min(spec.rerolls, spec.dice))
     for die, count in spec.groups:
         exploding = float(np.mean(np.asarray(die.explodes, dtype=float)))
@@ -273,9 +281,23 @@ def _apply_modifier_and_floor(counts: np.ndarray, least: int, spec: PoolSpec) ->
     return floored, spec.floor
 
 
-def simulate_raw(spec: PoolSpec, trials: int = 1_000_000, seed: int | None = None,
-                 progress: bool | None = None) -> RawDistribution:
-    """Simulate a pool: frequencies of each total, split by "every initial die failed".
+def _simulate_roll(spec: RollSpec, trials: int, seed: int, progress: bool | None) -> JointDistribution:
+    """A roll with statistics: each check drawn from the exact joint distribution (its dice
+    need not be rolled one by one: within a check they are independent, so the exact table
+    says everything), with the same blocks and streams as the dice kernels."""
+    joint = evaluate_roll(spec)
+    bar = _progress_bar(bool(progress if progress is not None else trials >= PROGRESS_MIN_DICE), trials)
+    try:
+        return simulate_joint(joint, trials, seed, BLOCK_SIZE, CHUNK_BLOCKS, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def simulate_raw(spec: "PoolSpec | RollSpec", trials: int = 1_000_000, seed: int | None = None,
+                 progress: bool | None = None) -> "RawDistribution | JointDistribution":
+    """Simulate a pool: frequencies of each total, split by "every initial die failed"; or a
+    roll with statistics: frequencies of each combination, drawn from its exact table.
 
     Args:
         spec: the pool (from a mechanic, or built by hand).
@@ -299,6 +321,8 @@ def simulate_raw(spec: PoolSpec, trials: int = 1_000_000, seed: int | None = Non
     seed = validation.seed("simulate", seed)
     check_work(trials, spec)
     progress = validation.optional_boolean("simulate", "progress", progress)
+    if isinstance(spec, RollSpec):
+        return _simulate_roll(spec, trials, seed, progress)
     kernel, args, binned = _kernel(spec)
     low, high = _histogram_range(binned)
     if progress is None:

@@ -20,12 +20,15 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..engine.expressions import evaluate
+from ..engine.joint import JointDistribution
 from ..engine.raw import RawDistribution
 from ..errors import WorkbenchError
 from ..rules.mechanics.base import Mechanic
 from ..rules.system import System
 from .check import CheckResult
 from .distribution import Distribution
+from .joint import Joint
 
 
 def outcomes(mechanic: Mechanic, raw: RawDistribution) -> Distribution:
@@ -65,6 +68,33 @@ def _tier_cells(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]):
     return names, cells
 
 
+def _joint_columns(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]) -> dict:
+    """The joint's columns and the parameters expressions may read, by name."""
+    named = {name: (None if value is None else int(value)) for name, value in p.items()
+             if isinstance(value, (bool, int)) or value is None}
+    named.update(raw.columns())
+    return named
+
+
+def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]) -> np.ndarray:
+    """Per row of the joint, the tier it falls in (as :func:`_tier_cells` numbers them)."""
+    names = list(mechanic.tier_names())
+    cells = np.full(len(raw.probabilities), -1)
+    columns = _joint_columns(mechanic, raw, p)
+    total = raw.column("total")
+    for tier in reversed(mechanic.tier_rules(p)):   # painted last to first: the first that fits wins
+        mask = np.ones(len(cells), dtype=bool)
+        if tier.min is not None:
+            mask &= total >= tier.min
+        if tier.max is not None:
+            mask &= total <= tier.max
+        if getattr(tier, "condition", None):
+            mask &= np.broadcast_to(evaluate(mechanic.condition(tier.condition), columns), mask.shape)
+        index = names.index(tier.name)
+        cells[mask] = index if tier.passes else -2 - index
+    return cells
+
+
 def tiers(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> Distribution | None:
     """The tier distribution, or ``None`` for a system without tiers."""
     custom = getattr(mechanic, "tiers", None)
@@ -72,6 +102,12 @@ def tiers(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> Dis
         return custom(raw, p)
     if not mechanic.tier_names():
         return None
+    if isinstance(raw, JointDistribution):
+        cells = _joint_tiers(mechanic, raw, p)
+        index = np.where(cells <= -2, -2 - cells, cells)
+        probs = np.bincount(index[index >= 0], weights=raw.probabilities[index >= 0],
+                            minlength=len(mechanic.tier_names()))
+        return Distribution(tuple(mechanic.tier_names()), probs, trials=raw.trials)
     names, cells = _tier_cells(mechanic, raw, p)
     index = np.where(cells <= -2, -2 - cells, cells)
     probs = np.array([raw.table[index == k].sum() for k in range(len(names))])
@@ -84,6 +120,8 @@ def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> fl
     custom = getattr(mechanic, "p_pass", None)
     if custom is not None:
         return custom(raw, p)
+    if isinstance(raw, JointDistribution):
+        return _joint_p_pass(mechanic, raw, p)
     target = mechanic.target(p)
     if target is None:
         pass_from = mechanic.pass_from
@@ -97,6 +135,31 @@ def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> fl
     return float(raw.table[(cells > -2) & passing[None, :]].sum())
 
 
+def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]) -> float | None:
+    """P(pass) of a roll with statistics: its ``pass_if`` condition (else total >= target, or
+    the first passing label), outside tiers that never pass."""
+    condition = getattr(mechanic, "pass_condition", None)
+    if condition is not None:
+        passing = np.broadcast_to(evaluate(condition, _joint_columns(mechanic, raw, p)),
+                                  raw.probabilities.shape)
+    else:
+        target = mechanic.target(p)
+        if target is None:
+            pass_from = mechanic.pass_from
+            if pass_from is None or mechanic.labels is None:
+                return None
+            target = mechanic.labels.index(pass_from)
+        passing = raw.column("total") >= target
+    if mechanic.tier_names():
+        passing = passing & (_joint_tiers(mechanic, raw, p) > -2)
+    return float(raw.probabilities[passing].sum())
+
+
+def joint(system: System, raw: JointDistribution, params: Mapping[str, Any]) -> Joint:
+    """The check's statistics together, as a result."""
+    return Joint(raw.names, raw.values, raw.probabilities, trials=raw.trials, parameters=dict(params))
+
+
 def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any],
                  method: str = "exact", seed: int | None = None) -> CheckResult:
     """Read a raw distribution (exact or simulated) as ``system``'s check result."""
@@ -107,7 +170,9 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
         # The margin (total - target; net - Ob in Arrata) of a direct check.
         extra["margin"] = Distribution(tuple(int(o) - target for o in pmf.outcomes),
                                        pmf.probabilities, trials=raw.trials)
+    together = joint(system, raw, params) if isinstance(raw, JointDistribution) else None
+    stats = {name: together.marginal(name) for name in raw.names} if together is not None else None
     return CheckResult(system=system.id, params=dict(params), pmf=pmf,
                        tiers=tiers(mechanic, raw, params), p_pass=p_pass(mechanic, raw, params),
                        lost_mass=raw.lost_mass, method=method, trials=raw.trials,
-                       seed=seed, extra=extra)
+                       seed=seed, extra=extra, stats=stats, joint=together)

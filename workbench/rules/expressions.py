@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 from ..errors import WorkbenchError
 
@@ -328,3 +328,49 @@ class _Parser:
             raise ExpressionError(self.text, f"{function}() takes {wanted} argument"
                                   f"{'' if wanted == '1' else 's'}, got {len(arguments)}")
         return ("call", function, tuple(arguments))
+
+
+def evaluate_numbers(expression: Expression, names: Mapping[str, Any]):
+    """``expression`` over plain numbers (parameters, a face number), as the engine evaluates
+    it over arrays: ``/`` exact, ``//`` rounding down, true/false as 1/0.
+
+    Example:
+        >>> evaluate_numbers(parse("min(hunger, pool)"), {"hunger": 4, "pool": 3})
+        3
+    """
+    return _number_of(expression.tree, names, expression.text)
+
+
+def _number_of(tree: tuple, names: Mapping[str, Any], text: str):
+    tag = tree[0]
+    if tag == "number":
+        return int(tree[1])
+    if tag == "name":
+        value = names.get(tree[1])
+        if value is None:
+            raise WorkbenchError(f"{text!r} reads {tree[1]!r}, which has no value here (an optional "
+                                 "parameter left out?); give it a value")
+        return int(value)
+    if tag == "negate":
+        return -_number_of(tree[1], names, text)
+    if tag == "not":
+        return int(not _number_of(tree[1], names, text))
+    if tag == "and":
+        return int(bool(_number_of(tree[1], names, text)) and bool(_number_of(tree[2], names, text)))
+    if tag == "or":
+        return int(bool(_number_of(tree[1], names, text)) or bool(_number_of(tree[2], names, text)))
+    if tag == "if":
+        chosen = tree[2] if _number_of(tree[1], names, text) else tree[3]
+        return _number_of(chosen, names, text)
+    if tag == "call":
+        arguments = [_number_of(a, names, text) for a in tree[2]]
+        return abs(arguments[0]) if tree[1] == "abs" else (min if tree[1] == "min" else max)(arguments)
+    left, right = _number_of(tree[2], names, text), _number_of(tree[3], names, text)
+    op = tree[1]
+    if tag == "compare":
+        return int({"==": left == right, "!=": left != right, "<": left < right, "<=": left <= right,
+                    ">": left > right, ">=": left >= right}[op])
+    if op in ("/", "//", "%") and right == 0:
+        raise WorkbenchError(f"{text!r} divides by zero")
+    return {"+": left + right, "-": left - right, "*": left * right, "/": left / right,
+            "//": left // right, "%": left % right}[op]

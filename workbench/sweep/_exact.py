@@ -13,7 +13,8 @@ from functools import cached_property
 from typing import Any, Mapping
 
 from ..engine.raw import RawDistribution
-from ..engine.exact import exact_raw
+from ..engine import exact_distribution
+from ..engine.joint import JointDistribution
 from ..results import reading
 from ..rules.registry import get_system
 
@@ -85,8 +86,9 @@ def _figures(mechanic, resolved) -> dict:
     spec = mechanic.pool(resolved)
     pool = _pools.get(spec)
     if pool is None:
-        exact = exact_raw(spec)
-        raw = _KeptRaw(exact.offset, exact.table, exact.lost_mass, exact.trials)
+        exact = exact_distribution(spec)
+        raw = exact if isinstance(exact, JointDistribution) else _KeptRaw(
+            exact.offset, exact.table, exact.lost_mass, exact.trials)
         pmf = reading.outcomes(mechanic, raw)
         pool = (raw, pmf, float(pmf.mean) if pmf.numeric else None)
         _memo_put(_pools, spec, pool)
