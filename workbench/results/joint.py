@@ -74,7 +74,8 @@ class Joint(RichResult):
             expression = parse(condition, known=list(self.columns()), want="bool")
         except ExpressionError as exc:
             raise WorkbenchError(f"condition {exc}") from None
-        return np.broadcast_to(evaluate(expression, self.columns()), (len(self),))
+        value = np.broadcast_to(evaluate(expression, self.columns()), (len(self),))
+        return value if value.dtype == bool else value != 0
 
     def probability(self, condition: str) -> float:
         """P(``condition``), a condition over the statistics and the parameters such as

@@ -76,6 +76,12 @@ def _joint_columns(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, A
     return named
 
 
+def _holds(expression, columns: dict, rows: int) -> np.ndarray:
+    """Where a condition holds, one true/false per row (a true/false statistic read as one)."""
+    value = np.broadcast_to(evaluate(expression, columns), (rows,))
+    return value if value.dtype == bool else value != 0
+
+
 def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]) -> np.ndarray:
     """Per row of the joint, the tier it falls in (as :func:`_tier_cells` numbers them)."""
     names = list(mechanic.tier_names())
@@ -89,7 +95,7 @@ def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any
         if tier.max is not None:
             mask &= total <= tier.max
         if getattr(tier, "condition", None):
-            mask &= np.broadcast_to(evaluate(mechanic.condition(tier.condition), columns), mask.shape)
+            mask &= _holds(mechanic.condition(tier.condition), columns, len(mask))
         index = names.index(tier.name)
         cells[mask] = index if tier.passes else -2 - index
     return cells
@@ -140,8 +146,7 @@ def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, An
     the first passing label), outside tiers that never pass."""
     condition = getattr(mechanic, "pass_condition", None)
     if condition is not None:
-        passing = np.broadcast_to(evaluate(condition, _joint_columns(mechanic, raw, p)),
-                                  raw.probabilities.shape)
+        passing = _holds(condition, _joint_columns(mechanic, raw, p), len(raw.probabilities))
     else:
         target = mechanic.target(p)
         if target is None:

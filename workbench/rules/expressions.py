@@ -370,7 +370,12 @@ def _number_of(tree: tuple, names: Mapping[str, Any], text: str):
     if tag == "compare":
         return int({"==": left == right, "!=": left != right, "<": left < right, "<=": left <= right,
                     ">": left > right, ">=": left >= right}[op])
-    if op in ("/", "//", "%") and right == 0:
+    if op == "+":
+        return left + right
+    if op == "-":
+        return left - right
+    if op == "*":
+        return left * right
+    if right == 0:
         raise WorkbenchError(f"{text!r} divides by zero")
-    return {"+": left + right, "-": left - right, "*": left * right, "/": left / right,
-            "//": left // right, "%": left % right}[op]
+    return left / right if op == "/" else (left // right if op == "//" else left % right)

@@ -83,7 +83,7 @@ MODIFIERS = {
     "lowest": ("explode_from", "cancel_up_to"),
     "dice": ("explode", "cancel"),
     "per_point": ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
-                  "keep_highest", "keep_lowest"),
+                  "keep_highest", "keep_lowest", "tens_dice"),
     "past": ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
              "keep_highest", "keep_lowest", "explode", "cancel", "remove_floor", "ties"),
     "points": ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
@@ -221,11 +221,13 @@ class ParamSpec(_Strict):
 class DieSpec(_Strict):
     """``[dice.NAME]``: the value of each face (face 1 first) and its explosions; or
     ``sides = N`` for faces numbered 1 to N; or ``percentile = true`` for a d100 read as a
-    tens and a units die. ``counts`` name what else a face scores."""
+    tens and a units die. ``counts`` name what else a face scores; ``count`` dice of the type
+    are rolled in every check (parameters' effects add and remove more)."""
 
     faces: list[Union[int, str]] | None = Field(None, min_length=1, max_length=MAX_FACES)
     sides: int | None = Field(None, ge=1, le=MAX_FACES)
     percentile: bool = False
+    count: int = Field(0, ge=0, le=1000)
     counts: dict[str, Union[list[int], str]] = {}
     explode: list[int] = []
     explode_limit: int = Field(0, ge=0, le=100)

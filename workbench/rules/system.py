@@ -56,6 +56,9 @@ class System:
         self.ladder = tuple(ladder)
         self.source = source
         self.description = description
+        # Where the system came from: "systems" (presets), "variants", "gallery" (published
+        # games' core rolls), "python" (registered), or "file" (loaded by path).
+        self.collection = "file"
         params = {p.name: p for p in mechanic.params()}
         for key, value in (defaults or {}).items():
             if key not in params:

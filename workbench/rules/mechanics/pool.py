@@ -285,7 +285,7 @@ class PoolMechanic(Mechanic):
         shift = dict.fromkeys(dice, 0)
         cancel = {d: set() for d in dice}
         explode = {d: set(dice[d].explode) for d in dice}
-        adds, removals = dict.fromkeys(dice, 0), []
+        adds, removals = {d: dice[d].count for d in dice}, []
         out = {"rerolls": 0, "modifier": 0, "target": None, "target_add": 0,
                "floor": self.model.floor, "ties": self.model.versus.ties if self.model.versus else None,
                "keep": [], "tens": dict.fromkeys(dice, 0)}

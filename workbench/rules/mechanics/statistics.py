@@ -36,8 +36,10 @@ class Statistics:
 
     def __init__(self, model: PoolFile, params: Mapping[str, Any], source: object):
         self.model, self.source = model, source
-        self.readable = [name for name, spec in model.params.items() if spec.kind != "choice"]
-        self.choices = [name for name, spec in model.params.items() if spec.kind == "choice"]
+        # Expressions read numbers: whole-number and true/false parameters, and choices that
+        # are all whole numbers (e.g. a divisor 1, 2 or 5).
+        self.readable = [name for name, spec in model.params.items() if _numeric(spec)]
+        self.choices = [name for name, spec in model.params.items() if not _numeric(spec)]
         self.counts = list(dict.fromkeys(c for die in model.dice.values() for c in die.counts))
         self.base = [n for n, s in model.stats.items() if s.kind != "expression"]
         self.derived = [n for n, s in model.stats.items() if s.kind == "expression"]
@@ -221,7 +223,7 @@ def check_roll_effect(mechanic, where: str, effect) -> None:
     """The effects that only a roll with statistics has, and percentile dice's limits."""
     dice, verb = mechanic.model.dice, effect.verb
     if isinstance(effect.points, str):
-        readable = [n for n, spec in mechanic.model.params.items() if spec.kind != "choice"]
+        readable = [n for n, spec in mechanic.model.params.items() if _numeric(spec)]
         try:
             parse(effect.points, known=readable, want="whole")
         except ExpressionError as exc:
@@ -245,7 +247,7 @@ def effect_points(mechanic, name: str, points, p) -> int:
     if points not in _POINTS:
         _POINTS[points] = parse(points)
     values = {k: (None if v is None else int(v)) for k, v in p.items()
-              if mechanic._kinds.get(k) != "choice"}
+              if isinstance(v, (bool, int)) or v is None}
     try:
         return int(evaluate_numbers(_POINTS[points], values))
     except WorkbenchError as exc:
@@ -285,6 +287,12 @@ def roll_of(mechanic, c: dict, p: Mapping[str, Any]) -> RollSpec:
         groups[name] = {"values": values, "explodes": flags, "limit": spec.explode_limit,
                         "into": into, "count": counts[name]}
     return mechanic.statistics.roll(mechanic.system_id, groups, c, p)
+
+
+def _numeric(spec) -> bool:
+    """Whether a parameter's values are numbers an expression can read."""
+    return spec.kind != "choice" or all(isinstance(c, int) and not isinstance(c, bool)
+                                        for c in spec.choices)
 
 
 def _words(text: str) -> set[str]:
