@@ -178,8 +178,14 @@ def to_frame(obj):
     if kind == "VersusResult":
         return _distribution_frame(obj.margin, "margin")
     if kind == "Roll":
-        return pd.DataFrame([{name: getattr(obj, name) for name in (
-            "system", "successes", "failures", "net", "outcome", "tier", "passed")}])
+        row = {name: getattr(obj, name) for name in (
+            "system", "successes", "failures", "net", "outcome", "tier", "passed")}
+        row.update(obj.stats or {})
+        return pd.DataFrame([row])
+    if kind == "Joint":
+        frame = pd.DataFrame(obj.values, columns=list(obj.names))
+        frame["probability"] = obj.probabilities
+        return frame
     if kind == "StepsResult":
         return obj.frame.copy()
     if kind == "DramaResult":
@@ -210,6 +216,9 @@ def _facts(obj) -> tuple[str, list[tuple[str, str]]]:
             facts.append(("mean", _number(obj.mean) + _plus_minus(obj.mean_stderr, False)))
         if obj.lost_mass > NOISE:
             facts.append(("lost mass", f"{obj.lost_mass:.1e}"))
+        if obj.stats:
+            facts.append(("means", " · ".join(f"{name} {_number(dist.mean)}" for name, dist
+                                              in obj.stats.items() if name != "total")))
         if simulated:
             facts += [("trials", f"{obj.trials:,}"), ("seed", str(obj.seed))]
         return f"{obj.system} · {obj.method} · {_params(obj.params, obj.system)}", facts
@@ -224,7 +233,13 @@ def _facts(obj) -> tuple[str, list[tuple[str, str]]]:
         facts = [(name, _value(getattr(obj, name))) for name in
                  ("successes", "failures", "net", "outcome", "tier", "passed")
                  if getattr(obj, name) is not None]
+        facts += [(name, str(value)) for name, value in (obj.stats or {}).items() if name != "total"]
         return obj.system, facts
+    if kind == "Joint":
+        facts = [("statistics", ", ".join(obj.names)), ("combinations", f"{len(obj):,}")]
+        if obj.trials is not None:
+            facts.append(("trials", f"{obj.trials:,}"))
+        return "", facts
     if kind == "StepsResult":
         facts = [(f"mean {obj.quantity}", _number(obj.mean) + _plus_minus(obj.mean_stderr, False))]
         if obj.tail > NOISE:
@@ -274,6 +289,8 @@ def _shown_tables(obj) -> list[tuple[str, Any, int]]:
             dists = [("outcome", obj)]
         elif kind == "CheckResult":
             dists = [("outcome", obj.pmf), ("tier", obj.tiers)]
+            dists += [(name, dist) for name, dist in (obj.stats or {}).items()
+                      if name != "total" and len(dist) <= TABLE_ROWS]
         else:
             dists = [("margin", obj.margin)]
         out = []
@@ -298,7 +315,7 @@ def _shown_tables(obj) -> list[tuple[str, Any, int]]:
     shown = full.head(TABLE_ROWS)
     text = pd.DataFrame({readable(c): [_cell(c, v) for v in shown[c]] for c in shown.columns})
     caption = {"StepsResult": obj.quantity if kind == "StepsResult" else "",
-               "DramaResult": "per check", "BurnResult": "per check"}[kind]
+               "DramaResult": "per check", "BurnResult": "per check", "Joint": "combinations"}[kind]
     return [(caption, text, len(full) - len(shown))]
 
 
@@ -341,7 +358,7 @@ def text(obj) -> str:
         listed = [f"{label}: {_percent(p)}" for label, p, _ in rows[:TEXT_OUTCOMES]]
         more = f", … {len(rows) - TEXT_OUTCOMES} more" if len(rows) > TEXT_OUTCOMES else ""
         lines.append("  " + ", ".join(listed) + more)
-    elif kind not in ("Roll", "LadderSolution"):
+    elif kind not in ("Roll", "LadderSolution", "Joint"):
         lines.append("  (to_frame() for the table)")
     return "\n".join(lines)
 

@@ -36,6 +36,9 @@ def register(sub) -> None:
                    help="simulated checks, 1 to 1e10 (with --simulate; default 1e6)")
     p.add_argument("--seed", default=None,
                    help="random seed, 0 to 2**64 - 1 (with --simulate; default: fresh)")
+    p.add_argument("--stat", default=None, metavar="NAME",
+                   help="show this statistic's distribution instead of the total's (systems with "
+                        "counts or statistics: workbench systems lists them)")
     p.set_defaults(run=run_pmf)
 
     p = sub.add_parser("versus", help="opposed check: P(actor passes) and the margin distribution")
@@ -49,7 +52,8 @@ def register(sub) -> None:
 def _system_listing(sys_) -> dict:
     return {
         "id": sys_.id, "name": sys_.name, "aliases": list(sys_.aliases), "seed": sys_.seed,
-        "description": sys_.description,
+        "description": sys_.description, "collection": sys_.collection,
+        "statistics": list(sys_.statistic_names),
         "parameters": {p.name: {"default": p.default, "allowed": p.allowed(), "help": p.help}
                        for p in sys_.params.values() if not p.rule_option},
         "rule_options": {p.name: {"default": p.default, "allowed": p.allowed(), "help": p.help}
@@ -65,11 +69,24 @@ def _as_typed(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+SECTIONS = (("systems", "Systems and what-if variants"), ("gallery", "Published games' core rolls "
+                                                                    "(the gallery, for comparison)"))
+
+
 def run_systems(args) -> int:
     listing = [_system_listing(s) for s in systems()]
     if args.format == "json":
         print(json.dumps(listing, indent=2, ensure_ascii=False))
         return 0
+    for collection, title in SECTIONS:
+        entries = [e for e in listing if (e["collection"] == "gallery") == (collection == "gallery")]
+        if entries:
+            print(f"== {title} ==\n")
+            _print_entries(entries)
+    return 0
+
+
+def _print_entries(listing: list[dict]) -> None:
     for entry in listing:
         alias = f" (alias: {', '.join(entry['aliases'])})" if entry["aliases"] else ""
         print(f"{entry['id']}{alias}: {entry['name']}")
@@ -86,8 +103,9 @@ def run_systems(args) -> int:
                     print(f"    {heads[name]:<{width}}  {info['allowed']}; {info['help']}")
         if entry["ladder"]:
             print("  ladder: " + "; ".join(f"{r['name']} ({r['settings']})" for r in entry["ladder"]))
+        if len(entry["statistics"]) > 1:
+            print("  statistics: " + ", ".join(entry["statistics"]))
         print()
-    return 0
 
 
 #: Distributions in Markdown / RST: percentages with two decimals; tails that round to 0 at
@@ -103,6 +121,8 @@ def _result_frames(data: dict, numbers: NumberFormat | None) -> list[tuple[str, 
     frames = []
     # A check prints its outcome distribution; an opposed check its margin distribution.
     title, key = ("Outcomes", "pmf") if "pmf" in data else ("Margins", "margin")
+    if "stat" in data:
+        title = f"Outcomes of {data['stat']}"
     rows = (cut_tails(data[key], data[key].values(), numbers.resolution) if numbers
             else [(o, p, False) for o, p in data[key].items()])
     pmf = pd.DataFrame({"outcome": [r[0] for r in rows], "probability": [r[1] for r in rows]})
@@ -155,7 +175,17 @@ def run_pmf(args) -> int:
             raise WorkbenchError(f"--{given[0]} got {getattr(args, given[0])!r}; allowed only "
                                  "with --simulate (an exact result has no trials or seed)")
         result = check(args.system, **params)
-    emit(result.to_dict(), args.format)
+    data = result.to_dict()
+    if args.stat is not None:
+        known = list(result.stats) if result.stats else ["total"]
+        if args.stat not in known:
+            raise WorkbenchError(f"--stat got {args.stat!r}; allowed: {', '.join(known)}")
+        if result.stats is not None:
+            chosen = result.stats[args.stat]
+            data = {**data, "stat": args.stat, "pmf": chosen.to_dict(), "mean": chosen.mean}
+            if "stderr" in data:
+                data["stderr"] = {str(o): float(e) for o, e in zip(chosen.outcomes, chosen.stderr)}
+    emit(data, args.format)
     return 0
 
 

@@ -76,6 +76,21 @@ class System:
         return f"<System {self.id}: {self.name}>"
 
     @property
+    def statistic_names(self) -> tuple[str, ...]:
+        """What one check reads: ``("total",)``, or the total, counts and statistics of a
+        system that declares them.
+
+        Example:
+            >>> import workbench
+            >>> workbench.system("shadowrun-5e").statistic_names
+            ('total', 'hits', 'ones')
+        """
+        statistics = getattr(self.mechanic, "statistics", None)
+        if statistics is None:
+            return ("total",)
+        return ("total", *statistics.counts, *statistics.base, *statistics.derived)
+
+    @property
     def outcome_labels(self) -> tuple[str, ...] | None:
         return getattr(self.mechanic, "labels", None)
 
