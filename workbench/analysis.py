@@ -15,7 +15,7 @@ from .api import check, simulate
 from .engine import exact_distribution
 from .errors import ParameterError
 from .limits import MAX_DICE
-from .results import reading
+from .results import reading, stderr_of
 from .rules.registry import get_system
 from .rules.system import Rung, System
 
@@ -76,8 +76,10 @@ def evaluate(system: "str | System", params: dict, method: str = "exact", trials
     return simulate(system, trials=trials, seed=seed, **params)
 
 
-def _exact_point(sys_: System, params: dict, memo: dict) -> tuple[float | None, float | None]:
-    """P(pass) and mean of one exact check, as :func:`check` gives them.
+def _exact_point(sys_: System, params: dict, memo: dict,
+                 condition=None) -> tuple[float | None, float | None]:
+    """P(pass) (or P(``condition``), a parsed condition) and mean of one exact check, as
+    :func:`check` gives them.
 
     Curves ask for hundreds of checks whose pools repeat (every rung of a size rolls the
     same dice), so each distinct pool's distribution and mean are computed once per call;
@@ -89,17 +91,21 @@ def _exact_point(sys_: System, params: dict, memo: dict) -> tuple[float | None, 
         raw = exact_distribution(spec)
         memo[spec] = raw, reading.outcomes(sys_.mechanic, raw).mean
     raw, mean = memo[spec]
+    if condition is not None:
+        return reading.probability(sys_.mechanic, raw, resolved, condition), mean
     return reading.p_pass(sys_.mechanic, raw, resolved), mean
 
 
 def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_POOLS,
                   rungs: "Sequence[str | Rung] | None" = None, *, label: str | None = None,
                   method: str = "exact", trials: int = 200_000, seed: int | None = None,
-                  **params: Any) -> pd.DataFrame:
+                  condition: str | None = None, **params: Any) -> pd.DataFrame:
     """P(pass) for each pool size and ladder rung, as a long DataFrame.
 
     Columns: ``label``, ``system``, ``pool``, ``rung``, ``p_pass``, ``mean`` and, for simulated
     curves, ``stderr``. ``params`` are the character's other settings (favor, quality, ...).
+    With ``condition`` (a condition over the system's statistics and parameters, such as
+    ``"ones * 2 > dice"`` or ``"beaten == 2"``) the ``p_pass`` column holds P(condition).
 
     Example:
         >>> frame = success_curve("uwr", [1, 2], rungs=["Normal"])
@@ -111,6 +117,7 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
     chosen = _rungs(sys_, rungs)
     sizes = pool_size_list(pool_sizes)
     method = validation.method("success_curve", method)
+    parsed = None if condition is None else sys_.condition(condition)
     if method == "simulate":  # one seed for every point: a fresh one is drawn once, here
         trials = validation.trials("success_curve", trials)
         seed = validation.seed("success_curve", seed)
@@ -126,7 +133,11 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
             if key not in cache:
                 at_rung = sys_.with_rung(rung, **given)
                 if method == "exact":
-                    cache[key] = _exact_point(sys_, at_rung, memo)
+                    cache[key] = _exact_point(sys_, at_rung, memo, parsed)
+                elif parsed is not None:
+                    result = evaluate(sys_, at_rung, method, trials, seed)
+                    chance = result.probability(condition)
+                    cache[key] = chance, result.mean, stderr_of(chance, result.trials)
                 else:
                     result = evaluate(sys_, at_rung, method, trials, seed)
                     cache[key] = result.p_pass, result.mean, result.p_pass_stderr

@@ -59,11 +59,13 @@ def pool_label(system: "str | System", size: int, quality: str | None = None) ->
 
 
 def ladder_table(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS,
-                 rungs: "Sequence[str | Rung] | None" = None, **params: Any) -> pd.DataFrame:
+                 rungs: "Sequence[str | Rung] | None" = None, condition: str | None = None,
+                 **params: Any) -> pd.DataFrame:
     """P(pass) with one row per ladder rung and one column per pool size.
 
     Built on :func:`workbench.analysis.success_curve`. A system without a pool parameter
-    (Erzählspiel: one die per check) gets a single column, ``P(pass)``.
+    (Erzählspiel: one die per check) gets a single column, ``P(pass)``. With ``condition``
+    (over the system's statistics and parameters) the cells are P(condition).
 
     Example:
         >>> table = ladder_table("uwr", [1, 2])
@@ -72,7 +74,7 @@ def ladder_table(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_TAB
     """
     sys_ = get_system(system)
     sizes = pool_size_list(pool_sizes)
-    long = success_curve(sys_, sizes or [1], rungs, **params)
+    long = success_curve(sys_, sizes or [1], rungs, condition=condition, **params)
     if not sys_.pool_parameter:
         long = long.drop_duplicates("rung")
         table = long.set_index("rung")[["p_pass"]].rename(columns={"p_pass": "P(pass)"})
@@ -85,7 +87,7 @@ def ladder_table(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_TAB
 
 
 def difficulty_table(system: "str | System", pool_sizes: Iterable[int] = range(1, 7),
-                     **params: Any) -> pd.DataFrame:
+                     condition: str | None = None, **params: Any) -> pd.DataFrame:
     """A seed's difficulty table with the probabilities added, ready to export.
 
     Columns: ``Difficulty`` (rung name), ``Example`` (when the seed gives examples),
@@ -115,7 +117,7 @@ def difficulty_table(system: "str | System", pool_sizes: Iterable[int] = range(1
             shares.append(row)
         return pd.concat([head, pd.DataFrame(shares)], axis=1)
     sizes = pool_size_list(pool_sizes)
-    probs = ladder_table(sys_, sizes, **params)
+    probs = ladder_table(sys_, sizes, condition=condition, **params)
     quality = sys_.resolve(**params).get("quality")
     probs.columns = [pool_label(sys_, n, quality) for n in sizes]
     return pd.concat([head, probs.reset_index(drop=True)], axis=1)
@@ -214,6 +216,7 @@ class LadderSolution(RichResult):
     conflicts: tuple[Conflict, ...] = ()
     outside: tuple[Conflict, ...] = ()
     source: "System | None" = field(default=None, compare=False, repr=False)
+    condition: str | None = None
     """The system solved (a file loaded by path is not found again by its id)."""
 
     @property
@@ -256,7 +259,8 @@ class LadderSolution(RichResult):
     def across_pools(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
         """P(pass) of the solved rungs for any pool sizes (rows: rungs in the order asked;
         columns: pool sizes)."""
-        return ladder_table(self.source or self.system, pool_sizes, list(self.ladder), **self.params)
+        return ladder_table(self.source or self.system, pool_sizes, list(self.ladder),
+                            condition=self.condition, **self.params)
 
     def curves(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
         """The solved ladder as curves, one row per (rung, pool), ready to draw: columns
@@ -299,6 +303,7 @@ class LadderSolution(RichResult):
         significant digits: full precision without float noise)."""
         return json_ready({
             "system": self.system, "params": dict(self.params), "pool": self.pool,
+            **({"condition": self.condition} if self.condition is not None else {}),
             "pools": [n for n in self.pools if n is not None], "tolerance": self.tolerance,
             "ordered": self.ordered, "order": list(self.order),
             "rungs": [{"name": r.name, "settings": r.rung.describe(), "set": dict(r.rung.set),
@@ -351,7 +356,8 @@ def pools_text(system: "str | System", pools: Sequence, quality: str | None = No
 def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", pool: int | None = 4,
                  *, pools: "Iterable[int] | None" = None, tolerance: float = 0.05,
                  knobs: "Mapping[str, Sequence | None] | None" = None,
-                 report_pools: Iterable[int] = DEFAULT_TABLE_POOLS, **params: Any) -> LadderSolution:
+                 report_pools: Iterable[int] = DEFAULT_TABLE_POOLS, condition: str | None = None,
+                 **params: Any) -> LadderSolution:
     """The closest ladder to the wanted odds whose rungs keep their order.
 
     The rungs are ranked by their wanted odds (the likeliest is the easiest; equal odds keep
@@ -377,6 +383,8 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         knobs: override :func:`difficulty_knobs` (e.g. ``{"target": None, "favor": (0,)}``
             to solve with targets only).
         report_pools: pools where crossings are reported (``outside``) but not enforced.
+        condition: solve for P(condition) instead of P(pass): a condition over the system's
+            statistics and parameters, such as ``"beaten == 2"`` (Ironsworn's strong hit).
         **params: the character's other settings (quality, rerolls, ...).
 
     Ties go to the smaller change (least favor added), then to the lower target. Targets and
@@ -419,7 +427,8 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     sys_.resolve(**base)  # bad character settings fail here, before the search
     chosen_knobs = dict(knobs) if knobs is not None else difficulty_knobs(sys_)
     typical = range_pools.index(pool) if sized else 0
-    cands = candidates(sys_, chosen_knobs, base, range_pools, typical)
+    parsed = None if condition is None else sys_.condition(condition)
+    cands = candidates(sys_, chosen_knobs, base, range_pools, typical, parsed)
     if not cands:
         raise WorkbenchError(f"{sys_.id}: the knobs {chosen_knobs} give no setting to try")
     order = sorted(goals, key=lambda name: -goals[name])  # stable: equal odds keep their order
@@ -465,7 +474,7 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     solution = LadderSolution(source=sys_, system=sys_.id, pool=pool if sized else None, params=dict(params),
                               rungs=tuple(solved[name] for name in goals), tolerance=tolerance,
                               knobs=chosen_knobs, pools=range_pools if sized else (),
-                              order=tuple(order), ordered=distinct,
+                              order=tuple(order), ordered=distinct, condition=condition,
                               conflicts=conflicts + tuple(c for c in ties if c not in conflicts))
     if not sized:
         return solution

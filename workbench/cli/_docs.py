@@ -72,6 +72,9 @@ def register(sub) -> None:
     p.add_argument("system", help="system id, alias, variant id or path to a .toml file")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE", help="the character's other settings")
     p.add_argument("--pools", default="1-10", help="pool sizes, e.g. 1-10 or 2,4,6 (default 1-10)")
+    p.add_argument("--condition", default=None, metavar="TEXT",
+                   help='P(this condition) instead of P(pass), e.g. "ones * 2 > dice" (names: the '
+                        "system's statistics, as workbench systems lists them, and parameters)")
     _add_output_options(p, "table markup (default rst-grid)")
     p.set_defaults(run=run_table)
 
@@ -99,6 +102,8 @@ def register(sub) -> None:
     p.add_argument("--tolerance", default="0.05", help="how far off still counts as reached (default 0.05)")
     p.add_argument("--turn", default=None, metavar="KNOB[,KNOB]",
                    help="turn only these of the ladder's knobs, e.g. target (default: all it uses)")
+    p.add_argument("--condition", default=None, metavar="TEXT",
+                   help='solve for P(this condition) instead of P(pass), e.g. "beaten == 2"')
     p.add_argument("--show", choices=("both", "solution", "pools"), default=None,
                    help="which table(s); default both (solution only for csv)")
     _add_output_options(p, "table markup, or json (default rst-grid); json numbers have 15 "
@@ -160,7 +165,8 @@ def run_table(args) -> int:
     numbers = number_format_of(args)
     if args.out is not None:
         checked_out_path(args.out)
-    frame = difficulty_table(args.system, parse_pools(args.pools), **parse_assignments(args.params))
+    frame = difficulty_table(args.system, parse_pools(args.pools), condition=args.condition,
+                             **parse_assignments(args.params))
     _write(render_table(frame, args.format, numbers), args.out)
     return 0
 
@@ -223,7 +229,7 @@ def run_ladder(args) -> int:
     params = parse_assignments(args.params)
     solution = solve_ladder(args.system, args.want, pool, pools=pools, tolerance=tolerance,
                             knobs=_turned_knobs(args.system, args.turn), report_pools=across,
-                            **params)
+                            condition=args.condition, **params)
     if args.format == "json":
         _write(json.dumps(solution.to_dict(), indent=2, ensure_ascii=False), args.out)
     else:

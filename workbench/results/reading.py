@@ -160,6 +160,19 @@ def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, An
     return float(raw.probabilities[passing].sum())
 
 
+def probability(mechanic: Mechanic, raw: "RawDistribution | JointDistribution",
+                p: Mapping[str, Any], condition) -> float:
+    """P(``condition``) (a parsed condition over the statistics and the parameters; a system
+    without statistics knows ``total`` only)."""
+    if isinstance(raw, JointDistribution):
+        holds = _holds(condition, _joint_columns(mechanic, raw, p), len(raw.probabilities))
+        return float(raw.probabilities[holds].sum())
+    columns = {name: (None if value is None else int(value)) for name, value in p.items()
+               if isinstance(value, (bool, int)) or value is None}
+    columns["total"] = raw.totals
+    return float(raw.pmf[_holds(condition, columns, len(raw.pmf))].sum())
+
+
 def joint(system: System, raw: JointDistribution, params: Mapping[str, Any]) -> Joint:
     """The check's statistics together, as a result."""
     return Joint(raw.names, raw.values, raw.probabilities, trials=raw.trials, parameters=dict(params))

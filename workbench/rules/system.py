@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..errors import DataFileError, ParameterError
+from .expressions import ExpressionError, parse
 from .mechanics.base import Mechanic
 from .params import Param
 from .pool import PoolSpec
@@ -89,6 +90,26 @@ class System:
         if statistics is None:
             return ("total",)
         return ("total", *statistics.counts, *statistics.base, *statistics.derived)
+
+    def condition(self, text: str):
+        """A condition over this system's statistics and parameters (``"hits >= 3"``, ``"ones >
+        dice / 2"``), parsed and checked: an unknown name is an error naming those that exist.
+
+        Example:
+            >>> import workbench
+            >>> workbench.system("uwr").condition("total >= dice").names
+            ('total', 'dice')
+        """
+        statistics = getattr(self.mechanic, "statistics", None)
+        numbers = [name for name, param in self.params.items()
+                   if param.kind != "choice" or all(isinstance(c, int) and not isinstance(c, bool)
+                                                    for c in param.choices)]
+        flags = statistics.flags if statistics is not None else []
+        try:
+            return parse(text, known=[*self.statistic_names, *numbers], want="bool", conditions=flags)
+        except ExpressionError as exc:
+            raise ParameterError(self.id, "condition", text, f"a condition over "
+                                 f"{', '.join(self.statistic_names)} and the parameters ({exc.problem})") from None
 
     @property
     def outcome_labels(self) -> tuple[str, ...] | None:

@@ -52,6 +52,7 @@ class Statistics:
         everything = ["total", *self.counts, *self.base, *self.derived, *self.readable]
         conditions = [n for n in self.derived if self._expression(
             f"stats.{n}.expression", model.stats[n].expression, everything).kind == "bool"]
+        self.flags = conditions   # true/false statistics: a condition may name them alone
         self.pass_if = self._expression("pass_if", model.pass_if, everything, "bool", conditions) \
             if model.pass_if else None
         self.conditions = {
