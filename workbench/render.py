@@ -63,6 +63,9 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "compare": (("figure",), "comma-separated systems drawn beside this one, one panel each (kind=curve)"),
     "output": (("figure",), ", ".join(FIGURE_OUTPUTS)),
     "alt": (("figure",), "a short text describing the figure"),
+    "condition": (("table", "ladder", "figure"), "a condition over the system's statistics and "
+                  "parameters, such as hits >= 3 (P(condition) instead of P(pass))"),
+    "stat": (("figure",), "one of the system's statistics (kind=check draws its distribution)"),
     "caption": (BLOCK_KINDS, "text shown with the table or under the figure"),
 }
 DEFAULT_POOLS = "1-10"  # as `workbench table`
@@ -96,6 +99,8 @@ class Block:
     output: str = "png"
     alt: str = ""
     caption: str = ""
+    condition: str | None = None
+    stat: str | None = None
     options: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     @property
@@ -217,6 +222,16 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
     out["numbers"] = NumberFormat(style, digits)
     out["style"] = _choice("style", settings.get("style", "grid"), TABLE_STYLES)
     out["caption"] = settings.get("caption", "").strip()
+    if "condition" in settings:
+        try:
+            sys_.condition(settings["condition"])
+        except ParameterError as exc:
+            raise BlockOptionError("condition", settings["condition"], exc.allowed) from None
+        out["condition"] = settings["condition"]
+    if "stat" in settings:
+        if settings["stat"] not in sys_.statistic_names:
+            raise BlockOptionError("stat", settings["stat"], "one of " + ", ".join(sys_.statistic_names))
+        out["stat"] = settings["stat"]
     if kind in ("ladder", "figure"):
         out["want"] = settings.get("want")
         if out["want"] is not None and not out["want"].strip():
@@ -237,7 +252,8 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
             out["compare"] = tuple(_system(name, resolve_path) for name in names)
         # An option the kind does not use would be silently ignored: say which kind uses it.
         users = {"base": ("difference",), "want": ("ladder",), "pool": ("ladder",),
-                 "rungs": ("curve", "difference", "ladder"), "pools": ("curve", "difference", "ladder")}
+                 "rungs": ("curve", "difference", "ladder"), "pools": ("curve", "difference", "ladder"),
+                 "condition": ("ladder",), "stat": ("check",)}
         for option, kinds in users.items():
             if option in settings and out["figure"] not in kinds:
                 raise BlockOptionError(option, settings[option], f"only with kind={' / kind='.join(kinds)} "
@@ -297,17 +313,18 @@ def table_frame(block: Block) -> "pd.DataFrame":
     if block.kind == "parameters":
         return parameters_frame(block.system)
     if block.kind == "table":
-        frame = difficulty_table(block.system, list(block.pools), **params)
+        frame = difficulty_table(block.system, list(block.pools), condition=block.condition, **params)
         if block.rungs is not None:
             frame = frame[frame["Difficulty"].isin(block.rungs)].reset_index(drop=True)
         return frame
     if block.kind != "ladder":
         raise WorkbenchError(f"a {block.kind} block has no table")
     if block.want is None:
-        frame = ladder_table(block.system, list(block.pools), block.rungs and list(block.rungs), **params)
+        frame = ladder_table(block.system, list(block.pools), block.rungs and list(block.rungs),
+                             condition=block.condition, **params)
         return _pool_headed(block, frame)
     try:
-        solution = solve_ladder(block.system, block.want, block.pool, **params)
+        solution = solve_ladder(block.system, block.want, block.pool, condition=block.condition, **params)
     except WorkbenchError as exc:
         raise want_error(block.want, exc) from None
     if block.show == "pools":
@@ -374,16 +391,18 @@ def build_figure(block: Block):
     if block.figure == "curve":
         return figures.curve_figure([entry], pools=pools, rungs=rungs)
     if block.figure == "check":
-        return figures.check_figure(block.system, **params)
+        return figures.check_figure(block.system, stat=block.stat, **params)
     if block.figure == "difference":
         return figures.difference_figure(entry, block.base, pools=pools, rungs=rungs)
     if block.want is not None:
         try:
-            solution = solve_ladder(block.system, block.want, block.pool, **params)
+            solution = solve_ladder(block.system, block.want, block.pool, condition=block.condition,
+                                    **params)
         except WorkbenchError as exc:
             raise want_error(block.want, exc) from None
         return figures.ladder_figure(solution, pools=pools)
-    return figures.ladder_figure(block.system, pools=pools, rungs=rungs, **params)
+    return figures.ladder_figure(block.system, pools=pools, rungs=rungs, condition=block.condition,
+                                 **params)
 
 
 def figure_file_name(block: Block) -> str:

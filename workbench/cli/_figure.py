@@ -20,7 +20,7 @@ from ..rules.registry import get_system
 from ._args import parse_assignments
 
 # Block options the command line spells as --options; any other name is a system parameter.
-_CLI_OPTIONS = ("kind", "base", "compare", "pools", "rungs", "want", "pool")
+_CLI_OPTIONS = ("kind", "base", "compare", "pools", "rungs", "want", "pool", "condition", "stat")
 
 
 def register(sub) -> None:
@@ -36,6 +36,10 @@ def register(sub) -> None:
     p.add_argument("--rungs", default=None, help="comma-separated rungs to draw (default: all)")
     p.add_argument("--want", default=None, help='with --kind ladder: solve first, e.g. "Easy=0.9,Normal=0.7"')
     p.add_argument("--pool", default=None, help="with --want: the pool the odds are wanted at (default 4)")
+    p.add_argument("--condition", default=None, metavar="TEXT",
+                   help='with --kind ladder: P(this condition) instead of P(pass), e.g. "beaten == 2"')
+    p.add_argument("--stat", default=None, metavar="NAME",
+                   help="with --kind check: this statistic's distribution instead of the total's")
     p.add_argument("--out", required=True, metavar="FILE", help="FILE.png, FILE.svg or FILE.html")
     p.set_defaults(run=run_figure)
 

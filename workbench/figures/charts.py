@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from .. import validation
 from ..analysis import evaluate, success_curve
 from ..api import check
-from ..errors import WorkbenchError
+from ..errors import ParameterError, WorkbenchError
 from ..rules.registry import get_system
 from ..rules.system import System
 from . import frames as _frames
@@ -266,9 +266,11 @@ def _die_label(column: str) -> str:
 
 
 def check_figure(system: "str | System", method: str = "exact", *, trials: int = 100_000,
-                 seed: int | None = None, height: int = DEFAULT_HEIGHT, **params: Any) -> go.Figure:
+                 seed: int | None = None, height: int = DEFAULT_HEIGHT, stat: str | None = None,
+                 **params: Any) -> go.Figure:
     """One check's distribution as bars coloured worst to best; its tiers alongside when the
-    system has degrees of success.
+    system has degrees of success. ``stat`` draws one of the system's statistics instead of
+    the total (``workbench.system(...).statistic_names`` lists them).
 
     Example:
         >>> fig = check_figure("unnamed", d6=3)
@@ -280,7 +282,9 @@ def check_figure(system: "str | System", method: str = "exact", *, trials: int =
     seed = resolved_seed(method, seed)
     sys_ = get_system(system)
     result = evaluate(sys_, dict(params), method, trials, seed)
-    parts = [("outcome", result.pmf)]
+    if stat is not None and stat not in sys_.statistic_names:
+        raise ParameterError(sys_.id, "stat", stat, "one of " + ", ".join(sys_.statistic_names))
+    parts = [("outcome", result.stats[stat] if stat is not None and result.stats else result.pmf)]
     if result.tiers is not None:
         parts.append(("tier", result.tiers))
     traces = []
@@ -305,13 +309,14 @@ def check_figure(system: "str | System", method: str = "exact", *, trials: int =
                        "text": [f"{v:.0%}" if v >= 0.005 else "" for v in y],
                        "textposition": "outside", "cliponaxis": False,
                        "hovertemplate": f"%{{x}}: {_percent_hover(method)}<extra></extra>"})
+    named = stat or ("total" if result.stats else None)
     if len(parts) == 2:
-        layout = {"xaxis": {"domain": [0, 0.55], "title": {"text": "net successes" + trimmed}},
+        layout = {"xaxis": {"domain": [0, 0.55], "title": {"text": (named or "net successes") + trimmed}},
                   "xaxis2": {"domain": [0.63, 1], "anchor": "y2", "title": {"text": "tier"},
                              "tickangle": -30},
                   "yaxis2": {"anchor": "x2", **percent_axis(range=[0, 1.05])}}
     given = ", ".join(f"{k}={v}" for k, v in params.items()) or "defaults"
-    x_title = "outcome" if sys_.outcome_labels else "successes" + trimmed
+    x_title = "outcome" if sys_.outcome_labels else (named or "successes") + trimmed
     return new_figure(f"{sys_.name}: one check ({given})", x_title, "probability", traces=traces,
                       subtitle=(f"P(pass) {result.p_pass:.1%} · " if result.p_pass is not None
                                 else "no target set · ") + method_note(method, trials, seed),
@@ -410,13 +415,14 @@ def tier_figure(system: "str | System", pools: Iterable[int] = range(1, 9), *,
 # -- ladders -----------------------------------------------------------------------------
 def ladder_figure(system_or_solution: Any, pools: Iterable[int] = DEFAULT_POOLS,
                   rungs: Sequence[str] | None = None, *, height: int = DEFAULT_HEIGHT,
-                  title: str | None = None, **params: Any) -> go.Figure:
+                  title: str | None = None, condition: str | None = None, **params: Any) -> go.Figure:
     """A ladder's rungs as P(pass) curves over pool sizes (bars for single-die systems).
 
     ``system_or_solution`` is a system (its own ladder, from its data file) or a solved
     ladder (:func:`workbench.ladders.solve_ladder`; anything with ``system``, ``ladder`` and
     ``params``): the solved settings are drawn, with each wanted probability marked at the
-    pool it was solved for.
+    pool it was solved for. ``condition`` draws P(condition) (over the system's statistics and
+    parameters) instead of P(pass); a solved ladder brings its own.
 
     Example:
         >>> [trace.name for trace in ladder_figure("uwr", [1, 2, 3]).data]
@@ -429,11 +435,12 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] = DEFAULT_POOLS,
         sys_ = get_system(solution.system)
         chosen = list(solution.ladder)
         params = {**dict(solution.params), **params}
+        condition = condition or getattr(solution, "condition", None)
     else:
         sys_ = get_system(system_or_solution)
         chosen = rungs
     sizes = [int(n) for n in pools]
-    frame = success_curve(sys_, sizes, chosen, **params)
+    frame = success_curve(sys_, sizes, chosen, condition=condition, **params)
     names = list(dict.fromkeys(frame["rung"]))
     if solution is not None:
         settings = {r.name: r.rung.describe() for r in solution.rungs}

@@ -184,6 +184,9 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
                      f"{min(TYPICAL_POOLS)} to {max(TYPICAL_POOLS)} dice; drawn over pools "
                      f"{sizes[0]}-{sizes[-1]}.")
     for sys_ in pooled:
+        if not sys_.ladder:
+            solved.items.append(f"{sys_.name}: no difficulty ladder in its data file to solve.")
+            continue
         solution = solve_ladder(sys_, wanted, pool=TYPICAL_POOL, pools=TYPICAL_POOLS)
         frame = solution.table()
         solved.items.append(Table(f"{sys_.name}" + ("" if solution.ordered else
