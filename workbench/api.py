@@ -13,7 +13,7 @@ import numpy as np
 
 from . import validation
 from .engine import RawDistribution, exact_distribution, score_faces
-from .engine.concrete_roll import score_roll
+from .engine.concrete_roll import score_roll, score_scored
 from .engine.simulation import check_work, simulate_raw
 from .errors import ParameterError, WorkbenchError
 from .limits import MAX_SIDES
@@ -21,6 +21,7 @@ from .results import CheckResult, Distribution, Roll, VersusResult, check_result
 from .rules.registry import all_systems, get_system
 from .rules.registry import load_system as registry_load_system
 from .rules.roll import RollSpec
+from .rules.scored import Outcomes, ScoredRoll
 from .rules.system import System
 
 
@@ -125,6 +126,10 @@ def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
     spec = sys_.mechanic.pool(resolved)
+    if isinstance(spec, ScoredRoll):
+        return _score_statistics(sys_, spec, _checked_faces(faces), resolved, score_scored(spec, _checked_faces(faces)))
+    if isinstance(spec, Outcomes):
+        raise WorkbenchError(f"{sys_.id}: its odds are given outright, without dice: there are no faces to score")
     if isinstance(spec, RollSpec):
         return _score_statistics(sys_, spec, _checked_faces(faces), resolved)
     rolled = score_faces(spec, _checked_faces(faces))
@@ -139,9 +144,9 @@ def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[
                 passed=None if res.p_pass is None else res.p_pass == 1.0)
 
 
-def _score_statistics(sys_: System, spec: RollSpec, faces, resolved) -> Roll:
+def _score_statistics(sys_: System, spec, faces, resolved, joint=None) -> Roll:
     """Concrete faces of a system with counts or statistics: every statistic as read."""
-    res = check_result(sys_, score_roll(spec, faces), resolved)
+    res = check_result(sys_, joint if joint is not None else score_roll(spec, faces), resolved)
     stats = {name: int(value) for name, value in zip(res.joint.names, res.joint.values[0])}
     tier = next((o for o, p in res.tiers.items() if p == 1.0), None) if res.tiers else None
     labelled = sys_.outcome_labels is not None

@@ -16,19 +16,28 @@ from .evaluate import evaluate_roll
 from .exact import exact_raw
 from .joint import JointDistribution
 from .raw import RawDistribution
+from .scored import evaluate_scored, outcomes_distribution
 from ..rules.pool import PoolSpec
+from ..rules.scored import Outcomes, ScoredRoll
 
 
 def exact_distribution(spec) -> "RawDistribution | JointDistribution":
-    """The exact distribution of a pool (:func:`exact_raw`) or of a roll with statistics
-    (:func:`evaluate_roll`).
+    """The exact distribution of a pool (:func:`exact_raw`), of a roll with statistics
+    (:func:`evaluate_roll`), of a roll scored by a Python function or of odds given outright
+    (:mod:`.scored`).
 
     Example:
         >>> from workbench.rules.roll import Die, RollSpec
         >>> exact_distribution(RollSpec(((Die.numbered("d4", 4), 1),))).pmf.tolist()
         [0.25, 0.25, 0.25, 0.25]
     """
-    return exact_raw(spec) if isinstance(spec, PoolSpec) else evaluate_roll(spec)
+    if isinstance(spec, PoolSpec):
+        return exact_raw(spec)
+    if isinstance(spec, ScoredRoll):
+        return evaluate_scored(spec)
+    if isinstance(spec, Outcomes):
+        return outcomes_distribution(spec)
+    return evaluate_roll(spec)
 
 
 __all__ = ["RolledPool", "score_faces", "exact_raw", "evaluate_roll", "exact_distribution",

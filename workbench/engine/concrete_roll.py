@@ -22,9 +22,11 @@ import numpy as np
 
 from ..errors import WorkbenchError
 from ..rules.roll import Beats, Derived, Keep, LargestSet, Pairs, Percentile, Pick, RollSpec, Sets, Sum
+from ..rules.scored import ScoredRoll
 from ..rules.expressions import parse
 from .expressions import evaluate
 from .joint import JointDistribution
+from .scored import read_score, shown_roll
 
 
 def score_roll(spec: RollSpec, faces: "Sequence[int] | Mapping[str, Sequence[int]]") -> JointDistribution:
@@ -160,3 +162,22 @@ def _statistic(stat, dice, spec):
 
 def _evaluated(expression, columns) -> int:
     return int(np.asarray(evaluate(expression, columns)).reshape(-1)[0])
+
+
+def score_scored(spec: ScoredRoll, faces) -> JointDistribution:
+    """A roll scored by a Python function, for concrete values: one per die (an exploding
+    die's chain as its sum), as a list for one die type or a mapping name -> list."""
+    groups = [(die, n) for die, n in spec.groups if n > 0]
+    if not isinstance(faces, Mapping):
+        if len(groups) > 1:
+            raise WorkbenchError("faces: this roll mixes " + ", ".join(d.name for d, _ in groups)
+                                 + "; give a mapping name -> values")
+        faces = {groups[0][0].name: faces} if groups else {}
+    per_group = []
+    for die, n in groups:
+        given = [_whole(f) for f in faces.get(die.name, [])]
+        if len(given) != n:
+            raise WorkbenchError(f"faces: {die.name} needs {n} values (one per die), got {len(given)}")
+        per_group.append(tuple(sorted(given, reverse=True)))
+    row, names = read_score(spec.score(shown_roll(spec, groups, per_group)), None)  # as the enumeration reads it
+    return JointDistribution(names, np.array([row]), np.ones(1))

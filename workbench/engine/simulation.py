@@ -40,12 +40,14 @@ from .. import validation
 from ..limits import MAX_SEED, MAX_TRIALS, ROLLED_DICE  # noqa: F401  (MAX_*: re-exported)
 from ..rules.pool import PoolSpec
 from ..rules.roll import RollSpec
+from ..rules.scored import Outcomes, ScoredRoll
 from ..validation import fresh_seed  # noqa: F401  (the stateful simulators import it from here)
 from .evaluate import evaluate_roll
 from .exact import _die_chain
 from .joint import JointDistribution
 from .raw import RawDistribution
 from .sampling import simulate_joint
+from .scored import evaluate_scored, outcomes_distribution
 
 BLOCK_SIZE = 1 << 16
 """Trials per block; each block has its own random stream (fixed: it defines the results)."""
@@ -93,7 +95,7 @@ def check_work(trials: int, spec: "PoolSpec | RollSpec") -> None:
     """Refuse a run past the rolled-dice budget before any die is rolled. Each die counts
     with its expected explosion chain (``1 / (1 - P(explode))`` dice), rerolls once more;
     a roll with statistics is drawn from its exact table, one number a check."""
-    if isinstance(spec, RollSpec):
+    if not isinstance(spec, PoolSpec):
         ROLLED_DICE.check(float(trials), "simulate")
         return
     per_check = float(min(spec.rerolls, spec.dice))
@@ -281,11 +283,17 @@ def _apply_modifier_and_floor(counts: np.ndarray, least: int, spec: PoolSpec) ->
     return floored, spec.floor
 
 
-def _simulate_roll(spec: RollSpec, trials: int, seed: int, progress: bool | None) -> JointDistribution:
-    """A roll with statistics: each check drawn from the exact joint distribution (its dice
-    need not be rolled one by one: within a check they are independent, so the exact table
-    says everything), with the same blocks and streams as the dice kernels."""
-    joint = evaluate_roll(spec)
+def _simulate_roll(spec, trials: int, seed: int, progress: bool | None) -> JointDistribution:
+    """A roll with statistics (or scored in Python, or given outright): each check drawn from
+    the exact joint distribution (its dice need not be rolled one by one: within a check they
+    are independent, so the exact table says everything), with the same blocks and streams
+    as the dice kernels."""
+    if isinstance(spec, ScoredRoll):
+        joint = evaluate_scored(spec)
+    elif isinstance(spec, Outcomes):
+        joint = outcomes_distribution(spec)
+    else:
+        joint = evaluate_roll(spec)
     bar = _progress_bar(bool(progress if progress is not None else trials >= PROGRESS_MIN_DICE), trials)
     try:
         return simulate_joint(joint, trials, seed, BLOCK_SIZE, CHUNK_BLOCKS, bar)
@@ -321,7 +329,7 @@ def simulate_raw(spec: "PoolSpec | RollSpec", trials: int = 1_000_000, seed: int
     seed = validation.seed("simulate", seed)
     check_work(trials, spec)
     progress = validation.optional_boolean("simulate", "progress", progress)
-    if isinstance(spec, RollSpec):
+    if not isinstance(spec, PoolSpec):
         return _simulate_roll(spec, trials, seed, progress)
     kernel, args, binned = _kernel(spec)
     low, high = _histogram_range(binned)
