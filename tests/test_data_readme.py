@@ -20,7 +20,7 @@ def test_there_is_an_example_per_feature():
                 "[defaults]", "[shorthand.stat]", "when = {", "[[ladder]]",
                 # beyond a sum: every key of the roll engine
                 "sides = ", "counts = {", "count = 1", "total = ", "ceiling = ", "pass_if = ",
-                "condition = ", "keep = ", "pick = ", "position", "beats = ", "pairs = ", "ties = \"lose\"",
+                "condition = ", "keep = ", "drop = ", "pick = ", "position", "beats = ", "pairs = ", "ties = \"lose\"",
                 "largest_set = ", "sets = ", "sum = ", "expression = ", "score = ", "percentile = true",
                 "tens_dice = ", "points = "):
         assert key in text, key
@@ -84,6 +84,8 @@ def test_the_statistics_examples_do_what_the_text_says(tmp_path):
     three = wb.check(mixed, d6=3, d8=0, d10=0)
     assert three.stats["middle_die"][6] == pytest.approx(16 / 216)             # two or three sixes
     assert three.stats["second_die"][6] == pytest.approx(16 / 216)
+    assert three.stats["without_lowest"][12] == pytest.approx(16 / 216)        # 6 + 6 kept
+    assert wb.check(mixed, d6=4, d8=0, d10=0).stats["without_lowest"][18] == pytest.approx(21 / 1296)
     action = load("action-vs-challenge", tmp_path)
     capped = wb.check(action, stat=5)
     assert max(capped.pmf.outcomes) == 10 and capped.pmf[10] == pytest.approx(2 / 6)   # the ceiling

@@ -363,16 +363,16 @@ class _Common(_Strict):
         return ladder
 
 
-STAT_KINDS = ("keep", "pick", "beats", "pairs", "largest_set", "sets", "sum", "expression")
+STAT_KINDS = ("keep", "drop", "pick", "beats", "pairs", "largest_set", "sets", "sum", "expression")
 """What a statistic can be (see data/README.md, "Statistics")."""
 
 STAT_MODIFIERS = {
-    "count": ("keep",),
+    "count": ("keep", "drop"),
     "skip": ("keep",),
-    "score": ("keep",),
+    "score": ("keep", "drop"),
     "position": ("pick",),
     "ties": ("pairs",),
-    "dice": ("keep", "pick", "beats", "pairs", "largest_set", "sets", "sum"),
+    "dice": ("keep", "drop", "pick", "beats", "pairs", "largest_set", "sets", "sum"),
 }
 """Which keys go with which kind of statistic (anything else is a mistake in the file)."""
 
@@ -381,6 +381,7 @@ class StatSpec(_Strict):
     """``[stats.NAME]``: one statistic of the roll besides the total (exactly one kind)."""
 
     keep: Literal["highest", "lowest", "middle"] | None = None
+    drop: Literal["highest", "lowest"] | None = None
     pick: Literal["highest", "lowest", "middle"] | None = None
     beats: Names | None = None
     pairs: Names | None = None

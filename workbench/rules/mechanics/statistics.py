@@ -111,11 +111,11 @@ class Statistics:
                     if die not in dice:
                         self._fail(f"{where}.{part}", f"unknown die type {die!r}{suggest(die, dice)}; "
                                    f"declared: {', '.join(dice)}")
-            if stat.kind in ("sum", "keep"):
+            if stat.kind in ("sum", "keep", "drop"):
                 text = stat.sum if stat.kind == "sum" else stat.score
                 if text not in scores:
                     self._expression(f"{where}.{'sum' if stat.kind == 'sum' else 'score'}", text, scores)
-            if stat.kind == "keep" and isinstance(stat.count, str):
+            if stat.kind in ("keep", "drop") and isinstance(stat.count, str):
                 self._expression(f"{where}.count", stat.count, self.readable)
             if stat.kind in ("beats", "pairs") and set(_names(stat.dice)) & set(_names(getattr(stat, stat.kind))):
                 self._fail(f"{where}.dice", "the two sides must be different die types")
@@ -165,7 +165,7 @@ class Statistics:
                 rolled.append((Percentile(name, extra=c["tens"].get(name, 0)), count))
             else:
                 rolled.append((die(name), count))
-        stats = [self._statistic(name, self.model.stats[name], p) for name in self.base]
+        stats = [self._statistic(name, self.model.stats[name], p, groups) for name in self.base]
         stats += [Derived(name, self._expression(f"stats.{name}.expression", self.model.stats[name].expression,
                                                  ["total", *self.counts, *self.base, *self.derived[:i],
                                                   *self.readable]))
@@ -197,14 +197,20 @@ class Statistics:
                           for face, value in enumerate(faces, start=1)]
         return out
 
-    def _statistic(self, name: str, stat, p: Mapping[str, Any]):
+    def _statistic(self, name: str, stat, p: Mapping[str, Any], groups):
         dice = tuple(_names(stat.dice)) if stat.dice is not None else ()
         if stat.kind == "sum":
             return Sum(name, score=stat.sum, dice=dice)
-        if stat.kind == "keep":
+        if stat.kind in ("keep", "drop"):
             take = stat.count if isinstance(stat.count, int) else _scalar(
                 self._expression(f"stats.{name}.count", stat.count, self.readable), self.values(p, self.readable))
-            return Keep(name, take=max(int(take), 0), order=stat.keep, skip=stat.skip, dice=dice, score=stat.score)
+            if stat.kind == "keep":
+                return Keep(name, take=max(int(take), 0), order=stat.keep, skip=stat.skip, dice=dice,
+                            score=stat.score)
+            # Dropping the k lowest keeps the n - k highest (n: the dice the statistic reads).
+            rolled = sum(groups[d]["count"] for d in (dice or groups))
+            return Keep(name, take=max(rolled - int(take), 0), order="lowest" if stat.drop == "highest"
+                        else "highest", dice=dice, score=stat.score)
         if stat.kind == "pick":
             return Pick(name, order=stat.pick, position=stat.position - 1, dice=dice)
         if stat.kind == "beats":
