@@ -213,7 +213,10 @@ def test_every_declared_parameter_gets_a_control(system):
     controls = EntryControls(system)
     assert set(controls.knobs) == set(sys_.params)
     settings = controls.settings()
-    typical = {sys_.pool_parameter: TYPICAL_POOL} if sys_.pool_parameter else {}
+    pool = sys_.params.get(sys_.pool_parameter)
+    typical = {} if pool is None else {  # a typical pool, within the parameter's bounds
+        pool.name: min(max(TYPICAL_POOL, pool.minimum or 0),
+                       pool.maximum if pool.maximum is not None else TYPICAL_POOL)}
     assert sys_.resolve(**settings.knobs) == sys_.resolve(**typical)  # defaults round-trip
     for name, param in sys_.params.items():
         widget = controls.knobs[name]
