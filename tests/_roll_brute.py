@@ -21,25 +21,35 @@ def die_chains(die, count_names):
     """[(value, counts dict, probability)] of one die with its explosions, face by face."""
     if isinstance(die, Percentile):
         return percentile_results(die.extra)
-    return _chain(die, count_names, 1.0, 0, die.limit)
+    memo: dict = {}
+    merged = _chain(die, tuple(count_names), 1.0, 0, die.limit, memo)
+    return [(value, dict(zip(count_names, counts)), p) for (value, counts), p in merged.items()]
 
 
-def _chain(kind, count_names, reached, extra, limit):
-    """The chain from one die of ``kind`` on (``extra`` dice already added, at most ``limit``
-    in all; 0: no cap); ``reached``: the probability of getting here."""
-    out = []
+def _chain(kind, count_names, reached, extra, limit, memo):
+    """{(value, counts): probability} of the chain from one die of ``kind`` on (``extra`` dice
+    already added, at most ``limit`` in all; 0: no cap); ``reached``: the probability that a
+    chain is still rolling at this link (every chain rolls the same kinds of dice in the same
+    order, so it depends on the link only, and the chain from here is worked out once)."""
+    key = (id(kind), extra)
+    if key in memo:
+        return memo[key]
+    out: dict = {}
     for face in range(kind.sides):
         p = 1.0 / kind.sides
         counts = dict.fromkeys(count_names, 0)
         for name, scores in kind.counts:
             counts[name] += scores[face]
-        value = kind.values[face]
+        value, mine = kind.values[face], tuple(counts[n] for n in count_names)
         if kind.explodes[face] and not (limit and extra >= limit):
-            if reached * p > CUTOFF:
-                for v, c, q in _chain(kind.next, count_names, reached * p, extra + 1, limit):
-                    out.append((value + v, {k: counts[k] + c[k] for k in counts}, p * q))
+            rolling_on = reached * sum(kind.explodes) / kind.sides
+            if rolling_on > CUTOFF:
+                for (v, c), q in _chain(kind.next, count_names, rolling_on, extra + 1, limit, memo).items():
+                    key_out = (value + v, tuple(a + b for a, b in zip(mine, c)))
+                    out[key_out] = out.get(key_out, 0.0) + p * q
         else:
-            out.append((value, counts, p))
+            out[(value, mine)] = out.get((value, mine), 0.0) + p
+    memo[key] = out
     return out
 
 
