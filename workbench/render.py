@@ -396,9 +396,12 @@ def write_figure_file(block: Block, folder: "str | os.PathLike") -> Path:
     path = Path(folder) / figure_file_name(block)
     if not path.exists():
         from .figures import write_figure  # lazy: plotly
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # No half-written file under the name, even with parallel Sphinx readers drawing it too.
-        scratch = path.with_name(f".partial-{os.getpid()}-{path.name}")
-        write_figure(build_figure(block), scratch)
-        os.replace(scratch, path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WorkbenchError(f"figure folder {str(path.parent)!r} cannot be made "
+                                 f"({exc.strerror}); allowed: a folder you may write to") from None
+        # Written whole under a temporary name, then renamed: no half-written file under the
+        # name, even with parallel Sphinx readers drawing it too.
+        write_figure(build_figure(block), path)
     return path

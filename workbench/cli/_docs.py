@@ -10,7 +10,7 @@ import re
 import sys
 from pathlib import Path
 
-from .. import validation
+from .. import files, validation
 from ..errors import WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
 from ..ladders import (
@@ -134,26 +134,16 @@ def _write(text: str, out: str | None) -> None:
     if out is None:
         sys.stdout.write(text + "\n")
         return
-    path = checked_out_path(out)
-    try:
-        with open(path, "w", encoding="utf-8") as stream:
-            stream.write(text + "\n")
-    except OSError as exc:  # a full disk, no permission, a folder in the way...
-        raise WorkbenchError(f"--out {out!r}: cannot write there ({exc.strerror or exc})") from None
-    print(f"wrote {path}", file=sys.stderr)  # as figure, sweep and report do
+    files.write_text(out, text + "\n", "--out")   # whole or not at all
+    print(f"wrote {out}", file=sys.stderr)  # as figure, sweep and report do
 
 
-def checked_out_path(out: str, example: str = "odds.rst") -> Path:
-    """``--out``'s file, checked before any work: a name, in a folder that exists, not a folder."""
-    if not out.strip():
-        raise WorkbenchError(f"--out got {out!r}; allowed: a file name such as {example}")
-    path = Path(out)
-    if path.is_dir():
-        raise WorkbenchError(f"--out {out!r} is a folder; allowed: a file name such as "
-                             f"{str(path / example)!r}")
-    if not path.parent.is_dir():
-        raise WorkbenchError(f"--out {out!r}: folder {str(path.parent)!r} does not exist")
-    return path
+def checked_out_path(out: str, example: str = "odds.rst", suffixes=()) -> Path:
+    """``--out``'s file, checked before any work (:func:`workbench.files.check_target`): a
+    file name, in a folder that exists and may be written to; not a folder, a device or a
+    read-only file."""
+    files.check_target(out, "--out", suffixes=suffixes, example=example)
+    return Path(out)
 
 
 def run_table(args) -> int:
@@ -262,13 +252,13 @@ def run_report(args) -> int:
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     if not systems:
         raise WorkbenchError(f"--systems got {args.systems!r}; allowed: ids such as uwr,arrata")
-    checked_out_path(args.out, "balance.html")
+    checked_out_path(args.out, "balance.html", (".html", ".htm"))
     try:
         path = build_report(args.out, systems=systems, variants=args.variant,
                             pool_sizes=parse_pools(args.pools), progress=not args.no_progress,
                             wanted=args.want or DEFAULT_WANTED)
-    except OSError as exc:  # writing the page failed (full disk, no permission)
-        raise WorkbenchError(f"--out {args.out!r}: cannot write there ({exc.strerror or exc})") from None
+    except files.TargetError as exc:  # writing the page failed (full disk, a size limit)
+        raise exc.named("--out") from None
     size = path.stat().st_size / 1e6
     print(f"wrote {path} ({size:.1f} MB, self-contained HTML): "
           f"{report_title(systems, args.variant)}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .. import files
 from ..errors import WorkbenchError
 from ..render import (
     FIGURE_KINDS,
@@ -46,8 +47,7 @@ def run_figure(args) -> int:
     if suffix not in FIGURE_OUTPUTS:
         raise WorkbenchError(f"--out got {args.out!r}; allowed: a file name ending in "
                              + ", ".join("." + s for s in FIGURE_OUTPUTS))
-    if not out.parent.is_dir():
-        raise WorkbenchError(f"--out {args.out!r}: folder {str(out.parent)!r} does not exist")
+    files.check_target(args.out, "--out", example="figure." + suffix)   # before any work
     from ..figures import write_figure  # lazy: plotly
     params = parse_assignments(args.params)
     clash = [name for name in params if name in _CLI_OPTIONS or name in ("output", "alt", "caption")]
@@ -66,6 +66,9 @@ def run_figure(args) -> int:
         allowed = exc.allowed if exc.option in system.params else \
             f"parameters of {system.id}: {', '.join(system.params)}"
         raise WorkbenchError(f"parameter {exc.option!r} got {exc.value!r}; allowed: {allowed}") from None
-    write_figure(figure, out)
+    try:
+        write_figure(figure, out)   # whole or not at all (workbench.files)
+    except files.TargetError as exc:
+        raise exc.named("--out") from None
     print(f"wrote {out}", file=sys.stderr)
     return 0

@@ -2,10 +2,14 @@
 HTML fragments for pages that hold several figures (the balance report).
 
 Each single kaleido call starts its own browser (~2-3 s), so :func:`write_figures` writes a
-whole batch with one start (``plotly.io.write_images``).
+whole batch with one start (``plotly.io.write_images``). Every file is written to a temporary
+name in its folder and renamed over the target once complete (:mod:`workbench.files`): an
+error, a full disk or Ctrl-C leaves an existing figure as it was (kaleido deletes the file it
+was writing when it fails; that file is only ever the temporary one).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -14,6 +18,7 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
+from .. import files
 from ..errors import WorkbenchError
 from .style import DEFAULT_HEIGHT, DEFAULT_WIDTH
 
@@ -42,14 +47,13 @@ def figure_size(fig: go.Figure) -> tuple[int, int]:
     return int(width), int(height)
 
 
+_OPTION = "figure path"
+
+
 def _check_target(path: Path, allowed: Sequence[str]) -> None:
     if path.suffix.lower() not in allowed:
         raise WorkbenchError(f"figure path {str(path)!r}: allowed suffixes: {', '.join(allowed)}")
-    folder = path.parent
-    if not folder.is_dir():
-        raise WorkbenchError(f"figure path {str(path)!r}: folder {str(folder)!r} does not exist")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise WorkbenchError(f"figure path {str(path)!r}: not writable")
+    files.check_target(path, _OPTION, example="figure" + allowed[0])
 
 
 def figure_html(fig: go.Figure, include_plotlyjs: "bool | str" = False,
@@ -72,11 +76,9 @@ def write_html(fig: go.Figure, path: "str | Path") -> Path:
     path = Path(path)
     _check_target(path, (".html", ".htm"))
     height = int(fig.layout.height or DEFAULT_HEIGHT)
-    try:
-        fig.write_html(path, include_plotlyjs=True, full_html=True, config=_PLOT_CONFIG,
+    with files.replacing(path, _OPTION) as scratch:
+        fig.write_html(scratch, include_plotlyjs=True, full_html=True, config=_PLOT_CONFIG,
                        default_height=f"{height}px", default_width="100%")
-    except OSError as exc:
-        raise WorkbenchError(f"figure path {str(path)!r}: cannot write ({exc.strerror})") from None
     return path
 
 
@@ -117,12 +119,10 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
         for fig, path in images:
             by_size.setdefault(size or figure_size(fig), []).append((fig, path))
         for (width, height), batch in by_size.items():
-            try:
-                pio.write_images([f for f, _ in batch], [p for _, p in batch],
-                                 width=width, height=height, scale=1)
-            except OSError as exc:
-                raise WorkbenchError(f"figure path {str(batch[0][1])!r}: cannot write "
-                                     f"({exc.strerror})") from None
+            with contextlib.ExitStack() as stack:   # each image renamed into place when all are drawn
+                scratches = [stack.enter_context(files.replacing(p, _OPTION)) for _, p in batch]
+                pio.write_images([f for f, _ in batch], scratches, width=width, height=height,
+                                 scale=1)
     return paths
 
 

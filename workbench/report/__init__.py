@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .. import validation
-from ..errors import ParameterError, WorkbenchError
+from .. import files, validation
+from ..errors import ParameterError
 from ..ladders import parse_wanted
 from .page import render_page
 from .sections import (DEFAULT_SYSTEMS, DEFAULT_WANTED, Section, Table, _check_choice,  # noqa: F401
@@ -44,18 +44,12 @@ def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
     if not isinstance(out, (str, Path)) or not str(out):
         raise ParameterError(None, "out", out, "a file name ending in .html")
     progress = validation.boolean(None, "progress", progress)
+    files.check_target(out, "out", suffixes=(".html", ".htm"), example="balance.html")
     out = Path(out)
-    if out.suffix.lower() not in (".html", ".htm"):
-        raise WorkbenchError(f"--out got {str(out)!r}; allowed: a file name ending in .html")
-    if not out.parent.is_dir():
-        raise WorkbenchError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
     picked, picked_variants, sizes = _check_choice(systems, variants, pool_sizes)
     parse_wanted(wanted)  # a bad --want fails before any work
     sections = report_sections(picked, picked_variants, sizes, wanted=wanted)
     page = render_page(report_title(picked, picked_variants), sections, [s.id for s in picked],
                        [s.id for s in picked_variants], sizes, progress=progress)
-    try:
-        out.write_text(page, encoding="utf-8")
-    except OSError as exc:
-        raise WorkbenchError(f"--out {str(out)!r}: cannot write ({exc.strerror})") from None
+    files.write_text(out, page, "out")   # whole or not at all: an old report stays on failure
     return out

@@ -18,10 +18,11 @@ Ctrl-C stops the sweep and returns the points finished so far, with a warning.
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from typing import Any, Mapping
 
 from .. import validation
 from ..errors import WorkbenchError
+from ..ladders import parse_wanted, solve_ladder
 from ..rules.registry import get_system
 from ._functions import TARGETS, find_target
 from ._grid import check_names, grid_points
@@ -71,6 +72,7 @@ def sweep(function: Any, grid: Any, *, seed: int | None = None, executor: Any = 
             raise WorkbenchError(f"sweep {target.name}: {name!r} is set by the sweep itself")
     check_names(target.name, names, _allowed(target, names, points, fixed), fixed)
     _need_required(target, names, fixed)
+    check_points(target, points, fixed)
     if not (executor in (None, "local", "processes") or hasattr(executor, "submit")
             or hasattr(executor, "get_executor")):
         raise WorkbenchError(f"sweep executor got {executor!r}; allowed: None, 'local', "
@@ -114,20 +116,49 @@ def _allowed(target, names, points, fixed) -> set[str] | None:
     if "system" not in fixed and "system" not in names:
         raise WorkbenchError(f"sweep {target.name}: no 'system'; allowed: system=... (a system "
                              "id, variant id or data file) or a grid of systems")
-    if target.name not in ("check", "simulate"):
-        return None
-
-    tried = set()
-    for point in points:
-        params = {**fixed, **point}
-        system = params.pop("system", None)
-        params.pop("trials", None)
-        if system is None or (isinstance(system, str) and system in tried):
-            continue
-        get_system(system).resolve(**params)
-        if isinstance(system, str):
-            tried.add(system)
     return None
+
+
+def check_points(target, points: list[dict], fixed: Mapping[str, Any]) -> None:
+    """Every point's system parameters are checked before the first point runs, so a bad
+    value at the end of a long grid fails at once, naming the point (``check``,
+    ``simulate``, ``versus`` and ``solve_ladder``; the other functions check their settings
+    as each point runs)."""
+    if target.name not in ("check", "simulate", "versus", "solve_ladder"):
+        return
+    systems: dict[Any, Any] = {}
+    wanted: set = set()
+    for number, point in enumerate(points):
+        params = {**fixed, **point}
+        try:
+            name = params.pop("system")
+            key = name if isinstance(name, str) else id(name)
+            if key not in systems:
+                systems[key] = get_system(name)
+            system = systems[key]
+            if target.name == "versus":
+                for side in ("actor", "reactor"):
+                    side_params = params.get(side, {})
+                    if not isinstance(side_params, Mapping):
+                        raise WorkbenchError(f"{side} got {side_params!r}; allowed: a dict of "
+                                             "parameters such as {'dice': 3}")
+                    system.resolve(**side_params)
+                continue
+            if target.name == "solve_ladder":
+                text = params.pop("wanted", "Normal=0.7")
+                if isinstance(text, str) and text not in wanted:   # a dict is read by the solver
+                    parse_wanted(text)
+                    wanted.add(text)
+                params = {k: v for k, v in params.items() if k not in _LADDER_OPTIONS}
+            params.pop("trials", None)
+            system.resolve(**params)
+        except WorkbenchError as exc:
+            shown_point = ", ".join(f"{k}={v!r}" for k, v in point.items())
+            raise WorkbenchError(f"sweep {target.name}: point {number + 1} of {len(points)} "
+                                 f"({shown_point}): {exc}") from None
+
+
+_LADDER_OPTIONS = {name for name in inspect.signature(solve_ladder).parameters} - {"params"}
 
 
 def _frame(target, names, items, results, seed, fixed, partial):
