@@ -111,7 +111,7 @@ def check_target(path: "str | os.PathLike", option: str = "out", *,
     real = Path(os.path.realpath(given))   # a link to a page: write the page, keep the link
     try:
         status = os.stat(real)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):   # a missing folder is said below
         status = None
     except OSError as exc:   # a loop of links, a name too long, a file used as a folder
         raise TargetError(option, text, f"cannot be written ({_reason(exc)})",
@@ -129,9 +129,9 @@ def check_target(path: "str | os.PathLike", option: str = "out", *,
                               "a file that may be written (chmod u+w) or a new name")
     folder = real.parent
     if not folder.is_dir():
-        problem = "is not a folder" if folder.exists() else "does not exist"
-        raise TargetError(option, text, f"folder {str(given.parent)!r} {problem}",
-                          "a file in an existing folder")
+        problem = (f"{str(given.parent)!r} is a file, not a folder" if folder.exists()
+                   else f"folder {str(given.parent)!r} does not exist")
+        raise TargetError(option, text, problem, "a file in an existing folder")
     try:   # the one sure test of a folder (permissions, a read-only disk, a full inode table)
         descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".wb-probe-")
         os.close(descriptor)

@@ -50,8 +50,7 @@ def run_render(args) -> int:
     pages = []
     for name in args.files:   # every page read and its blocks found before any work
         text, mark = _read(name)
-        find_blocks(text, name)
-        if not args.check:
+        if find_blocks(text, name) and not args.check:   # a page with blocks will be written
             files.check_target(name, "page", example="rules.md")
         pages.append((name, text, mark))
     updated = []

@@ -111,6 +111,7 @@ def check_out(out: str | None) -> None:
     if out is None:
         return
     suffix = Path(out).suffix.lower()
+    files.check_target(out, "--out", example="results" + (suffix if suffix in OUTPUTS else ".csv"))
     if suffix not in OUTPUTS:
         raise WorkbenchError(f"--out got {out!r}; allowed: a path ending in " + ", ".join(OUTPUTS))
     if suffix == ".parquet":
@@ -119,7 +120,6 @@ def check_out(out: str | None) -> None:
         except ImportError:
             raise WorkbenchError("--out results.parquet needs pyarrow; install it with "
                                  "pip install 'dice-workbench[parquet]', or write .csv / .json") from None
-    files.check_target(out, "--out", example="results" + suffix)
 
 
 def partial_path(out: str) -> Path:

@@ -121,8 +121,16 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
         for (width, height), batch in by_size.items():
             with contextlib.ExitStack() as stack:   # each image renamed into place when all are drawn
                 scratches = [stack.enter_context(files.replacing(p, _OPTION)) for _, p in batch]
-                pio.write_images([f for f, _ in batch], scratches, width=width, height=height,
-                                 scale=1)
+                try:
+                    pio.write_images([f for f, _ in batch], scratches, width=width,
+                                     height=height, scale=1)
+                except (OSError, WorkbenchError):   # a full disk: said by files.replacing
+                    raise
+                except Exception as exc:   # the browser failed to start or to draw
+                    reason = str(exc.args[0] if exc.args else exc).splitlines()[0][:200]
+                    raise files.TargetError(
+                        _OPTION, batch[0][1], f"Chromium could not draw the image "
+                        f"({type(exc).__name__}: {reason}); no file was changed") from None
     return paths
 
 
