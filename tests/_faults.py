@@ -8,6 +8,7 @@ mount in a private mount namespace made with ``unshare``).
 from __future__ import annotations
 
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -19,10 +20,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 READY = "workbench-test: started"
 # The command line as the console script runs it, plus one line on stderr once the package
-# is imported, so a Ctrl-C can be timed from the moment the command's own code runs.
-HARNESS = ("import sys, workbench.cli as cli; "
-           f"sys.stderr.write({READY!r} + '\\n'); sys.stderr.flush(); "
-           "sys.exit(cli.main(sys.argv[1:]))")
+# is imported, so a Ctrl-C can be timed from the moment the command's own code runs. With
+# ``--python CODE`` it runs Python instead and reports a WorkbenchError or Ctrl-C in one line.
+HARNESS = f"""
+import sys
+import workbench.cli as cli
+from workbench.errors import WorkbenchError
+sys.stderr.write({READY!r} + "\\n")
+sys.stderr.flush()
+if sys.argv[1:2] != ["--python"]:
+    cli.entry(sys.argv[1:])
+try:
+    exec(sys.argv[2])
+except WorkbenchError as exc:
+    print(f"error: {{exc}}", file=sys.stderr)
+    sys.exit(2)
+except KeyboardInterrupt:
+    print("interrupted", file=sys.stderr)
+    sys.exit(130)
+"""
 _READ_ONLY_MOUNT = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
 
 
@@ -31,6 +47,7 @@ class Done:
     code: int
     out: str
     err: str
+    seconds: float = 0.0   # from the command's start (the harness line) to its exit
 
     @property
     def last_line(self) -> str:
@@ -57,10 +74,12 @@ def _preexec(fsize: int | None):
 
 
 def run(argv: list[str], cwd: Path, *, fsize: int | None = None, interrupt_after: float | None = None,
-        read_only: Path | None = None, timeout: float = 600) -> Done:
+        interrupt_on: str | None = None, read_only: Path | None = None,
+        timeout: float = 600) -> Done:
     """Run ``workbench ARGV`` in ``cwd``; with ``interrupt_after``, send SIGINT to its process
     group that many seconds after the command started (or let it finish if it is quicker);
-    with ``read_only``, that folder cannot be written to during the run."""
+    with ``interrupt_on``, as soon as stderr matches that regular expression; with
+    ``read_only``, that folder cannot be written to during the run."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
     command = [sys.executable, "-c", HARNESS, *argv]
     if read_only is not None and os.geteuid() == 0:
@@ -70,28 +89,36 @@ def run(argv: list[str], cwd: Path, *, fsize: int | None = None, interrupt_after
         read_only.chmod(0o555)
     errors = cwd.parent / f".stderr-{os.getpid()}-{time.monotonic_ns()}"
     try:
-        return _run(command, cwd, env, errors, fsize, interrupt_after, timeout)
+        return _run(command, cwd, env, errors, fsize, interrupt_after, interrupt_on, timeout)
     finally:
         if read_only is not None and os.geteuid() != 0:
             read_only.chmod(0o755)
 
 
-def _run(command, cwd, env, errors, fsize, interrupt_after, timeout) -> Done:
+def _wait_for(pattern: str, errors: Path, process, deadline: float) -> None:
+    while not re.search(pattern, errors.read_text(encoding="utf-8", errors="replace")):
+        if process.poll() is not None or time.monotonic() > deadline:
+            return
+        time.sleep(0.02)
+
+
+def _run(command, cwd, env, errors, fsize, interrupt_after, interrupt_on, timeout) -> Done:
     with open(errors, "w+", encoding="utf-8") as stream:
         process = subprocess.Popen(command, cwd=cwd, env=env,
                                    stdout=subprocess.PIPE, stderr=stream, text=True,
                                    start_new_session=True, preexec_fn=_preexec(fsize))
+        deadline = time.monotonic() + timeout
         try:
+            _wait_for(re.escape(READY), errors, process, deadline)
+            started = time.monotonic()
+            if interrupt_on is not None:
+                _wait_for(interrupt_on, errors, process, deadline)
             if interrupt_after is not None:
-                deadline = time.monotonic() + timeout
-                while READY not in errors.read_text(encoding="utf-8", errors="replace"):
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        break
-                    time.sleep(0.02)
                 time.sleep(interrupt_after)
-                if process.poll() is None:
-                    os.killpg(process.pid, signal.SIGINT)   # as a terminal's Ctrl-C
+            if (interrupt_after is not None or interrupt_on is not None) and process.poll() is None:
+                os.killpg(process.pid, signal.SIGINT)   # as a terminal's Ctrl-C
             out, _ = process.communicate(timeout=timeout)
+            seconds = time.monotonic() - started
         finally:
             if process.poll() is None:
                 process.kill()
@@ -99,7 +126,7 @@ def _run(command, cwd, env, errors, fsize, interrupt_after, timeout) -> Done:
         stream.seek(0)
         err = stream.read()
     errors.unlink()
-    return Done(process.returncode, out, err)
+    return Done(process.returncode, out, err, seconds)
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -6,7 +6,10 @@ ends with one line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import logging
+import signal
 import sys
+from typing import NoReturn
 
 from .._version import __version__
 from ..errors import WorkbenchError
@@ -36,22 +39,48 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Libraries that drive the browser for images log their own warnings ("Browser is being
+# closed by watchdog"); the command says every failure itself, in one line.
+QUIET_LOGGERS = ("choreographer", "kaleido", "logistro")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    # NAME=VALUE words may come after options too (``pmf uwr --format md dice=3``): argparse
-    # leaves them over once the positional list has closed, so they are added back here.
-    args, leftover = parser.parse_known_args(argv)
-    if leftover:
-        if not hasattr(args, "params") or any(word.startswith("-") for word in leftover):
-            parser.error(f"unrecognized arguments: {' '.join(leftover)}")
-        args.params = [*args.params, *leftover]
+    """Run one command; its exit status (0, 1 for ``render --check`` finding stale pages, 2
+    for bad input, 130 for Ctrl-C). Nothing but ``--help``/``--version`` and usage errors
+    leave by ``SystemExit``."""
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     try:
+        parser = build_parser()
+        # NAME=VALUE words may come after options too (``pmf uwr --format md dice=3``):
+        # argparse leaves them over once the positional list has closed; they are added back.
+        args, leftover = parser.parse_known_args(argv)
+        if leftover:
+            if not hasattr(args, "params") or any(word.startswith("-") for word in leftover):
+                parser.error(f"unrecognized arguments: {' '.join(leftover)}")
+            args.params = [*args.params, *leftover]
         return int(args.run(args) or 0)
     except WorkbenchError as exc:
         print(f"workbench: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("workbench: interrupted", file=sys.stderr)
+        print(INTERRUPTED, file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+
+
+INTERRUPTED = "workbench: interrupted"
+
+
+def entry(argv: list[str] | None = None) -> "NoReturn":
+    """The ``workbench`` program: :func:`main`, then exit with its status. Once the command
+    has finished (or stopped), a late Ctrl-C can change nothing on disk; it is ignored while
+    Python shuts down, so it cannot print a traceback or replace the status."""
+    try:
+        code = main(argv)
+    except KeyboardInterrupt:   # in the instant between the command's end and here
+        print(INTERRUPTED, file=sys.stderr)
+        code = 130
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
