@@ -56,6 +56,14 @@ _SPEC_LINE = re.compile(r"^[ ]{0,3}(?:`{3,}|~{3,})[ \t]*workbench-|^[ ]{0,3}<!--
 _MARKERS = f"{BEGIN} ... {END}"
 
 
+class _PageError(WorkbenchError):
+    """A problem with the page's structure at a line (the earliest one is reported)."""
+
+    def __init__(self, index: int, message: str):
+        super().__init__(message)
+        self.index = index
+
+
 @dataclass
 class _Spec:
     """One block as found in the page: where it is, what it says, and its earlier region."""
@@ -92,9 +100,11 @@ def _spec_of_fence(token, lines, where) -> _Spec | None:
     words = token.info.strip()
     if not words.startswith("workbench-"):
         return None
+    if token.level > 0:
+        _nested(words.split()[0], token.map[0], where)
     if not _fence_closed(token, lines):
-        raise WorkbenchError(f"{where(token.map[0])}: {words.split()[0]}: the block's fence is never "
-                             "closed; allowed: a closing ``` line after the block")
+        raise _PageError(token.map[0], f"{where(token.map[0])}: {words.split()[0]}: the block's "
+                         "fence is never closed; allowed: a closing ``` line after the block")
     kind, _, rest = words.partition(" ")
     body = [(token.map[0] + 1 + i, row) for i, row in enumerate(token.content.split("\n"))]
     return _Spec(kind[len("workbench-"):], rest, body, token.map[0], token.map[1] - 1)
@@ -105,8 +115,9 @@ def _spec_of_comment(token, lines, where) -> _Spec | None:
     if match is None:
         return None
     if match.group("after").strip():
-        raise WorkbenchError(f"{where(token.map[1] - 1)}: workbench-{match.group('kind')}: text "
-                             f"after the comment's -->; allowed: the comment alone on its lines")
+        last = token.map[1] - 1
+        raise _PageError(last, f"{where(last)}: workbench-{match.group('kind')}: text after the "
+                         "comment's -->; allowed: the comment alone on its lines")
     first, *more = match.group("words").split("\n")
     body = [(token.map[0] + 1 + i, row) for i, row in enumerate(more)]
     return _Spec(match.group("kind"), first, body, token.map[0], token.map[1] - 1)
@@ -128,7 +139,7 @@ def find_blocks(text: str, source: "str | os.PathLike" = "document.md") -> list[
         >>> find_blocks(page, "odds.md")
         Traceback (most recent call last):
         ...
-        workbench.errors.WorkbenchError: odds.md:4: the block's region has no end marker <!-- workbench:end --> (it meets the end of the file first); nothing was changed; allowed: the end marker on a line of its own after the region
+        workbench.errors.WorkbenchError: odds.md:4: the region of the block at line 1 has no end marker <!-- workbench:end --> (it meets the end of the file first); nothing was changed; allowed: the end marker on a line of its own after the region
     """
     lines = split_lines(text)
 
@@ -137,35 +148,48 @@ def find_blocks(text: str, source: "str | os.PathLike" = "document.md") -> list[
 
     specs: list[_Spec] = []
     code: set[int] = set()
+    problems: list[_PageError] = []
     for token in _PARSER.parse(text):
         if token.map is None:
             continue
         if token.type in ("fence", "code_block"):
             code.update(range(*token.map))
-        spec = None
-        if token.type == "fence":
-            spec = _spec_of_fence(token, lines, where)
-            if spec is None and not _fence_closed(token, lines):
-                _hidden_by_open_fence(token, lines, where)
-        elif token.type == "html_block":
-            spec = _spec_of_comment(token, lines, where)
-        if spec is not None:
-            if token.level > 0:
-                raise WorkbenchError(f"{where(spec.first)}: workbench-{spec.kind}: a block inside a "
-                                     "list or quote cannot be filled; allowed: the block at the "
-                                     "start of a line, outside lists and quotes")
-            specs.append(spec)
-    _find_regions(lines, specs, code, where)
+        try:
+            spec = None
+            if token.type == "fence":
+                spec = _spec_of_fence(token, lines, where)
+                if spec is None and not _fence_closed(token, lines):
+                    _hidden_by_open_fence(token, lines, where)
+            elif token.type == "html_block":
+                spec = _spec_of_comment(token, lines, where)
+            if spec is not None:
+                if token.level > 0:
+                    _nested(f"workbench-{spec.kind}", spec.first, where)
+                specs.append(spec)
+        except _PageError as problem:
+            problems.append(problem)
+    try:
+        _find_regions(lines, specs, code, where)
+    except _PageError as problem:
+        problems.append(problem)
+    if problems:   # the first in the page: a damaged marker can make a later fence look open
+        raise WorkbenchError(str(min(problems, key=lambda problem: problem.index))) from None
     return specs
+
+
+def _nested(kind: str, first: int, where) -> None:
+    raise _PageError(first, f"{where(first)}: {kind}: a block inside a list or quote cannot be "
+                     "filled; allowed: the block at the start of a line, outside lists and "
+                     "quotes (an example of the syntax goes inside a ```markdown fence)")
 
 
 def _hidden_by_open_fence(token, lines, where) -> None:
     """A code fence left open runs to the end of the page and hides every block after it."""
     for index in range(token.map[0] + 1, token.map[1]):
         if _SPEC_LINE.match(lines[index]):
-            raise WorkbenchError(f"{where(token.map[0])}: this code fence is never closed, so it "
-                                 f"hides the workbench block or marker at line {index + 1}; "
-                                 f"allowed: a closing {token.markup} line after the code")
+            raise _PageError(token.map[0], f"{where(token.map[0])}: this code fence is never "
+                             f"closed, so it hides the workbench block or marker at line "
+                             f"{index + 1}; allowed: a closing {token.markup} line after the code")
 
 
 def _marker(line: str) -> str | None:
@@ -207,26 +231,25 @@ def _find_regions(lines: list[str], specs: list[_Spec], code: set[int], where) -
                     continue
                 stop = (f"it meets another begin marker at line {index + 1} first" if which == "begin"
                         else f"line {index + 1} is a damaged marker: {lines[index].strip()!r}")
-            raise WorkbenchError(f"{where(begin)}: the block's region has no end marker {END} "
-                                 f"({stop}); nothing was changed; allowed: the end marker on a line "
-                                 "of its own after the region")
+            raise _PageError(begin, f"{where(begin)}: the region of the block at line "
+                             f"{spec.first + 1} has no end marker {END} ({stop}); nothing was "
+                             "changed; allowed: the end marker on a line of its own after the region")
     for index, line in enumerate(lines):
         if index in code or index in owned or index in firsts:
             continue
         which = _marker(line)
         if which == "begin":
-            raise WorkbenchError(f"{where(index)}: a region marker {BEGIN} that follows no "
-                                 "workbench block; nothing was changed; allowed: the marker only "
-                                 "right after a block (delete the stray region, or put the block "
-                                 "back above it)")
+            raise _PageError(index, f"{where(index)}: a region marker {BEGIN} that follows no "
+                             "workbench block; nothing was changed; allowed: the marker only right "
+                             "after a block (delete the stray region, or put the block back above it)")
         if which == "end":
-            raise WorkbenchError(f"{where(index)}: a region marker {END} that closes no region; "
-                                 "nothing was changed; allowed: the marker only at the end of a "
-                                 "block's region")
+            raise _PageError(index, f"{where(index)}: a region marker {END} that closes no "
+                             "region; nothing was changed; allowed: the marker only at the end of "
+                             "a block's region")
         if which == "damaged":
-            raise WorkbenchError(f"{where(index)}: {line.strip()!r} is neither a workbench block "
-                                 f"nor a region marker; nothing was changed; allowed: {BEGIN}, "
-                                 f"{END}, or a block such as <!-- workbench-table uwr -->")
+            raise _PageError(index, f"{where(index)}: {line.strip()!r} is neither a workbench "
+                             f"block nor a region marker; nothing was changed; allowed: {BEGIN}, "
+                             f"{END}, or a block such as <!-- workbench-table uwr -->")
 
 
 @dataclass
