@@ -75,7 +75,7 @@ def _preexec(fsize: int | None):
 
 def run(argv: list[str], cwd: Path, *, fsize: int | None = None, interrupt_after: float | None = None,
         interrupt_on: str | None = None, read_only: Path | None = None,
-        timeout: float = 600) -> Done:
+        timeout: float = 600, stop_with: int = signal.SIGINT) -> Done:
     """Run ``workbench ARGV`` in ``cwd``; with ``interrupt_after``, send SIGINT to its process
     group that many seconds after the command started (or let it finish if it is quicker);
     with ``interrupt_on``, as soon as stderr matches that regular expression; with
@@ -89,7 +89,8 @@ def run(argv: list[str], cwd: Path, *, fsize: int | None = None, interrupt_after
         read_only.chmod(0o555)
     errors = cwd.parent / f".stderr-{os.getpid()}-{time.monotonic_ns()}"
     try:
-        return _run(command, cwd, env, errors, fsize, interrupt_after, interrupt_on, timeout)
+        return _run(command, cwd, env, errors, fsize, interrupt_after, interrupt_on, timeout,
+                    stop_with)
     finally:
         if read_only is not None and os.geteuid() != 0:
             read_only.chmod(0o755)
@@ -102,7 +103,8 @@ def _wait_for(pattern: str, errors: Path, process, deadline: float) -> None:
         time.sleep(0.02)
 
 
-def _run(command, cwd, env, errors, fsize, interrupt_after, interrupt_on, timeout) -> Done:
+def _run(command, cwd, env, errors, fsize, interrupt_after, interrupt_on, timeout,
+         stop_with) -> Done:
     with open(errors, "w+", encoding="utf-8") as stream:
         process = subprocess.Popen(command, cwd=cwd, env=env,
                                    stdout=subprocess.PIPE, stderr=stream, text=True,
@@ -116,7 +118,10 @@ def _run(command, cwd, env, errors, fsize, interrupt_after, interrupt_on, timeou
             if interrupt_after is not None:
                 time.sleep(interrupt_after)
             if (interrupt_after is not None or interrupt_on is not None) and process.poll() is None:
-                os.killpg(process.pid, signal.SIGINT)   # as a terminal's Ctrl-C
+                if stop_with == signal.SIGINT:
+                    os.killpg(process.pid, signal.SIGINT)   # as a terminal's Ctrl-C
+                else:
+                    process.send_signal(stop_with)   # as kill PID
             out, _ = process.communicate(timeout=timeout)
             seconds = time.monotonic() - started
         finally:

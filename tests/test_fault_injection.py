@@ -275,3 +275,24 @@ def test_the_sphinx_figure_copy_is_whole_or_absent(tmp_path):
     assert (tmp_path / "_workbench" / "figure.html").read_bytes() == OLD
     assert leftovers(tmp_path) == []
     shutil.rmtree(tmp_path / "_workbench")
+
+
+@pytest.mark.parametrize("name", ["render", "report", "sweep-csv"])
+def test_kill_leaves_old_or_complete_files_and_no_temporary_file(name, tmp_path, references):
+    """SIGTERM (kill, a CI time-out) unwinds like Ctrl-C: one line, status 143."""
+    import signal
+    writer = WRITERS[name]
+    reference, duration = references(name)
+    draw = random.Random(f"{SEED}-term-{name}")
+    for attempt in range(RUNS):
+        folder = tmp_path / f"run{attempt}"
+        prepare(folder, writer)
+        before = snapshot(folder)
+        delay = draw.uniform(0, duration)
+        done = go(writer, folder, interrupt_after=delay, stop_with=signal.SIGTERM)
+        context = f"FAULT_SEED={SEED} {name} SIGTERM after {delay:.2f} s"
+        assert done.code in (0, 143), (context, done.err)
+        if done.code == 143:
+            assert one_line(done) == "workbench: terminated", (context, done.err)
+            assert snapshot(folder)[writer.target] == before[writer.target], context
+        judge(writer, folder, before, reference, context)

@@ -81,3 +81,30 @@ def test_sweep_trials_follow_the_one_rule(capsys):
     assert main(["sweep", "simulate", "--grid", "dice=2", "system=uwr", "--trials", "1e3",
                  "--seed", "1"]) == 0
     assert "1000" in capsys.readouterr().out
+
+
+def test_every_point_and_the_out_file_are_checked_before_the_first_point_runs(tmp_path, capsys,
+                                                                              monkeypatch):
+    import workbench.sweep as sweep_module
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("a point ran before the whole grid was checked")
+    monkeypatch.setattr(sweep_module, "Runner", no_work)
+    # The bad value is at the end of the grid: found before any point runs, and named.
+    code = main(["sweep", "check", "--grid", "dice=999-1001 rerolls=0,1", "system=uwr"])
+    err = capsys.readouterr().err
+    assert code == 2 and "point 5 of 6 (dice=1001, rerolls=0)" in err and "dice" in err, err
+    code = main(["sweep", "versus", "--grid", """actor='{"dice": 2}'""", 'reactor={"dice": -1}',
+                 "system=uwr"])
+    assert code == 2 and "point 1 of 1" in capsys.readouterr().err
+    code = main(["sweep", "check", "--grid", "dice=1-3", "system=uwr", "--out", str(tmp_path) + "/"])
+    assert code == 2 and "--out" in capsys.readouterr().err
+
+
+def test_a_grid_too_large_is_refused_before_it_is_built(capsys):
+    code = main(["sweep", "check", "--grid", "dice=0-99999 favor=0-99999", "system=uwr"])
+    err = capsys.readouterr().err
+    assert code == 2 and "10,000,000,000 points; allowed: at most 1,000,000" in err, err
+    import itertools
+    with pytest.raises(wb.WorkbenchError, match="more than 1,000,000 values"):
+        sweep("check", {"dice": itertools.count()}, system="uwr")

@@ -73,14 +73,29 @@ def main(argv: list[str] | None = None) -> int:
 INTERRUPTED = "workbench: interrupted"
 
 
+class Terminated(BaseException):
+    """SIGTERM (``kill``, a CI time-out) while a command runs: it unwinds like Ctrl-C, so
+    every temporary file is removed, and the command exits with status 143."""
+
+
+def _terminate(signum, frame):
+    raise Terminated
+
+
 def entry(argv: list[str] | None = None) -> "NoReturn":
-    """The ``workbench`` program: :func:`main`, then exit with its status. Once the command
-    has finished (or stopped), a late Ctrl-C can change nothing on disk; it is ignored while
-    Python shuts down, so it cannot print a traceback or replace the status."""
+    """The ``workbench`` program: :func:`main`, then exit with its status. SIGTERM stops a
+    command as cleanly as Ctrl-C (one line, status 143). Once the command has finished (or
+    stopped), a late Ctrl-C can change nothing on disk; it is ignored while Python shuts
+    down, so it cannot print a traceback or replace the status."""
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         code = main(argv)
     except KeyboardInterrupt:   # in the instant between the command's end and here
         print(INTERRUPTED, file=sys.stderr)
         code = 130
+    except Terminated:
+        print("workbench: terminated", file=sys.stderr)
+        code = 143
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sys.exit(code)

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any, Mapping
 
 from ..errors import WorkbenchError
+from ..limits import MAX_SWEEP_POINTS
 
 RESERVED = ("seed", "progress")
 """Parameters a sweep sets itself: each point's seed comes from the sweep's seed."""
@@ -13,7 +15,11 @@ RESERVED = ("seed", "progress")
 def _values(name: str, values: Any) -> list:
     if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__iter__"):
         return [values]   # one value: the parameter is fixed at it
-    out = list(values)
+    out = list(itertools.islice(values, MAX_SWEEP_POINTS + 1))   # never an endless iterator
+    if len(out) > MAX_SWEEP_POINTS:
+        raise WorkbenchError(f"sweep grid: parameter {name!r} has more than "
+                             f"{MAX_SWEEP_POINTS:,} values; allowed: at most {MAX_SWEEP_POINTS:,} "
+                             "points in one sweep (split the grid)")
     if not out:
         raise WorkbenchError(f"sweep grid: parameter {name!r} has no values; allowed: at least "
                              "one value (a list, a range or a single value)")
@@ -29,6 +35,9 @@ def grid_points(grid: Any) -> tuple[list[str], list[dict]]:
     """
     if hasattr(grid, "to_dict") and hasattr(grid, "columns"):   # a pandas DataFrame
         names = [str(c) for c in grid.columns]
+        if len(grid) > MAX_SWEEP_POINTS:
+            raise WorkbenchError(f"sweep grid: the DataFrame has {len(grid):,} rows; allowed: at "
+                                 f"most {MAX_SWEEP_POINTS:,} points in one sweep (split it)")
         if len(set(names)) != len(names):
             raise WorkbenchError(f"sweep grid: the DataFrame's columns {names} repeat a name")
         points = [{k: _plain(v) for k, v in row.items()} for row in grid.to_dict("records")]
@@ -41,6 +50,11 @@ def grid_points(grid: Any) -> tuple[list[str], list[dict]]:
             raise WorkbenchError("sweep grid: no parameters; allowed: a dict such as "
                                  "{'dice': range(1, 9), 'target': [1, 2, 3]} or a DataFrame")
         columns = [_values(str(k), v) for k, v in grid.items()]
+        count = math.prod(len(column) for column in columns)
+        if count > MAX_SWEEP_POINTS:
+            sizes = " x ".join(f"{len(column):,} {name}" for name, column in zip(names, columns))
+            raise WorkbenchError(f"sweep grid: {sizes} is {count:,} points; allowed: at most "
+                                 f"{MAX_SWEEP_POINTS:,} points in one sweep (split the grid)")
         points = [dict(zip(names, combo)) for combo in itertools.product(*columns)]
     else:
         raise WorkbenchError(f"sweep grid got {type(grid).__name__}; allowed: a dict of "
