@@ -83,6 +83,7 @@ WRITERS = {
     "sweep-parquet": Writer(SWEEP, "grid.parquet",
                             lambda data, ref: _parquet_rows(data) == _parquet_rows(ref)),
     "render": Writer(("render", "{out}"), "rules.md"),
+    "render-figure": Writer(("render", "{out}"), "figures.md", images=True),
     "golden": Writer(("python", "from workbench.export.golden import write_golden; "
                                 "write_golden('{out}', images=False)"), "golden", python=True),
 }
@@ -103,6 +104,8 @@ def prepare(folder: Path, writer: Writer) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     if writer.target == "rules.md":
         (folder / "rules.md").write_text(PAGE)
+    elif writer.target == "figures.md":
+        (folder / "figures.md").write_text(FIGURE_PAGE)
     elif writer.target == "golden":
         (folder / "golden").mkdir(exist_ok=True)
         from workbench.export.golden import GOLDEN_TABLES
@@ -195,7 +198,8 @@ def test_a_file_size_limit_leaves_the_old_file(name, tmp_path, references):
     assert done.code == 2, (limit, done.err)
     line = one_line(done, "error")
     if not writer.python:
-        assert line.startswith("workbench: error: ") and ("--out" in line or "page" in line), line
+        assert line.startswith("workbench: error: ") and any(
+            name in line for name in ("--out", "page", "figure path")), line
     if not writer.images:   # the browser itself cannot start under the limit: said as such
         assert "File too large" in line, line
     judge(writer, tmp_path, before, reference, f"fsize={limit}")

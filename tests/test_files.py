@@ -201,3 +201,29 @@ def test_a_read_only_folder_is_one_line(tmp_path):
             "odds.rst': is read-only", "rules.md': is read-only"   # on a read-only disk
         )), done.err
     assert snapshot(tmp_path) == before
+
+
+def test_render_reads_only_regular_pages_of_a_sane_size(tmp_path, capsys, monkeypatch):
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)   # reading it would wait for ever
+    one_line_error(capsys, ["render", str(fifo)], "pipe.md", "a device, pipe or socket")
+    one_line_error(capsys, ["render", str(tmp_path)], "is a folder")
+    import workbench.cli._render as render_cli
+    monkeypatch.setattr(render_cli, "MAX_PAGE_BYTES", 100)
+    big = tmp_path / "big.md"
+    big.write_text("x" * 101)
+    one_line_error(capsys, ["render", str(big)], "101 bytes", "at most 100 bytes")
+
+
+def test_out_is_never_the_data_file_the_table_comes_from(tmp_path, capsys):
+    from _rulebook import MINE
+    system = tmp_path / "mine.toml"
+    system.write_text(MINE.format(target=1))
+    before = system.read_bytes()
+    link = tmp_path / "link.toml"
+    link.symlink_to(system)
+    for argv in (["table", str(system), "--out", str(system)],
+                 ["table", str(system), "--out", str(link)],
+                 ["ladder", str(system), "--want", "Easy=0.9", "--out", str(system)]):
+        one_line_error(capsys, argv, "is the data file of system 'mine'")
+    assert system.read_bytes() == before

@@ -58,6 +58,9 @@ MAX_DATA_FILE_BYTES = 1_000_000
 MAX_DIGITS = 30
 """Longest whole number accepted as text (far past every limit above; stops 5000-digit input)."""
 
+MAX_PAGE_BYTES = 10_000_000
+"""Largest Markdown page ``workbench render`` reads (a rulebook chapter is well under 1 MB)."""
+
 MAX_SWEEP_POINTS = 1_000_000
 """Most points in one sweep (every combination of the grid's values): checked before the grid
 is built, so a grid such as 100,000 x 100,000 values is refused at once instead of filling

@@ -6,6 +6,7 @@ is one self-contained HTML page.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ from ..ladders import (
     solve_ladder,
 )
 from ..limits import MAX_TABLE_POOL
+from ..rules.registry import get_system
 from ..report import DEFAULT_WANTED, build_report, report_title
 from ._args import parse_assignments, whole_number
 
@@ -146,10 +148,23 @@ def checked_out_path(out: str, example: str = "odds.rst", suffixes=()) -> Path:
     return Path(out)
 
 
+def not_a_data_file(out: str, system: str) -> None:
+    """``--out`` must not be the data file the table is computed from (``table mine.toml
+    --out mine.toml`` would replace the designer's system with its own table)."""
+    sys_ = get_system(system)
+    while sys_ is not None:
+        if sys_.source is not None and os.path.realpath(out) == os.path.realpath(sys_.source):
+            raise WorkbenchError(f"--out {out!r} is the data file of system {sys_.id!r} that the "
+                                 "table is computed from; allowed: another file name, such as "
+                                 f"{sys_.id}-odds.rst")
+        sys_ = get_system(sys_.base) if sys_.base else None
+
+
 def run_table(args) -> int:
     numbers = number_format_of(args)
     if args.out is not None:
         checked_out_path(args.out)
+        not_a_data_file(args.out, args.system)
     frame = difficulty_table(args.system, parse_pools(args.pools), **parse_assignments(args.params))
     _write(render_table(frame, args.format, numbers), args.out)
     return 0
@@ -198,6 +213,7 @@ def run_ladder(args) -> int:
                                        allowed="a number from 0 to 1")
     if args.out is not None:
         checked_out_path(args.out)
+        not_a_data_file(args.out, args.system)
     if args.format == "json":  # JSON holds every figure at full precision: nothing to choose
         given = [flag for flag, value in (("--percent", args.percent), ("--digits", args.digits),
                                           ("--fraction", args.fraction or None), ("--show", args.show))

@@ -8,11 +8,13 @@ change (a pre-commit hook or CI step that fails on stale tables).
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 
 from .. import files
 from ..errors import WorkbenchError
+from ..limits import MAX_PAGE_BYTES
 from ..markdown import fill_markdown, find_blocks
 
 _BOM = "\ufeff"
@@ -31,6 +33,13 @@ def register(sub) -> None:
 def _read(name: str) -> tuple[str, str]:
     """The page's text (without a byte-order mark) and the mark to put back."""
     try:
+        status = os.stat(name)
+        if not stat.S_ISREG(status.st_mode):   # a pipe would wait for ever, a folder fails
+            kind = "a folder" if stat.S_ISDIR(status.st_mode) else "a device, pipe or socket"
+            raise WorkbenchError(f"file {name!r} is {kind}; allowed: Markdown files (FILE.md)")
+        if status.st_size > MAX_PAGE_BYTES:
+            raise WorkbenchError(f"file {name!r} has {status.st_size:,} bytes; allowed: pages of "
+                                 f"at most {MAX_PAGE_BYTES:,} bytes")
         raw = Path(name).read_bytes()
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
