@@ -300,3 +300,34 @@ def test_kill_leaves_old_or_complete_files_and_no_temporary_file(name, tmp_path,
             assert one_line(done) == "workbench: terminated", (context, done.err)
             assert snapshot(folder)[writer.target] == before[writer.target], context
         judge(writer, folder, before, reference, context)
+
+
+def test_ctrl_c_while_the_program_loads_is_one_line(tmp_path):
+    """The real ``workbench`` script, interrupted in its first second: once any code of the
+    package runs, the answer is the one line and status 130 (before that, Python itself is
+    still starting and nothing of the workbench has run)."""
+    import signal
+    import subprocess
+    import sys
+    script = Path(sys.executable).with_name("workbench")
+    package = str(Path(__file__).resolve().parents[1] / "workbench") + os.sep
+    draw = random.Random(f"{SEED}-loading")
+    answered = 0
+    for attempt in range(4 * RUNS):
+        delay = draw.uniform(0.05, 1.0)
+        process = subprocess.Popen([str(script), "table", "uwr", "--out", "odds.rst"], cwd=tmp_path,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True,
+                                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        time.sleep(delay)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+        context = f"FAULT_SEED={SEED} Ctrl-C {delay:.2f} s after start: {err}"
+        assert package not in err, context   # no traceback through the workbench's own code
+        if "Traceback" not in err and process.returncode != -signal.SIGINT:
+            assert (process.returncode, err) in ((130, "workbench: interrupted\n"),
+                                                 (0, "wrote odds.rst\n")), context
+            answered += 1
+        assert not (tmp_path / "odds.rst").exists() or process.returncode == 0, context
+        assert leftovers(tmp_path) == [], context
+    assert answered > 0   # at least one Ctrl-C reached the workbench (not only Python's start)

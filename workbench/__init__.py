@@ -8,6 +8,7 @@ Example:
     >>> round(workbench.check("arrata", stat="B5", ob=3).p_pass, 4)
     0.5
 """
+from . import _startup  # noqa: F401  (first: Ctrl-C while the workbench program loads)
 from ._version import __version__
 from . import _display  # noqa: F401  (registers how results show themselves in notebooks)
 from .api import check, load_system, margin_distribution, score, simulate, system, systems, versus

@@ -11,6 +11,7 @@ import signal
 import sys
 from typing import NoReturn
 
+from .. import _startup
 from .._version import __version__
 from ..errors import WorkbenchError
 from . import _checks, _docs, _figure, _files, _render, _sweep
@@ -87,6 +88,7 @@ def entry(argv: list[str] | None = None) -> "NoReturn":
     command as cleanly as Ctrl-C (one line, status 143). Once the command has finished (or
     stopped), a late Ctrl-C can change nothing on disk; it is ignored while Python shuts
     down, so it cannot print a traceback or replace the status."""
+    _startup.loaded()
     signal.signal(signal.SIGTERM, _terminate)
     try:
         code = main(argv)
