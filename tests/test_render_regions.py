@@ -221,3 +221,19 @@ def test_a_byte_order_mark_and_odd_line_ends_survive(tmp_path, capsys):
     assert data.startswith("\ufeff# Odds\r\n\r\nProse\rwith an old Mac line end.\n\n".encode())
     assert data.count(b"\r\n") > page.count("\r\n") and BEGIN.encode() + b"\r\n" in data
     assert main(["render", "--check", str(path)]) == 0
+
+
+def test_a_page_saved_while_render_runs_is_not_overwritten(tmp_path, capsys, monkeypatch):
+    import workbench.cli._render as render_cli
+    path = tmp_path / "rules.md"
+    path.write_text("```workbench-table uwr pools=1-2\n```\n")
+    real_fill = render_cli.fill_markdown
+
+    def fill_while_the_author_saves(*args, **kwargs):
+        filled = real_fill(*args, **kwargs)
+        path.write_text("```workbench-table uwr pools=1-2\n```\n\nA paragraph typed meanwhile.\n")
+        return filled
+    monkeypatch.setattr(render_cli, "fill_markdown", fill_while_the_author_saves)
+    assert main(["render", str(path)]) == 2
+    assert "changed on disk while render ran" in capsys.readouterr().err
+    assert path.read_text().endswith("A paragraph typed meanwhile.\n")

@@ -67,13 +67,27 @@ def run_render(args) -> int:
         result = fill_markdown(text, Path(name), figures=args.figures, draw=not args.check)
         missing = [f for f in result.figures if not f.exists()]
         if result.text != text or missing:
-            updated.append((name, result))
-    for name, result in updated:   # and only then each page replaced whole
+            updated.append((name, text, mark, result))
+    for name, text, mark, result in updated:   # and only then each page replaced whole
         if args.check:
             print(f"{name}: would change", file=sys.stderr)
             continue
-        text, mark = next((t, m) for n, t, m in pages if n == name)
         if result.text != text:
+            _unchanged_since_read(name, mark + text)
             files.write_text(name, mark + result.text, "page")
         print(f"updated {name} ({result.blocks} blocks)", file=sys.stderr)
     return 1 if args.check and updated else 0
+
+
+def _unchanged_since_read(name: str, text: str) -> None:
+    """A page saved from an editor while render ran must not be overwritten with the text
+    read before: the author's new words would be lost."""
+    try:
+        now = Path(name).read_bytes()
+    except OSError as exc:
+        raise WorkbenchError(f"page {name!r} cannot be read again before writing: "
+                             f"{exc.strerror}; nothing was written") from None
+    if now != text.encode("utf-8"):
+        raise WorkbenchError(f"page {name!r} changed on disk while render ran (saved from an "
+                             "editor?); it was not written, to keep those changes; allowed: run "
+                             "render again")
