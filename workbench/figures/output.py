@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import shutil
+import threading
 from pathlib import Path
 from typing import Sequence
 
@@ -54,6 +55,19 @@ def _check_target(path: Path, allowed: Sequence[str]) -> None:
     if path.suffix.lower() not in allowed:
         raise WorkbenchError(f"figure path {str(path)!r}: allowed suffixes: {', '.join(allowed)}")
     files.check_target(path, _OPTION, example="figure" + allowed[0])
+
+
+@contextlib.contextmanager
+def _browser_threads_finished(patience: float = 60.0):
+    """kaleido draws in a thread of its own, which Ctrl-C does not stop: on any error, wait for
+    that thread before the temporary files are removed, or it would write one afterwards."""
+    before = set(threading.enumerate())
+    try:
+        yield
+    except BaseException:
+        for thread in set(threading.enumerate()) - before:
+            thread.join(timeout=patience)
+        raise
 
 
 def figure_html(fig: go.Figure, include_plotlyjs: "bool | str" = False,
@@ -122,8 +136,9 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
             with contextlib.ExitStack() as stack:   # each image renamed into place when all are drawn
                 scratches = [stack.enter_context(files.replacing(p, _OPTION)) for _, p in batch]
                 try:
-                    pio.write_images([f for f, _ in batch], scratches, width=width,
-                                     height=height, scale=1)
+                    with _browser_threads_finished():
+                        pio.write_images([f for f, _ in batch], scratches, width=width,
+                                         height=height, scale=1)
                 except (OSError, WorkbenchError):   # a full disk: said by files.replacing
                     raise
                 except Exception as exc:   # the browser failed to start or to draw
