@@ -46,7 +46,8 @@ def svg_complete(data: bytes) -> bool:
 
 
 def html_page_complete(data: bytes) -> bool:
-    return data.lstrip().startswith(b"<html") and data.rstrip().endswith(b"</html>")
+    head = data.lstrip()[:20].lower()
+    return head.startswith((b"<!doctype html>", b"<html")) and data.rstrip().endswith(b"</html>")
 
 
 @dataclass(frozen=True)

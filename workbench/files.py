@@ -26,6 +26,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import signal
@@ -171,7 +172,11 @@ def _signals_held() -> Iterator[None]:
 
 def _flush_to_disk(path: Path) -> None:
     with open(path, "rb") as stream:
-        os.fsync(stream.fileno())
+        try:
+            os.fsync(stream.fileno())
+        except OSError as exc:   # a file system that cannot sync (some network and FUSE
+            if exc.errno not in (errno.EINVAL, errno.ENOTSUP):   # mounts): the rename still
+                raise                                            # replaces the file whole
 
 
 def _flush_folder(folder: Path) -> None:
@@ -228,7 +233,8 @@ def replacing(path: "str | os.PathLike", option: str = "out", *,
         if not scratch.is_file():
             raise TargetError(option, path, "the writer left no file")
         _flush_to_disk(scratch)
-        os.chmod(scratch, mode)
+        with contextlib.suppress(OSError):   # a file system without permissions (FAT, SMB)
+            os.chmod(scratch, mode)
         if old is not None and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
             with contextlib.suppress(OSError):   # only root may give a file away
                 os.chown(scratch, old.st_uid, old.st_gid)
