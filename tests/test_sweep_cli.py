@@ -100,11 +100,3 @@ def test_every_point_and_the_out_file_are_checked_before_the_first_point_runs(tm
     code = main(["sweep", "check", "--grid", "dice=1-3", "system=uwr", "--out", str(tmp_path) + "/"])
     assert code == 2 and "--out" in capsys.readouterr().err
 
-
-def test_a_grid_too_large_is_refused_before_it_is_built(capsys):
-    code = main(["sweep", "check", "--grid", "dice=0-99999 favor=0-99999", "system=uwr"])
-    err = capsys.readouterr().err
-    assert code == 2 and "10,000,000,000 points; allowed: at most 1,000,000" in err, err
-    import itertools
-    with pytest.raises(wb.WorkbenchError, match="more than 1,000,000 values"):
-        sweep("check", {"dice": itertools.count()}, system="uwr")

@@ -24,7 +24,8 @@ from .. import validation
 from ..errors import WorkbenchError
 from ..ladders import parse_wanted, solve_ladder
 from ..rules.registry import get_system
-from ._functions import TARGETS, find_target
+from ._budget import check_sweep_work
+from ._functions import TARGETS, find_target, versus_sides
 from ._grid import check_names, grid_points
 from ._run import Runner
 from ._seeds import point_seed
@@ -51,7 +52,14 @@ def sweep(function: Any, grid: Any, *, seed: int | None = None, executor: Any = 
             ``concurrent.futures.Executor``, or a ``dask.distributed.Client``.
         progress: show a progress bar (``None``: for sweeps estimated at a second or more).
         **fixed: parameters that stay the same at every point (``system="uwr"``,
-            ``trials=100_000``, ``session=[...]``).
+            ``trials=100_000``, ``session=[...]``). For ``versus``, ``actor`` and ``reactor``
+            give each side's parameters and ``actor.NAME`` / ``reactor.NAME`` one of them
+            (``{"actor.favor": range(3)}``); a rule option by its own name applies to both,
+            and any other name is an error (it would belong to no side).
+
+    Work is bounded before the first point runs: at most 1e6 points
+    (``WORKBENCH_MAX_SWEEP_POINTS``), and the trials of every simulated point together
+    count against the simulation budgets.
 
     Returns:
         A DataFrame; ``frame.attrs`` holds ``function``, ``seed``, ``fixed``, ``parameters``
@@ -72,7 +80,8 @@ def sweep(function: Any, grid: Any, *, seed: int | None = None, executor: Any = 
             raise WorkbenchError(f"sweep {target.name}: {name!r} is set by the sweep itself")
     check_names(target.name, names, _allowed(target, names, points, fixed), fixed)
     _need_required(target, names, fixed)
-    check_points(target, points, fixed)
+    check_every_point(target, points, fixed)
+    check_sweep_work(target, points, fixed)
     if not (executor in (None, "local", "processes") or hasattr(executor, "submit")
             or hasattr(executor, "get_executor")):
         raise WorkbenchError(f"sweep executor got {executor!r}; allowed: None, 'local', "
@@ -99,6 +108,7 @@ def _need_required(target, names, fixed) -> None:
     any point runs (``drama_campaign`` needs its ``session``)."""
 
     given = set(names) | set(fixed) | {"system"}
+    given |= {name.partition(".")[0] for name in given}   # reactor.dice gives the reactor
     for name, param in inspect.signature(target.function).parameters.items():
         if (param.default is inspect.Parameter.empty and name not in given
                 and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL)):
@@ -108,8 +118,8 @@ def _need_required(target, names, fixed) -> None:
 
 
 def _allowed(target, names, points, fixed) -> set[str] | None:
-    """Parameters the function takes, or ``None`` when each system checks its own: then the
-    first point of each system swept is resolved here, so a misspelt name fails at once."""
+    """Parameters the function takes, or ``None`` when each system checks its own (then
+    :func:`check_every_point` resolves every point, so a misspelt name fails at once)."""
     allowed = target.allowed()
     if allowed is not None:
         return allowed
@@ -119,7 +129,7 @@ def _allowed(target, names, points, fixed) -> set[str] | None:
     return None
 
 
-def check_points(target, points: list[dict], fixed: Mapping[str, Any]) -> None:
+def check_every_point(target, points: list[dict], fixed: Mapping[str, Any]) -> None:
     """Every point's system parameters are checked before the first point runs, so a bad
     value at the end of a long grid fails at once, naming the point (``check``,
     ``simulate``, ``versus`` and ``solve_ladder``; the other functions check their settings
@@ -137,12 +147,8 @@ def check_points(target, points: list[dict], fixed: Mapping[str, Any]) -> None:
                 systems[key] = get_system(name)
             system = systems[key]
             if target.name == "versus":
-                for side in ("actor", "reactor"):
-                    side_params = params.get(side, {})
-                    if not isinstance(side_params, Mapping):
-                        raise WorkbenchError(f"{side} got {side_params!r}; allowed: a dict of "
-                                             "parameters such as {'dice': 3}")
-                    system.resolve(**side_params)
+                for side in versus_sides(name, params):
+                    system.resolve(**side)
                 continue
             if target.name == "solve_ladder":
                 text = params.pop("wanted", "Normal=0.7")
