@@ -21,7 +21,7 @@ from ..ladders import (
     solve_ladder,
 )
 from ..limits import MAX_TABLE_POOL
-from ..report import DEFAULT_WANTED, build_report, report_title
+from ..report import build_report, report_title
 from ._args import parse_assignments, whole_number
 
 _RANGE = re.compile(r"^\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*$", re.ASCII)
@@ -113,8 +113,9 @@ def register(sub) -> None:
                    help="a what-if variant to compare (repeatable), e.g. fons-exploding")
     p.add_argument("--pools", default="1-10", help="pool sizes for curves and tables (default 1-10)")
     p.add_argument("--want", default=None, metavar="RUNG=P,...",
-                   help="odds every system's ladder is solved for (default "
-                        "\"Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2\")")
+                   help="odds to solve the ladders for, e.g. \"Easy=0.9,Normal=0.7\", applied to "
+                        "each system whose ladder has these rungs (default: each system's own "
+                        "rungs, easiest 90%% down to hardest 20%%)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(run=run_report)
 
@@ -266,7 +267,7 @@ def run_report(args) -> int:
     try:
         path = build_report(args.out, systems=systems, variants=args.variant,
                             pool_sizes=parse_pools(args.pools), progress=not args.no_progress,
-                            wanted=args.want or DEFAULT_WANTED)
+                            wanted=args.want)
     except OSError as exc:  # writing the page failed (full disk, no permission)
         raise WorkbenchError(f"--out {args.out!r}: cannot write there ({exc.strerror or exc})") from None
     size = path.stat().st_size / 1e6
