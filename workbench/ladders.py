@@ -407,12 +407,14 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         raise ParameterError(None, "knobs", knobs, "a mapping knob -> values to try (or None "
                              "to raise it from 1), such as {'target': None, 'favor': (0, 1)}")
     goals = check_goals(parse_wanted(wanted) if isinstance(wanted, str) else wanted, tolerance)
-    base = dict(params)
+    base = sys_.mechanic.preprocess(dict(params))  # stat="A5" -> quality="A", dice=5
     sized = sys_.pool_parameter is not None and pool is not None
     if sized:
         if sys_.pool_parameter in base:
-            raise WorkbenchError(f"give the pool as pool={pool}, not also "
-                                 f"{sys_.pool_parameter}={base[sys_.pool_parameter]}")
+            if str(base[sys_.pool_parameter]).strip() != str(pool):
+                raise WorkbenchError(f"give the pool as pool={pool}, not also "
+                                     f"{sys_.pool_parameter}={base[sys_.pool_parameter]}")
+            del base[sys_.pool_parameter]  # the same pool said twice (stat="A4" with pool=4)
         range_pools: tuple = check_pools(pool, pools)
         pool = int(pool)
     else:

@@ -196,16 +196,23 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
     for name, value in given.items():
         if name in OPTIONS and kind in OPTIONS[name][0]:
             settings[name] = value
-        elif name in sys_.params and name not in OPTIONS:
+        elif name not in OPTIONS:
             params[name] = value
         else:
-            mine = [o for o, (kinds, _) in OPTIONS.items() if kind in kinds]
-            raise BlockOptionError(name, value, f"options of workbench-{kind}: {', '.join(mine)}; "
-                                   f"parameters of {sys_.id}: {', '.join(sys_.params)}")
+            _not_an_option(kind, sys_, name, value)
+    try:
+        # Shorthand such as stat=B5 sets a choice and a count at once (quality=B, dice=5).
+        params = {name: str(value) for name, value in sys_.mechanic.preprocess(params).items()}
+    except ParameterError as exc:
+        raise BlockOptionError(exc.parameter, exc.value, exc.allowed) from None
+    for name, value in params.items():
+        if name not in sys_.params:
+            _not_an_option(kind, sys_, name, value)
     try:
         sys_.resolve(**params)  # a bad parameter value fails here, naming the parameter
     except ParameterError as exc:
         raise BlockOptionError(exc.parameter, exc.value, exc.allowed) from None
+    _pool_as_typical(sys_, params, settings)
     out: dict[str, Any] = {"kind": kind, "system": sys_, "params": tuple(sorted(params.items())),
                            "options": tuple(sorted(given.items()))}
     out["pools"] = parse_pools(settings.get("pools", DEFAULT_POOLS))
@@ -248,6 +255,25 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         out["output"] = _choice("output", settings.get("output", "png"), FIGURE_OUTPUTS)
         out["alt"] = settings.get("alt") or _default_alt(sys_, out)
     return Block(**out)
+
+
+def _not_an_option(kind: str, sys_: "System", name: str, value: str) -> None:
+    mine = [o for o, (kinds, _) in OPTIONS.items() if kind in kinds]
+    raise BlockOptionError(name, value, f"options of workbench-{kind}: {', '.join(mine)}; "
+                           f"parameters of {sys_.id}: {', '.join(sys_.params)}")
+
+
+def _pool_as_typical(sys_: "System", params: dict[str, str], settings: dict[str, str]) -> None:
+    """With ``want``, a pool size among the settings (``stat=A5``, ``dice=5``) is the pool the
+    odds are wanted at: it becomes ``pool`` (and must agree with a ``pool`` given)."""
+    name = sys_.pool_parameter
+    if "want" not in settings or name is None or name not in params:
+        return
+    count = params.pop(name)
+    if "pool" in settings and settings["pool"].strip() != count:
+        raise BlockOptionError("pool", settings["pool"], f"{count}, as the settings say "
+                               f"({name}={count}), or leave pool out")
+    settings["pool"] = count
 
 
 def want_error(want: str, error: WorkbenchError) -> BlockOptionError:

@@ -63,8 +63,8 @@ def run_figure(args) -> int:
         if exc.option in _CLI_OPTIONS:
             raise WorkbenchError(f"--{exc.option} got {exc.value!r}; allowed: {exc.allowed}") from None
         system = get_system(args.system)
-        allowed = exc.allowed if exc.option in system.params else \
-            f"parameters of {system.id}: {', '.join(system.params)}"
+        unknown = exc.allowed.startswith("options of workbench-")
+        allowed = f"parameters of {system.id}: {', '.join(system.params)}" if unknown else exc.allowed
         raise WorkbenchError(f"parameter {exc.option!r} got {exc.value!r}; allowed: {allowed}") from None
     write_figure(figure, out)
     print(f"wrote {out}", file=sys.stderr)
