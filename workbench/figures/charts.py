@@ -249,12 +249,25 @@ def stacked_outcomes_figure(frame: pd.DataFrame, method: str = "exact", *,
                              f"{_percent_hover(method)}<extra></extra>"})
     kinds = set(frame["kind"])
     what = "tiers" if kinds == {"tier"} else ("outcomes" if kinds == {"outcome"} else "tiers / outcomes")
-    ticks = {"tickvals": columns, "ticktext": [_die_label(c) for c in columns]}
+    # Labels lie flat, one part a line (entry, then its rungs), so neighbours never overlap.
+    ticks = {"tickvals": columns, "ticktext": [_column_label(c) for c in columns],
+             "tickangle": 0, "automargin": True}
     return new_figure(title or f"One check: {what}", x_title, "probability", traces=traces,
                       subtitle=method_note(method, trials, seed), height=height,
                       barmode="stack", bargap=0.25, y="percent",
                       yaxis={"range": [0, 1.0001]}, xaxis=ticks,
                       legend={"traceorder": "reversed"}, legend_title="worst at the bottom")
+
+
+def _column_label(column: str) -> str:
+    """A stacked column's tick text: the entry, then each of its rungs, on lines of their own.
+
+    Example:
+        >>> _column_label("uwr · Normal / Difficult")
+        'uwr<br>Normal /<br>Difficult'
+    """
+    parts = _die_label(column).split(" · ")
+    return "<br>".join([parts[0], *(" /<br>".join(p.split(" / ")) for p in parts[1:])])
 
 
 def _die_label(column: str) -> str:
