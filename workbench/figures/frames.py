@@ -219,7 +219,7 @@ def outcome_frame(entries: Iterable[Any], rungs: Sequence[str] | None = None,
     outcome on the worst-to-best colour scale (0 worst, 1 best). With ``merge_same`` the rungs
     of one entry whose checks come out the same (UWR's Normal, Difficult and Extreme roll the
     same dice and differ only in the target) share one column, named after all of them
-    (``uwr · Normal / Difficult / Extreme``).
+    (``uwr · Normal / Difficult``; three or more neighbours as a span, ``uwr · Normal – Extreme``).
 
     Example:
         >>> list(dict.fromkeys(outcome_frame(["erzahlspiel"])["column"]))
@@ -238,8 +238,12 @@ def outcome_frame(entries: Iterable[Any], rungs: Sequence[str] | None = None,
                           else (result.pmf, "outcome"))
             same = (kind, tuple(dist.items())) if merge_same and method == "exact" else rung
             checks.setdefault(same, [dist, kind, []])[2].append(rung)
+        order = list(line.chosen_rungs())
         for dist, kind, names in checks.values():
-            rung = " / ".join(names)
+            places = [order.index(name) for name in names]
+            # Neighbouring rungs that come out the same read as a span: "Normal – Extreme".
+            span = len(names) > 2 and places == list(range(places[0], places[0] + len(names)))
+            rung = f"{names[0]} – {names[-1]}" if span else " / ".join(names)
             if names == [AS_SET]:
                 column = line.label
             else:
