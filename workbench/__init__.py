@@ -12,6 +12,7 @@ import importlib
 
 from ._version import __version__
 from . import _display  # noqa: F401  (registers how results show themselves in notebooks)
+from ._display import readable_table
 from .api import check, load_system, margin_distribution, score, simulate, system, systems, versus
 from .results import CheckResult, Distribution, Roll, VersusResult
 from .errors import DataFileError, ParameterError, WorkbenchError
@@ -35,6 +36,7 @@ __all__ = [
     "pool_maximum", "DramaResult", "BurnResult", "StepsResult",
     "success_curve", "side_by_side", "ladder_table", "difficulty_table", "solve_ladder",
     "LadderSolution", "RungSolution", "render_table", "NumberFormat", "build_report", "sweep",
+    "readable_table",
 ]
 
 

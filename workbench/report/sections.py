@@ -13,6 +13,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from .. import stateful, validation
+from .._display import READABLE_NAMES, readable_table
 from ..analysis import success_curve
 from ..api import check
 from ..errors import ParameterError, WorkbenchError
@@ -31,16 +32,8 @@ TYPICAL_POOLS = range(3, 7)
 #: The Drama Dice campaign the report simulates: three checks a session, three sessions.
 DRAMA_SESSION = ({"d6": 2}, {"d6": 3, "target": 2}, {"d6": 3})
 
-#: Column names as a reader should see them (raw names come from the stateful results).
-READABLE_COLUMNS = {
-    "pass_without": "P(pass) without Drama Dice", "pass_with": "P(pass) with Drama Dice",
-    "pass_with_stderr_bound": "± (standard error, at most)", "mean_pulled": "dice pulled per check",
-    "empty_share": "checks finding the pool empty", "pool_max": "pool maximum",
-    "checks": "checks per campaign", "trials": "campaigns simulated", "seed": "seed",
-    "without": "without Drama Dice", "with": "with Drama Dice", "wanted": "wanted",
-    "achieved": "achieved", "error": "off by", "reachable": "within tolerance",
-    "rung": "rung", "setting": "setting", "note": "note", "die": "die",
-}
+#: Column names as a reader should see them (the same names as every notebook table).
+READABLE_COLUMNS = READABLE_NAMES
 
 
 @dataclass
@@ -60,25 +53,11 @@ class Table:
     """Show the frame's index as its first column(s)."""
 
     def text_frame(self):
-        """The frame with its numbers written out and its columns readable."""
-        out = self.frame.reset_index() if self.index else self.frame.copy()
-        for column in out.columns:
-            values = out[column]
-            if column in self.percent:
-                out[column] = [_percent(v) for v in values]
-            elif column in self.pp:
-                # A no-break space: a narrow column never leaves "pp" alone on a second line.
-                out[column] = [f"{100 * float(v):+.1f}\u00a0pp" for v in values]
-            elif column in self.stderr:
-                out[column] = [f"{100 * float(v):.2f}\u00a0pp" for v in values]
-            elif column in self.digits:
-                out[column] = [f"{float(v):,.2f}" for v in values]
-            elif values.dtype.kind in "iu" and column != "seed":  # 20,000 campaigns
-                out[column] = [f"{int(v):,}" for v in values]
-            elif values.dtype == bool:
-                out[column] = ["yes" if v else "no" for v in values]
-        out.columns = [READABLE_COLUMNS.get(str(c), str(c)) for c in out.columns]
-        return out
+        """The frame with its numbers written out and its columns readable
+        (:func:`workbench._display.readable_table`, as the notebooks' tables)."""
+        frame = self.frame.reset_index() if self.index else self.frame
+        return readable_table(frame, percent=list(self.percent), pp=list(self.pp),
+                              stderr=list(self.stderr), digits=list(self.digits), index=False)
 
     def html(self) -> str:
         return self.text_frame().to_html(index=False, border=0, classes="wb-table",
