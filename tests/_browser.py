@@ -121,6 +121,17 @@ OVERLAPS = """root => {
     if (i < j && hit(a, b)) problems.push('tick labels over each other');
   }));
   if (titles.some(t => ticks.some(k => hit(t, k)))) problems.push('axis title over tick labels');
+  // every text inside the figure's own box: a title or label past its edge is cut off
+  const frame = box(plot.querySelector('.main-svg'));
+  const texts = Array.from(plot.querySelectorAll(
+      '.gtitle, .g-xtitle text, .g-x2title text, .g-ytitle text, .legendtext, .xtick text, .ytick text'))
+  for (const text of texts) {
+    const r = box(text);
+    if (!shown(r)) continue;
+    if (r.l < frame.l - 1 || r.r > frame.r + 1 || r.t < frame.t - 1 || r.b > frame.b + 1)
+      problems.push('text cut off at the edge: ' + text.textContent.slice(0, 40));
+    if (text.textContent.includes('…')) problems.push('text shortened: ' + text.textContent);
+  }
   const size = box(plot);
   return {problems: Array.from(new Set(problems)), width: size.w, height: size.h,
           legends: legends.length, areas: areas.length};

@@ -155,6 +155,7 @@ READABLE_NAMES = {
     "p_empty": "P(pool empty)", "short_rest_before": "short rest before",
     "all_within": "within the band at every pool", "share": "share of pools in the band",
     "least": "least P(pass)", "greatest": "greatest P(pass)", "count": "pools",
+    "outside": "outside the band", "p_pass": "P(pass)",
 }
 
 
@@ -196,6 +197,7 @@ def readable_table(frame, *, percent=None, pp=(), stderr=(), digits=(), names=No
 
     def kind(column) -> str:
         key = column[-1] if isinstance(column, tuple) else column
+        name = str(key).rpartition(": ")[2]  # a sweep's "Normal: p_pass" is a p_pass
         if column in pp or key in pp:
             return "pp"
         if column in stderr or key in stderr:
@@ -204,9 +206,9 @@ def readable_table(frame, *, percent=None, pp=(), stderr=(), digits=(), names=No
             return "digits"
         if percent is True or (percent is not None and (column in percent or key in percent)):
             return "percent"
-        if percent is None and isinstance(key, str) and key.endswith("stderr"):
+        if percent is None and isinstance(key, str) and name.endswith("stderr"):
             return "stderr"  # the spread of a probability: points, not percent
-        if percent is None and isinstance(key, str) and _PROBABILITY_NAME.search(key):
+        if percent is None and isinstance(key, str) and _PROBABILITY_NAME.search(name):
             return "percent"
         return ""
 
@@ -223,7 +225,9 @@ def readable_table(frame, *, percent=None, pp=(), stderr=(), digits=(), names=No
         else:
             out[column] = [_plain(column, v) for v in values]
     out.columns = _renamed(out.columns, words)
-    if index:
+    if not index:  # no row numbers on the page: an index of blanks shows as nothing
+        out.index = pd.Index([""] * len(out))
+    else:
         out.index = out.index.set_names([None if n is None else words.get(str(n), readable(n))
                                          for n in out.index.names])
     return out
@@ -234,8 +238,15 @@ def _renamed(columns, words):
     if isinstance(columns, pd.MultiIndex):
         return pd.MultiIndex.from_tuples([tuple(words.get(str(p), str(p)) for p in c)
                                           for c in columns])
-    return [words.get(str(c), readable(c) if isinstance(c, str) and "_" in c else str(c))
-            for c in columns]
+    def word(name) -> str:
+        name = str(name)
+        if name in words:
+            return words[name]
+        head, sep, tail = name.rpartition(": ")  # a sweep's "Normal: p_pass"
+        if sep and "_" in tail:
+            return f"{head}: {words.get(tail, readable(tail))}"
+        return readable(name) if "_" in name else name
+    return [word(c) for c in columns]
 
 
 def _is_number(value) -> bool:
