@@ -109,7 +109,7 @@ def test_moving_a_slider_redraws_with_the_engines_numbers(voila_url):
             assert handle.count() == 1
             handle.focus()
             page.keyboard.press("ArrowRight")  # favor 0 -> 1
-            moved = _wait_until(page, lambda p: _matches(p, favor=1), 60, "the favor 1 curves")
+            moved = _wait_until(page, lambda p: _matches(p, favor=1), 120, "the favor 1 curves")
             readout = page.locator(".wb-knob-favor .widget-readout").inner_text().strip()
             assert float(readout) == pytest.approx(1)
             assert moved["traces"] != start["traces"]
@@ -161,7 +161,7 @@ def _switch(page, view: str, title_part: str) -> None:
     page.locator(".wb-view button", has_text=view).click()
     page.wait_for_function(
         "t => (document.querySelector('.wb-explorer .js-plotly-plot').layout.title.text || '')"
-        ".includes(t)", arg=title_part, timeout=60_000)
+        ".includes(t)", arg=title_part, timeout=120_000)
     page.wait_for_timeout(600)  # the relayout lands, the legend takes its place
 
 
@@ -174,7 +174,7 @@ def _add(page, system: str) -> None:
     page.wait_for_function(
         "n => document.querySelector('.wb-explorer .js-plotly-plot').data"
         ".some(t => (t.name || '').startsWith(n) || (t.x || []).some(x => String(x).startsWith(n)))",
-        arg=system, timeout=60_000)
+        arg=system, timeout=120_000)
     page.wait_for_timeout(600)
 
 
