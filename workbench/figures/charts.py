@@ -7,6 +7,7 @@ static exports call these and nothing else.
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Any, Iterable, Sequence
 
 import pandas as pd
@@ -282,8 +283,6 @@ def _column_label(column: str) -> str:
         >>> _column_label("uwr dice=4 · Normal – Extreme")
         'uwr dice=4<br>Normal –<br>Extreme'
     """
-    import textwrap
-
     if "<br>" in column:  # already laid out by its maker
         return column
     swatch = _die_label(column)[: -len(column)] if die_colour(column.split(" · ")[-1]) else ""
