@@ -100,6 +100,9 @@ def test_moving_a_slider_redraws_with_the_engines_numbers(voila_url):
         browser = launch_chromium(playwright)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1300})
+            console: list[str] = []
+            page.on("console", lambda m: console.append(m.text) if m.type in ("error", "warning") else None)
+            page.on("pageerror", lambda error: console.append(f"page error: {error}"))
             page.goto(voila_url, timeout=120_000)
             page.wait_for_selector(".wb-explorer .js-plotly-plot", timeout=120_000)
             start = _wait_until(page, lambda p: _matches(p, favor=0), 60, "the favor 0 curves")
@@ -116,9 +119,14 @@ def test_moving_a_slider_redraws_with_the_engines_numbers(voila_url):
                 try:
                     moved = _wait_until(page, lambda p: _matches(p, favor=1), 30, "the favor 1 curves")
                     break
-                except AssertionError:
+                except AssertionError as exc:
                     if attempt == 3:
-                        raise
+                        readout = page.locator(".wb-knob-favor .widget-readout").inner_text()
+                        status = page.locator(".wb-explorer .wb-status").inner_text()
+                        plots = page.evaluate("() => document.querySelectorAll('.js-plotly-plot').length")
+                        raise AssertionError(f"favor readout {readout!r}, status {status!r}, "
+                                             f"{plots} plots, console {console[-5:]}: "
+                                             f"{str(exc)[:200]}") from None
             readout = page.locator(".wb-knob-favor .widget-readout").inner_text().strip()
             assert float(readout) == pytest.approx(1)
             assert moved["traces"] != start["traces"]
