@@ -15,7 +15,7 @@ from .settings import ExplorerSettings
 
 EXPLORER_HEIGHT = 560
 """The explorer's chart height in pixels (explicit, so JupyterLab and Voila keep it)."""
-EXPLORER_WIDTH = 560
+EXPLORER_WIDTH = 520
 """The explorer's chart width in pixels: the live chart does not follow its container's
 width (it would draw 700 px wide whatever the room), so it gets a width that fits beside
 the 430 px controls in a JupyterLab notebook with the file browser open."""
