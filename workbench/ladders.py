@@ -23,6 +23,7 @@ from ._ladder_search import (  # noqa: F401 (public here)
     Conflict,
     candidates,
     check_goals,
+    check_knobs,
     check_pools,
     closest_each,
     difficulty_knobs,
@@ -420,7 +421,7 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     else:
         range_pools = (None,)
     sys_.resolve(**base)  # bad character settings fail here, before the search
-    chosen_knobs = dict(knobs) if knobs is not None else difficulty_knobs(sys_)
+    chosen_knobs = check_knobs(sys_, knobs) if knobs is not None else difficulty_knobs(sys_)
     typical = range_pools.index(pool) if sized else 0
     cands = candidates(sys_, chosen_knobs, base, range_pools, typical)
     if not cands:

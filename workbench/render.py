@@ -33,8 +33,10 @@ from ._version import __version__
 from .errors import ParameterError, WorkbenchError
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
 from .ladders import difficulty_table, ladder_table, pool_label, solve_ladder
+from .rules.content import content_key
 from .rules.registry import get_system
 from .rules.system import System
+from .validation import suggest
 
 if TYPE_CHECKING:  # pandas loads on first use
     import pandas as pd
@@ -130,12 +132,16 @@ class Block:
         return files
 
     def cache_key(self) -> str:
-        """A hash of the options, the package version and every data file's contents: a
-        cached result stays valid exactly as long as this key is unchanged."""
+        """A hash of the options, the package version, every data file's contents and the
+        code of every mechanic written in Python (:func:`workbench.rules.content.content_key`):
+        a cached result stays valid exactly as long as this key is unchanged."""
         digest = hashlib.sha256()
         digest.update(json.dumps([self.kind, self.system.id, sorted(self.options), __version__]).encode())
         for path in self.data_files():
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        for sys_ in (self.system, self.base, *self.compare):
+            if sys_ is not None and sys_.source is None:
+                digest.update(content_key(sys_).encode())
         return digest.hexdigest()[:20]
 
 
@@ -285,7 +291,8 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
 def _not_an_option(kind: str, sys_: "System", name: str, value: str) -> None:
     mine = [o for o, (kinds, _) in OPTIONS.items() if kind in kinds]
     raise BlockOptionError(name, value, f"options of workbench-{kind}: {', '.join(mine)}; "
-                           f"parameters of {sys_.id}: {', '.join(sys_.params)}")
+                           f"parameters of {sys_.id}: {', '.join(sys_.params)}"
+                           + suggest(name, [*mine, *sys_.params]))
 
 
 def _pool_as_typical(sys_: "System", params: dict[str, str], settings: dict[str, str]) -> None:

@@ -10,6 +10,7 @@ import sys
 
 from .._version import __version__
 from ..errors import WorkbenchError
+from ..validation import RENAMED
 from . import _checks, _docs, _figure, _files, _render, _sweep
 
 SUBCOMMAND_MODULES = [_checks, _docs, _sweep, _figure, _render, _files]
@@ -38,6 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    for word in words:   # options of earlier versions: say what they are called now
+        flag = str(word).partition("=")[0]
+        if flag in ("--attacker", "--defender"):
+            other = next(old for old in RENAMED if old != flag[2:])
+            print(f"workbench: error: {flag} is now --{RENAMED[flag[2:]]} (and --{other} is "
+                  f"--{RENAMED[other]})", file=sys.stderr)
+            return 2
     # NAME=VALUE words may come after options too (``pmf uwr --format md dice=3``): argparse
     # leaves them over once the positional list has closed, so they are added back here.
     args, leftover = parser.parse_known_args(argv)

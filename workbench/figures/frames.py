@@ -131,19 +131,21 @@ def line_curve(line: Line, pools: tuple[int, ...], method: str, trials: int,
     """One entry's curve frame, memoised when the entry is hashable (ids and knob values).
 
     A simulation without a seed draws a fresh one each time, so it is never memoised."""
-    if method == "simulate" and seed is None:
+    if method == "simulate" and seed is None or line.system_object.source is None:
+        # A fresh seed each time; a mechanic's Python code may read anything: not memoised.
         return _line_curve(line, pools, method, trials, seed)
     try:
-        return _line_curve_cached(line, pools, method, trials, seed)
+        return _line_curve_cached(line, line.system_object, pools, method, trials, seed)
     except TypeError:  # an unhashable knob value or system object: compute without the cache
         return _line_curve(line, pools, method, trials, seed)
 
 
 @lru_cache(maxsize=256)
-def _line_curve_cached(line: Line, pools: tuple[int, ...], method: str, trials: int,
-                       seed: int | None) -> pd.DataFrame:
+def _line_curve_cached(line: Line, system: System, pools: tuple[int, ...], method: str,
+                       trials: int, seed: int | None) -> pd.DataFrame:
     # Memoised per entry: moving one entry's knob in the explorer leaves the other overlaid
-    # curves as they were. A data file edited on disk is re-read only by a new session.
+    # curves as they were. Keyed by the system object too: an edited data file or a mechanic
+    # registered again is a new object, so its curves are computed afresh.
     return _line_curve(line, pools, method, trials, seed)
 
 

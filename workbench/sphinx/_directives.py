@@ -14,6 +14,7 @@ from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
 from ..errors import WorkbenchError
+from ..rules.content import source_files
 from ..render import OPTIONS, Block, BlockOptionError, figure_file_name, parse_block, write_figure_file
 from ._cache import STATS, cache_folder, cached_table
 
@@ -60,6 +61,10 @@ class _WorkbenchDirective(SphinxDirective):
             raise self.error(f"{self.name}: {exc}") from None
         for path in block.data_files():  # re-read this page when a system file changes
             self.env.note_dependency(str(path))
+        for sys_ in (block.system, block.base, *block.compare):
+            if sys_ is not None and sys_.source is None:  # a mechanic in conf.py (or a module)
+                for path in source_files(sys_):
+                    self.env.note_dependency(str(path))
         return block
 
     def reporter_error(self, option: str, text: str) -> nodes.system_message:

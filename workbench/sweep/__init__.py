@@ -28,7 +28,8 @@ from typing import Any
 from .. import validation
 from ..errors import WorkbenchError
 from ..rules.registry import get_system
-from ._functions import TARGETS, find_target
+from ._budget import check_sweep_work
+from ._functions import TARGETS, find_target, versus_sides
 from ._grid import check_names, grid_points
 from ._run import Runner
 from ._seeds import point_seed
@@ -55,7 +56,14 @@ def sweep(function: Any, grid: Any, *, seed: int | None = None, executor: Any = 
             ``concurrent.futures.Executor``, or a ``dask.distributed.Client``.
         progress: show a progress bar (``None``: for sweeps estimated at a second or more).
         **fixed: parameters that stay the same at every point (``system="uwr"``,
-            ``trials=100_000``, ``session=[...]``).
+            ``trials=100_000``, ``session=[...]``). For ``versus``, ``actor`` and ``reactor``
+            give each side's parameters and ``actor.NAME`` / ``reactor.NAME`` one of them
+            (``{"actor.favor": range(3)}``); a rule option by its own name applies to both,
+            and any other name is an error (it would belong to no side).
+
+    Work is bounded before the first point runs: at most 1e6 points
+    (``WORKBENCH_MAX_SWEEP_POINTS``), and the trials of every simulated point together
+    count against the simulation budgets.
 
     Returns:
         A DataFrame; ``frame.attrs`` holds ``function``, ``seed``, ``fixed``, ``parameters``
@@ -76,6 +84,7 @@ def sweep(function: Any, grid: Any, *, seed: int | None = None, executor: Any = 
             raise WorkbenchError(f"sweep {target.name}: {name!r} is set by the sweep itself")
     check_names(target.name, names, _allowed(target, names, points, fixed), fixed)
     _need_required(target, names, fixed)
+    check_sweep_work(target, points, fixed)
     if not (executor in (None, "local", "processes") or hasattr(executor, "submit")
             or hasattr(executor, "get_executor")):
         raise WorkbenchError(f"sweep executor got {executor!r}; allowed: None, 'local', "
@@ -102,6 +111,7 @@ def _need_required(target, names, fixed) -> None:
     any point runs (``drama_campaign`` needs its ``session``)."""
 
     given = set(names) | set(fixed) | {"system"}
+    given |= {name.partition(".")[0] for name in given}   # reactor.dice gives the reactor
     for name, param in inspect.signature(target.function).parameters.items():
         if (param.default is inspect.Parameter.empty and name not in given
                 and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL)):
@@ -119,6 +129,11 @@ def _allowed(target, names, points, fixed) -> set[str] | None:
     if "system" not in fixed and "system" not in names:
         raise WorkbenchError(f"sweep {target.name}: no 'system'; allowed: system=... (a system "
                              "id, variant id or data file) or a grid of systems")
+    if target.name == "versus":   # every point's sides are read now: a stray name fails at once
+        for point in points[:1]:
+            params = {**fixed, **point}
+            versus_sides(params.pop("system", None), params)
+        return None
     if target.name not in ("check", "simulate"):
         return None
 

@@ -16,7 +16,7 @@ import warnings
 from typing import Any, Mapping, Sequence
 
 from ..errors import WorkbenchError
-from ._exact import exact_check_figures
+from ._exact import exact_check_figures, new_batch
 from ._functions import TARGETS
 
 BATCH_SECONDS = 0.5
@@ -48,6 +48,7 @@ def evaluate_batch(function: str, fixed: Mapping[str, Any],
         gc.disable()
     try:
         if function == "check":
+            new_batch()
             out = [(index, exact_check_figures(params, fixed)) for index, params, _ in items]
         else:
             for index, params, seed in items:
