@@ -133,6 +133,9 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
     """
     import pandas as pd  # lazy: pandas
     sys_ = get_system(system)
+    # Shorthand such as stat="A5" sets the Quality; its count is a pool size like any other,
+    # and the curve's own pool sizes take its place (as they take the place of dice=5).
+    params = sys_.mechanic.preprocess(dict(params))
     chosen = _rungs(sys_, rungs)
     sizes = pool_size_list(pool_sizes)
     method = validation.method("success_curve", method)

@@ -23,8 +23,8 @@ from ..ladders import (
 )
 from ..limits import MAX_TABLE_POOL
 from ..rules.registry import get_system
-from ..report import DEFAULT_WANTED, build_report, report_title
-from ._args import parse_assignments, whole_number
+from ..report import build_report, report_title
+from ._args import FORMAT_RULE, output_format, parse_assignments, whole_number
 
 _RANGE = re.compile(r"^\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*$", re.ASCII)
 _SIZE = re.compile(r"^\s*[0-9]{1,6}\s*$", re.ASCII)
@@ -58,7 +58,8 @@ def parse_pools(text: str, option: str = "--pools") -> list[int]:
 
 
 def _add_output_options(parser, formats_help: str, formats=TABLE_FORMATS) -> None:
-    parser.add_argument("--format", choices=formats, default="rst-grid", help=formats_help)
+    parser.add_argument("--format", choices=formats, default=None,
+                        help=f"{formats_help}; {FORMAT_RULE}")
     numbers = parser.add_mutually_exclusive_group()
     numbers.add_argument("--percent", nargs="?", const="1", default=None, metavar="DIGITS",
                          help="probabilities as percentages (default, 1 decimal: 66.7%%); "
@@ -74,7 +75,7 @@ def register(sub) -> None:
     p.add_argument("system", help="system id, alias, variant id or path to a .toml file")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE", help="the character's other settings")
     p.add_argument("--pools", default="1-10", help="pool sizes, e.g. 1-10 or 2,4,6 (default 1-10)")
-    _add_output_options(p, "table markup (default rst-grid)")
+    _add_output_options(p, "table markup")
     p.set_defaults(run=run_table)
 
     p = sub.add_parser(
@@ -103,8 +104,8 @@ def register(sub) -> None:
                    help="turn only these of the ladder's knobs, e.g. target (default: all it uses)")
     p.add_argument("--show", choices=("both", "solution", "pools"), default=None,
                    help="which table(s); default both (solution only for csv)")
-    _add_output_options(p, "table markup, or json (default rst-grid); json numbers have 15 "
-                           "significant digits", LADDER_FORMATS)
+    _add_output_options(p, "table markup, or json (numbers to 15 significant digits)",
+                        LADDER_FORMATS)
     p.set_defaults(run=run_ladder)
 
     p = sub.add_parser("report", help="a self-contained HTML balance report (one page, opens offline)")
@@ -115,8 +116,9 @@ def register(sub) -> None:
                    help="a what-if variant to compare (repeatable), e.g. fons-exploding")
     p.add_argument("--pools", default="1-10", help="pool sizes for curves and tables (default 1-10)")
     p.add_argument("--want", default=None, metavar="RUNG=P,...",
-                   help="odds every system's ladder is solved for (default "
-                        "\"Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2\")")
+                   help="odds to solve the ladders for, e.g. \"Easy=0.9,Normal=0.7\", applied to "
+                        "each system whose ladder has these rungs (default: each system's own "
+                        "rungs, easiest 90%% down to hardest 20%%)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(run=run_report)
 
@@ -132,7 +134,8 @@ def number_format_of(args) -> NumberFormat:
     return NumberFormat("percent", 1)
 
 
-def _write(text: str, out: str | None) -> None:
+def write_text(text: str, out: str | None) -> None:
+    """``text`` and a line end to stdout, or to the ``--out`` file (saying so on stderr)."""
     if out is None:
         sys.stdout.write(text + "\n")
         return
@@ -161,12 +164,13 @@ def not_a_data_file(out: str, system: str) -> None:
 
 
 def run_table(args) -> int:
+    args.format = output_format(args.format, args.out, TABLE_FORMATS)
     numbers = number_format_of(args)
     if args.out is not None:
         checked_out_path(args.out)
         not_a_data_file(args.out, args.system)
     frame = difficulty_table(args.system, parse_pools(args.pools), **parse_assignments(args.params))
-    _write(render_table(frame, args.format, numbers), args.out)
+    write_text(render_table(frame, args.format, numbers), args.out)
     return 0
 
 
@@ -181,6 +185,24 @@ def _turned_knobs(system: str, turn: str | None):
         raise WorkbenchError(f"--turn got {turn!r}; allowed: comma-separated knobs of this "
                              f"ladder: {', '.join(every)}")
     return {name: every[name] for name in names}
+
+
+def _pool_from_settings(args, params: dict[str, str]) -> dict[str, str]:
+    """A pool size among the settings (``stat=A5``, ``dice=5``) is the typical pool: it
+    becomes ``--pool`` (and must agree with a ``--pool`` given)."""
+    system = get_system(args.system)
+    expanded = {k: str(v) for k, v in system.mechanic.preprocess(params).items()}
+    name = system.pool_parameter
+    if name is None or name not in expanded:
+        return params
+    count = expanded.pop(name)
+    said = next((f"{k}={v}" for k, v in params.items() if k not in expanded or k == name), name)
+    if args.pool is None:
+        args.pool = count
+    elif args.pool.strip() != count:
+        raise WorkbenchError(f"--pool got {args.pool!r}; allowed: {count}, as {said} says, or "
+                             "leave --pool out")
+    return expanded
 
 
 def _typical_pools(args) -> tuple[int, list[int]]:
@@ -207,7 +229,9 @@ def _order_sentence(solution, fmt: str) -> str:
 
 
 def run_ladder(args) -> int:
+    args.format = output_format(args.format, args.out, LADDER_FORMATS)
     numbers = number_format_of(args)
+    params = _pool_from_settings(args, parse_assignments(args.params))
     pool, pools = _typical_pools(args)
     tolerance = validation.real_number(None, "--tolerance", args.tolerance, 0.0, 1.0, text=True,
                                        allowed="a number from 0 to 1")
@@ -226,12 +250,11 @@ def run_ladder(args) -> int:
     if show == "both" and args.format == "csv":
         raise WorkbenchError("--show both cannot be one CSV file; allowed with csv: solution or pools")
     across = parse_pools(args.across, "--across")
-    params = parse_assignments(args.params)
     solution = solve_ladder(args.system, args.want, pool, pools=pools, tolerance=tolerance,
                             knobs=_turned_knobs(args.system, args.turn), report_pools=across,
                             **params)
     if args.format == "json":
-        _write(json.dumps(solution.to_dict(), indent=2, ensure_ascii=False), args.out)
+        write_text(json.dumps(solution.to_dict(), indent=2, ensure_ascii=False), args.out)
     else:
         blocks = []
         quality = params.get("quality")
@@ -249,7 +272,7 @@ def run_ladder(args) -> int:
                 table.columns = [pool_label(args.system, n, quality) for n in across]
             blocks.append(render_table(table, args.format, numbers,
                                        title="Solved ladder across pool sizes"))
-        _write("\n\n".join(blocks), args.out)
+        write_text("\n\n".join(blocks), args.out)
     for rung in solution.rungs:
         if rung.note:
             kind = "warning" if not rung.reachable else "note"
@@ -272,7 +295,7 @@ def run_report(args) -> int:
     try:
         path = build_report(args.out, systems=systems, variants=args.variant,
                             pool_sizes=parse_pools(args.pools), progress=not args.no_progress,
-                            wanted=args.want or DEFAULT_WANTED)
+                            wanted=args.want)
     except files.TargetError as exc:  # writing the page failed (full disk, a size limit)
         raise exc.named("--out") from None
     size = path.stat().st_size / 1e6

@@ -97,13 +97,15 @@ def write_html(fig: go.Figure, path: "str | Path") -> Path:
 
 
 def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
-                  size: tuple[int, int] | None = None) -> list[Path]:
+                  size: tuple[int, int] | None = None, scale: float = 1.0) -> list[Path]:
     """Write several figures, each by its path's suffix (``.png``, ``.svg``, ``.html``); all
     images with one browser start.
 
     Args:
         size: ``(width, height)`` for every image; by default each figure's own
             (:func:`figure_size`).
+        scale: image pixels per figure pixel (PNG; an SVG keeps its size in its units): 3
+            draws an 800 x 480 figure as a 2400 x 1440 PNG, 8 inches wide at 300 dpi.
 
     Raises:
         WorkbenchError: another suffix, a missing or unwritable folder, or no Chromium to
@@ -138,7 +140,7 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
                 try:
                     with _browser_threads_finished():
                         pio.write_images([f for f, _ in batch], scratches, width=width,
-                                         height=height, scale=1)
+                                         height=height, scale=scale)
                 except (OSError, WorkbenchError):   # a full disk: said by files.replacing
                     raise
                 except Exception as exc:   # the browser failed to start or to draw
@@ -149,7 +151,8 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
     return paths
 
 
-def write_figure(fig: go.Figure, path: "str | Path", size: tuple[int, int] | None = None) -> Path:
+def write_figure(fig: go.Figure, path: "str | Path", size: tuple[int, int] | None = None,
+                 scale: float = 1.0) -> Path:
     """Write one figure: ``.png`` / ``.svg`` through kaleido, ``.html`` self-contained.
 
     Raises:
@@ -161,7 +164,7 @@ def write_figure(fig: go.Figure, path: "str | Path", size: tuple[int, int] | Non
         ...
         workbench.errors.WorkbenchError: figure path 'chart.gif': allowed suffixes: .png, .svg, .html
     """
-    return write_figures([fig], [path], size)[0]
+    return write_figures([fig], [path], size, scale)[0]
 
 
 def write_images(figures: Sequence[go.Figure], paths: Sequence["str | Path"],

@@ -21,7 +21,7 @@ from .sections import (DEFAULT_SYSTEMS, DEFAULT_WANTED, Section, Table, _check_c
 
 def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
                  variants: Sequence[str] = (), pool_sizes: Iterable[int] = range(1, 11), *,
-                 progress: bool = False, wanted: str = DEFAULT_WANTED) -> Path:
+                 progress: bool = False, wanted: str | None = None) -> Path:
     """Write the balance report for these systems as one self-contained HTML page.
 
     Args:
@@ -30,7 +30,9 @@ def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
         variants: what-if variant ids shown next to their base systems.
         pool_sizes: pool sizes for curves and ladder tables.
         progress: a progress bar on stderr, one step per section.
-        wanted: the odds the "solved ladders" section asks of every system.
+        wanted: the odds the "solved ladders" section asks, such as ``"Easy=0.9,Normal=0.7"``,
+            of each system whose ladder has these rungs; ``None`` (the default) solves each
+            system's own rungs for odds from 90% (easiest) to 20% (hardest).
 
     Returns:
         The path written.
@@ -47,7 +49,8 @@ def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
     files.check_target(out, "out", suffixes=(".html", ".htm"), example="balance.html")
     out = Path(out)
     picked, picked_variants, sizes = _check_choice(systems, variants, pool_sizes)
-    parse_wanted(wanted)  # a bad --want fails before any work
+    if wanted is not None:
+        parse_wanted(wanted)  # a bad --want fails before any work
     sections = report_sections(picked, picked_variants, sizes, wanted=wanted)
     page = render_page(report_title(picked, picked_variants), sections, [s.id for s in picked],
                        [s.id for s in picked_variants], sizes, progress=progress)

@@ -14,10 +14,15 @@ numba kernels already use every core; Python-bound sweeps move to a process pool
 ``concurrent.futures.Executor`` given as ``executor=``, or on a Dask cluster
 (``executor=client`` or ``client.get_executor()``; install ``dice-workbench[dask]``).
 Ctrl-C stops the sweep and returns the points finished so far, with a warning.
+
+``workbench.sweep`` is this package and, called, its :func:`sweep`: ``wb.sweep("check",
+{...})`` and ``from workbench.sweep import sweep`` run the same function.
 """
 from __future__ import annotations
 
 import inspect
+import sys
+import types
 from typing import Any, Mapping
 
 from .. import validation
@@ -187,3 +192,19 @@ def _frame(target, names, items, results, seed, fixed, partial):
     frame.attrs.update({"function": target.name, "seed": seed, "fixed": dict(fixed),
                         "parameters": list(names), "partial": partial})
     return frame
+
+
+class _SweepPackage(types.ModuleType):
+    """This package, callable: ``workbench.sweep(...)`` is :func:`sweep`.
+
+    The function and its package share a name, and Python binds a package to the attribute of
+    its parent when it is imported, so ``workbench.sweep`` is always this module: calling it
+    forwards to the function instead of failing with "'module' object is not callable".
+    """
+
+    def __call__(self, function: Any, grid: Any, **options: Any):
+        """:func:`sweep`: ``workbench.sweep("check", {"dice": [2, 4]}, system="uwr")``."""
+        return sweep(function, grid, **options)
+
+
+sys.modules[__name__].__class__ = _SweepPackage
