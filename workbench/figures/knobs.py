@@ -12,7 +12,6 @@ from typing import Any, Sequence
 
 import plotly.graph_objects as go
 
-from .. import validation
 from ..errors import ParameterError, WorkbenchError
 from ..rules.pool import PoolSpec
 from ..rules.registry import get_system
