@@ -285,9 +285,13 @@ def test_unreadable_files_are_data_file_errors(tmp_path, content, problem):
     assert caught.value.entry == "(file)" and problem in caught.value.problem
 
 
-def test_endless_file_is_read_only_up_to_the_limit():
+def test_endless_file_is_read_only_up_to_the_limit(tmp_path):
+    with pytest.raises(DataFileError, match="not a regular file"):
+        load_system("/dev/zero")   # a device is never opened
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"# " + b"x" * (1 << 20) + b"\n")
     with pytest.raises(DataFileError, match="larger than"):
-        load_system("/dev/zero")
+        load_system(big)
     with pytest.raises(DataFileError, match="binary|not valid|larger"):
         workbench.system("/bin/ls")
 

@@ -76,7 +76,7 @@ for pool, difficulty, tens in ((4, 1, True), (3, 3, False), (0, 1, True), (5, 2,
          dict(pool=pool, difficulty=difficulty, double_tens=tens), [("total", "successes")], "outcome",
          {"Botch": "botch", "Success": "success", "Failure": "failure"}, lambda o: o.outcome == "success")
 for pool, hunger, difficulty in ((4, 2, 2), (3, 5, 1), (5, 0, 3), (2, 2, 4)):
-    case("vampire5", dict(pool=pool, hunger=hunger, difficulty=difficulty), "vampire5",
+    case("vampire5", dict(dice=pool, hunger=hunger, difficulty=difficulty), "vampire5",
          dict(pool=pool, hunger=hunger, difficulty=difficulty), [("total", "successes")], "outcome",
          {"Messy critical": "messy critical", "Critical win": "critical win", "Win": "win",
           "Bestial failure": "bestial failure", "Failure": "failure"},

@@ -109,7 +109,7 @@ def _cli(*args):
 
 
 def test_the_command_line_shows_statistics():
-    done = _cli("pmf", "shadowrun-5e", "dice=2", "--stat", "ones")
+    done = _cli("pmf", "shadowrun-5e", "dice=2", "--stat", "ones", "--format", "json")
     data = json.loads(done.stdout)
     assert data["stat"] == "ones" and data["pmf"] == {"0": pytest.approx(25 / 36), "1": pytest.approx(10 / 36),
                                                       "2": pytest.approx(1 / 36)}

@@ -12,15 +12,18 @@ over (rung, setting) pairs, so it never misses a better ordered ladder.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from .analysis import _exact_point
-from .errors import WorkbenchError
+from .errors import ParameterError, WorkbenchError
+from .limits import MAX_RUNGS, SWEEP_POINTS
 from .rules.registry import get_system
 from .rules.system import Rung, System
+from .validation import suggest
 
 #: Relative steps tried for knobs a ladder *adds* to (favor): the seeds only use +1, and past
 #: +-2 favor the success face is already at its clamp on a d6.
@@ -103,6 +106,45 @@ def difficulty_knobs(system: "str | System",
     return knobs
 
 
+def check_knobs(sys_: System, knobs: Mapping[str, Any]) -> dict[str, tuple | None]:
+    """Knobs given to the solver, checked against the system: each a parameter; ``None``
+    (raise it from 1) only for a whole-number one; listed values ones the parameter allows
+    (or, for a knob the ladder adds to, whole numbers to add).
+
+    Example:
+        >>> import workbench
+        >>> check_knobs(workbench.system("uwr"), {"bogus": None})
+        Traceback (most recent call last):
+        ...
+        workbench.errors.ParameterError: uwr: parameter 'knobs' got 'bogus'; allowed: names of its parameters: dice, favor, rerolls, half, penalty, target
+    """
+    adds = {key for rung in sys_.ladder for key in rung.add}
+    out: dict[str, tuple | None] = {}
+    for key, values in knobs.items():
+        if key not in sys_.params:
+            raise ParameterError(sys_.id, "knobs", key, "names of its parameters"
+                                 + suggest(key, sys_.params) + ": " + ", ".join(sys_.params))
+        param = sys_.params[key]
+        if values is None:
+            if param.kind != "int":
+                raise ParameterError(sys_.id, f"knobs[{key!r}]", None, "values to try (None, "
+                                     "raise it from 1, suits whole-number parameters only): "
+                                     + param.allowed())
+            out[key] = None
+            continue
+        values = tuple(values)
+        if not values:
+            raise ParameterError(sys_.id, f"knobs[{key!r}]", values, "one or more values to try")
+        if key in adds:
+            for value in values:
+                if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                    raise ParameterError(sys_.id, f"knobs[{key!r}]", value, "whole numbers to add")
+            out[key] = tuple(int(v) for v in values)
+        else:
+            out[key] = tuple(param.parse(sys_.id, value) for value in values)
+    return out
+
+
 def check_goals(wanted: Mapping[str, float], tolerance: float) -> dict[str, float]:
     """The wanted odds, checked: each a number from 0 to 1, at least one."""
     goals = dict(wanted)
@@ -110,8 +152,9 @@ def check_goals(wanted: Mapping[str, float], tolerance: float) -> dict[str, floa
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
             raise WorkbenchError(f"wanted probability for {name!r} got {value!r}; "
                                  "allowed: a number from 0 to 1")
-    if not goals:
-        raise WorkbenchError("wanted names no rung; allowed: one or more RUNG=PROBABILITY")
+    if not goals or len(goals) > MAX_RUNGS:
+        raise WorkbenchError(f"wanted names {len(goals)} rungs; allowed: 1 to {MAX_RUNGS} "
+                             "RUNG=PROBABILITY")
     if not 0 <= tolerance <= 1:
         raise WorkbenchError(f"tolerance got {tolerance!r}; allowed: a number from 0 to 1")
     return {name: float(value) for name, value in goals.items()}
@@ -163,9 +206,17 @@ def candidates(sys_: System, knobs: Mapping[str, tuple | None], base: dict,
                pools: Sequence[int | None], typical: int, condition=None) -> list[Candidate]:
     """Every setting the knobs reach, with P(pass) over ``pools`` (``pools[typical]`` is the
     typical pool; whole-number knobs rise from 1 until P(pass) there is negligible)."""
-    listed = {k: v for k, v in knobs.items() if v is not None}
-    rising = [k for k, v in knobs.items() if v is None]
     adds = {k for rung in sys_.ladder for k in rung.add}
+    resolved = sys_.resolve(**base)
+    # A knob the ladder adds to tries only steps that keep it within its declared bounds.
+    listed = {k: tuple(v for v in values if k not in adds or _within(sys_.params[k], resolved[k] + v))
+              for k, values in knobs.items() if values is not None}
+    listed = {k: values or (0,) for k, values in listed.items()}
+    rising = [k for k, v in knobs.items() if v is None]
+    levels = 6 ** len(rising) if len(rising) > 1 else len(list(_rising_levels(sys_, rising)))
+    settings = math.prod(len(values) for values in listed.values()) * max(levels, 1)
+    SWEEP_POINTS.check(settings * len(pools), f"solve_ladder {sys_.id} ({settings:,} settings "
+                       f"x {len(pools)} pools)", fewer="fewer pools in the range or fewer knob values")
     p_pass = evaluator(sys_, base, pools, condition)
     out = []
     for combo in itertools.product(*listed.values()):
@@ -181,6 +232,11 @@ def candidates(sys_: System, knobs: Mapping[str, tuple | None], base: dict,
             if len(rising) == 1 and probs[typical] < NEGLIGIBLE:
                 break
     return out
+
+
+def _within(param, value) -> bool:
+    return (param.minimum is None or value >= param.minimum) and (
+        param.maximum is None or value <= param.maximum)
 
 
 def _rising_levels(sys_: System, rising: list[str]):

@@ -13,8 +13,9 @@ import numpy as np
 from . import validation
 from .api import check, simulate
 from .engine import exact_distribution
+from .engine.work import exact_steps
 from .errors import ParameterError
-from .limits import MAX_DICE
+from .limits import EXACT_WORK, MAX_DICE
 from .results import reading, stderr_of
 from .rules.registry import get_system
 from .rules.system import Rung, System
@@ -86,7 +87,11 @@ def _exact_point(sys_: System, params: dict, memo: dict,
     building the full :class:`CheckResult` for each point was most of a table's time.
     """
     resolved = sys_.resolve(**params)
-    spec = sys_.mechanic.pool(resolved)
+    return _exact_reading(sys_, resolved, sys_.mechanic.pool(resolved), memo, condition)
+
+
+def _exact_reading(sys_: System, resolved: dict, spec, memo: dict,
+                   condition=None) -> tuple[float | None, float | None]:
     if spec not in memo:
         raw = exact_distribution(spec)
         memo[spec] = raw, reading.outcomes(sys_.mechanic, raw).mean
@@ -94,6 +99,27 @@ def _exact_point(sys_: System, params: dict, memo: dict,
     if condition is not None:
         return reading.probability(sys_.mechanic, raw, resolved, condition), mean
     return reading.p_pass(sys_.mechanic, raw, resolved), mean
+
+
+def _planned_pools(sys_: System, rungs: list[Rung], sizes: list[int], params: dict) -> dict:
+    """Each point of an exact curve, ``(rung index, pool size) -> (resolved, pool)``, after
+    refusing a curve whose distinct pools together need more exact work than one call may do
+    (each pool alone is within the limit, but a curve of pools 1 to 1000 is a thousand of
+    them): nothing is computed before the whole curve is known to be within the limits."""
+    planned = {}
+    for index, rung in enumerate(rungs):
+        for size in (sizes if sys_.pool_parameter else sizes[:1]):
+            given = dict(params)
+            if sys_.pool_parameter:
+                given[sys_.pool_parameter] = size
+            resolved = sys_.resolve(**sys_.with_rung(rung, **given))
+            planned[index, size if sys_.pool_parameter else None] = resolved, sys_.mechanic.pool(resolved)
+    specs = dict.fromkeys(spec for _, spec in planned.values())
+    if len(specs) > 1:
+        total = sum(exact_steps(spec) for spec in specs)
+        EXACT_WORK.check(total, f"{sys_.id}: a curve over {len(specs)} different pools",
+                         fewer="fewer or smaller pool sizes, or simulate instead (method='simulate')")
+    return planned
 
 
 def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_POOLS,
@@ -114,6 +140,9 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
     """
     import pandas as pd  # lazy: pandas
     sys_ = get_system(system)
+    # Shorthand such as stat="A5" sets the Quality; its count is a pool size like any other,
+    # and the curve's own pool sizes take its place (as they take the place of dice=5).
+    params = sys_.mechanic.preprocess(dict(params))
     chosen = _rungs(sys_, rungs)
     sizes = pool_size_list(pool_sizes)
     method = validation.method("success_curve", method)
@@ -121,9 +150,10 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
     if method == "simulate":  # one seed for every point: a fresh one is drawn once, here
         trials = validation.trials("success_curve", trials)
         seed = validation.seed("success_curve", seed)
+    planned = _planned_pools(sys_, chosen, sizes, params) if method == "exact" else {}
     rows = []
     memo: dict = {}
-    for rung in chosen:
+    for index, rung in enumerate(chosen):
         cache: dict = {}
         for size in sizes:
             given = dict(params)
@@ -131,15 +161,14 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
                 given[sys_.pool_parameter] = size
             key = size if sys_.pool_parameter else None
             if key not in cache:
-                at_rung = sys_.with_rung(rung, **given)
                 if method == "exact":
-                    cache[key] = _exact_point(sys_, at_rung, memo, parsed)
+                    cache[key] = _exact_reading(sys_, *planned[index, key], memo, parsed)
                 elif parsed is not None:
-                    result = evaluate(sys_, at_rung, method, trials, seed)
+                    result = evaluate(sys_, sys_.with_rung(rung, **given), method, trials, seed)
                     chance = result.probability(condition)
                     cache[key] = chance, result.mean, stderr_of(chance, result.trials)
                 else:
-                    result = evaluate(sys_, at_rung, method, trials, seed)
+                    result = evaluate(sys_, sys_.with_rung(rung, **given), method, trials, seed)
                     cache[key] = result.p_pass, result.mean, result.p_pass_stderr
             row = {"label": label or sys_.id, "system": sys_.id, "pool": size, "rung": rung.name,
                    "p_pass": cache[key][0], "mean": cache[key][1]}
@@ -170,6 +199,40 @@ def comparison_entry(entry: Any) -> tuple[str | None, "str | System", dict]:
                          "(label, system, params) with params a dict")
 
 
+def comparison_labels(read: list[tuple[str | None, Any, dict]]) -> list[str]:
+    """A column label for each ``(label, system, params)``: the label given, else the system's
+    id with the settings that set it apart from the other entries of the same system (a
+    table never puts two settings under one heading). Given labels must differ.
+
+    Example:
+        >>> comparison_labels([(None, "uwr", {"favor": 0}), (None, "uwr", {"favor": 1}),
+        ...                    (None, "fons", {})])
+        ['uwr favor=0', 'uwr favor=1', 'fons']
+    """
+    systems = [get_system(sys_) for _, sys_, _ in read]
+    labels: list[str] = []
+    for i, ((given, _, params), sys_) in enumerate(zip(read, systems)):
+        if given is not None:
+            labels.append(given)
+            continue
+        same = [j for j, other in enumerate(systems) if other.id == sys_.id and read[j][0] is None]
+        settings = [{**{n: p.default for n, p in sys_.params.items()},
+                     **sys_.resolve(**read[j][2])} for j in same]
+        differ = [name for name in sys_.params if name != sys_.pool_parameter   # on the rows
+                  and len({repr(s[name]) for s in settings}) > 1]
+        resolved = settings[same.index(i)]
+        labels.append(" ".join([sys_.id, *(f"{name}={resolved[name]}" for name in differ)]))
+    seen: dict[str, int] = {}
+    for i, label in enumerate(labels):
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            if read[i][0] is not None:
+                raise ParameterError(None, "entries", read[i][0], "a different label for each "
+                                     f"entry (two entries are labelled {read[i][0]!r})")
+            labels[i] = f"{label} #{seen[label]}"   # the very same settings again
+    return labels
+
+
 def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POOLS,
                  **options: Any) -> pd.DataFrame:
     """A wide table: one row per pool size, one column per (label, rung).
@@ -191,8 +254,8 @@ def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POO
     if not entries:
         raise ParameterError(None, "entries", entries, "one or more systems, such as ['uwr']")
     frames = []
-    for entry in entries:
-        label, sys_, params = comparison_entry(entry)
+    read = [comparison_entry(entry) for entry in entries]
+    for label, (_, sys_, params) in zip(comparison_labels(read), read):
         frames.append(success_curve(sys_, pool_sizes, label=label, **options, **params))
     long = pd.concat(frames, ignore_index=True)
     order = list(dict.fromkeys(zip(long["label"], long["rung"])))

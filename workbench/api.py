@@ -15,8 +15,8 @@ from . import validation
 from .engine import RawDistribution, exact_distribution, score_faces
 from .engine.concrete_roll import score_roll, score_scored
 from .engine.simulation import check_work, simulate_raw
-from .errors import ParameterError, WorkbenchError
-from .limits import MAX_SIDES
+from .errors import ParameterError, WorkbenchError, shown
+from .limits import MAX_SIDES, MAX_TOTAL
 from .results import CheckResult, Distribution, Roll, VersusResult, check_result
 from .rules.registry import all_systems, get_system
 from .rules.registry import load_system as registry_load_system
@@ -70,7 +70,12 @@ def check(system: "str | System", **params: Any) -> CheckResult:
     """
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
-    return check_result(sys_, exact_distribution(sys_.mechanic.pool(resolved)), resolved)
+    spec = sys_.mechanic.pool(resolved)
+    try:
+        raw = exact_distribution(spec)
+    except WorkbenchError as exc:  # work refused up front: say which system asked for it
+        raise WorkbenchError(f"{sys_.id}: {exc}") from None
+    return check_result(sys_, raw, resolved)
 
 
 def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
@@ -103,8 +108,12 @@ def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
     seed = validation.seed("simulate", seed)
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
-    check_work(trials, sys_.mechanic.pool(resolved))
-    raw = simulate_raw(sys_.mechanic.pool(resolved), trials, seed, progress)
+    spec = sys_.mechanic.pool(resolved)
+    try:
+        check_work(trials, spec)
+    except WorkbenchError as exc:
+        raise WorkbenchError(f"{sys_.id}: {exc}") from None
+    raw = simulate_raw(spec, trials, seed, progress)
     return check_result(sys_, raw, resolved, method="simulate", seed=seed)
 
 
@@ -200,7 +209,8 @@ def margin_distribution(actor: Distribution, reactor: Distribution, shift: int =
     return Distribution(tuple(range(low, low + len(probs))), probs)
 
 
-def versus(system: "str | System", actor: Mapping[str, Any], reactor: Mapping[str, Any]) -> VersusResult:
+def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
+           reactor: Mapping[str, Any] | None = None, **unknown: Any) -> VersusResult:
     """An opposed check: each reactor success cancels one of the actor's.
 
     Ties go to the reactor in UWR and FoNS (to the attacker under FoNS
@@ -216,6 +226,11 @@ def versus(system: "str | System", actor: Mapping[str, Any], reactor: Mapping[st
         >>> versus("fons", {"dice": 3}, {}).p_actor
         1.0
     """
+    if unknown:
+        validation.renamed("versus", unknown)
+        name = next(iter(unknown))
+        raise ParameterError("versus", name, unknown[name], "the keywords system, actor and "
+                             "reactor" + validation.suggest(name, ("actor", "reactor", "system")))
     _check_sides(actor, reactor)
     sys_ = get_system(system)
     a_params = sys_.resolve(**actor)
@@ -229,13 +244,23 @@ def versus(system: "str | System", actor: Mapping[str, Any], reactor: Mapping[st
     r_params = sys_.resolve(**{**given, **options})
     mechanic = sys_.mechanic
     ties = mechanic.versus_ties(a_params)
+    if ties not in ("actor", "reactor"):
+        raise WorkbenchError(f"{sys_.id}: versus_ties(p) returned {shown(ties)}; allowed: 'actor' "
+                             "or 'reactor'")
     a_res, r_res = check(sys_, **a_params), check(sys_, **r_params)
     if not (a_res.pmf.numeric and r_res.pmf.numeric):
         raise WorkbenchError(f"{sys_.id}: opposed checks need numeric results")
     shift = mechanic.versus_extra_obstacle(a_params) - mechanic.versus_extra_obstacle(r_params)
+    if not isinstance(shift, (int, np.integer)) or isinstance(shift, bool) or abs(shift) > MAX_TOTAL:
+        raise WorkbenchError(f"{sys_.id}: versus_extra_obstacle(p) gave {shown(shift)}; allowed: "
+                             "whole numbers")
     margin = margin_distribution(a_res.pmf, r_res.pmf, shift)
     p_actor = margin.at_least(0 if ties == "actor" else 1)
-    if getattr(mechanic, "uncontested", "counts") == "passes" and mechanic.pool(r_params).dice == 0:
+    uncontested = getattr(mechanic, "uncontested", "counts")
+    if uncontested not in ("counts", "passes"):
+        raise WorkbenchError(f"{sys_.id}: uncontested is {shown(uncontested)}; allowed: 'counts' "
+                             "or 'passes'")
+    if uncontested == "passes" and mechanic.pool(r_params).dice == 0:
         p_actor = 1.0  # "an uncontested opposed check is a guaranteed success"
     return VersusResult(system=sys_.id, actor=a_params, reactor=r_params, ties_to=ties,
                         p_actor=p_actor, margin=margin,

@@ -16,12 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
+from . import _ladder_notes as _notes
 from . import validation
 from ._ladder_search import (  # noqa: F401 (public here)
     DEFAULT_ADD_STEPS,
     Conflict,
     candidates,
     check_goals,
+    check_knobs,
     check_pools,
     closest_each,
     difficulty_knobs,
@@ -32,7 +34,7 @@ from .analysis import pool_size_list, success_curve
 from .api import check
 from .errors import ParameterError, WorkbenchError
 from .limits import MAX_DICE
-from .numbers import fixed, json_ready
+from .numbers import json_ready
 from .results.rich import RichResult
 from .rules.registry import get_system
 from .rules.system import Rung, System
@@ -414,18 +416,20 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         raise ParameterError(None, "knobs", knobs, "a mapping knob -> values to try (or None "
                              "to raise it from 1), such as {'target': None, 'favor': (0, 1)}")
     goals = check_goals(parse_wanted(wanted) if isinstance(wanted, str) else wanted, tolerance)
-    base = dict(params)
+    base = sys_.mechanic.preprocess(dict(params))  # stat="A5" -> quality="A", dice=5
     sized = sys_.pool_parameter is not None and pool is not None
     if sized:
         if sys_.pool_parameter in base:
-            raise WorkbenchError(f"give the pool as pool={pool}, not also "
-                                 f"{sys_.pool_parameter}={base[sys_.pool_parameter]}")
+            if str(base[sys_.pool_parameter]).strip() != str(pool):
+                raise WorkbenchError(f"give the pool as pool={pool}, not also "
+                                     f"{sys_.pool_parameter}={base[sys_.pool_parameter]}")
+            del base[sys_.pool_parameter]  # the same pool said twice (stat="A4" with pool=4)
         range_pools: tuple = check_pools(pool, pools)
         pool = int(pool)
     else:
         range_pools = (None,)
     sys_.resolve(**base)  # bad character settings fail here, before the search
-    chosen_knobs = dict(knobs) if knobs is not None else difficulty_knobs(sys_)
+    chosen_knobs = check_knobs(sys_, knobs) if knobs is not None else difficulty_knobs(sys_)
     typical = range_pools.index(pool) if sized else 0
     parsed = None if condition is None else sys_.condition(condition)
     cands = candidates(sys_, chosen_knobs, base, range_pools, typical, parsed)
@@ -440,6 +444,8 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     free = closest_each(cands, ranked, tolerance)
     quality = sys_.resolve(**base).get("quality")
     where = pools_text(sys_, [pool], quality) if sized else ""
+    def where_of(pools_) -> str:
+        return pools_text(sys_, pools_, quality)
     def clashes_of(indices):
         return find_conflicts(order, [cands[i].rung.describe() for i in indices],
                               [cands[i].p_pass for i in indices], range_pools, typical)
@@ -450,14 +456,14 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     for rank, name in enumerate(order):
         cand, goal = cands[picks[rank]], goals[name]
         reachable = abs(cand.at_typical - goal) <= tolerance
-        note = _note(sys_, cand, goal, reachable, tolerance, where, low, high)
+        note = ""
         if picks[rank] != free[rank]:
-            moved = cands[free[rank]]
             clashes = [c for c in conflicts if name in (c.easier, c.harder)]
-            why = ("; ".join(_clash_text(sys_, c, name, quality) for c in clashes)
-                   or "was given up to make room for the rungs around it")
-            note = (f"the closest setting, {moved.rung.describe()} ({_pct(moved.at_typical)}), "
-                    f"{why}; closest in order: {cand.rung.describe()} ({_pct(cand.at_typical)})")
+            note = _notes.moved_note(name, cands[free[rank]], cand, clashes, where_of)
+        if not reachable:
+            reach = (_notes.reaching_pool(sys_, chosen_knobs, base, goal, tolerance, pool,
+                                          lambda n: where_of([n])) if sized else "")
+            note = _notes.unreachable_note(goal, low, high, tolerance, where, reach, note)
         solved[name] = RungSolution(name, goal, Rung(name, cand.rung.set, cand.rung.add),
                                     cand.at_typical, reachable, note,
                                     dict(zip(range_pools, cand.p_pass)))
@@ -480,31 +486,3 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         return solution
     outside = [n for n in report_pools if n not in range_pools]
     return replace(solution, outside=solution.crossings(outside) if outside else ())
-
-
-def _pct(value: float) -> str:
-    return fixed(value, 1, percent=True)
-
-
-def _note(sys_, cand, goal, reachable, tolerance, where, low, high) -> str:
-    if reachable:
-        return ""
-    if low <= goal <= high:  # inside the range, but the steps between settings are coarse
-        # The tolerance is a distance between probabilities: percentage points, not percent.
-        return (f"no setting within {100 * tolerance:.1f} pp of {_pct(goal)} {where}".rstrip()
-                + f": the nearest settings step over it; closest is {_pct(cand.at_typical)} "
-                f"({cand.rung.describe()})")
-    return (f"cannot reach {_pct(goal)} {where}".rstrip() + f": P(pass) runs from {_pct(low)} to "
-            f"{_pct(high)} over the settings tried; closest is {_pct(cand.at_typical)} "
-            f"({cand.rung.describe()})")
-
-
-def _clash_text(sys_, conflict: Conflict, name: str, quality) -> str:
-    """How one conflict of the closest settings involves rung ``name``."""
-    where = pools_text(sys_, conflict.pools, quality)
-    other = conflict.easier if name == conflict.harder else conflict.harder
-    if conflict.kind == "ties":
-        return f"would be as likely as {other} {where}".rstrip()
-    if name == conflict.harder:
-        return f"would beat {other} {where}".rstrip()
-    return f"would lose to {other} {where}".rstrip()

@@ -58,6 +58,35 @@ MAX_DATA_FILE_BYTES = 1_000_000
 MAX_DIGITS = 30
 """Longest whole number accepted as text (far past every limit above; stops 5000-digit input)."""
 
+MAX_FACE_VALUE = 10**6
+"""Largest value, either sign, one face of a die may add to a total."""
+
+MAX_TOTAL = 10**9
+"""Largest total, target, Ob, floor or modifier, either sign, one check may reach: far past any
+table, far inside the engine's 64-bit whole numbers (so no total ever wraps around)."""
+
+MAX_TIERS = 100
+"""Most ``[[tiers]]`` entries in one data file."""
+
+MAX_DIE_TYPES = 50
+"""Most die types (``[dice.NAME]``) in one data file."""
+
+MAX_PARAMS = 100
+"""Most parameters (``[params.NAME]``) in one data file or Python mechanic."""
+
+MAX_CHOICES = 100
+"""Most choices of one choice parameter."""
+
+MAX_RUNGS = 100
+"""Most rungs of one difficulty ladder."""
+
+MAX_EFFECTS = 50
+"""Most effects one parameter (or one of its choices) may have, and most ``[[cancel_out]]``
+rules in one file."""
+
+MAX_PAGE_BYTES = 10_000_000
+"""Largest Markdown page ``workbench render`` reads (a rulebook chapter is well under 1 MB)."""
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -76,21 +105,39 @@ class Budget:
             value = 0
         return value if value > 0 else self.default
 
-    def check(self, amount: float, where: str) -> None:
-        """Refuse ``amount`` units of work beyond the budget, before any work starts."""
+    def check(self, amount: float, where: str,
+              fewer: str = "fewer trials (or fewer dice, checks or steps)") -> None:
+        """Refuse ``amount`` units of work beyond the budget, before any work starts;
+        ``fewer`` says what to ask for less of."""
         budget = self.current()
-        if amount > budget:
+        if not amount <= budget:   # NaN and infinity too
+            need = _short(amount) if _short(amount) != _short(budget) else f"{amount:,.0f}"
             raise WorkbenchError(
-                f"{where}: this run would need about {_short(amount)} {self.what}, more than the "
-                f"limit of {_short(budget)}; use fewer trials (or fewer dice, checks or steps), or "
-                f"raise the limit with the environment variable {self.env} (e.g. {self.env}="
-                f"{_short(budget * 10)})")
+                f"{where}: this run would need about {need} {self.what}, more than the "
+                f"limit of {_short(budget)}; use {fewer}, or raise the limit with the environment "
+                f"variable {self.env} (e.g. {self.env}={_short(budget * 10)})")
 
 
 def _short(number: float) -> str:
     """``1e+11`` as people write it: ``1e11``; ``2.5e+09`` -> ``2.5e9``."""
+    if number == float("inf"):
+        return "infinitely many"
     return f"{number:.3g}".replace("e+", "e").replace("e0", "e")
 
+
+MAX_TOTALS = 10**7
+"""Most different totals one check's table may hold, exact or simulated (80 MB a row)."""
+
+MAX_CHAIN_LINKS = 10**5
+"""Longest explosion chain (dice one initial die sets rolling) the exact engine follows."""
+
+
+EXACT_WORK = Budget("steps of exact computing", 3 * 10**9, "WORKBENCH_MAX_EXACT_WORK")
+"""Work one exact distribution may take, in multiply-adds (from a second to about a minute on
+these machines); estimated from the pool before any is done (:mod:`workbench.engine.work`)."""
+
+SWEEP_POINTS = Budget("points", 10**6, "WORKBENCH_MAX_SWEEP_POINTS")
+"""Points one sweep evaluates (a frame of a million rows, about a gigabyte while it is built)."""
 
 ROLLED_DICE = Budget("rolled dice", 10**11, "WORKBENCH_MAX_ROLLED_DICE")
 """Dice one :func:`workbench.simulate` run may roll (about a minute or two on two cores)."""

@@ -34,6 +34,7 @@ Example:
 """
 from __future__ import annotations
 
+import difflib
 import math
 import re
 import secrets
@@ -41,7 +42,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import ParameterError
+from .errors import ParameterError, WorkbenchError
 from .limits import MAX_DIGITS, MAX_SEED, MAX_TRIALS
 
 _WHOLE_TEXT = re.compile(r"^[+-]?[0-9]+(?:_[0-9]+)*$", re.ASCII)
@@ -50,6 +51,43 @@ _REAL_TEXT = re.compile(r"^[+-]?(?:[0-9]+(?:_[0-9]+)*(?:\.[0-9]*)?|\.[0-9]+)(?:[
 TRUE_WORDS = ("true", "yes", "on", "1")
 FALSE_WORDS = ("false", "no", "off", "0")
 METHODS = ("exact", "simulate")
+
+
+def suggest(key: str, known) -> str:
+    """`` (did you mean 'x'?)`` for a near miss among ``known``, else ``''``.
+
+    Example:
+        >>> suggest("explodes_on", ["explode", "explode_limit"]), suggest("favr", ["dice", "favor"])
+        (" (did you mean 'explode'?)", " (did you mean 'favor'?)")
+    """
+    key = str(key)
+    known = [str(k) for k in known]
+    if len(key) > 100:  # no near miss of a name is that long
+        return ""
+    stems = sorted((k for k in known if len(k) >= 3 and (key.startswith(k) or k.startswith(key))),
+                   key=len, reverse=True)
+    close = stems[:1] or difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+RENAMED = {"attacker": "actor", "defender": "reactor"}
+"""Keywords of earlier versions and their names now."""
+
+
+def renamed(where: str | None, names) -> None:
+    """Refuse a keyword of an earlier version, saying its name now.
+
+    Example:
+        >>> renamed("versus", ["attacker"])
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: versus: attacker= is now actor= (and defender= is reactor=)
+    """
+    for name in names:
+        if name in RENAMED:
+            pairs = " (and ".join(f"{old}= is{' now' if old == name else ''} {new}="
+                                  for old, new in sorted(RENAMED.items(), key=lambda kv: kv[0] != name))
+            raise WorkbenchError(f"{where}: {pairs})" if where else f"{pairs})")
 
 
 def whole_allowed(minimum: int | None = None, maximum: int | None = None) -> str:
@@ -176,19 +214,29 @@ def optional_boolean(where: str | None, name: str, value: Any) -> bool | None:
 
 def choice(where: str | None, name: str, value: Any, choices: Sequence[Any]) -> Any:
     """One of ``choices`` (text compared without case and surrounding spaces); returns the
-    allowed value as declared.
+    allowed value as declared. A whole-number choice may be given as text (``"6"`` from a
+    command line or a rulebook page) and a text choice that reads as a number as a number.
 
     Example:
         >>> choice("arrata", "quality", " a ", ("B", "A", "S"))
         'A'
+        >>> choice("pool", "size", "6", (4, 6, 8))
+        6
     """
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        for allowed in choices:
-            if isinstance(allowed, str) and isinstance(value, str):
-                if value.strip().lower() == allowed.lower():
-                    return allowed
-            elif type(value) is type(allowed) and value == allowed:
+    if isinstance(value, (bool, np.bool_)):
+        value = None  # True is no choice (and not the number 1)
+    for allowed in choices:
+        if isinstance(allowed, str):
+            if isinstance(value, str) and value.strip().lower() == allowed.lower():
                 return allowed
+            if isinstance(value, (int, np.integer)) and str(int(value)) == allowed.strip():
+                return allowed
+        elif isinstance(allowed, int) and not isinstance(allowed, bool):
+            number = _as_whole(value, text=True, floats=False) if value is not None else None
+            if number is not None and number == allowed:
+                return allowed
+        elif type(value) is type(allowed) and value == allowed:
+            return allowed
     raise ParameterError(where, name, value, "one of " + ", ".join(str(c) for c in choices))
 
 

@@ -10,12 +10,13 @@ from ..api import check, simulate, systems, versus
 from ..errors import WorkbenchError
 from ..export.tables import NumberFormat, format_numbers
 from ..numbers import json_ready, round_sig
-from ._args import FORMATS, parse_assignments, parse_quoted
+from ._docs import checked_out_path, write_text
+from ._args import FORMAT_RULE, FORMATS, output_format, parse_assignments, parse_quoted
 
-FORMAT_HELP = ("json (default; numbers to 15 significant digits and 15 decimals: exact results "
-               "without float noise), md or rst (percentages with two decimals; outcomes at "
-               "either end that together round to 0%% are cut into one '< 0.01%%' row), or csv "
-               "(every outcome, plain numbers)")
+FORMAT_HELP = ("md or rst (percentages with two decimals; outcomes at either end that together "
+               "round to 0%% are cut into one '< 0.01%%' row), json (numbers to 15 significant "
+               "digits and 15 decimals: exact results without float noise) or csv (every "
+               "outcome, plain numbers); " + FORMAT_RULE.replace("%", "%%"))
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd  # lazy: pandas
@@ -30,7 +31,8 @@ def register(sub) -> None:
     p.add_argument("system", help="system id or alias (uwr, hkrpg, fons, unnamed, arrata, "
                                   "erzahlspiel), a variant id, or a path to a .toml file")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE")
-    p.add_argument("--format", choices=FORMATS, default="json", help=FORMAT_HELP)
+    p.add_argument("--format", choices=FORMATS, default=None, help=FORMAT_HELP)
+    p.add_argument("--out", default=None, metavar="FILE", help="write here instead of stdout")
     p.add_argument("--simulate", action="store_true", help="simulate instead of computing exactly")
     p.add_argument("--trials", default=None,
                    help="simulated checks, 1 to 1e10 (with --simulate; default 1e6)")
@@ -45,7 +47,8 @@ def register(sub) -> None:
     p.add_argument("system")
     p.add_argument("--actor", required=True, help='e.g. "dice=4 favor=1"')
     p.add_argument("--reactor", required=True, help='e.g. "dice=3"')
-    p.add_argument("--format", choices=FORMATS, default="json", help=FORMAT_HELP)
+    p.add_argument("--format", choices=FORMATS, default=None, help=FORMAT_HELP)
+    p.add_argument("--out", default=None, metavar="FILE", help="write here instead of stdout")
     p.set_defaults(run=run_versus)
 
 
@@ -142,13 +145,17 @@ def _result_frames(data: dict, numbers: NumberFormat | None) -> list[tuple[str, 
     return frames
 
 
-def emit(data: dict, fmt: str) -> None:
-    """Print a result object as JSON (15 significant digits, see ``workbench._display``), or
-    as tables in Markdown or reStructuredText (percentages, negligible tails cut) or CSV
-    (every outcome, plain numbers)."""
+def emit(data: dict, fmt: str | None, out: str | None = None) -> None:
+    """Print (or write to ``out``) a result object as tables in Markdown or reStructuredText
+    (percentages, negligible tails cut), JSON (15 significant digits, see
+    ``workbench._display``) or CSV (every outcome, plain numbers); ``fmt=None`` follows
+    :func:`~workbench.cli._args.output_format`."""
+    if out is not None:
+        checked_out_path(out, "check.md")
+    fmt = output_format(fmt, out, FORMATS)
     data = json_ready(data)
     if fmt == "json":
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        write_text(json.dumps(data, ensure_ascii=False, indent=2), out)
         return
     from tabulate import tabulate  # lazy: slow import
     blocks = []
@@ -160,7 +167,7 @@ def emit(data: dict, fmt: str) -> None:
                              tablefmt="pipe" if fmt == "md" else "grid", stralign="left")
             heading = f"**{title}**" if fmt == "md" else f"{title}\n{'-' * len(title)}"
             blocks.append(f"{heading}\n\n{table}")
-    print("\n\n".join(blocks))
+    write_text("\n\n".join(blocks), out)
 
 
 def run_pmf(args) -> int:
@@ -185,11 +192,11 @@ def run_pmf(args) -> int:
             data = {**data, "stat": args.stat, "pmf": chosen.to_dict(), "mean": chosen.mean}
             if "stderr" in data:
                 data["stderr"] = {str(o): float(e) for o, e in zip(chosen.outcomes, chosen.stderr)}
-    emit(data, args.format)
+    emit(data, args.format, args.out)
     return 0
 
 
 def run_versus(args) -> int:
     result = versus(args.system, parse_quoted(args.actor, "--actor"), parse_quoted(args.reactor, "--reactor"))
-    emit(result.to_dict(), args.format)
+    emit(result.to_dict(), args.format, args.out)
     return 0

@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import WorkbenchError
 from ..rules.pool import DieType, PoolSpec
 from .raw import RawDistribution
+from .work import check_exact
 
 TOLERANCE = 1e-12
 """Largest probability mass an exact result may lose to truncated explosion chains."""
@@ -218,7 +219,7 @@ def _kept(die: DieType, n: int, highest: bool, kept: int = 1) -> _Sub:
         return one.power(n)
     if kept <= 0:
         return _Sub.point()
-    if n > MAX_KEEP_DICE:
+    if n > MAX_KEEP_DICE:  # also refused by the work estimate, unless its limit was raised
         raise WorkbenchError(f"keeping {kept} of {n} dice: at most {MAX_KEEP_DICE} dice can be "
                              "computed exactly when more than one die is kept (use simulate)")
     # Values best first; assigned[j] = distribution of the kept sum once j dice have values,
@@ -263,6 +264,7 @@ def exact_raw(spec: PoolSpec) -> RawDistribution:
         >>> [round(float(p) * 9, 6) for p in raw.pmf]
         [4.0, 4.0, 1.0]
     """
+    check_exact(spec, stop=TOLERANCE * 1e-2)  # refuse what would not end in time, up front
     dice = spec.dice
     if spec.keep != "sum" and spec.groups:
         (die, n), = spec.groups

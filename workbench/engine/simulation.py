@@ -37,7 +37,8 @@ from dataclasses import replace
 import numpy as np
 
 from .. import validation
-from ..limits import MAX_SEED, MAX_TRIALS, ROLLED_DICE  # noqa: F401  (MAX_*: re-exported)
+from ..errors import WorkbenchError
+from ..limits import MAX_SEED, MAX_TOTALS, MAX_TRIALS, ROLLED_DICE  # noqa: F401  (MAX_*: re-exported)
 from ..rules.pool import PoolSpec
 from ..rules.roll import RollSpec
 from ..rules.scored import Outcomes, ScoredRoll
@@ -48,12 +49,16 @@ from .joint import JointDistribution
 from .raw import RawDistribution
 from .sampling import simulate_joint
 from .scored import evaluate_scored, outcomes_distribution
+from .work import check_exact, rolled_per_check, spread_of_totals
 
 BLOCK_SIZE = 1 << 16
 """Trials per block; each block has its own random stream (fixed: it defines the results)."""
 
 CHUNK_BLOCKS = 32
 """Blocks per kernel call; the progress bar moves once per chunk."""
+
+CHUNK_CELLS = 1 << 23
+"""Most histogram cells one kernel call fills (64 MB of counts)."""
 
 PROGRESS_MIN_DICE = 3 * 10**8
 """With ``progress=None`` a bar is shown when a run rolls about this many dice or more."""
@@ -92,17 +97,24 @@ def pack(spec: PoolSpec) -> tuple:
 
 
 def check_work(trials: int, spec: "PoolSpec | RollSpec") -> None:
-    """Refuse a run past the rolled-dice budget before any die is rolled. Each die counts
-    with its expected explosion chain (``1 / (1 - P(explode))`` dice), rerolls once more;
-    a roll with statistics is drawn from its exact table, one number a check."""
+    """Refuse a run past the limits before any die is rolled: the dice rolled (each die with
+    its expected explosion chain, through ``explode_into`` too; rerolls once more), the
+    width of the histogram of totals, and the exact chains the histogram's range is read from.
+    A roll with statistics (or scored in Python, or given outright) is drawn from its exact
+    table, one number a check."""
     if not isinstance(spec, PoolSpec):
         ROLLED_DICE.check(float(trials), "simulate")
         return
-    per_check = float(min(spec.rerolls, spec.dice))
+    ROLLED_DICE.check(float(trials) * rolled_per_check(spec), "simulate")
+    width = spread_of_totals(spec)
+    if width > MAX_TOTALS:
+        raise WorkbenchError(f"simulate: these dice spread over about {width:.3g} different totals, "
+                             f"more than the {MAX_TOTALS:.0e} one table may hold; allowed: dice "
+                             "whose face values lie closer together (or fewer dice)".replace("e+0", "e"))
     for die, count in spec.groups:
-        exploding = float(np.mean(np.asarray(die.explodes, dtype=float)))
-        per_check += count / max(1.0 - exploding, 1e-9)
-    ROLLED_DICE.check(float(trials) * max(per_check, 1.0), "simulate")
+        if not die.plain:   # its chain's moments are read from the exact chain
+            check_exact(PoolSpec(((die, 1),)), f"simulate (the explosion chain of {die.name!r})",
+                        fewer="fewer exploding faces, or explode_limit on the die rolled first")
 
 
 def pack_general(spec: PoolSpec) -> tuple:
@@ -251,8 +263,11 @@ def _run(kernel, args, seed: int, trials: int, low: int, high: int, bar):
     total = np.zeros((2, width), dtype=np.int64)
     outside, least, greatest = 0, np.iinfo(np.int64).max, np.iinfo(np.int64).min
     blocks = -(-trials // BLOCK_SIZE)
-    for first in range(0, blocks, CHUNK_BLOCKS):
-        count = min(CHUNK_BLOCKS, blocks - first)
+    # Fewer blocks a call for wide histograms, so one call's counts stay within CHUNK_CELLS
+    # (the blocks and so the results are the same; only the progress bar moves more often).
+    per_call = max(1, min(CHUNK_BLOCKS, CHUNK_CELLS // (2 * width)))
+    for first in range(0, blocks, per_call):
+        count = min(per_call, blocks - first)
         hist = np.zeros((count, 2, width), dtype=np.int64)
         extremes = np.zeros((count, 3), dtype=np.int64)
         kernel(np.uint64(seed), first, count, BLOCK_SIZE, trials, *args, low, hist, extremes)
@@ -343,6 +358,10 @@ def simulate_raw(spec: "PoolSpec | RollSpec", trials: int = 1_000_000, seed: int
                 # A long explosion chain left the range: the same seed rolls the same dice,
                 # so a rerun over the range actually seen bins every trial.
                 low, high = min(low, least), max(high, greatest)
+                if high - low + 1 > MAX_TOTALS:
+                    raise WorkbenchError(f"simulate: the totals rolled spread from {low} to {high}, "
+                                         f"more than the {MAX_TOTALS:,} one table may hold; "
+                                         "allowed: dice whose explosions stop sooner")
                 counts, outside, least, greatest = _run(kernel, args, seed, trials, low, high, None)
     finally:
         if bar is not None:

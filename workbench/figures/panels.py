@@ -10,6 +10,7 @@ from typing import Any, Iterable, Sequence
 import plotly.graph_objects as go
 
 from ..analysis import evaluate
+from ..errors import WorkbenchError
 from . import frames as _frames
 from .charts import (
     DEFAULT_POOLS,
@@ -29,6 +30,32 @@ from .style import (
 )
 
 
+MAX_PANELS = 60
+"""Most panels one figure draws (beyond, each panel is too small to read)."""
+
+
+def _panel_lines(entries, **options):
+    lines = _frames.read_entries(entries, **options)
+    if len(lines) > MAX_PANELS:
+        raise WorkbenchError(f"a figure of {len(lines)} panels; allowed: at most {MAX_PANELS} "
+                             "(draw them in several figures)")
+    return lines
+
+
+def row_spacing(rows: int, wanted: float) -> float:
+    """The gap between rows of panels as a share of the figure: ``wanted`` for two rows,
+    shrinking as rows are added so the panels always fit (plotly refuses a gap of more than
+    ``1 / (rows - 1)``).
+
+    Example:
+        >>> row_spacing(1, 0.12), row_spacing(2, 0.12), round(row_spacing(9, 0.12), 4)
+        (0.1, 0.12, 0.0267)
+    """
+    if rows <= 1:
+        return 0.1
+    return min(wanted, 2 * wanted / rows, 0.9 / (rows - 1))
+
+
 def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *,
                  columns: int = 2, panel_height: int | None = None,
                  title: str = "P(pass) against dice in the pool, one panel per system") -> go.Figure:
@@ -43,13 +70,13 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
     """
     from plotly.subplots import make_subplots  # lazy: plotly
 
-    lines = _frames.read_entries(entries)
+    lines = _panel_lines(entries)
     sizes = [int(n) for n in pools]
     rows = math.ceil(len(lines) / columns)
     names = [line.system_object.name if line.label == line.system_object.id else line.label
              for line in lines]
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=names, shared_yaxes=True,
-                        horizontal_spacing=0.06, vertical_spacing=0.12 if rows > 1 else 0.1)
+                        horizontal_spacing=0.06, vertical_spacing=row_spacing(rows, 0.12))
     for index, line in enumerate(lines):
         frame = _frames.line_curve(line, tuple(sizes), "exact", 100_000, 0)
         row, col = divmod(index, columns)
@@ -88,10 +115,10 @@ def check_panels(entries: Sequence[Any], *, columns: int = 2, method: str = "exa
     seed = resolved_seed(method, seed)
     from plotly.subplots import make_subplots  # lazy: plotly
 
-    lines = _frames.read_entries(entries, rungs=())
+    lines = _panel_lines(entries, rungs=())
     rows = math.ceil(len(lines) / columns)
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=[line.label for line in lines],
-                        horizontal_spacing=0.08, vertical_spacing=0.18 if rows > 1 else 0.1)
+                        horizontal_spacing=0.08, vertical_spacing=row_spacing(rows, 0.18))
     for index, line in enumerate(lines):
         result = evaluate(line.system_object, dict(line.params), method, trials, seed)
         dist = result.tiers if result.tiers is not None else result.pmf

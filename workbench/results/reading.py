@@ -4,7 +4,11 @@ The rules layer says *how* a check reads (outcome labels, the target, tier range
 passing label); the engine computes the distribution of totals; this module puts the two
 together into a :class:`~workbench.results.check.CheckResult`. A mechanic written in Python
 may read its results itself by defining ``outcomes(raw)``, ``tiers(raw, p)`` or
-``p_pass(raw, p)``; those are called instead of the declared readings.
+``p_pass(raw, p)``; those are called instead of the declared readings, and what they return
+is checked here, once, before anything shows it: a Distribution whose probabilities are
+numbers from 0 to 1 adding up to the check's whole probability, a P(pass) from 0 to 1, a
+whole-number target (a NaN, a share of 1.2 or a target of 2.5 is a clear error naming the
+system and the method, never a number in a table).
 
 Example:
     >>> import workbench
@@ -23,7 +27,8 @@ import numpy as np
 from ..engine.expressions import evaluate
 from ..engine.joint import JointDistribution
 from ..engine.raw import RawDistribution
-from ..errors import WorkbenchError
+from ..errors import WorkbenchError, shown
+from ..limits import MAX_TOTAL
 from ..rules.mechanics.base import Mechanic
 from ..rules.system import System
 from .check import CheckResult
@@ -35,7 +40,7 @@ def outcomes(mechanic: Mechanic, raw: RawDistribution) -> Distribution:
     """The distribution of outcomes: totals, or the outcome labels the totals index."""
     custom = getattr(mechanic, "outcomes", None)
     if custom is not None:
-        return custom(raw)
+        return _checked_distribution(mechanic, "outcomes(raw)", custom(raw), raw)
     labels = mechanic.labels
     if labels is None:
         return Distribution(tuple(int(t) for t in raw.totals), raw.pmf, trials=raw.trials)
@@ -56,6 +61,10 @@ def _tier_cells(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]):
     totals = np.broadcast_to(raw.totals, raw.table.shape)
     rows = np.broadcast_to(np.arange(raw.table.shape[0])[:, None], raw.table.shape)
     for tier in reversed(mechanic.tier_rules(p)):  # painted last to first: the first that fits wins
+        if getattr(tier, "name", None) not in names:
+            raise WorkbenchError(f"{mechanic.system_id}: tier_rules(p) gave a tier named "
+                                 f"{shown(getattr(tier, 'name', tier))}; allowed: one of tier_names(): "
+                                 + ", ".join(map(str, names)))
         mask = np.ones(raw.table.shape, dtype=bool)
         if tier.all_negative is not None:
             mask &= rows == int(tier.all_negative)
@@ -105,19 +114,54 @@ def tiers(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> Dis
     """The tier distribution, or ``None`` for a system without tiers."""
     custom = getattr(mechanic, "tiers", None)
     if custom is not None:
-        return custom(raw, p)
+        found = custom(raw, p)
+        return None if found is None else _checked_distribution(mechanic, "tiers(raw, p)", found, raw)
     if not mechanic.tier_names():
         return None
     if isinstance(raw, JointDistribution):
         cells = _joint_tiers(mechanic, raw, p)
+        unnamed = (cells == -1) & (raw.probabilities > UNNAMED)
+        if unnamed.any():
+            source = getattr(mechanic, "source", None)
+            where = f" (tiers of {source})" if source is not None else ""
+            raise WorkbenchError(f"{mechanic.system_id}: rolls with these statistics "
+                                 f"({', '.join(f'{n}={v}' for n, v in zip(raw.names, raw.values[unnamed][0]))}, "
+                                 f"together {float(raw.probabilities[cells == -1].sum()):.3g} of the rolls) "
+                                 f"fall in no tier with these parameters{where}; allowed: tiers that name "
+                                 "every roll (end with a tier without a condition)")
         index = np.where(cells <= -2, -2 - cells, cells)
         probs = np.bincount(index[index >= 0], weights=raw.probabilities[index >= 0],
                             minlength=len(mechanic.tier_names()))
         return Distribution(tuple(mechanic.tier_names()), probs, trials=raw.trials)
     names, cells = _tier_cells(mechanic, raw, p)
+    _named_everywhere(mechanic, raw, cells)
     index = np.where(cells <= -2, -2 - cells, cells)
     probs = np.array([raw.table[index == k].sum() for k in range(len(names))])
     return Distribution(tuple(names), probs, trials=raw.trials)
+
+
+UNNAMED = 1e-12
+"""Probability of rolls outside every tier beyond which a check's tiers are refused (float
+noise of an exact result stays far below it; one simulated roll is far above it)."""
+
+
+def _named_everywhere(mechanic: Mechanic, raw: RawDistribution, cells: np.ndarray) -> None:
+    """Refuse tiers that leave reachable totals without a name: their shares would add up
+    to less than 100% (holes between tiers are refused when a file loads; this catches the
+    totals past the ends, which depend on the check)."""
+    unnamed = (cells == -1) & (raw.table > UNNAMED)
+    if not unnamed.any():
+        return
+    totals = np.broadcast_to(raw.totals, raw.table.shape)[unnamed]
+    low, high = int(totals.min()), int(totals.max())
+    share = float(raw.table[cells == -1].sum())
+    span = str(low) if low == high else f"{low} to {high}"
+    source = getattr(mechanic, "source", None)
+    where = f" (tiers of {source})" if source is not None else ""
+    raise WorkbenchError(f"{mechanic.system_id}: totals {span} (together {share:.3g} of the rolls) "
+                         f"fall in no tier with these parameters{where}; allowed: tiers that name "
+                         "every total a check can reach (leave the lowest tier's min or the "
+                         "highest tier's max out)")
 
 
 def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> float | None:
@@ -125,10 +169,10 @@ def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> fl
     is at or after the first passing label; ``None`` when the check has neither."""
     custom = getattr(mechanic, "p_pass", None)
     if custom is not None:
-        return custom(raw, p)
+        return _checked_probability(mechanic, custom(raw, p), raw)
     if isinstance(raw, JointDistribution):
         return _joint_p_pass(mechanic, raw, p)
-    target = mechanic.target(p)
+    target = checked_target(mechanic, p)
     if target is None:
         pass_from = mechanic.pass_from
         if pass_from is None or mechanic.labels is None:
@@ -148,7 +192,7 @@ def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, An
     if condition is not None:
         passing = _holds(condition, _joint_columns(mechanic, raw, p), len(raw.probabilities))
     else:
-        target = mechanic.target(p)
+        target = checked_target(mechanic, p)
         if target is None:
             pass_from = mechanic.pass_from
             if pass_from is None or mechanic.labels is None:
@@ -182,8 +226,12 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
                  method: str = "exact", seed: int | None = None) -> CheckResult:
     """Read a raw distribution (exact or simulated) as ``system``'s check result."""
     mechanic = system.mechanic
-    pmf, extra = outcomes(mechanic, raw), dict(mechanic.extra(params))
-    target = mechanic.target(params)
+    found = mechanic.extra(params)
+    if not isinstance(found, Mapping):
+        raise WorkbenchError(f"{mechanic.system_id}: extra(p) returned {shown(found)}; allowed: a "
+                             "dict of facts to show beside the result")
+    pmf, extra = outcomes(mechanic, raw), dict(found)
+    target = checked_target(mechanic, params)
     if target is not None and pmf.numeric and len(pmf):
         # The margin (total - target; net - Ob in Arrata) of a direct check.
         extra["margin"] = Distribution(tuple(int(o) - target for o in pmf.outcomes),
@@ -194,3 +242,58 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
                        tiers=tiers(mechanic, raw, params), p_pass=p_pass(mechanic, raw, params),
                        lost_mass=raw.lost_mass, method=method, trials=raw.trials,
                        seed=seed, extra=extra, stats=stats, joint=together)
+
+
+# -- what a mechanic written in Python reads, checked once ------------------------------------
+SHARE_TOLERANCE = 1e-9
+"""How far a reading's shares may stray from the check's whole probability (float noise)."""
+
+
+def _whole(raw) -> float:
+    """The probability a raw distribution holds (1 less what explosion chains lost)."""
+    return float(raw.probabilities.sum() if isinstance(raw, JointDistribution) else raw.table.sum())
+
+
+def _checked_distribution(mechanic: Mechanic, method: str, found: Any,
+                          raw: RawDistribution) -> Distribution:
+    """A custom reading's Distribution, refused unless its probabilities are numbers from 0
+    to 1 adding up to the probability the raw distribution holds."""
+    where = f"{mechanic.system_id}: {method}"
+    if not isinstance(found, Distribution):
+        raise WorkbenchError(f"{where} returned {shown(found)}; allowed: a "
+                             "workbench.results.Distribution (outcomes and their probabilities)")
+    probs = found.probabilities
+    bad = [i for i, q in enumerate(probs) if not (np.isfinite(q) and -SHARE_TOLERANCE <= q <= 1 + SHARE_TOLERANCE)]
+    if bad:
+        raise WorkbenchError(f"{where} gave outcome {shown(found.outcomes[bad[0]])} the probability "
+                             f"{shown(float(probs[bad[0]]))}; allowed: numbers from 0 to 1")
+    whole = _whole(raw)
+    if abs(float(probs.sum()) - whole) > SHARE_TOLERANCE:
+        raise WorkbenchError(f"{where} gave probabilities adding up to {float(probs.sum()):.6g}; "
+                             f"allowed: shares of the check's rolls, adding up to {whole:.6g}")
+    return found
+
+
+def _checked_probability(mechanic: Mechanic, found: Any, raw: RawDistribution) -> float | None:
+    """A custom P(pass): ``None`` or a number from 0 to the check's whole probability."""
+    if found is None:
+        return None
+    whole = _whole(raw)
+    if isinstance(found, (bool, np.bool_)) or not isinstance(found, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(found) or not -SHARE_TOLERANCE <= found <= whole + SHARE_TOLERANCE:
+        raise WorkbenchError(f"{mechanic.system_id}: p_pass(raw, p) returned {shown(found)}; allowed: "
+                             f"None or a probability from 0 to {whole:.6g}")
+    return float(min(max(found, 0.0), whole))
+
+
+def checked_target(mechanic: Mechanic, p: Mapping[str, Any]) -> int | None:
+    """The mechanic's target for ``p``: ``None`` or a whole number within the total's bounds."""
+    target = mechanic.target(p)
+    if target is None:
+        return None
+    if isinstance(target, (bool, np.bool_)) or not isinstance(target, (int, np.integer)) \
+            or abs(target) > MAX_TOTAL:
+        raise WorkbenchError(f"{mechanic.system_id}: target(p) returned {shown(target)} for "
+                             f"{shown(dict(p))}; allowed: None or a whole number from "
+                             f"-{MAX_TOTAL:,} to {MAX_TOTAL:,}")
+    return int(target)

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ..errors import WorkbenchError
+from ..validation import suggest
 
 FUNCTIONS = {"min": (1, None), "max": (1, None), "abs": (1, 1)}
 """Function name -> (fewest, most arguments; ``None``: any number)."""
@@ -128,7 +129,6 @@ counting 1 when true). Names listed in
         known = list(known)
         for name in names:
             if name not in known:
-                from .schema import suggest  # schema loads pydantic: only on an error
                 raise ExpressionError(text, f"unknown name {name!r}{suggest(name, known)}; "
                                       f"names here: {', '.join(known) or '(none)'}")
     kind = _kind(tree, frozenset(conditions))
@@ -315,7 +315,6 @@ class _Parser:
 
     def call(self, function: str, start: int, depth: int):
         if function not in FUNCTIONS:
-            from .schema import suggest  # schema loads pydantic: only on an error
             raise ExpressionError(self.text, f"unknown function {function!r} at character {start + 1}"
                                   f"{suggest(function, FUNCTIONS)}; functions: {', '.join(FUNCTIONS)}")
         arguments = [self.expression(depth)]

@@ -13,6 +13,14 @@ from ..errors import ParameterError
 from ..validation import whole_allowed
 
 
+RESERVED = ("system", "trials", "seed", "progress", "method", "label", "rungs", "pool_sizes",
+            "wanted", "pool", "pools", "tolerance", "knobs", "report_pools", "actor", "reactor",
+            "faces", "entries", "options")
+"""Keywords of the workbench's own functions (``check(system, ...)``, ``simulate(...,
+trials=, seed=)``, ``solve_ladder(..., pool=)``...): a parameter of that name could never be
+given to them, so no system may declare one."""
+
+
 @dataclass(frozen=True)
 class Param:
     """One parameter or rule option of a system.

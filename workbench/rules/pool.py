@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from ..errors import WorkbenchError
+import numpy as np
+
+from ..errors import WorkbenchError, shown
+from ..limits import MAX_DICE, MAX_FACE_VALUE, MAX_SIDES, MAX_TOTAL
 
 Keep = Literal["sum", "highest", "lowest"]
 
@@ -39,15 +42,32 @@ class DieType:
     into: "DieType | None" = None
 
     def __post_init__(self):
-        if not self.values:
-            raise WorkbenchError(f"die '{self.name}': needs at least one face")
+        values = tuple(self.values) if isinstance(self.values, (tuple, list)) else None
+        if not values or len(values) > MAX_SIDES:
+            raise WorkbenchError(f"die {self.name!r}: values got {shown(self.values)}; allowed: a "
+                                 f"tuple of 1 to {MAX_SIDES} face values")
+        for face, value in enumerate(values, 1):
+            if not _whole(value) or abs(value) > MAX_FACE_VALUE:
+                raise WorkbenchError(f"die {self.name!r}: face {face} has value {shown(value)}; "
+                                     f"allowed: a whole number from -{MAX_FACE_VALUE:,} to "
+                                     f"{MAX_FACE_VALUE:,}")
+        object.__setattr__(self, "values", tuple(int(v) for v in values))
         if not self.explodes:
             object.__setattr__(self, "explodes", (False,) * len(self.values))
+        if not isinstance(self.explodes, (tuple, list)) or not all(
+                isinstance(flag, (bool, np.bool_)) for flag in self.explodes):
+            raise WorkbenchError(f"die {self.name!r}: explodes got {shown(self.explodes)}; "
+                                 "allowed: one True or False per face")
+        object.__setattr__(self, "explodes", tuple(bool(flag) for flag in self.explodes))
         if len(self.explodes) != len(self.values):
             raise WorkbenchError(f"die '{self.name}': {len(self.values)} face values but "
                                  f"{len(self.explodes)} explode flags")
-        if self.limit < 0:
-            raise WorkbenchError(f"die '{self.name}': explode_limit must be >= 0, got {self.limit}")
+        if not _whole(self.limit) or not 0 <= self.limit <= 100:
+            raise WorkbenchError(f"die '{self.name}': explode_limit got {shown(self.limit)}; "
+                                 "allowed: a whole number from 0 (no cap) to 100")
+        if self.into is not None and not isinstance(self.into, DieType):
+            raise WorkbenchError(f"die '{self.name}': into got {shown(self.into)}; allowed: a "
+                                 "DieType or None")
         if all(self.explodes) and not self.limit and self.next is self:
             raise WorkbenchError(f"die '{self.name}': every face explodes, so a roll never ends")
 
@@ -76,6 +96,11 @@ class DieType:
         """A counting die: faces >= ``success_from`` succeed, faces <= ``fail_to`` fail,
         faces >= ``explode_from`` explode (0 means never)."""
         return _threshold_die(cls, name, sides, success_from, fail_to, explode_from)
+
+
+def _whole(value) -> bool:
+    """A whole number (a numpy one too), not a bool, not 2.7."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 @lru_cache(maxsize=1024)
@@ -120,8 +145,25 @@ class PoolSpec:
     kept: int | None = None
 
     def __post_init__(self):
-        groups = tuple((die, int(n)) for die, n in self.groups if int(n) > 0)
+        if not isinstance(self.groups, (tuple, list)) or not all(
+                isinstance(g, (tuple, list)) and len(g) == 2 for g in self.groups):
+            raise WorkbenchError(f"pool groups got {shown(self.groups)}; allowed: (DieType, count) pairs")
+        for die, n in self.groups:
+            if not isinstance(die, DieType):
+                raise WorkbenchError(f"pool groups: {shown(die)} is not a DieType")
+            if not _whole(n) or not 0 <= n <= MAX_DICE:
+                raise WorkbenchError(f"pool: allowed at most {MAX_DICE} dice of {die.name!r}, a "
+                                     f"whole number of them; got {shown(n)} dice")
+        groups = tuple((die, int(n)) for die, n in self.groups if n > 0)
         object.__setattr__(self, "groups", groups)
+        for name in ("rerolls", "modifier", "floor", "kept"):
+            value = getattr(self, name)
+            if value is None and name in ("floor", "kept"):
+                continue
+            if not _whole(value) or abs(value) > MAX_TOTAL:
+                raise WorkbenchError(f"pool: {name} got {shown(value)}; allowed: a whole number "
+                                     f"from -{MAX_TOTAL:,} to {MAX_TOTAL:,}")
+            object.__setattr__(self, name, int(value))
         if self.rerolls < 0:
             raise WorkbenchError(f"rerolls must be >= 0, got {self.rerolls}")
         if self.rerolls and any(f and e for d, _ in groups for f, e in zip(d.fails, d.explodes)):

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from .. import validation
-from ..errors import ParameterError, WorkbenchError
-from ..limits import MAX_DICE
+from ..errors import ParameterError, WorkbenchError, shown
+from ..limits import MAX_CHOICES, MAX_DICE, MAX_PARAMS
 from .mechanics.base import Mechanic
-from .params import Param
+from .params import RESERVED, Param
 from .expressions import ExpressionError, parse
 from .pool import PoolSpec
 from .registry import register, unregister
@@ -54,6 +54,69 @@ DESCRIPTIONS = (PoolSpec, RollSpec, ScoredRoll, Outcomes)
 scored by a Python function, or odds given outright."""
 
 
+BOUND = 10**6
+"""Largest bound or default a whole-number parameter of a Python mechanic may declare (as in
+data files)."""
+
+
+def checked_params(system_id: str, declared: Any) -> tuple[Param, ...]:
+    """A Python mechanic's declared parameters, each checked as a data file's would be: a
+    known kind, bounds in order, a default the parameter itself allows, distinct choices.
+
+    Example:
+        >>> checked_params("mine", [Param("dice", "int", 50, 0, 10)])
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: mine: parameter 'dice' declares default 50; allowed: a default the parameter allows (a whole number from 0 to 10)
+    """
+    if isinstance(declared, (str, bytes)) or not hasattr(declared, "__iter__"):
+        raise WorkbenchError(f"{system_id}.params() returned {shown(declared)}; allowed: a tuple of "
+                             "workbench.rules.params.Param")
+    params = tuple(declared)
+    if not all(isinstance(p, Param) for p in params):
+        raise WorkbenchError(f"{system_id}.params() returned {shown(params)}; allowed: a tuple of "
+                             "workbench.rules.params.Param")
+    if len(params) > MAX_PARAMS:
+        raise WorkbenchError(f"{system_id}: {len(params)} parameters; allowed: at most {MAX_PARAMS}")
+    names = [p.name for p in params]
+    out = []
+    for param in params:
+        where = f"{system_id}: parameter {shown(param.name)}"
+        if not isinstance(param.name, str) or not param.name.isidentifier() or names.count(param.name) > 1:
+            raise WorkbenchError(f"{where}: allowed: a name of letters, digits and _ used once")
+        if param.name in RESERVED:
+            raise WorkbenchError(f"{where} has the name of a keyword of the workbench's own "
+                                 f"functions; allowed: any other name (not {', '.join(RESERVED)})")
+        if param.kind not in ("int", "bool", "choice"):
+            raise WorkbenchError(f"{where} has kind {shown(param.kind)}; allowed: int, bool, choice")
+        for bound in (param.minimum, param.maximum):
+            if bound is not None and (not _whole(bound) or abs(bound) > BOUND or param.kind != "int"):
+                raise WorkbenchError(f"{where} declares the bound {shown(bound)}; allowed: whole "
+                                     f"numbers from -{BOUND:,} to {BOUND:,}, for whole-number parameters")
+        if param.minimum is not None and param.maximum is not None and param.minimum > param.maximum:
+            raise WorkbenchError(f"{where} declares min {param.minimum} above max {param.maximum}")
+        if param.kind == "choice":
+            choices = param.choices
+            if not choices or len(choices) > MAX_CHOICES or len(set(map(str, choices))) != len(choices) \
+                    or not all(isinstance(c, str) or _whole(c) for c in choices):
+                raise WorkbenchError(f"{where} declares choices {shown(choices)}; allowed: 1 to "
+                                     f"{MAX_CHOICES} different texts or whole numbers")
+        if param.default is None and not param.optional:
+            raise WorkbenchError(f"{where} has no default; allowed: a default, or optional=True")
+        if param.default is not None:
+            try:   # as declared ("b" for the choice "B", True for a true/false)
+                param = param.with_default(param.parse(system_id, param.default))
+            except ParameterError:
+                raise WorkbenchError(f"{where} declares default {shown(param.default)}; allowed: a "
+                                     f"default the parameter allows ({param.allowed()})") from None
+        out.append(param)
+    return tuple(out)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def checked_pool(system_id: str, spec: Any, p: Mapping[str, Any]) -> "PoolSpec | RollSpec | ScoredRoll | Outcomes":
     """What a designer's pool code returned, checked before any work is done with it."""
     if not isinstance(spec, DESCRIPTIONS):
@@ -73,13 +136,20 @@ def _checked_mechanic(mechanic: Mechanic, id: str) -> Mechanic:
     if type(mechanic).pool is Mechanic.pool or type(mechanic).params is Mechanic.params:
         raise WorkbenchError(f"register_mechanic: {name} must define params() and pool(p); "
                              "allowed: a Mechanic subclass implementing both")
-    declared = mechanic.params()
-    if isinstance(declared, (str, bytes)) or not hasattr(declared, "__iter__") \
-            or not all(isinstance(p, Param) for p in declared):
-        raise WorkbenchError(f"register_mechanic: {name}.params() returned {declared!r}; allowed: "
-                             "a tuple of workbench.rules.params.Param")
+    declared = checked_params(f"register_mechanic: {name}", mechanic.params())
+    mechanic.params = _Declared(declared)  # the checked declaration, defaults as declared
     mechanic.pool = _CheckedPool(mechanic.system_id or id, mechanic.pool)
     return mechanic
+
+
+class _Declared:
+    """``mechanic.params`` giving the checked declaration (a class, not a lambda: it pickles)."""
+
+    def __init__(self, params: tuple[Param, ...]):
+        self.params = params
+
+    def __call__(self) -> tuple[Param, ...]:
+        return self.params
 
 
 class _CheckedPool:
@@ -89,7 +159,16 @@ class _CheckedPool:
         self.system_id, self.pool = system_id, pool
 
     def __call__(self, p: Mapping[str, Any]) -> PoolSpec:
-        return checked_pool(self.system_id, self.pool(p), p)
+        return checked_pool(self.system_id, _called(self.system_id, self.pool, p), p)
+
+
+def _called(system_id: str, pool: Callable, p: Mapping[str, Any]) -> Any:
+    """The designer's pool code run on ``p``; a pool it describes wrongly (2.7 dice, a face
+    worth 1.5) is an error naming the system and the parameters."""
+    try:
+        return pool(p)
+    except WorkbenchError as exc:
+        raise WorkbenchError(f"{system_id}: the pool for {shown(dict(p))}: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -123,7 +202,7 @@ class FunctionMechanic(Mechanic):
         if not isinstance(params, Mapping):
             raise WorkbenchError(f"register_mechanic: params got {type(params).__name__}; allowed: a dict "
                                  "name -> Param or {'default': ..., 'min': ..., 'max': ...}")
-        self._params = tuple(_param(name, spec) for name, spec in params.items())
+        self._params = checked_params(system_id, [_param(name, spec) for name, spec in params.items()])
         self._target, self._ties = target, ties
         names = [p.name for p in self._params]
         if target is not None and target not in names:
@@ -135,7 +214,7 @@ class FunctionMechanic(Mechanic):
         return self._params
 
     def pool(self, p):
-        return checked_pool(self.system_id, self._pool(dict(p)), p)
+        return checked_pool(self.system_id, _called(self.system_id, self._pool, dict(p)), p)
 
     def target(self, p):
         return None if self._target is None else p[self._target]
@@ -203,6 +282,13 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
             (``ladder``: :class:`Rung` s or dicts with ``name``, ``set``, ``add``).
         replace: swap an earlier registration with the same id.
 
+    What the code returns is checked once, where it enters the workbench: the declared
+    parameters when it is registered (a default outside its bounds, repeated choices), each
+    pool when it is asked for (2.7 dice, a face worth 0.5, a NaN modifier), and each custom
+    reading when it is read (probabilities that are NaN, negative, above 1 or add up to 1.2,
+    a target of 2.5): a clear ``WorkbenchError`` naming the system, never a number in a table.
+    Parameters may not be named like the workbench's own keywords (``system``, ``trials``...).
+
     Example:
         >>> import workbench as wb
         >>> from workbench.rules import DieType, PoolSpec
@@ -247,9 +333,10 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
     if pool_parameter is not None and pool_parameter not in system.params:
         raise WorkbenchError(f"register_mechanic: pool_parameter {pool_parameter!r} is not a parameter")
     for rung in rungs:
-        for key in [*rung.set, *rung.add]:
-            if key not in system.params:
-                raise WorkbenchError(f"register_mechanic: ladder rung {rung.name!r} names unknown parameter {key!r}")
+        problem = system.rung_problem(rung)
+        if problem is not None:
+            raise WorkbenchError(f"register_mechanic {id}: ladder rung {rung.name!r}"
+                                 + (f" {problem[0]}" if problem[0] else "") + f": {problem[1]}")
     return register(system, replace=replace)
 
 

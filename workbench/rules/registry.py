@@ -8,6 +8,12 @@ system) and ``gallery/`` (published games' core rolls, for comparison); a system
 Windows) when it exists, and every folder listed in ``WORKBENCH_PATH`` (separated by
 ``os.pathsep``). :func:`loaded_files` says which file each system came from.
 
+Loaded systems are kept while their content is unchanged: a file loaded by path while its
+size and modification time stay the same, the data folders' systems while no file in them
+changes (checked at most every :data:`CHECK_EVERY` seconds, and at once after
+:func:`reload`), a Python system until it is registered again. Registering while other
+threads check is safe.
+
 A file is parsed (``tomllib``), never executed, and checked against the schema in
 :mod:`workbench.rules.schema`. A variant names ``base = "<id>"`` and only the keys it changes;
 tables merge key by key, anything else replaces the base's value; ``aliases``,
@@ -17,7 +23,10 @@ and must be unique: two different files with one id are a load error.
 from __future__ import annotations
 
 import os
+import stat
 import sys
+import threading
+import time
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -35,6 +44,12 @@ MAX_FILE_BYTES = 1 << 20
 NOT_INHERITED = ("aliases", "description", "seed")
 
 _REGISTERED: dict[str, System] = {}
+_LOCK = threading.RLock()
+"""Held while the catalogue is built or Python systems are registered (threads may check
+while a notebook registers)."""
+
+CHECK_EVERY = 0.5
+"""Seconds between looks at the data folders for changed, added or removed files."""
 
 
 class LoadedFile(NamedTuple):
@@ -67,14 +82,46 @@ def data_folders() -> list[tuple[Path, str]]:
     for entry in os.environ.get("WORKBENCH_PATH", "").split(os.pathsep):
         if entry.strip():
             folders.append((Path(entry.strip()), "WORKBENCH_PATH"))
+    unique, seen = [], set()
     for folder, origin in folders:
         if not folder.is_dir():
-            raise WorkbenchError(f"{origin} names the folder {str(folder)!r}, which does not exist "
+            what = "is a file, not a folder" if folder.exists() else "does not exist"
+            raise WorkbenchError(f"{origin} names the folder {str(folder)!r}, which {what} "
                                  "(a data folder holds systems/ and variants/ with .toml files)")
-    return folders
+        _check_layout(folder, origin)
+        if folder.resolve() not in seen:   # a folder named twice is read once
+            seen.add(folder.resolve())
+            unique.append((folder, origin))
+    return unique
+
+
+def _check_layout(folder: Path, origin: str) -> None:
+    """A data folder keeps its files in ``systems/`` and ``variants/``: a folder with .toml
+    files but neither subfolder was meant as one and would silently add nothing."""
+    parts = [folder / part for part in ("systems", "variants")]
+    for part in parts:
+        if part.exists() and not part.is_dir():
+            raise WorkbenchError(f"{origin}: {str(part)!r} is a file; allowed: a folder of .toml "
+                                 "files")
+    if origin != "user" and not any(part.is_dir() for part in parts):
+        loose = sorted(p.name for p in folder.glob("*.toml"))
+        if loose:
+            raise WorkbenchError(
+                f"{origin} names the folder {str(folder)!r}, which holds .toml files "
+                f"({', '.join(loose[:3])}{', ...' if len(loose) > 3 else ''}) but no systems/ or "
+                "variants/ folder; allowed: systems in systems/, variants in variants/ inside it")
 
 
 def _read(path: Path) -> dict[str, Any]:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise DataFileError(path, "(file)", f"cannot be read: {exc.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise DataFileError(path, "(file)", "is a folder, not a .toml file")
+    if not stat.S_ISREG(mode):  # a named pipe or a device would block or never end
+        raise DataFileError(path, "(file)", "is not a regular file (a named pipe, socket or "
+                            "device); allowed: a .toml text file")
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
@@ -99,10 +146,23 @@ def _read(path: Path) -> dict[str, Any]:
         raise DataFileError(path, "(file)", "is nested too deeply to be a system file") from None
 
 
+REPLACED = ("effect",)
+"""Keys whose value a variant replaces whole even when it is a table (an effect is one rule:
+merging two would mix their words)."""
+
+
 def _merge(base: dict, change: dict) -> dict:
+    """A variant's data over its base's: tables merge key by key, anything else (and the
+    keys in :data:`REPLACED`) replaces.
+
+    Example:
+        >>> _merge({"dice": {"d6": {"faces": [0, 1]}}, "params": {"x": {"effect": {"add_dice": "d6"}}}},
+        ...        {"dice": {"d6": {"explode": [2]}}, "params": {"x": {"effect": {"add_to_total": 1}}}})
+        {'dice': {'d6': {'faces': [0, 1], 'explode': [2]}}, 'params': {'x': {'effect': {'add_to_total': 1}}}}
+    """
     out = dict(base)
     for key, value in change.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
+        if key not in REPLACED and isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = _merge(out[key], value)
         else:
             out[key] = value
@@ -129,16 +189,10 @@ def build_system(data: dict[str, Any], path: Path | None, base: str | None = Non
         raise DataFileError(path, "pool_parameter", f"{system.pool_parameter!r} is not a whole-number "
                             f"parameter; known: {', '.join(system.params)}")
     for rung in system.ladder:
-        for key, value in [*rung.set.items(), *rung.add.items()]:
-            if key not in system.params:
-                raise DataFileError(path, f"ladder.{rung.name}", f"unknown parameter {key!r}; "
-                                    f"known: {', '.join(system.params)}")
-        for key, value in rung.set.items():
-            try:
-                system.params[key].parse(system.id, value)
-            except WorkbenchError as exc:
-                raise DataFileError(path, f"ladder.{rung.name}.set.{key}",
-                                    f"got {value!r}; allowed: {getattr(exc, 'allowed', exc)}") from None
+        problem = system.rung_problem(rung)
+        if problem is not None:
+            where, text = problem
+            raise DataFileError(path, f"ladder.{rung.name}" + (f".{where}" if where else ""), text)
     return system
 
 
@@ -174,13 +228,13 @@ def load_system(path: str | os.PathLike, known: dict[str, dict] | None = None) -
         system = build_system(data, path)
     if known is None:
         _not_taken(system, path)
-        _FROM_FILES[_key(system.id)] = system
+        _FROM_FILES[_key(system.id)] = str(path)
     return system
 
 
-_FROM_FILES: dict[str, System] = {}
-"""Systems loaded by path in this session, by id: code that keeps only a result's system id
-finds the file's system again (the last file loaded with that id)."""
+_FROM_FILES: dict[str, str] = {}
+"""Files loaded by path in this session, by the id they declared: code that keeps only a
+result's system id finds the file's system again (as the file is now)."""
 
 
 def _not_taken(system: System, path: Path) -> None:
@@ -200,8 +254,42 @@ def _key(name: str) -> str:
     return name.strip().lower()
 
 
-@lru_cache(maxsize=1)
+_LOOKED = {"at": -float("inf"), "stamp": None}
+
+
+def _folder_stamp() -> tuple:
+    """What the catalogue depends on: the folders searched and each .toml file in them with
+    its size and modification time."""
+    stamp: list = [tuple(_REGISTERED.items())]
+    for folder, origin in data_folders():
+        for part in ("systems", "variants"):
+            try:
+                with os.scandir(folder / part) as entries:
+                    for entry in entries:
+                        if entry.name.endswith(".toml"):
+                            info = entry.stat()
+                            stamp.append((entry.path, info.st_mtime_ns, info.st_size))
+            except OSError:
+                stamp.append((str(folder / part), None, None))
+    return tuple(stamp)
+
+
 def _catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[LoadedFile, ...]]:
+    """Every system from every data folder, the raw (merged) data by id, and the file list;
+    built again when a file in the data folders has changed."""
+    with _LOCK:
+        now = time.monotonic()
+        if now - _LOOKED["at"] >= CHECK_EVERY:
+            stamp = _folder_stamp()
+            if stamp != _LOOKED["stamp"]:
+                _build_catalogue.cache_clear()
+                _LOOKED["stamp"] = stamp
+            _LOOKED["at"] = time.monotonic()
+        return _build_catalogue()
+
+
+@lru_cache(maxsize=1)
+def _build_catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[LoadedFile, ...]]:
     """Every system from every data folder, the raw (merged) data by id, and the file list."""
     systems: dict[str, System] = {}
     raw: dict[str, dict] = {}
@@ -253,7 +341,7 @@ def _catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[LoadedFile, 
             systems[system.id], raw[system.id] = system, dict(merged, **{k: data[k] for k in NOT_INHERITED if k in data})
             loaded.append(LoadedFile(system.id, path, origin))
             pending.remove(item)
-    for system in _REGISTERED.values():
+    for system in list(_REGISTERED.values()):
         system.collection = "python"
         claim(system, Path("<python>"))
         systems[system.id] = system
@@ -278,33 +366,37 @@ def loaded_files() -> list[LoadedFile]:
 
 def reload() -> None:
     """Forget the loaded systems, so the next use reads the data folders again."""
-    _catalogue.cache_clear()
+    with _LOCK:
+        _build_catalogue.cache_clear()
+        _LOOKED["at"] = -float("inf")
 
 
 def register(system: System, replace: bool = False) -> System:
     """Add a system made in Python (see :func:`workbench.register_mechanic`)."""
-    if not replace and system.id in _REGISTERED:
-        raise WorkbenchError(f"a Python system {system.id!r} is already registered (replace=True to swap it)")
-    previous = _REGISTERED.get(system.id)
-    _REGISTERED[system.id] = system
-    reload()
-    try:
-        all_systems()
-    except WorkbenchError:
-        if previous is None:
-            del _REGISTERED[system.id]
-        else:
-            _REGISTERED[system.id] = previous
+    with _LOCK:
+        if not replace and system.id in _REGISTERED:
+            raise WorkbenchError(f"a Python system {system.id!r} is already registered (replace=True to swap it)")
+        previous = _REGISTERED.get(system.id)
+        _REGISTERED[system.id] = system
         reload()
-        raise
+        try:
+            all_systems()
+        except WorkbenchError:
+            if previous is None:
+                del _REGISTERED[system.id]
+            else:
+                _REGISTERED[system.id] = previous
+            reload()
+            raise
     return system
 
 
 def unregister(system_id: str) -> None:
     """Remove a system added with :func:`register`."""
-    if _REGISTERED.pop(system_id, None) is None:
-        raise WorkbenchError(f"no Python system {system_id!r} is registered")
-    reload()
+    with _LOCK:
+        if _REGISTERED.pop(system_id, None) is None:
+            raise WorkbenchError(f"no Python system {system_id!r} is registered")
+        reload()
 
 
 _BY_PATH: dict[tuple, System] = {}
@@ -315,8 +407,8 @@ def _load_cached(text: str) -> System:
     the same file hundreds of times)."""
     path = Path(text)
     try:
-        stat = path.stat()
-        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, id(_catalogue()))
+        info = path.stat()
+        key = (str(path.resolve()), info.st_mtime_ns, info.st_size, id(_catalogue()))
     except (OSError, RuntimeError):
         return load_system(text)
     if key not in _BY_PATH:
@@ -341,6 +433,6 @@ def get_system(name: "str | os.PathLike | System") -> System:
         if key == _key(system.id) or key in (_key(a) for a in system.aliases):
             return system
     if key in _FROM_FILES:
-        return _FROM_FILES[key]
+        return _load_cached(_FROM_FILES[key])
     raise WorkbenchError(f"unknown system {text!r}; known: {', '.join(systems)} "
                          "(or a path to a .toml data file)")

@@ -11,39 +11,34 @@ pydantic is imported only when a file is first read (``import workbench`` stays 
 """
 from __future__ import annotations
 
-import difflib
 import re
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..errors import DataFileError
+from ..validation import suggest  # noqa: F401  (the file checks' did-you-mean)
+from ..limits import (MAX_CHOICES, MAX_DIE_TYPES, MAX_EFFECTS, MAX_FACE_VALUE, MAX_PARAMS,
+                      MAX_RUNGS, MAX_SIDES, MAX_TIERS, MAX_TOTAL)
 
-Scalar = Union[bool, int, str]
-MAX_FACES = 1000
+MAX_FACES = MAX_SIDES
 """Most faces a die may have (a die table is a list in the file; this bounds the work)."""
 MAX_BOUND = 10**6
-"""Largest absolute bound or default a whole-number parameter may declare."""
+"""Largest absolute bound or default a whole-number parameter may declare, and the largest
+number an effect may add per point."""
+
+Bounded = Annotated[int, Field(ge=-MAX_BOUND, le=MAX_BOUND)]
+FaceValue = Annotated[int, Field(ge=-MAX_FACE_VALUE, le=MAX_FACE_VALUE)]
+TotalValue = Annotated[int, Field(ge=-MAX_TOTAL, le=MAX_TOTAL)]
+Scalar = Union[bool, Bounded, str]
+When = dict[str, Union[Scalar, Annotated[list[Scalar], Field(min_length=1)]]]
+"""``when = { PARAM = VALUE }`` or ``{ PARAM = [V1, V2] }``: a list names at least one value."""
 
 EFFECT_VERBS = ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
                 "keep_highest", "keep_lowest", "explode", "explode_from", "cancel", "cancel_up_to",
                 "target", "obstacle", "remove_floor", "ties", "tens_dice")
 """What a parameter can do, per point (see data/README.md, "Parameters and effects")."""
-
-
-def suggest(key: str, known) -> str:
-    """`` (did you mean 'x'?)`` for a near miss among ``known``, else ``''``.
-
-    Example:
-        >>> suggest("explodes_on", ["explode", "explode_limit"])
-        " (did you mean 'explode'?)"
-    """
-    known = list(known)
-    stems = sorted((k for k in known if len(k) >= 3 and (key.startswith(k) or k.startswith(key))),
-                   key=len, reverse=True)
-    close = stems[:1] or difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 HINTS = {
@@ -96,15 +91,15 @@ class Effect(_Strict):
     """One thing a parameter does, scaled by its points (exactly one verb per table)."""
 
     add_dice: str | None = None
-    add_to_total: int | None = None
-    add_to_target: int | None = None
+    add_to_total: Bounded | None = None
+    add_to_target: Bounded | None = None
     reroll_misses: bool | None = None
     shift_faces: Names | None = None
     keep_highest: str | None = None
     keep_lowest: str | None = None
-    explode: list[int] | None = None
+    explode: list[Bounded] | None = None
     explode_from: Names | None = None
-    cancel: list[int] | None = None
+    cancel: list[Bounded] | None = None
     cancel_up_to: Names | None = None
     target: bool | None = None
     obstacle: bool | None = None
@@ -113,12 +108,12 @@ class Effect(_Strict):
     tens_dice: str | None = None
     # modifiers
     points: Union[int, str, None] = None
-    per_point: int = 1
-    past: int = Field(0, ge=0)
-    keep_at_least: int = Field(0, ge=0)
+    per_point: Bounded = 1
+    past: int = Field(0, ge=0, le=MAX_BOUND)
+    keep_at_least: int = Field(0, ge=0, le=MAX_BOUND)
     dice: Names | None = None
-    lowest: int | None = None
-    when: dict[str, Union[Scalar, list[Scalar]]] = {}
+    lowest: int | None = Field(None, ge=1, le=MAX_SIDES)
+    when: When = {}
 
     @model_validator(mode="after")
     def _one_verb(self):
@@ -161,8 +156,8 @@ def _effect_list(value):
 class ChoiceEffects(_Strict):
     """What one choice of a choice parameter does: die faces replaced, effects at one point."""
 
-    faces: dict[str, list[Union[int, str]]] = {}
-    effect: list[Effect] = []
+    faces: dict[str, list[Union[FaceValue, str]]] = {}
+    effect: list[Effect] = Field([], max_length=MAX_EFFECTS)
 
     _effects = field_validator("effect", mode="before")(lambda cls, v: _effect_list(v))
 
@@ -173,11 +168,11 @@ class ParamSpec(_Strict):
     default: Scalar | None = None
     min: int | None = Field(None, ge=-MAX_BOUND, le=MAX_BOUND)
     max: int | None = Field(None, ge=-MAX_BOUND, le=MAX_BOUND)
-    choices: list[Union[str, int]] | None = None
+    choices: list[Union[str, Bounded]] | None = Field(None, max_length=MAX_CHOICES)
     optional: bool = False
     rule_option: bool = False
     help: str = ""
-    effect: list[Effect] = []
+    effect: list[Effect] = Field([], max_length=MAX_EFFECTS)
     on: dict[str, ChoiceEffects] = {}
 
     _effects = field_validator("effect", mode="before")(lambda cls, v: _effect_list(v))
@@ -224,12 +219,12 @@ class DieSpec(_Strict):
     tens and a units die. ``counts`` name what else a face scores; ``count`` dice of the type
     are rolled in every check (parameters' effects add and remove more)."""
 
-    faces: list[Union[int, str]] | None = Field(None, min_length=1, max_length=MAX_FACES)
+    faces: list[Union[FaceValue, str]] | None = Field(None, min_length=1, max_length=MAX_FACES)
     sides: int | None = Field(None, ge=1, le=MAX_FACES)
     percentile: bool = False
     count: int = Field(0, ge=0, le=1000)
-    counts: dict[str, Union[list[int], str]] = {}
-    explode: list[int] = []
+    counts: dict[str, Union[list[FaceValue], str]] = {}
+    explode: list[Bounded] = []
     explode_limit: int = Field(0, ge=0, le=100)
     explode_into: str | None = None
 
@@ -273,12 +268,12 @@ class Tier(_Strict):
     """``[[tiers]]``: a named range of totals; the first tier that fits a roll names it."""
 
     name: str = Field(min_length=1)
-    min: int | None = None
-    max: int | None = None
+    min: TotalValue | None = None
+    max: TotalValue | None = None
     all_negative: bool | None = None
     condition: str | None = None
     passes: bool = True
-    when: dict[str, Union[Scalar, list[Scalar]]] = {}
+    when: When = {}
 
     @model_validator(mode="after")
     def _range(self):
@@ -302,7 +297,7 @@ class Rung(_Strict):
 
     name: str = Field(min_length=1)
     set: dict[str, Scalar] = {}
-    add: dict[str, int] = {}
+    add: dict[str, Bounded] = {}
     example: str = ""
 
 
@@ -317,7 +312,15 @@ class CancelOut(_Strict):
     """``[[cancel_out]]``: two parameters whose points cancel one for one before anything else."""
 
     params: list[str] = Field(min_length=2, max_length=2)
-    when: dict[str, Union[Scalar, list[Scalar]]] = {}
+    when: When = {}
+
+    @field_validator("params")
+    @classmethod
+    def _two_parameters(cls, params):
+        if params[0] == params[1]:
+            raise ValueError(f"names {params[0]!r} twice; allowed: two different whole-number "
+                             "parameters whose points cancel each other")
+        return params
 
 
 class Versus(_Strict):
@@ -330,7 +333,7 @@ class Versus(_Strict):
 class Outcome(_Strict):
     """``[outcome]``: labels for the totals 0, 1, ... (narrative faces) and the first passing one."""
 
-    labels: list[str] = Field(min_length=1)
+    labels: list[str] = Field(min_length=1, max_length=MAX_SIDES)
     pass_from: str | None = None
 
     @model_validator(mode="after")
@@ -351,7 +354,7 @@ class _Common(_Strict):
     description: str = ""
     pool_parameter: str | None = None
     defaults: dict[str, Scalar] = {}
-    ladder: list[Rung] = []
+    ladder: list[Rung] = Field([], max_length=MAX_RUNGS)
 
     @field_validator("ladder")
     @classmethod
@@ -422,13 +425,13 @@ class StatSpec(_Strict):
 class PoolFile(_Common):
     """A ``mechanic = "pool"`` system: dice, parameters and outcome, all in data."""
 
-    dice: dict[str, DieSpec] = Field(min_length=1)
-    params: dict[str, ParamSpec] = {}
-    tiers: list[Tier] = []
+    dice: dict[str, DieSpec] = Field(min_length=1, max_length=MAX_DIE_TYPES)
+    params: dict[str, ParamSpec] = Field({}, max_length=MAX_PARAMS)
+    tiers: list[Tier] = Field([], max_length=MAX_TIERS)
     outcome: Outcome | None = None
     versus: Versus | None = None
-    floor: int | None = None
-    cancel_out: list[CancelOut] = []
+    floor: TotalValue | None = None
+    cancel_out: list[CancelOut] = Field([], max_length=MAX_EFFECTS)
     shorthand: dict[str, Shorthand] = {}
     stats: dict[str, StatSpec] = {}
     total: str | None = None
@@ -493,7 +496,8 @@ def _where(loc) -> str:
     for part in loc:
         if isinstance(part, int):
             parts[-1:] = [f"{parts[-1] if parts else ''}[{part}]"]
-        elif "[" in str(part) or str(part) in ("str", "int", "bool", "list", "dict"):
+        elif "[" in str(part) or str(part) in ("str", "int", "bool", "list", "dict") \
+                or str(part).startswith(("constrained-", "function-")):
             continue  # pydantic's tag of a union member, not a key of the file
         else:
             parts.append(str(part))
@@ -502,7 +506,10 @@ def _where(loc) -> str:
 
 def explain(error: ValidationError, path) -> DataFileError:
     """The first problem of a validation error, as a :class:`DataFileError`."""
-    first = min(error.errors(), key=lambda e: (e["type"] != "unknown_key", len(e["loc"])))
+    # The shallowest problem first; within a union of types (a face: a number or a label),
+    # the branch that got the right type but a wrong value says more than "not a string".
+    first = min(error.errors(), key=lambda e: (e["type"] != "unknown_key", len(e["loc"]),
+                                               e["type"].endswith("_type")))
     loc = list(first["loc"])
     if first["type"] == "unknown_key":
         loc.append(first["ctx"]["key"])

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ..errors import DataFileError, ParameterError
+from ..errors import DataFileError, ParameterError, WorkbenchError, shown
+from ..validation import suggest
 from .expressions import ExpressionError, parse
 from .mechanics.base import Mechanic
 from .params import Param
@@ -63,11 +64,16 @@ class System:
         params = {p.name: p for p in mechanic.params()}
         for key, value in (defaults or {}).items():
             if key not in params:
+                if source is None:
+                    raise ParameterError(id, f"defaults[{key!r}]", value, "defaults of declared "
+                                         f"parameters{suggest(key, params)}: {', '.join(params)}")
                 raise DataFileError(source, f"defaults.{key}",
-                                    f"unknown parameter; known: {', '.join(params)}")
+                                    f"unknown parameter{suggest(key, params)}; known: {', '.join(params)}")
             try:
                 parsed = params[key].parse(id, value)
             except ParameterError as exc:
+                if source is None:  # a mechanic registered in Python: no file to name
+                    raise ParameterError(id, f"defaults[{key!r}]", value, exc.allowed) from None
                 raise DataFileError(source, f"defaults.{key}",
                                     f"got {value!r}; allowed: {exc.allowed}") from None
             params[key] = params[key].with_default(parsed)
@@ -124,10 +130,14 @@ class System:
             0
         """
         given = self.mechanic.preprocess(given)
+        if not isinstance(given, Mapping):
+            raise WorkbenchError(f"{self.id}: preprocess(given) returned {shown(given)}; allowed: "
+                                 "a dict of parameters")
         unknown = [k for k in given if k not in self.params]
         if unknown:
             raise ParameterError(self.id, unknown[0], given[unknown[0]],
-                                 "a parameter of this system: " + ", ".join(self.params))
+                                 "a parameter of this system" + suggest(unknown[0], self.params)
+                                 + ": " + ", ".join(self.params))
         values = {name: (param.parse(self.id, given[name]) if name in given else param.default)
                   for name, param in self.params.items()}
         self.mechanic.cross_check(values)
@@ -150,5 +160,39 @@ class System:
         params.update(rung.set)
         base = self.resolve(**given)
         for key, delta in rung.add.items():
-            params[key] = base[key] + delta
+            param = self.params[key]
+            if param.kind != "int" or base[key] is None:
+                raise ParameterError(self.id, key, base[key], f"a whole number for rung "
+                                     f"{rung.name!r} to add {delta:+d} to")
+            value = base[key] + delta
+            if (param.minimum is not None and value < param.minimum) or (
+                    param.maximum is not None and value > param.maximum):
+                raise ParameterError(self.id, key, base[key], f"a value that stays within "
+                                     f"{param.allowed()} once rung {rung.name!r} adds {delta:+d}")
+            params[key] = value
         return params
+
+    def rung_problem(self, rung: Rung) -> tuple[str, str] | None:
+        """What is wrong with a rung of this system's ladder, as ``(where, problem)``
+        (``where``: ``""``, ``"set.KEY"`` or ``"add.KEY"``), or ``None``. A rung names only
+        known parameters, sets values they allow, and adds only to whole-number parameters
+        that always have a value (a choice, a true/false or a parameter that may be left
+        out has nothing to add to)."""
+        for key in [*rung.set, *rung.add]:
+            if key not in self.params:
+                return "", f"unknown parameter {key!r}{suggest(key, self.params)}; known: {', '.join(self.params)}"
+        for key, value in rung.set.items():
+            try:
+                self.params[key].parse(self.id, value)
+            except ParameterError as exc:
+                return f"set.{key}", f"got {value!r}; allowed: {exc.allowed}"
+        for key, delta in rung.add.items():
+            param = self.params[key]
+            if isinstance(delta, bool) or not isinstance(delta, int):
+                return f"add.{key}", f"got {delta!r}; allowed: a whole number"
+            if param.kind != "int" or param.optional:
+                kind = {"choice": "a choice", "bool": "true or false"}.get(
+                    param.kind, "optional (it may be left out)")
+                return (f"add.{key}", f"adds to {key!r}, which is {kind}; allowed: add to a "
+                        f"whole-number parameter with a default, or set {key} instead")
+        return None

@@ -4,7 +4,6 @@ from __future__ import annotations
 import html
 import os
 import posixpath
-import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,7 +12,9 @@ from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
+from .. import files
 from ..errors import WorkbenchError
+from ..rules.content import source_files
 from ..render import OPTIONS, Block, BlockOptionError, figure_file_name, parse_block, write_figure_file
 from ._cache import STATS, cache_folder, cached_table
 
@@ -60,6 +61,10 @@ class _WorkbenchDirective(SphinxDirective):
             raise self.error(f"{self.name}: {exc}") from None
         for path in block.data_files():  # re-read this page when a system file changes
             self.env.note_dependency(str(path))
+        for sys_ in (block.system, block.base, *block.compare):
+            if sys_ is not None and sys_.source is None:  # a mechanic in conf.py (or a module)
+                for path in source_files(sys_):
+                    self.env.note_dependency(str(path))
         return block
 
     def reporter_error(self, option: str, text: str) -> nodes.system_message:
@@ -190,7 +195,7 @@ def visit_html_figure(translator, node: html_figure) -> None:
     target = Path(builder.outdir) / "_workbench" / source.name
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+        files.copy_file(source, target, "figure page")
     page = builder.get_target_uri(builder.current_docname)
     uri = posixpath.relpath(f"_workbench/{source.name}", posixpath.dirname(page) or ".")
     translator.body.append(f'<iframe class="workbench-figure" src="{html.escape(uri)}" '

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from .. import validation
 from ..api import check
 from ..errors import ParameterError, WorkbenchError
 from ..rules.pool import PoolSpec
@@ -102,6 +103,7 @@ def narrative_dice(system: "str | System" = "erzahlspiel", where: str = "narrati
                              f"{sys_.mechanic.kind}); use erzahlspiel or one of its variants")
     rule_options = {p.name for p in sys_.params.values() if p.rule_option}
     unknown = [name for name in options if name not in rule_options]
+    validation.renamed(where, unknown)
     if unknown:
         raise ParameterError(where, unknown[0], options[unknown[0]],
                              "a rule option of " + sys_.id + ": " + ", ".join(sorted(rule_options)))

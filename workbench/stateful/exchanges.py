@@ -13,9 +13,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from .. import validation
 from ..api import versus
 from ..engine.sampling import use_tables
-from ..errors import WorkbenchError
+from ..errors import ParameterError, WorkbenchError
 from ..limits import MAX_HITS
 from ..rules.registry import get_system
 from ..rules.system import System
@@ -38,10 +39,10 @@ from ._common import (
 WHERE = "rounds_until_hits"
 
 
-def rounds_until_hits(system: "str | System", actor: Mapping[str, Any],
-                      reactor: Mapping[str, Any], hits: int = 1, *, method: str = "exact",
-                      trials: int = 200_000, seed: int | None = None, max_rounds: int = 100_000,
-                      progress: bool | None = None) -> StepsResult:
+def rounds_until_hits(system: "str | System", actor: Mapping[str, Any] | None = None,
+                      reactor: Mapping[str, Any] | None = None, hits: int = 1, *,
+                      method: str = "exact", trials: int = 200_000, seed: int | None = None,
+                      max_rounds: int = 100_000, progress: bool | None = None, **unknown: Any) -> StepsResult:
     """Rounds of opposed checks until the attacker has landed ``hits`` hits.
 
     Args:
@@ -67,6 +68,11 @@ def rounds_until_hits(system: "str | System", actor: Mapping[str, Any],
         >>> round(result.params["p_hit"], 4), round(result.mean, 3)
         (0.7734, 2.586)
     """
+    if unknown:
+        validation.renamed(WHERE, unknown)
+        name = next(iter(unknown))
+        raise ParameterError(WHERE, name, unknown[name], "a keyword of rounds_until_hits: system, "
+                             "actor, reactor, hits, method, trials, seed, max_rounds, progress")
     sys_ = get_system(system)
     need = need_int(WHERE, "hits", hits, 1, MAX_HITS)
     method = need_method(WHERE, method)

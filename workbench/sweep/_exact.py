@@ -2,7 +2,10 @@
 
 A grid of checks asks for many points that roll the same pool (a target or an Ob changes
 what passes, not the dice), so each pool's exact distribution and outcome table are worked
-out once per process, and each point only reads P(pass) and the tiers off them. The figures
+out once per process, and each point only reads P(pass) and the tiers off them. Every memo
+is keyed by content: pools by the pool itself, points by the :class:`System` object (a new
+one whenever its data file changes or its mechanic is registered again), and system names
+are looked up afresh for each batch (:func:`new_batch`). The figures
 are those of :func:`workbench.sweep._functions.check_figures` of :func:`workbench.check`
 (``tests/test_sweep.py`` checks they are equal).
 """
@@ -24,6 +27,12 @@ MEMO_LIMIT = 200_000
 _systems: dict[Any, Any] = {}
 _pools: dict[Any, tuple] = {}
 _points: dict[Any, dict] = {}
+
+
+def new_batch() -> None:
+    """Look system names up again: a data file may have changed or a mechanic been registered
+    again since the last batch (the points memo is keyed by the system objects found)."""
+    _systems.clear()
 
 
 @dataclass(frozen=True)
@@ -57,8 +66,10 @@ def _system(name):
 
 
 def _key(system, params: Mapping[str, Any]):
+    """The memo key of a point: the system object itself (compared by identity, and kept
+    alive by the memo, so a new object for changed content is a new key) and the values."""
     try:
-        key = (system if isinstance(system, str) else id(system), tuple(params.items()))
+        key = (system, tuple(params.items()))
         hash(key)
         return key
     except TypeError:   # an unhashable parameter value: no memo for this point
@@ -69,13 +80,14 @@ def exact_check_figures(params: Mapping[str, Any], fixed: Mapping[str, Any] | No
     """The key figures of ``check(**fixed, **params)`` (one of them holds ``system``); the
     same dict for a repeated point (read it, do not change it)."""
     given = {**fixed, **params} if fixed else dict(params)
-    system = given.pop("system")
-    asked = _key(system, given)   # the point as given: a repeated point skips even resolving
+    sys_ = _system(given.pop("system"))
+    # The point as given: a repeated point skips even resolving. Only for systems read from
+    # data: a mechanic's Python code may read anything, so its pool is asked for every time.
+    asked = _key(sys_, given) if sys_.source is not None else None
     if asked is not None:
         row = _points.get(asked)
         if row is not None:
             return row
-    sys_ = _system(system)
     row = _figures(sys_.mechanic, sys_.resolve(**given))
     if asked is not None:
         _memo_put(_points, asked, row)

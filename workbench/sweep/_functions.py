@@ -10,9 +10,11 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from .. import validation
 from ..api import check, simulate, versus
 from ..errors import WorkbenchError
 from ..ladders import solve_ladder
+from ..rules.registry import get_system
 from ..stateful import burn_scene, clock, drama_campaign, rounds_until_hits, taken_out
 
 
@@ -47,7 +49,7 @@ class Target:
             if self.name == "solve_ladder":
                 return function(system, kwargs.pop("wanted", "Normal=0.7"), **kwargs)
             if self.name == "versus":
-                return function(system, kwargs.pop("actor", {}), kwargs.pop("reactor", {}))
+                return function(system, *versus_sides(system, kwargs))
             return function(system, **kwargs)
         return function(**kwargs)
 
@@ -55,8 +57,48 @@ class Target:
         """Keyword names the function takes, or ``None`` when they depend on the system."""
         if self.system_params:
             return None
-        names = set(inspect.signature(self.function).parameters) - {"seed", "progress"}
-        return names - {"params"}
+        parameters = inspect.signature(self.function).parameters
+        names = {name for name, p in parameters.items() if p.kind is not p.VAR_KEYWORD}
+        return names - {"seed", "progress", "params"}
+
+
+def versus_sides(system: Any, settings: Mapping[str, Any]) -> tuple[dict, dict]:
+    """The actor's and the reactor's parameters of a point of a ``versus`` sweep.
+
+    ``actor`` and ``reactor`` give each side's parameters; ``actor.NAME`` / ``reactor.NAME``
+    set one of them (a grid over ``actor.favor``); a rule option given by its own name
+    applies to both sides (it is the actor's, as in :func:`workbench.versus`). Any other
+    name is an error: it would belong to no side.
+
+    Example:
+        >>> versus_sides("uwr", {"actor": {"dice": 4}, "reactor.dice": 3, "actor.favor": 1})
+        ({'dice': 4, 'favor': 1}, {'dice': 3})
+    """
+    settings = dict(settings)
+    sides = {}
+    for side in ("actor", "reactor"):
+        given = settings.pop(side, {})
+        if not isinstance(given, Mapping):
+            raise WorkbenchError(f"sweep versus: {side} got {given!r}; allowed: a mapping of "
+                                 "parameters such as {'dice': 4}")
+        sides[side] = dict(given)
+    options = None
+    for name, value in settings.items():
+        side, dot, parameter = name.partition(".")
+        if dot and side in sides and parameter:
+            sides[side][parameter] = value
+            continue
+        validation.renamed("sweep versus", [name])
+        if options is None:
+            sys_ = get_system(system)
+            options = {n for n, p in sys_.params.items() if p.rule_option}
+        if name in options:
+            sides["actor"][name] = value
+            continue
+        raise WorkbenchError(f"sweep versus: {name!r} belongs to no side; allowed: actor.{name} or "
+                             f"reactor.{name} (one side's parameter), actor / reactor (each side's "
+                             "parameters), system, or a rule option by its own name")
+    return sides["actor"], sides["reactor"]
 
 
 def _takes(function, name: str, kwargs) -> bool:

@@ -4,7 +4,10 @@ from __future__ import annotations
 import itertools
 from typing import Any, Mapping
 
+from .. import validation
 from ..errors import WorkbenchError
+from ..limits import SWEEP_POINTS
+from ._budget import check_points, grid_count
 
 RESERVED = ("seed", "progress")
 """Parameters a sweep sets itself: each point's seed comes from the sweep's seed."""
@@ -13,7 +16,10 @@ RESERVED = ("seed", "progress")
 def _values(name: str, values: Any) -> list:
     if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__iter__"):
         return [values]   # one value: the parameter is fixed at it
-    out = list(values)
+    if hasattr(values, "__len__"):
+        check_points(len(values), f"sweep grid: parameter {name!r}")
+    out = list(itertools.islice(values, SWEEP_POINTS.current() + 1))
+    check_points(len(out), f"sweep grid: parameter {name!r}")
     if not out:
         raise WorkbenchError(f"sweep grid: parameter {name!r} has no values; allowed: at least "
                              "one value (a list, a range or a single value)")
@@ -31,6 +37,7 @@ def grid_points(grid: Any) -> tuple[list[str], list[dict]]:
         names = [str(c) for c in grid.columns]
         if len(set(names)) != len(names):
             raise WorkbenchError(f"sweep grid: the DataFrame's columns {names} repeat a name")
+        check_points(len(grid))
         points = [{k: _plain(v) for k, v in row.items()} for row in grid.to_dict("records")]
         if not names or not points:
             raise WorkbenchError("sweep grid: the DataFrame is empty; allowed: one row per "
@@ -41,6 +48,7 @@ def grid_points(grid: Any) -> tuple[list[str], list[dict]]:
             raise WorkbenchError("sweep grid: no parameters; allowed: a dict such as "
                                  "{'dice': range(1, 9), 'target': [1, 2, 3]} or a DataFrame")
         columns = [_values(str(k), v) for k, v in grid.items()]
+        check_points(grid_count(columns))
         points = [dict(zip(names, combo)) for combo in itertools.product(*columns)]
     else:
         raise WorkbenchError(f"sweep grid got {type(grid).__name__}; allowed: a dict of "
@@ -61,9 +69,11 @@ def _plain(value: Any) -> Any:
 
 def check_names(function: str, names, allowed: set[str] | None, fixed: Mapping) -> None:
     """Every grid and fixed parameter must be one the function takes."""
+    validation.renamed(f"sweep {function}", list(names) + list(fixed))
     if allowed is None:
         return
     for name in list(names) + list(fixed):
         if name not in allowed:
-            raise WorkbenchError(f"sweep {function}: unknown parameter {name!r}; allowed: "
+            raise WorkbenchError(f"sweep {function}: unknown parameter {name!r}"
+                                 f"{validation.suggest(name, allowed)}; allowed: "
                                  + ", ".join(sorted(allowed)))

@@ -18,17 +18,20 @@ import re
 from typing import Any, Mapping
 
 from ...errors import DataFileError, ParameterError, WorkbenchError
-from ..params import Param
+from ...limits import MAX_DIGITS, MAX_TOTAL
+from ..params import RESERVED, Param
 from ..pool import DieType, PoolSpec
 from ..roll import RollSpec
 from ..schema import PoolFile, _names, suggest
 from .base import MAX_DICE, Mechanic
 from .statistics import Statistics, check_roll_effect, effect_points, roll_of
+from .tier_coverage import check_coverage
 
 MAX_SHARED_REROLL_DICE = 100
 """Largest pool whose rerolls are shared by several die types (exact work grows as n^3)."""
 
-SHORTHAND = re.compile(r"^\s*([A-Za-z]+)\s*(\d+)\s*$")
+SHORTHAND = re.compile(rf"^\s*([A-Za-z]+)\s*(\d{{1,{MAX_DIGITS}}})\s*$", re.ASCII)
+"""``B5``: a choice's letters, then the count (at most MAX_DIGITS digits: 5000 are no count)."""
 
 
 def shifted(values: tuple[int, ...], k: int) -> tuple[int, ...]:
@@ -49,6 +52,15 @@ def shifted(values: tuple[int, ...], k: int) -> tuple[int, ...]:
     return tuple(values[min(max(i + k, 0), sides - 1)] for i in range(sides))
 
 
+def _big(number: int) -> str:
+    """A large whole number short: ``1e+12`` as ``1e12``."""
+    return f"{number:.3g}".replace("e+0", "e").replace("e+", "e")
+
+
+def _total_range() -> str:
+    return f"-{_big(MAX_TOTAL)} to {_big(MAX_TOTAL)}"
+
+
 class PoolMechanic(Mechanic):
     """Dice, parameters and outcome read from a validated :class:`~.schema.PoolFile`."""
 
@@ -61,10 +73,13 @@ class PoolMechanic(Mechanic):
                        for name, die in model.dice.items() if not die.percentile}
         self._params = self._declare()
         self._compiled: dict[tuple, dict] = {}
-        # Each effect's verb and argument, read once (the compile loop runs per check).
-        self._plan = {name: [(e.verb, e.argument, e) for e in spec.effect]
+        # Each effect's verb, argument and entry in the file, read once (the compile loop runs
+        # per check; the entry names the effect in errors).
+        self._plan = {name: [(e.verb, e.argument, e, f"params.{name}.effect[{i}]")
+                             for i, e in enumerate(spec.effect)]
                       for name, spec in model.params.items()}
-        self._on = {name: {choice: (sub.faces, [(e.verb, e.argument, e) for e in sub.effect])
+        self._on = {name: {choice: (sub.faces, [(e.verb, e.argument, e, f"params.{name}.on.{choice}.effect[{i}]")
+                                                for i, e in enumerate(sub.effect)])
                            for choice, sub in spec.on.items()} for name, spec in model.params.items()}
         self._kinds = {name: spec.kind for name, spec in model.params.items()}
         self._pools: dict[tuple, PoolSpec] = {}
@@ -155,6 +170,9 @@ class PoolMechanic(Mechanic):
                 self._fail(f"dice.{name}.explode", "every face explodes, so a roll never ends "
                            "(leave a face out or set explode_limit)")
         for name, spec in params.items():
+            if name in RESERVED:
+                self._fail(f"params.{name}", "has the name of a keyword of the workbench's own "
+                           f"functions; allowed: any other name (not {', '.join(RESERVED)})")
             effects = [(f"params.{name}.effect[{i}]", e) for i, e in enumerate(spec.effect)]
             for choice, sub in spec.on.items():
                 for die, faces in sub.faces.items():
@@ -188,6 +206,9 @@ class PoolMechanic(Mechanic):
                 need_when(f"{where}.when", effect.when)
         for i, tier in enumerate(self.model.tiers):
             need_when(f"tiers[{i}].when", tier.when)
+        check_coverage(self.model.tiers, self._params,
+                       lambda key, value: self._params[key].parse(self.system_id, value),
+                       self._negative_faces(), self._fail)
         for i, rule in enumerate(self.model.cancel_out):
             for key in rule.params:
                 if key not in params or params[key].kind != "int":
@@ -200,6 +221,22 @@ class PoolMechanic(Mechanic):
                 self._fail(f"shorthand.{name}.choice", f"{short.choice!r} is not a choice parameter")
             if short.count not in params or params[short.count].kind != "int":
                 self._fail(f"shorthand.{name}.count", f"{short.count!r} is not a whole-number parameter")
+
+    def _negative_faces(self) -> bool:
+        """Whether some die can show a negative face (then "all initial dice negative" rolls
+        exist and need tiers too)."""
+        tables = [*self.values.values()]
+        tables += [self._face_values("on", faces) for spec in self.model.params.values()
+                   for sub in spec.on.values() for faces in sub.faces.values()]
+        cancels = any(e.verb in ("cancel", "cancel_up_to") for spec in self.model.params.values()
+                      for e in [*spec.effect, *(e for sub in spec.on.values() for e in sub.effect)])
+        return cancels or any(v < 0 for table in tables for v in table)
+
+    def _refuse(self, name: str, p: Mapping[str, Any], entry: str, allowed: str):
+        """A check these parameters cannot make, blamed on the parameter and the file's entry
+        whose effect asks for it."""
+        where = f"{entry} in {self.source}" if self.source is not None else entry
+        raise ParameterError(self.system_id, name, p.get(name), f"{allowed} ({where})")
 
     # -- the protocol -----------------------------------------------------------------------
     def params(self) -> tuple[Param, ...]:
@@ -254,7 +291,7 @@ class PoolMechanic(Mechanic):
         return True
 
     def _effects(self, p):
-        """Every effect that applies, as (parameter, (verb, argument, effect), points)."""
+        """Every effect that applies, as (parameter, (verb, argument, effect, entry), points)."""
         points = self._points(p)
         for name, kind in self._kinds.items():
             if kind == "choice":
@@ -288,8 +325,10 @@ class PoolMechanic(Mechanic):
         adds, removals = {d: dice[d].count for d in dice}, []
         out = {"rerolls": 0, "modifier": 0, "target": None, "target_add": 0,
                "floor": self.model.floor, "ties": self.model.versus.ties if self.model.versus else None,
-               "keep": [], "tens": dict.fromkeys(dice, 0)}
-        for name, (verb, arg, effect), x in self._effects(p):
+               "keep": [], "sources": {"rerolls": [], "modifier": [], "target": [], "explode": {}},
+               "tens": dict.fromkeys(dice, 0)}
+        sources = out["sources"]
+        for name, (verb, arg, effect, entry), x in self._effects(p):
             if effect.when and not self._when(effect.when, p):
                 continue
             if effect.points is not None:
@@ -298,7 +337,13 @@ class PoolMechanic(Mechanic):
             targets = _names(effect.dice) if effect.dice is not None else tuple(dice)
             if verb in ("target", "obstacle"):
                 if p[name] is not None:
+                    earlier = [n for n, e in sources["target"] if e.endswith(("target", "obstacle"))]
+                    if earlier and earlier[0] != name:
+                        self._refuse(name, p, entry, f"no value while {earlier[0]!r} sets the "
+                                     "target too (two targets at once have no single meaning; "
+                                     "modifiers of a target are add_to_target)")
                     out["target"] = (out["target"] or 0) + p[name]
+                    sources["target"].append((name, f"{entry} {verb}"))
             elif verb == "add_dice":
                 if n >= 0:
                     adds[arg] += n
@@ -306,24 +351,33 @@ class PoolMechanic(Mechanic):
                     removals.append((arg, -n, effect.keep_at_least))
             elif verb == "add_to_total":
                 out["modifier"] += n * arg
+                if n * arg:
+                    sources["modifier"].append((name, entry))
             elif verb == "add_to_target":
                 out["target_add"] += n * arg
+                if n * arg:
+                    sources["target"].append((name, entry))
             elif verb == "reroll_misses":
                 out["rerolls"] += max(n, 0)
+                if n > 0:
+                    sources["rerolls"].append((name, entry))
             elif verb == "shift_faces":
                 for die in _names(arg):
                     shift[die] += n
             elif verb in ("keep_highest", "keep_lowest"):
-                out["keep"].append((verb, arg, n))
+                out["keep"].append((verb, arg, n, name, entry))
             elif verb in ("explode", "cancel") and n:
                 for die in targets:
                     (explode if verb == "explode" else cancel)[die].update(arg)
+                    if verb == "explode":
+                        sources["explode"].setdefault(die, []).append((name, entry))
             elif verb in ("explode_from", "cancel_up_to") and x > 0:
                 face = max(x, effect.lowest or 1)
                 for die in _names(arg):
                     sides = len(faces[die])
                     if verb == "explode_from":
                         explode[die].update(range(face, sides + 1))
+                        sources["explode"].setdefault(die, []).append((name, entry))
                     else:
                         cancel[die].update(range(1, min(face, sides) + 1))
             elif verb == "remove_floor" and n:
@@ -345,14 +399,19 @@ class PoolMechanic(Mechanic):
             values[face - 1] = -1
         return tuple(values), tuple(f in c["explode"][name] for f in range(1, len(values) + 1))
 
-    def _die(self, name: str, c: dict, made: dict) -> DieType:
+    def _die(self, name: str, c: dict, made: dict, p: Mapping[str, Any]) -> DieType:
         if name not in made:
             spec = self.model.dice[name]
             values, flags = self._faces_of(name, c)
             into = None
             if spec.explode_into not in (None, name) and any(flags):
-                into = self._die(spec.explode_into, c, made)
+                into = self._die(spec.explode_into, c, made, p)
             if all(flags) and not spec.explode_limit and into is None:
+                blamed = c["sources"]["explode"].get(name)
+                if blamed:
+                    self._refuse(blamed[-1][0], p, blamed[-1][1], f"a value that leaves some face of "
+                                 f"{name} not exploding (with these parameters every face explodes, "
+                                 "so a roll never ends)")
                 raise WorkbenchError(f"{self.system_id}: with these parameters every face of {name} "
                                      "explodes, so a roll never ends")
             made[name] = DieType(name, tuple(values), flags, limit=spec.explode_limit, into=into)
@@ -371,28 +430,52 @@ class PoolMechanic(Mechanic):
         if self.statistics is not None:
             return roll_of(self, c, p)
         made: dict[str, DieType] = {}
-        groups = [(self._die(name, c, made), c["counts"][name]) for name in self.model.dice]
+        groups = [(self._die(name, c, made, p), c["counts"][name]) for name in self.model.dice]
         keep, kept = "sum", None
-        if c["keep"]:
-            kinds = {(verb, arg) for verb, arg, n in c["keep"] if n}
-            extra = sum(n if verb == "keep_highest" else -n for verb, arg, n in c["keep"])
-            if kinds and extra:
-                die = c["keep"][0][1]
-                if len({arg for _, arg, _ in c["keep"]}) > 1 or any(n for d, n in groups if d.name != die):
-                    raise ParameterError(self.system_id, c["keep"][0][0], extra,
-                                         f"keeping the best or worst works on a pool of {die} dice only")
-                keep, kept = ("highest" if extra > 0 else "lowest"), c["counts"][die]
-                groups = [(d, n + abs(extra)) if d.name == die else (d, n) for d, n in groups]
+        keeping = [(+n if verb == "keep_highest" else -n, arg, name, entry)
+                   for verb, arg, n, name, entry in c["keep"] if n]
+        if keeping:
+            extra = sum(signed for signed, *_ in keeping)
+            up = [k for k in keeping if k[0] > 0]
+            down = [k for k in keeping if k[0] < 0]
+            if up and down:
+                self._refuse(down[0][2], p, down[0][3], f"no points while {up[0][2]!r} keeps the best "
+                             f"dice ({up[0][3]}): keeping the best and the worst at once has no "
+                             "single meaning; net them with [[cancel_out]]")
+            die, name, entry = keeping[0][1], keeping[0][2], keeping[0][3]
+            other = [k for k in keeping if k[1] != die]
+            if other:
+                self._refuse(other[0][2], p, other[0][3], f"keeping the same die type as {name!r} "
+                             f"({die}); one pool keeps one die type's best or worst")
+            mixed = [d.name for d, n in groups if n and d.name != die]
+            if mixed:
+                self._refuse(name, p, entry, f"keeping the best or worst works on a pool of {die} "
+                             f"dice only; these parameters also roll {', '.join(mixed)}")
+            keep, kept = ("highest" if extra > 0 else "lowest"), c["counts"][die]
+            groups = [(d, n + abs(extra)) if d.name == die else (d, n) for d, n in groups]
         rolled = sum(n for _, n in groups)
         if rolled > MAX_DICE:
-            raise ParameterError(self.system_id, self.model.pool_parameter or "dice", rolled,
+            name = self.model.pool_parameter if self.model.pool_parameter in p else next(
+                (n for n, kind in self._kinds.items() if kind == "int" and p[n]), "dice")
+            raise ParameterError(self.system_id, name, p.get(name, rolled),
                                  f"a pool of at most {MAX_DICE} dice (these parameters roll {rolled})")
         if c["rerolls"] and sum(1 for _, n in groups if n) > 1 and rolled > MAX_SHARED_REROLL_DICE:
-            raise ParameterError(self.system_id, "rerolls", c["rerolls"],
-                                 f"rerolls shared by several die types on at most "
-                                 f"{MAX_SHARED_REROLL_DICE} dice (use one die type, or simulate)")
-        return PoolSpec(tuple(groups), rerolls=c["rerolls"], modifier=c["modifier"],
-                        floor=c["floor"], keep=keep, kept=kept)
+            name, entry = c["sources"]["rerolls"][0]
+            self._refuse(name, p, entry, f"rerolls shared by several die types on at most "
+                         f"{MAX_SHARED_REROLL_DICE} dice (these parameters roll {rolled}; use one "
+                         "die type, or simulate)")
+        if abs(c["modifier"]) > MAX_TOTAL:
+            name, entry = c["sources"]["modifier"][-1]
+            self._refuse(name, p, entry, f"values that keep what is added to the total within "
+                         f"{_total_range()} (these add {_big(c['modifier'])})")
+        try:
+            return PoolSpec(tuple(groups), rerolls=c["rerolls"], modifier=c["modifier"],
+                            floor=c["floor"], keep=keep, kept=kept)
+        except WorkbenchError as exc:  # a combination the vocabulary cannot roll
+            blamed = c["sources"]["rerolls"] if c["rerolls"] else []
+            if blamed:
+                self._refuse(blamed[0][0], p, blamed[0][1], f"0 with these dice: {exc}")
+            raise WorkbenchError(f"{self.system_id} ({self.source}): with these parameters, {exc}") from None
 
     # -- how a total reads ----------------------------------------------------------------
     @property
@@ -418,7 +501,12 @@ class PoolMechanic(Mechanic):
         c = self._compile(p)
         if c["target"] is None:
             return None
-        return c["target"] + c["target_add"]
+        target = c["target"] + c["target_add"]
+        if abs(target) > MAX_TOTAL:
+            name, entry = c["sources"]["target"][-1]
+            self._refuse(name, p, entry, f"values that keep the target within "
+                         f"{_total_range()} (these make it {_big(target)})")
+        return target
 
     def versus_ties(self, p):
         ties = self._compile(p)["ties"]

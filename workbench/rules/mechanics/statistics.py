@@ -28,7 +28,8 @@ from ...limits import MAX_DICE
 from ..expressions import Expression, ExpressionError, evaluate_numbers, parse
 from ..roll import (Beats, Derived, Die, Keep, LargestSet, Pairs, Percentile, Pick, RollSpec,
                     Sets, Sum)
-from ..schema import PoolFile, _names, suggest
+from ...validation import suggest
+from ..schema import PoolFile, _names
 
 
 class Statistics:
@@ -268,7 +269,7 @@ def roll_of(mechanic, c: dict, p: Mapping[str, Any]) -> RollSpec:
                              "0: rerolling misses does not combine with counts, statistics or "
                              "conditions (misses are a sum's idea)")
     counts = dict(c["counts"])
-    keep = [(verb, arg, n) for verb, arg, n in c["keep"] if n]
+    keep = [(verb, arg, n) for verb, arg, n, *_ in c["keep"] if n]
     extra = sum(n if verb == "keep_highest" else -n for verb, arg, n in keep)
     if keep and extra:
         die = keep[0][1]
