@@ -45,8 +45,8 @@ def die_outcomes(die: "Die | Percentile", count_names: tuple[str, ...],
     faces = _face_rows(die, count_names)
     if not any(die.explodes):
         chances = np.full(len(faces), 1.0 / die.sides)
-        if not count_names and all(a < b for a, b in zip(die.values, die.values[1:])):
-            return _frozen(faces, chances, 0.0)   # a numbered die: nothing to merge or sort
+        if all(a < b for a, b in zip(die.values, die.values[1:])):
+            return _frozen(faces, chances, 0.0)   # values in order, all different: rows already are
         return _merged(faces, chances, 0.0)
     return _chain(die, count_names, dice_in_pool)
 

@@ -66,7 +66,18 @@ class _Plan:
     counters: dict = field(default_factory=dict)
     runs: dict = field(default_factory=dict)
     anchors: set = field(default_factory=set)
-    shared_values: bool = False   # some faces equal in value differ in counts
+    shared: bool | None = None   # some faces equal in value differ in counts (worked out once)
+
+    @property
+    def shared_values(self) -> bool:
+        if self.shared is None:
+            every = [g[3] for g in self.groups]
+            if not every or every[0].shape[1] == 1:
+                self.shared = False
+            else:
+                rows = np.concatenate(every)
+                self.shared = len(np.unique(rows[:, 0])) < len(merge_rows(rows, np.ones(len(rows)))[0])
+        return self.shared
 
     def add(self, register: _Register) -> int:
         self.registers.append(register)
@@ -89,9 +100,6 @@ def evaluate_roll(spec: RollSpec) -> JointDistribution:
         survive *= (1.0 - lost) ** n
         groups.append((index, die, n, attributes, probabilities / probabilities.sum()))
     plan = _Plan(spec, groups)
-    if groups and counts:
-        every = np.concatenate([g[3] for g in groups])
-        plan.shared_values = len(np.unique(every[:, 0])) < len(merge_rows(every, np.ones(len(every)))[0])
     _plan_statistics(plan)
     walked = sorted({g for r in plan.registers if r.kind in _RANKED for g in r.first | r.second})
     descending = "top" in plan.anchors or "bottom" not in plan.anchors
