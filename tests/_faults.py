@@ -38,6 +38,9 @@ except WorkbenchError as exc:
 except KeyboardInterrupt:
     print("interrupted", file=sys.stderr)
     sys.exit(130)
+finally:  # the work is over: a late Ctrl-C during shutdown cannot cut it (as cli.entry does)
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 """
 _READ_ONLY_MOUNT = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
 

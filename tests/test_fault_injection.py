@@ -225,10 +225,13 @@ def test_ctrl_c_at_random_moments_leaves_old_or_complete_files(name, tmp_path, r
         context = f"FAULT_SEED={SEED} {name} Ctrl-C after {delay:.2f} s"
         assert done.code in (0, 130), (context, done.err)
         if done.code == 130:
-            line = one_line(done)
+            line = done.last_line
             assert line.startswith("workbench: interrupted" if not writer.python else "interrupted"), \
                 (context, done.err)
-            if not name.startswith("sweep") and writer.target != "golden":
+            late = " after writing " in line   # the rename came first: the file is whole and new
+            if not late:
+                one_line(done)
+            if not name.startswith("sweep") and writer.target != "golden" and not late:
                 assert snapshot(folder)[writer.target] == before[writer.target], context
         judge(writer, folder, before, reference, context)
         outcomes.append(done.code)
@@ -239,14 +242,15 @@ def test_ctrl_c_during_a_long_sweep_keeps_finished_points_apart(tmp_path):
     """The points finished before Ctrl-C go to grid.partial.csv; grid.csv stays as it was."""
     (tmp_path / "grid.csv").write_bytes(OLD)
     argv = ["sweep", "drama_campaign", "--grid", "players=2-6 refill_rate=0,0.1,0.2,0.3,0.4,0.5",
-            'session=[{"d6": 3}, {"d6": 2, "target": 2}]', "--trials", "300000", "--seed", "5",
+            'session=[{"d6": 3}, {"d6": 2, "target": 2}]', "--trials", "1500000", "--seed", "5",
             "--out", "grid.csv", "--progress"]
     done = run(argv, tmp_path)
     assert done.code == 0, done.err
     full = (tmp_path / "grid.csv").read_bytes()
     (tmp_path / "grid.csv").write_bytes(OLD)
-    # Ctrl-C once the progress bar shows 4 to 19 of the 30 points done.
-    done = run(argv, tmp_path, interrupt_on=r"\| ?([4-9]|1[0-9])/30 ")
+    # Ctrl-C once the progress bar shows 3 to 25 of the 30 points done (each point is long
+    # enough that a fast machine redraws the bar before the sweep ends).
+    done = run(argv, tmp_path, interrupt_on=r"\| ?([3-9]|1[0-9]|2[0-5])/30 ")
     assert done.code == 130, done.err
     line = one_line(done, "workbench: interrupted", "grid.partial.csv", "grid.csv unchanged")
     assert " of 30 points finished" in line
@@ -325,10 +329,16 @@ def test_ctrl_c_while_the_program_loads_is_one_line(tmp_path):
         out, err = process.communicate(timeout=120)
         context = f"FAULT_SEED={SEED} Ctrl-C {delay:.2f} s after start: {err}"
         assert package not in err, context   # no traceback through the workbench's own code
+        # Ctrl-C in the instant after the rename: the file is whole, and the line says so.
+        late = err.endswith("workbench: interrupted after writing odds.rst\n")
         if "Traceback" not in err and process.returncode != -signal.SIGINT:
             assert (process.returncode, err) in ((130, "workbench: interrupted\n"),
-                                                 (0, "wrote odds.rst\n")), context
+                                                 (0, "wrote odds.rst\n")) or (
+                process.returncode == 130 and late and err.count("\n") <= 2), context
             answered += 1
-        assert not (tmp_path / "odds.rst").exists() or process.returncode == 0, context
+        assert not (tmp_path / "odds.rst").exists() or process.returncode == 0 or late, context
+        if late:
+            assert (tmp_path / "odds.rst").read_text().count("\n") > 3, context
+        (tmp_path / "odds.rst").unlink(missing_ok=True)   # each attempt starts without it
         assert leftovers(tmp_path) == [], context
     assert answered > 0   # at least one Ctrl-C reached the workbench (not only Python's start)

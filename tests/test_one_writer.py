@@ -77,3 +77,42 @@ def test_the_check_itself_finds_direct_writes(tmp_path):
     assert [line.split(": ", 1)[1] for line in found] == [
         "open(..., 'w')", "Path('x').write_text", "frame.to_csv('x.csv')", "os.replace",
         "shutil.copyfile", "pio.write_images(paths)"]
+
+
+def test_ctrl_c_just_after_the_rename_names_the_file_written(tmp_path, monkeypatch, capsys):
+    """The instant between a file renamed into place and "wrote ..." being said: Ctrl-C there
+    cannot undo the write, so the one line says the file was written (and it is whole)."""
+    from workbench import cli
+    from workbench.cli import _docs
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_docs, "print", interrupted, raising=False)
+    out = tmp_path / "odds.rst"
+    assert cli.main(["table", "uwr", "--out", str(out)]) == 130
+    assert capsys.readouterr().err == f"workbench: interrupted after writing {out}\n"
+    assert out.read_text() == cli_table_text()
+
+
+def cli_table_text() -> str:
+    from workbench import cli
+    import io
+    import contextlib
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert cli.main(["table", "uwr", "--format", "rst-grid"]) == 0
+    return buffer.getvalue()
+
+
+def test_ctrl_c_before_any_write_says_only_interrupted(tmp_path, monkeypatch, capsys):
+    from workbench import cli, files
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files, "write_text", interrupted)
+    (tmp_path / "odds.rst").write_text("old\n")
+    assert cli.main(["table", "uwr", "--out", str(tmp_path / "odds.rst")]) == 130
+    assert capsys.readouterr().err == "workbench: interrupted\n"
+    assert (tmp_path / "odds.rst").read_text() == "old\n"

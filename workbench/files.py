@@ -40,6 +40,22 @@ from .errors import WorkbenchError, shown
 PARTIAL = ".partial"
 """What the name of a temporary file ends in (before the target's own suffix)."""
 
+_REPLACED: list[str] = []
+
+
+def replaced() -> list[str]:
+    """The targets this process has replaced so far, as they were given, oldest first: a
+    Ctrl-C that arrives after a command's file was renamed into place says so.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> before = len(replaced())
+        >>> _ = write_text(pathlib.Path(tempfile.mkdtemp()) / "odds.md", "| 1 die | 33.3% |\\n")
+        >>> replaced()[before:][0].endswith("odds.md")
+        True
+    """
+    return list(_REPLACED)
+
 
 class TargetError(WorkbenchError):
     """A file that cannot be written: names the option, the path given, the problem and what
@@ -241,6 +257,7 @@ def replacing(path: "str | os.PathLike", option: str = "out", *,
         with _signals_held():
             os.replace(scratch, target)
             done = True
+            _REPLACED.append(os.fspath(path))
         _flush_folder(target.parent)
     except OSError as exc:
         raise TargetError(option, path, f"cannot be written ({_reason(exc)}); the file is "

@@ -11,7 +11,7 @@ import signal
 import sys
 from typing import NoReturn
 
-from .. import _startup
+from .. import _startup, files
 from .._version import __version__
 from ..errors import WorkbenchError
 from ..validation import RENAMED
@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     leave by ``SystemExit``."""
     for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(logging.CRITICAL)
+    written_before = len(files.replaced())
     try:
         parser = build_parser()
         words = sys.argv[1:] if argv is None else list(argv)
@@ -74,13 +75,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"workbench: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(INTERRUPTED, file=sys.stderr)
+        print(interrupted_line(files.replaced()[written_before:]), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
 
 
 INTERRUPTED = "workbench: interrupted"
+
+
+def interrupted_line(written: list[str]) -> str:
+    """What Ctrl-C prints: one line, naming any file that was already written whole (a file
+    is renamed into place in one step, so it is either that or untouched).
+
+    Example:
+        >>> interrupted_line([])
+        'workbench: interrupted'
+        >>> interrupted_line(["odds.rst"])
+        'workbench: interrupted after writing odds.rst'
+    """
+    if not written:
+        return INTERRUPTED
+    return f"{INTERRUPTED} after writing {', '.join(dict.fromkeys(written))}"
 
 
 class Terminated(BaseException):
@@ -102,7 +118,7 @@ def entry(argv: list[str] | None = None) -> "NoReturn":
     try:
         code = main(argv)
     except KeyboardInterrupt:   # in the instant between the command's end and here
-        print(INTERRUPTED, file=sys.stderr)
+        print(interrupted_line(files.replaced()), file=sys.stderr)
         code = 130
     except Terminated:
         print("workbench: terminated", file=sys.stderr)
