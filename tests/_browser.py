@@ -95,3 +95,45 @@ def server(name: str, command: Sequence[str], cwd: Path, log: Path, ready: Calla
 def launch_chromium(playwright):
     """Debian's chromium, headless, through Playwright."""
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+
+#: Where a plotly figure's parts overlap, measured in the page: the legend box over a plot
+#: area or an axis title, an axis title over tick labels, tick labels over each other.
+#: ``root`` is an element holding one ``.js-plotly-plot``.
+OVERLAPS = """root => {
+  const plot = root.classList.contains('js-plotly-plot') ? root : root.querySelector('.js-plotly-plot');
+  if (!plot) return {missing: true};
+  const box = e => { const r = e.getBoundingClientRect(); return {l: r.left, t: r.top, r: r.right, b: r.bottom, w: r.width, h: r.height}; };
+  const shown = r => r.w > 0 && r.h > 0;
+  const hit = (a, b) => a.l < b.r - 1 && b.l < a.r - 1 && a.t < b.b - 1 && b.t < a.b - 1;
+  const legends = Array.from(plot.querySelectorAll('g.legend > rect.bg')).map(box).filter(shown);
+  const areas = Array.from(plot.querySelectorAll('.draglayer .nsewdrag')).map(box).filter(shown);
+  const titles = Array.from(plot.querySelectorAll('.g-xtitle text, .g-x2title text, .g-ytitle text'))
+      .map(box).filter(shown);
+  const ticks = Array.from(plot.querySelectorAll('.xaxislayer-above .xtick text')).map(box).filter(shown);
+  const problems = [];
+  for (const legend of legends) {
+    if (areas.some(a => hit(legend, a))) problems.push('legend over the plot area');
+    if (titles.some(t => hit(legend, t))) problems.push('legend over an axis title');
+    if (ticks.some(t => hit(legend, t))) problems.push('legend over tick labels');
+  }
+  ticks.forEach((a, i) => ticks.forEach((b, j) => {
+    if (i < j && hit(a, b)) problems.push('tick labels over each other');
+  }));
+  if (titles.some(t => ticks.some(k => hit(t, k)))) problems.push('axis title over tick labels');
+  // every text inside the figure's own box: a title or label past its edge is cut off
+  const frame = box(plot.querySelector('.main-svg'));
+  const texts = Array.from(plot.querySelectorAll(
+      '.gtitle, .g-xtitle text, .g-x2title text, .g-ytitle text, .legendtext, .xtick text, .ytick text'))
+  for (const text of texts) {
+    const r = box(text);
+    if (!shown(r)) continue;
+    if (r.l < frame.l - 1 || r.r > frame.r + 1 || r.t < frame.t - 1 || r.b > frame.b + 1)
+      problems.push('text cut off at the edge: ' + text.textContent.slice(0, 40));
+    if (text.textContent.includes('…')) problems.push('text shortened: ' + text.textContent);
+  }
+  const size = box(plot);
+  return {problems: Array.from(new Set(problems)), width: size.w, height: size.h,
+          legends: legends.length, areas: areas.length};
+}"""
+

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from _browser import ARTIFACTS, answers_http, free_port, launch_chromium, require_browser, server
+from _browser import (ARTIFACTS, OVERLAPS, answers_http, free_port, launch_chromium, require_browser,
+                      server)
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS_DIR = ROOT / "notebooks"
@@ -207,6 +208,12 @@ def test_notebook_runs_cleanly_in_jupyterlab(lab, browser, notebook):
             page.wait_for_timeout(500)
         page.wait_for_timeout(1500)  # let the last outputs and figures lay themselves out
         report = page.evaluate(_REPORT)
+        overlaps = []
+        for plot in page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .js-plotly-plot").all():
+            found = page.evaluate(OVERLAPS, plot.element_handle())
+            if found.get("problems"):
+                title = plot.locator(".gtitle").first.text_content() if plot.locator(".gtitle").count() else ""
+                overlaps.append((title[:60], found["problems"]))
         _screenshots(page, Path(notebook).stem)
     finally:
         page.close()
@@ -219,6 +226,7 @@ def test_notebook_runs_cleanly_in_jupyterlab(lab, browser, notebook):
     small = [size for size in report["plots"] if size[0] < MIN_WIDTH or size[1] < MIN_HEIGHT]
     assert not small, f"{notebook}: plotly figures smaller than {MIN_WIDTH}x{MIN_HEIGHT}: {small}"
     assert not report["clipped"], f"{notebook}: figures cut off at the right: {report['clipped']}"
+    assert not overlaps, f"{notebook}: figures whose parts overlap or are cut off: {overlaps}"
     assert not console, f"{notebook}: browser console errors: {console}"
     source = json.loads((NOTEBOOKS_DIR / notebook).read_text(encoding="utf-8"))
     drawn = sum(1 for cell in source["cells"] if cell["cell_type"] == "code" and any(

@@ -100,8 +100,9 @@ def test_pmf_arrata_example(capsys):
     assert api.extra["effective_ob"] == 3
 
 
-def test_pmf_uwr_example_default_format_is_json(capsys):
-    code, out, _ = run(capsys, "pmf", "uwr", "dice=4", "favor=1", "rerolls=2", "target=2")
+def test_pmf_uwr_example_as_json(capsys):
+    code, out, _ = run(capsys, "pmf", "uwr", "dice=4", "favor=1", "rerolls=2", "target=2",
+                       "--format", "json")
     assert code == 0
     data = json.loads(out)
     assert_contract(data, "uwr")
@@ -185,7 +186,8 @@ def test_options_may_come_before_parameters(capsys):
 # workbench versus
 
 def test_versus_json(capsys):
-    code, out, _ = run(capsys, "versus", "uwr", "--actor", "dice=4 favor=1", "--reactor", "dice=3")
+    code, out, _ = run(capsys, "versus", "uwr", "--actor", "dice=4 favor=1", "--reactor", "dice=3",
+                       "--format", "json")
     assert code == 0
     data = json.loads(out)
     api = workbench.versus("uwr", {"dice": 4, "favor": 1}, {"dice": 3})
@@ -196,7 +198,8 @@ def test_versus_json(capsys):
 
 
 def test_versus_arrata_ties_to_actor(capsys):
-    code, out, _ = run(capsys, "versus", "arrata", "--actor", "stat=B3", "--reactor", "stat=B3")
+    code, out, _ = run(capsys, "versus", "arrata", "--actor", "stat=B3", "--reactor", "stat=B3",
+                       "--format", "json")
     data = json.loads(out)
     assert data["ties_to"] == "actor"
     assert data["p_actor"] == pytest.approx(sum(p for m, p in data["margin"].items() if int(m) >= 0))
@@ -274,10 +277,33 @@ def test_api_raises_value_error_with_the_cli_message(capsys, system_id, params):
 # Entry points, in real processes
 
 def test_python_dash_m_workbench():
-    done = subprocess.run([sys.executable, "-m", "workbench", "pmf", "uwr", "dice=2", "target=1"],
+    done = subprocess.run([sys.executable, "-m", "workbench", "pmf", "uwr", "dice=2", "target=1",
+                           "--format", "json"],
                           capture_output=True, text=True, cwd=REPO, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["p_pass"] == pytest.approx(1 - (4 / 6) ** 2)
+
+
+def test_every_table_command_picks_its_format_by_one_rule(capsys, tmp_path):
+    """--format, else the format --out's suffix names, else Markdown; and --help says so."""
+    for argv in (["pmf", "uwr", "dice=2"], ["versus", "uwr", "--actor", "dice=2", "--reactor", "dice=1"],
+                 ["table", "uwr", "--pools", "1-2"], ["ladder", "uwr", "--want", "Normal=0.7"]):
+        code, out, _ = run(capsys, *argv)
+        assert code == 0 and out.lstrip().startswith(("|", "**")), (argv, out[:80])
+        assert "|:--" in out, argv  # a Markdown pipe table
+        rst = tmp_path / f"{argv[0]}.rst"
+        code, _, _ = run(capsys, *argv, "--out", str(rst))
+        assert code == 0 and "+====" in rst.read_text(encoding="utf-8"), argv  # RST grid
+        as_json = tmp_path / f"{argv[0]}.json"
+        if argv[0] != "table":  # a difficulty table has no JSON form
+            code, _, _ = run(capsys, *argv, "--out", str(as_json))
+            assert code == 0 and json.loads(as_json.read_text(encoding="utf-8")), argv
+        code, _, _ = run(capsys, *argv, "--format", "csv", "--out", str(rst))
+        assert code == 0 and "+====" not in rst.read_text(encoding="utf-8"), argv  # --format wins
+        with pytest.raises(SystemExit):
+            run(capsys, argv[0], "--help")
+        text = " ".join(capsys.readouterr().out.split())
+        assert "default: the format --out's suffix names" in text and "else md" in text, argv[0]
 
 
 def test_console_script_and_its_errors():

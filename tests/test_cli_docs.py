@@ -84,7 +84,7 @@ def test_ladder_solves_and_shows_both_tables(capsys):
     assert "Ordered at 3-6 dice: yes" in out
     # Extreme cannot reach 20% without beating Difficult at 6 dice: said on stderr, one line
     assert err.count("\n") == 1
-    assert err.startswith("workbench: warning: Extreme: the closest setting, target=4, favor+2")
+    assert err.startswith("workbench: warning: Extreme: target=4, favor+2 (19.8%) would be closer")
     assert "would beat Difficult at 6 dice" in err
 
 
@@ -150,7 +150,7 @@ def test_ladder_turns_only_the_knobs_asked_for(capsys):
     rows = {row[0]: row for row in csv.reader(io.StringIO(out))}
     assert rows["Normal"][1] == "target=1" and rows["Difficult"][1] == "target=2"
     # 70% lies between target 1 (80.2%) and target 2 (40.7%): a step over it, not out of range.
-    assert "no setting within 5.0 pp of 70.0% at 4 dice" in err  # a distance: pp, not %
+    assert "no setting comes within 5.0 pp of 70.0% at 4 dice" in err  # a distance: pp, not %
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -175,7 +175,7 @@ MALFORMED = {
                                 "ladder[0].add.favor", "integer"),
     "ladder-set-out-of-range": (VARIANT + '[[ladder]]\nname = "Odd"\nset = { target = -3 }\n',
                                 "ladder.Odd.set.target", "whole number"),
-    "unknown-base": ('base = "gurps"\nid = "x"\nname = "X"\n', "base", "gurps"),
+    "unknown-base": ('base = "hero-system"\nid = "x"\nname = "X"\n', "base", "hero-system"),
     "bad-default": (VARIANT + '[defaults]\nfavor = "lots"\n', "defaults.favor", "'lots'"),
     "unknown-default": (VARIANT + '[defaults]\nluck = 1\n', "defaults.luck", "unknown"),
     "missing-name": ('id = "x"\nmechanic = "pool"\n[dice.d6]\nfaces = [1]\n', "name", "required"),

@@ -17,7 +17,12 @@ def test_there_is_an_example_per_feature():
     for key in ("explode_limit", "explode_into", "shift_faces", "reroll_misses", "keep_at_least", "past",
                 "cancel = [", "add_to_target", "remove_floor", "obstacle", "on.A.faces", "[[cancel_out]]",
                 "[[tiers]]", "all_negative", "[outcome]", "[versus]", "ties = \"actor\"", "base = ",
-                "[defaults]", "[shorthand.stat]", "when = {", "[[ladder]]"):
+                "[defaults]", "[shorthand.stat]", "when = {", "[[ladder]]",
+                # beyond a sum: every key of the roll engine
+                "sides = ", "counts = {", "count = 1", "total = ", "ceiling = ", "pass_if = ",
+                "condition = ", "keep = ", "drop = ", "pick = ", "position", "beats = ", "pairs = ", "ties = \"lose\"",
+                "largest_set = ", "sets = ", "sum = ", "expression = ", "score = ", "percentile = true",
+                "tens_dice = ", "points = "):
         assert key in text, key
 
 
@@ -65,3 +70,35 @@ def test_examples_do_what_the_text_says(tmp_path):
     variant = load("uwr-sixes-explode-wide", tmp_path)
     assert variant.base == "uwr" and variant.description == ""
     assert variant.params["favor"].default == 1
+
+
+def test_the_statistics_examples_do_what_the_text_says(tmp_path):
+    glitch = load("glitching-pool", tmp_path)
+    res = wb.check(glitch, dice=2)
+    assert res.tiers["Critical glitch"] == pytest.approx(1 / 36)          # both dice show 1
+    assert res.probability("ones > dice / 2") == pytest.approx(1 / 36)
+    assert set(res.stats) == {"total", "hits", "ones"}
+    mixed = load("mixed-keep", tmp_path)
+    one = wb.check(mixed, d6=0, d8=1, d10=0)
+    assert one.stats["kept"][0] == pytest.approx(1 / 8) and one.stats["botch"][1] == pytest.approx(1 / 8)
+    three = wb.check(mixed, d6=3, d8=0, d10=0)
+    assert three.stats["middle_die"][6] == pytest.approx(16 / 216)             # two or three sixes
+    assert three.stats["second_die"][6] == pytest.approx(16 / 216)
+    assert three.stats["without_lowest"][12] == pytest.approx(16 / 216)        # 6 + 6 kept
+    assert wb.check(mixed, d6=4, d8=0, d10=0).stats["without_lowest"][18] == pytest.approx(21 / 1296)
+    action = load("action-vs-challenge", tmp_path)
+    capped = wb.check(action, stat=5)
+    assert max(capped.pmf.outcomes) == 10 and capped.pmf[10] == pytest.approx(2 / 6)   # the ceiling
+    assert wb.check(action, stat=0).tiers["Strong hit"] == pytest.approx(
+        sum((a - 1) ** 2 for a in range(1, 7)) / 600)                           # both d10s below
+    battle = load("battle-and-sets", tmp_path)
+    duel = wb.check(battle, attackers=1, defenders=1)
+    assert duel.pmf[1] == pytest.approx(15 / 36) and duel.stats["beaten"][1] == pytest.approx(15 / 36)
+    assert wb.check(battle, attackers=2, defenders=1).stats["width"][2] == pytest.approx(1 / 6)
+    percentile = load("percentile-skill", tmp_path)
+    assert wb.check(percentile, skill=50).p_pass == pytest.approx(0.5)
+    assert wb.check(percentile, skill=50, bonus=1, penalty=1).p_pass == pytest.approx(0.5)
+    assert wb.check(percentile, skill=50, bonus=1).p_pass > 0.7
+    highest = load("highest-die", tmp_path)
+    assert wb.check(highest, dice=0).p_pass == pytest.approx(0.25)            # the lower of two
+    assert wb.check(highest, dice=2).tiers["Critical"] == pytest.approx(1 / 36)

@@ -157,7 +157,7 @@ def test_out_locations(capsys, tmp_path):
         cases = [(str(tmp_path), "is a folder"), ("", "a file name"),
                  (str(tmp_path / "missing" / "x.rst"), "does not exist")]
         if os.path.exists("/dev/full"):
-            cases.append(("/dev/full", "cannot write"))
+            cases.append(("/dev/full", "not a file"))
         if os.geteuid() != 0:  # root writes anywhere
             cases.append((str(readonly / "x.rst"), "cannot write"))
         for out, message in cases:

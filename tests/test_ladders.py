@@ -88,6 +88,8 @@ def test_solver_says_when_a_probability_cannot_be_reached():
     sure = solution.rungs[0]
     assert not sure.reachable
     assert "cannot reach 99.9% at 1 die" in sure.note and "66.7%" in sure.note
+    # and says which pool would reach it
+    assert sure.note.endswith("target=1, favor+2 would come within 5.0 pp of it at 3 dice (96.3%)")
     table = solution.table()
     assert not table.loc[0, "reachable"] and table.loc[1, "reachable"]
 
@@ -254,7 +256,8 @@ def test_ties_at_the_typical_pool_move_a_rung():
     assert solution.rungs[0].achieved > solution.rungs[1].achieved
     assert any(c.kind == "ties" for c in solution.conflicts)
     assert solution.rungs[0].rung.describe() == "target=3, favor+2"  # 59.3%: both reachable
-    assert "target=1, favor-1 (51.8%), would be as likely as B at 4 dice" in solution.rungs[0].note
+    assert solution.rungs[0].note == ("target=1, favor-1 (51.8%) would be closer, but it would be as "
+                                      "likely as B at 4 dice, so the ladder keeps target=3, favor+2 (59.3%)")
 
 
 def test_curves_give_every_rung_over_any_pools():
@@ -300,5 +303,17 @@ def test_a_rung_can_move_to_make_room_and_notes_round_as_tables_do():
     solution = solve_ladder("arrata", {"R0": 0.88, "R1": 0.85, "R2": 0.59}, pool=4, pools=range(4, 9))
     assert [r.rung.describe() for r in solution.rungs] == ["ob=1", "ob=2", "ob=3"]
     assert solution.ordered
-    assert solution.rungs[2].note == ("the closest setting, ob=2 (68.8%), was given up to make room "
-                                      "for the rungs around it; closest in order: ob=3 (31.3%)")
+    assert solution.rungs[2].note == (
+        "ob=2 (68.8%) would be closer, but the rungs around it need it, so the ladder keeps ob=3 "
+        "(31.3%), not within 5.0 pp of 59.0%; ob=4 would come within 5.0 pp of it at B8 (63.7%)")
+
+
+def test_clashes_with_several_rungs_are_named_once_in_one_sentence():
+    # Seen in the report: "would be as likely as Easy at 4d6; would be as likely as Difficult at 4d6".
+    solution = solve_ladder("unnamed", README_WANT, pool=4, pools=range(3, 7))
+    normal = solution.rungs[1].note
+    assert "would be as likely as Easy and Difficult at 4d6, so the ladder keeps" in normal
+    assert normal.count("would be as likely") == 1
+    assert normal.endswith("target=1 would come within 5.0 pp of it at 8d6 (67.0%)")
+    check = workbench.check("unnamed", d6=8, target=1).p_pass
+    assert abs(check - 0.7) <= 0.05 and f"({check:.1%})" in normal

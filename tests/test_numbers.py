@@ -83,7 +83,8 @@ def test_versus_margins_get_the_same_rule(capsys):
               "--format", "md")
     margins = out.split("**Summary**")[0]
     assert "| ≤ " in margins and "| ≥ " in margins and "< 0.01%" in margins
-    data = json.loads(run(capsys, "versus", "uwr", "--actor", "dice=3", "--reactor", "dice=2"))
+    data = json.loads(run(capsys, "versus", "uwr", "--actor", "dice=3", "--reactor", "dice=2",
+                          "--format", "json"))
     assert all(round_sig(p) == p for p in data["margin"].values())
 
 

@@ -53,6 +53,81 @@ def test_solved_ladder_is_drawn_over_pools_one_to_ten():
         assert trace.y[3] == pytest.approx(rung.achieved)
 
 
+def _solved_tables(sections):
+    solved = [s for s in sections if s.title == "Ladders solved for wanted odds"][0]
+    return solved, {t.caption: t.frame for t in solved.items if isinstance(t, Table)}
+
+
+def test_each_system_solves_its_own_rungs_by_default():
+    solved, tables = _solved_tables(report_sections(["uwr", "fons", "unnamed", "arrata"], pool_sizes=[4]))
+    assert tables["The Unnamed System"]["rung"].tolist() == ["Success with a Twist", "Success", "Triumph"]
+    assert tables["FoNS"]["rung"].tolist() == ["Trivial", "Average", "Difficult", "Extreme"]
+    assert tables["Arrata — not ordered: rungs cross"]["rung"].tolist() == [f"Ob {n}" for n in range(1, 7)]
+    # the easiest rung is wanted at 90%, the hardest at 20%
+    for frame in tables.values():
+        assert frame["wanted"].iloc[0] == 0.9 and frame["wanted"].iloc[-1] == 0.2
+    assert not [item for item in solved.items if isinstance(item, str)]  # nothing to excuse
+    # UWR's own ladder at its own odds is the README's example
+    uwr = tables["UWR (= HKRPG)"]
+    expected = workbench.solve_ladder("uwr", "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2",
+                                      pool=4, pools=range(3, 7))
+    assert uwr["setting"].tolist() == [r.rung.describe() for r in expected.rungs]
+
+
+def test_a_given_want_applies_where_the_rung_names_fit_and_others_say_so_once():
+    solved, tables = _solved_tables(report_sections(
+        ["uwr", "fons", "unnamed"], pool_sizes=[4], wanted="normal=0.7,Difficult=0.45"))
+    assert tables["UWR (= HKRPG)"]["rung"].tolist() == ["Normal", "Difficult"]
+    assert tables["UWR (= HKRPG)"]["wanted"].tolist() == [0.7, 0.45]
+    notes = [item for item in solved.items if isinstance(item, str)]
+    assert len(notes) == 2 and notes[0].startswith("FoNS: its rungs (Trivial, Average")
+    assert tables["FoNS"]["rung"].tolist() == ["Trivial", "Average", "Difficult", "Extreme"]
+    assert "normal 70%, Difficult 45%" in solved.intro  # as typed
+    text = " ".join(frame["note"].str.cat(sep=" ") for frame in tables.values())
+    assert "Easy" not in text  # no rung of another system's ladder leaks into the notes
+
+
+def test_notes_are_one_sentence_that_say_what_would_reach_the_rung():
+    _, tables = _solved_tables(report_sections(["unnamed"], pool_sizes=[4]))
+    for note in tables["The Unnamed System"]["note"]:
+        assert note and note.count("would be as likely as") <= 1 and "\n" not in note
+        assert "would come within 5.0 pp of it at" in note  # the pool that would reach it
+    first = tables["The Unnamed System"]["note"].iloc[0]
+    assert first.startswith("cannot reach 90.0% at 4d6 (the settings tried give 0.0% to 55.6%)")
+
+
+def test_text_speaks_only_of_what_the_report_contains():
+    sections = report_sections(["uwr", "arrata"], pool_sizes=[1, 2, 3, 4])
+    words = " ".join(s.intro + " ".join(i for i in s.items if isinstance(i, str)) for s in sections)
+    for absent in ("clock", "condition", "narrative", "single die", "Drama", "die colour"):
+        assert absent not in words, absent
+    assert [s.title for s in sections][-1] != "Stateful rules"
+    with_dice = report_sections(["unnamed", "erzahlspiel"], pool_sizes=[1, 2])
+    intros = {s.title: s.intro for s in with_dice}
+    assert "Erzählspiel narrative dice rolls a single die" in intros["Success curves"]
+    assert "The Unnamed System: tiers by pool size" in intros["Tiers and outcomes"]
+    assert "clocks and conditions" in intros["Stateful rules"] and "Drama Dice" in intros["Stateful rules"]
+    assert "Drama" not in " ".join(s.intro for s in report_sections(["erzahlspiel"], pool_sizes=[1]))
+
+
+def test_five_system_report_is_at_most_two_megabytes_with_the_basic_bundle(tmp_path):
+    from workbench.figures.bundle import BASIC_BUNDLE
+    out = build_report(tmp_path / "five.html")
+    html = out.read_text(encoding="utf-8")
+    assert out.stat().st_size <= 2_000_000, out.stat().st_size
+    assert "plotly.js (basic - minified)" in html and html.count("plotly.js (basic") == 1
+    assert BASIC_BUNDLE.read_text(encoding="utf-8")[:2000] in html
+
+
+def test_a_page_with_other_traces_gets_the_full_bundle():
+    import plotly.graph_objects as go
+
+    from workbench.figures.bundle import plotly_script
+    full = plotly_script([go.Figure(go.Heatmap(z=[[1, 2]]))])
+    basic = plotly_script([go.Figure(go.Bar(y=[1]))])
+    assert len(full) > 3 * len(basic) and "heatmap" in full
+
+
 def test_glance_table_gives_each_ladder_at_four_dice():
     glance = report_sections(["arrata"], pool_sizes=[4])[0].items[0]
     text = glance.html()
@@ -89,7 +164,7 @@ def test_bad_choices_are_one_line_errors(tmp_path):
     (("R.html", ["uwr"], (), None), {}, "pool_sizes got None; allowed: whole numbers"),
     (("R.html", ["uwr"], (), ["a"]), {}, "pool_sizes got 'a'; allowed: a whole number"),
     (("R.html", ["uwr"], (), [1.5]), {}, "pool_sizes got 1.5"),  # was silently pool 1
-    (("R.html", ["uwr"]), {"wanted": None}, "--want got None; allowed: text"),
+    (("R.html", ["uwr"]), {"wanted": ["Easy"]}, r"--want got \['Easy'\]; allowed: text"),
     (("R.html", ["uwr"]), {"wanted": 3}, "--want got 3"),
     (("R.html", ["uwr"]), {"progress": "x"}, "progress got 'x'; allowed: True or False"),
 ])

@@ -151,7 +151,7 @@ def test_import_workbench_does_not_load_numba():
 
 def test_cli_pmf_simulate_json():
     done = subprocess.run([sys.executable, "-m", "workbench", "pmf", "unnamed", "d6=3", "--simulate",
-                           "--trials", "100000", "--seed", "11"], cwd=ROOT, capture_output=True,
+                           "--trials", "100000", "--seed", "11", "--format", "json"], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)

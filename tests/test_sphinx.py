@@ -55,7 +55,7 @@ def doctree_tables(project: Path, builder: str = "html") -> list[list[list[str]]
 
 def cli_grid(capsys, *argv) -> list[list[str]]:
     """The cells of a ``workbench table`` RST grid table."""
-    assert main(list(argv)) == 0
+    assert main([*argv, "--format", "rst-grid"]) == 0
     out = capsys.readouterr().out
     return [[cell.strip() for cell in line.strip("|").split("|")]
             for line in out.splitlines() if line.startswith("|")]

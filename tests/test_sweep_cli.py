@@ -81,3 +81,22 @@ def test_sweep_trials_follow_the_one_rule(capsys):
     assert main(["sweep", "simulate", "--grid", "dice=2", "system=uwr", "--trials", "1e3",
                  "--seed", "1"]) == 0
     assert "1000" in capsys.readouterr().out
+
+
+def test_every_point_and_the_out_file_are_checked_before_the_first_point_runs(tmp_path, capsys,
+                                                                              monkeypatch):
+    import workbench.sweep as sweep_module
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("a point ran before the whole grid was checked")
+    monkeypatch.setattr(sweep_module, "Runner", no_work)
+    # The bad value is at the end of the grid: found before any point runs, and named.
+    code = main(["sweep", "check", "--grid", "dice=999-1001 rerolls=0,1", "system=uwr"])
+    err = capsys.readouterr().err
+    assert code == 2 and "point 5 of 6 (dice=1001, rerolls=0)" in err and "dice" in err, err
+    code = main(["sweep", "versus", "--grid", """actor='{"dice": 2}'""", 'reactor={"dice": -1}',
+                 "system=uwr"])
+    assert code == 2 and "point 1 of 1" in capsys.readouterr().err
+    code = main(["sweep", "check", "--grid", "dice=1-3", "system=uwr", "--out", str(tmp_path) + "/"])
+    assert code == 2 and "--out" in capsys.readouterr().err
+

@@ -110,7 +110,29 @@ def test_axes_legends_and_colour_bars_read_as_words_not_column_names():
 def test_band_map_says_when_no_cell_is_within_the_band(ladder_grid):
     fig = band_map_figure(ladder_grid, "favor", "target", over="dice", low=0.99, high=1.0)
     assert "every pool of 3 to 6 dice (no such cells)" in fig.layout.title.text
-    assert fig.data[0].colorbar.title.text == "share of pools in the band"
+    assert fig.data[0].colorbar.title.text == "outside the band (pp)"
+
+
+def test_band_map_tells_the_cells_apart(ladder_grid):
+    """Seen in notebook 08: with shares of 0 or 1/4 in every cell, every cell looked alike."""
+    fig = band_map_figure(ladder_grid, "favor", "target", over="dice", low=0.6, high=0.75)
+    shades = {round(z, 6) for row in fig.data[0].z for z in row}
+    assert len(shades) >= 6  # of nine cells: how far each strays from the band
+    band = band_frame(ladder_grid, "favor", "target", over="dice", low=0.6, high=0.75)
+    row = band[(band.favor == 0) & (band.target == 1)].iloc[0]
+    assert row.outside == pytest.approx(row.greatest - 0.75)  # above the band only
+    texts = [t for line in fig.data[0].text for t in line]
+    assert f"{100 * row.least:.0f}–{row.greatest:.0%}" in texts
+
+
+def test_a_family_of_close_probabilities_gets_an_axis_scaled_to_it():
+    """Seen in notebook 08: lines near 55% on a 0-100% axis lay on top of each other."""
+    frame = pd.DataFrame({"players": [2, 3, 2, 3], "refill_rate": [0.0, 0.0, 0.1, 0.1],
+                          "pass_with": [0.54, 0.55, 0.56, 0.57]})
+    fig = line_family_figure(frame, "players", "refill_rate", "pass_with")
+    low, high = fig.layout.yaxis.range
+    assert 0.5 < low < 0.54 and 0.57 < high < 0.6
+    assert fig.layout.yaxis.tickformat == ".1%"
 
 
 def test_wrong_objects_are_workbench_errors(tmp_path):

@@ -333,7 +333,7 @@ def test_numeric_choices_from_text(write, capsys):
         wb.check(path, size="5")
     with pytest.raises(WorkbenchError, match="one of 4, 6, 8"):
         wb.check(path, size=True)
-    assert main(["pmf", path, "size=4"]) == 0
+    assert main(["pmf", path, "size=4", "--format", "json"]) == 0
     assert '"2": 0.25' in capsys.readouterr().out
     # A rulebook block (Sphinx and Markdown read options as text) sets it too.
     from workbench.render import parse_block

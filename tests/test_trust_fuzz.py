@@ -158,7 +158,7 @@ def test_random_designs_match_the_brute_force(tmp_path, data):
     else:
         assert abs(result.p_pass - p_pass) <= tolerance, (design, params)
     # The command line reads the same file and prints the same numbers.
-    code, out, err = run_cli(["pmf", str(path), *(f"{k}={v}" for k, v in given.items())])
+    code, out, err = run_cli(["pmf", str(path), "--format", "json", *(f"{k}={v}" for k, v in given.items())])
     assert code == 0, err
     printed = json.loads(out)
     for total, p in printed["pmf"].items():
@@ -179,7 +179,7 @@ def test_random_parameter_text_is_right_or_refused(tmp_path, data):
     names = [f"n_{name}" for name in design["dice"]] + ["bonus", "target"]
     chosen = data.draw(st.dictionaries(st.sampled_from(names), st.sampled_from(TEXT), max_size=3))
     words = [f"{k}={v}" for k, v in chosen.items()]
-    code, out, err = run_cli(["pmf", str(path), *words])
+    code, out, err = run_cli(["pmf", str(path), "--format", "json", *words])
     # What a whole-number parameter accepts: ASCII digits with a sign, within its bounds.
     bounds = {"bonus": (0, 2), "target": (-3, 12)}
     values = {}
@@ -244,7 +244,7 @@ def test_uwr_from_the_command_line_matches_the_brute_force(chosen, data):
     from _brute import success_pool_matrix
 
     words = {name: data.draw(st.sampled_from(UWR_TEXT[name])) for name in chosen}
-    code, out, err = run_cli(["pmf", "uwr", *(f"{k}={v}" for k, v in words.items())])
+    code, out, err = run_cli(["pmf", "uwr", "--format", "json", *(f"{k}={v}" for k, v in words.items())])
     values = {name: _uwr_value(name, text) for name, text in words.items()}
     if any(v is None for v in values.values()):
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (words, err)

@@ -72,11 +72,13 @@ def test_readme_commands_from_another_folder(installed):
     _, script, env, elsewhere = installed
     listing = _run([str(script), "systems"], elsewhere, env).stdout
     assert "uwr" in listing and "erzahlspiel" in listing
-    exact = json.loads(_run([str(script), "pmf", "uwr", "dice=4", "favor=1", "rerolls=2", "target=2"],
+    exact = json.loads(_run([str(script), "pmf", "uwr", "dice=4", "favor=1", "rerolls=2", "target=2",
+                             "--format", "json"],
                             elsewhere, env).stdout)
     assert abs(exact["p_pass"] - 0.890625) < 1e-12
     simulated = json.loads(_run([str(script), "pmf", "unnamed", "d6=3", "d8=2", "--simulate",
-                                 "--trials", "20000", "--seed", "7"], elsewhere, env).stdout)
+                                 "--trials", "20000", "--seed", "7", "--format", "json"],
+                                elsewhere, env).stdout)
     assert abs(sum(simulated["pmf"].values()) - 1) < 1e-9
     table = _run([str(script), "table", "uwr", "--pools", "1-3", "--format", "md"], elsewhere, env).stdout
     assert "Normal" in table and "%" in table

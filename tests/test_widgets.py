@@ -213,7 +213,10 @@ def test_every_declared_parameter_gets_a_control(system):
     controls = EntryControls(system)
     assert set(controls.knobs) == set(sys_.params)
     settings = controls.settings()
-    typical = {sys_.pool_parameter: TYPICAL_POOL} if sys_.pool_parameter else {}
+    pool = sys_.params.get(sys_.pool_parameter)
+    typical = {} if pool is None else {  # a typical pool, within the parameter's bounds
+        pool.name: min(max(TYPICAL_POOL, pool.minimum or 0),
+                       pool.maximum if pool.maximum is not None else TYPICAL_POOL)}
     assert sys_.resolve(**settings.knobs) == sys_.resolve(**typical)  # defaults round-trip
     for name, param in sys_.params.items():
         widget = controls.knobs[name]
@@ -271,7 +274,8 @@ def test_explorer_starts_at_a_typical_pool_and_disables_the_pool_knob_on_curves(
     explorer.view.value = "outcomes"
     assert not uwr.knobs["dice"].disabled and explorer.pools.disabled
     normal = workbench.check("uwr", dice=4, target=1).pmf
-    column = list(explorer.figure.data[0].x).index("uwr dice=4 · Normal")
+    # Normal, Difficult and Extreme roll the same four dice: one column for the three
+    column = list(explorer.figure.data[0].x).index("uwr dice=4 · Normal – Extreme")
     assert explorer.figure.data[0].y[column] == pytest.approx(normal[0])
     explorer.view.value = "difference"
     assert not explorer.baseline.disabled and explorer.trials.disabled
@@ -307,6 +311,39 @@ def test_explorer_redraws_with_engine_numbers_after_a_knob_moves():
     expected = [workbench.check("uwr", dice=n, favor=2, target=1).p_pass for n in range(1, 6)]
     np.testing.assert_allclose(normal.y, expected, atol=1e-12)
     assert "updated in" in explorer.status.value
+
+
+def test_explorer_pool_range_ends_where_every_curve_has_settled():
+    explorer = Explorer(["uwr"])
+    assert explorer.pools.value == (1, 17)  # UWR's Extreme is within 5 pp of certain at 17 dice
+    at_end = workbench.check("uwr", dice=17, target=3).p_pass
+    assert at_end >= 0.95 and workbench.check("uwr", dice=16, target=3).p_pass < 0.95
+    explorer.add("erzahlspiel")  # a single die settles at once: the range stays
+    assert explorer.pools.value == (1, 17)
+    explorer.pools.value = (1, 8)  # the designer's choice is kept from now on
+    explorer.add("unnamed")
+    assert explorer.pools.value == (1, 8)
+    assert Explorer(["uwr"], pool_sizes=range(2, 5)).pools.value == (2, 4)
+
+
+def test_every_view_shares_one_legend_place_and_one_style_per_system():
+    explorer = Explorer(["uwr", "arrata"])
+    legends, margins = [], []
+    for view in ("curve", "outcomes", "difference", "curve"):
+        explorer.view.value = view
+        layout = explorer.figure.layout
+        legends.append({k: layout.legend[k] for k in ("x", "y", "xanchor", "yanchor", "orientation")})
+        margins.append(layout.margin.to_plotly_json())
+    assert all(legend == legends[0] for legend in legends) and legends[0]["x"] > 1
+    assert all(margin == margins[0] for margin in margins)
+    explorer.view.value = "curve"
+    styles = {t.name: (t.line.color, t.line.dash) for t in explorer.figure.data}
+    assert len({c for c, _ in styles.values()}) == 2  # one colour per system
+    uwr_dashes = [d for name, (_, d) in styles.items() if name.startswith("uwr")]
+    assert len(set(uwr_dashes)) == len(uwr_dashes) == 4  # one dash per rung
+    explorer.view.value = "difference"
+    arrata = [t for t in explorer.figure.data if t.name.startswith("arrata")]
+    assert {t.line.color for t in arrata} == {styles["arrata · Ob 1"][0]}  # its colour kept
 
 
 def test_explorer_views_methods_and_entries():

@@ -8,8 +8,13 @@ Example:
     >>> round(workbench.check("arrata", stat="B5", ob=3).p_pass, 4)
     0.5
 """
+from . import _startup  # noqa: F401  (first: Ctrl-C while the workbench program loads)
+
+import importlib
+
 from ._version import __version__
 from . import _display  # noqa: F401  (registers how results show themselves in notebooks)
+from ._display import readable_table
 from .api import check, load_system, margin_distribution, score, simulate, system, systems, versus
 from .results import CheckResult, Distribution, Roll, VersusResult
 from .errors import DataFileError, ParameterError, WorkbenchError
@@ -32,5 +37,15 @@ __all__ = [
     "drama_campaign", "burn_scene", "taken_out", "clock", "clock_table", "rounds_until_hits",
     "pool_maximum", "DramaResult", "BurnResult", "StepsResult",
     "success_curve", "side_by_side", "ladder_table", "difficulty_table", "solve_ladder",
-    "LadderSolution", "RungSolution", "render_table", "NumberFormat", "build_report",
+    "LadderSolution", "RungSolution", "render_table", "NumberFormat", "build_report", "sweep",
+    "readable_table",
 ]
+
+
+def __getattr__(name: str):
+    """``workbench.sweep`` on first use: the sweep package (callable, see
+    :mod:`workbench.sweep`) loads concurrent.futures and logging, which ``import workbench``
+    does not need."""
+    if name == "sweep":  # (`from . import sweep` here would ask this function again)
+        return importlib.import_module(".sweep", __name__)
+    raise AttributeError(f"module 'workbench' has no attribute {name!r}")

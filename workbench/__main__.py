@@ -1,6 +1,4 @@
 """``python -m workbench`` is the ``workbench`` command."""
-import sys
+from .cli import entry
 
-from .cli import main
-
-sys.exit(main())
+entry()

@@ -141,6 +141,136 @@ def readable(name) -> str:
     return name.replace("_", " ")
 
 
+#: Column names a designer reads (the report's and the notebooks' tables share them).
+READABLE_NAMES = {
+    "pass_without": "P(pass) without Drama Dice", "pass_with": "P(pass) with Drama Dice",
+    "pass_with_stderr_bound": "± (standard error, at most)", "mean_pulled": "dice pulled per check",
+    "empty_share": "checks finding the pool empty", "pool_max": "pool maximum",
+    "checks": "checks per campaign", "trials": "campaigns simulated", "seed": "seed",
+    "without": "without Drama Dice", "with": "with Drama Dice", "wanted": "wanted",
+    "achieved": "achieved", "error": "off by", "reachable": "within tolerance",
+    "rung": "rung", "setting": "setting", "note": "note", "die": "die",
+    "refill_rate": "refill rate", "players": "players", "tier": "tier",
+    "burns_per_scene": "burns per scene", "mean_pool": "mean pool before",
+    "p_empty": "P(pool empty)", "short_rest_before": "short rest before",
+    "all_within": "within the band at every pool", "share": "share of pools in the band",
+    "least": "least P(pass)", "greatest": "greatest P(pass)", "count": "pools",
+    "outside": "outside the band", "p_pass": "P(pass)",
+}
+
+
+def readable_table(frame, *, percent=None, pp=(), stderr=(), digits=(), names=None,
+                   index: bool = True):
+    """A table as the report and the notebooks show it: probabilities as percentages
+    (``< 0.1%`` for a chance that only rounds to 0), differences of probabilities in
+    percentage points (``+1.2 pp``), standard errors in points (``0.35 pp``), whole counts
+    with thousands separators (``20,000``), ``yes``/``no``, columns named in words.
+
+    Args:
+        frame: a pandas DataFrame (or Series).
+        percent: the probability columns; ``None`` finds them by name (``p_pass``,
+            ``pass_with``, ``share``, ...); ``True``: every number is a probability.
+        pp, stderr, digits: columns of differences, of standard errors, and of numbers shown
+            with two decimals.
+        names: column names to use instead of :data:`READABLE_NAMES`.
+        index: keep the frame's index (its name made readable too).
+
+    Returns:
+        A DataFrame of text, ready to display or export.
+
+    Example:
+        >>> import pandas as pd
+        >>> frame = pd.DataFrame({"pass_with": [0.4944], "mean_pulled": [1.3333],
+        ...                       "checks": [10.0], "error": [-0.0125]})
+        >>> readable_table(frame, pp=["error"]).iloc[0].tolist()
+        ['49.4%', '1.33', '10', '-1.2\\xa0pp']
+        >>> list(readable_table(frame, pp=["error"]).columns)
+        ['P(pass) with Drama Dice', 'dice pulled per check', 'checks per campaign', 'off by']
+    """
+    import pandas as pd  # lazy: slow import
+
+    out = frame.to_frame() if isinstance(frame, pd.Series) else frame.copy()
+    if not index:
+        out = out.reset_index(drop=True)
+    table = NumberFormat("percent", 1)
+    words = {**READABLE_NAMES, **(names or {})}
+
+    def kind(column) -> str:
+        key = column[-1] if isinstance(column, tuple) else column
+        name = str(key).rpartition(": ")[2]  # a sweep's "Normal: p_pass" is a p_pass
+        if column in pp or key in pp:
+            return "pp"
+        if column in stderr or key in stderr:
+            return "stderr"
+        if column in digits or key in digits:
+            return "digits"
+        if percent is True or (percent is not None and (column in percent or key in percent)):
+            return "percent"
+        if percent is None and isinstance(key, str) and name.endswith("stderr"):
+            return "stderr"  # the spread of a probability: points, not percent
+        if percent is None and isinstance(key, str) and _PROBABILITY_NAME.search(name):
+            return "percent"
+        return ""
+
+    for column in out.columns:
+        values, how = out[column], kind(column)
+        if how == "percent":
+            out[column] = [table.text(v) if _is_number(v) else _text(v) for v in values]
+        elif how == "pp":  # a no-break space keeps the unit with its number
+            out[column] = [f"{100 * float(v):+.1f}\u00a0pp" if _is_number(v) else _text(v) for v in values]
+        elif how == "stderr":
+            out[column] = [f"{100 * float(v):.2f}\u00a0pp" if _is_number(v) else _text(v) for v in values]
+        elif how == "digits":
+            out[column] = [f"{float(v):,.2f}" if _is_number(v) else _text(v) for v in values]
+        else:
+            out[column] = [_plain(column, v) for v in values]
+    out.columns = _renamed(out.columns, words)
+    if not index:  # no row numbers on the page: an index of blanks shows as nothing
+        out.index = pd.Index([""] * len(out))
+    else:
+        out.index = out.index.set_names([None if n is None else words.get(str(n), readable(n))
+                                         for n in out.index.names])
+    return out
+
+
+def _renamed(columns, words):
+    import pandas as pd  # lazy: slow import
+    if isinstance(columns, pd.MultiIndex):
+        return pd.MultiIndex.from_tuples([tuple(words.get(str(p), str(p)) for p in c)
+                                          for c in columns])
+    def word(name) -> str:
+        name = str(name)
+        if name in words:
+            return words[name]
+        head, sep, tail = name.rpartition(": ")  # a sweep's "Normal: p_pass"
+        if sep and "_" in tail:
+            return f"{head}: {words.get(tail, readable(tail))}"
+        return readable(name) if "_" in name else name
+    return [word(c) for c in columns]
+
+
+def _is_number(value) -> bool:
+    return (isinstance(value, (int, float, np.integer, np.floating))
+            and not isinstance(value, (bool, np.bool_)) and not (value != value))
+
+
+def _text(value) -> str:
+    return "" if value is None or (isinstance(value, float) and value != value) else str(value)
+
+
+def _plain(column, value) -> str:
+    """A number that is not a probability: whole values as counts (``10``, ``20,000``;
+    seeds as they are), others to three significant digits (``1.33``, ``11.6``)."""
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if not _is_number(value):
+        return _text(value)
+    key = column[-1] if isinstance(column, tuple) else column
+    if float(value).is_integer():
+        return str(int(value)) if str(key) == "seed" else f"{int(value):,}"
+    return f"{float(value):,.0f}" if abs(value) >= 100 else f"{float(value):.3g}"
+
+
 def _params(params, system: str | None = None) -> str:
     """The settings that differ from the system's defaults (all of them if it is unknown)."""
     params = dict(params)
@@ -178,8 +308,14 @@ def to_frame(obj):
     if kind == "VersusResult":
         return _distribution_frame(obj.margin, "margin")
     if kind == "Roll":
-        return pd.DataFrame([{name: getattr(obj, name) for name in (
-            "system", "successes", "failures", "net", "outcome", "tier", "passed")}])
+        row = {name: getattr(obj, name) for name in (
+            "system", "successes", "failures", "net", "outcome", "tier", "passed")}
+        row.update(obj.stats or {})
+        return pd.DataFrame([row])
+    if kind == "Joint":
+        frame = pd.DataFrame(obj.values, columns=list(obj.names))
+        frame["probability"] = obj.probabilities
+        return frame
     if kind == "StepsResult":
         return obj.frame.copy()
     if kind == "DramaResult":
@@ -210,6 +346,9 @@ def _facts(obj) -> tuple[str, list[tuple[str, str]]]:
             facts.append(("mean", _number(obj.mean) + _plus_minus(obj.mean_stderr, False)))
         if obj.lost_mass > NOISE:
             facts.append(("lost mass", f"{obj.lost_mass:.1e}"))
+        if obj.stats:
+            facts.append(("means", " · ".join(f"{name} {_number(dist.mean)}" for name, dist
+                                              in obj.stats.items() if name != "total")))
         if simulated:
             facts += [("trials", f"{obj.trials:,}"), ("seed", str(obj.seed))]
         return f"{obj.system} · {obj.method} · {_params(obj.params, obj.system)}", facts
@@ -224,7 +363,13 @@ def _facts(obj) -> tuple[str, list[tuple[str, str]]]:
         facts = [(name, _value(getattr(obj, name))) for name in
                  ("successes", "failures", "net", "outcome", "tier", "passed")
                  if getattr(obj, name) is not None]
+        facts += [(name, str(value)) for name, value in (obj.stats or {}).items() if name != "total"]
         return obj.system, facts
+    if kind == "Joint":
+        facts = [("statistics", ", ".join(obj.names)), ("combinations", f"{len(obj):,}")]
+        if obj.trials is not None:
+            facts.append(("trials", f"{obj.trials:,}"))
+        return "", facts
     if kind == "StepsResult":
         facts = [(f"mean {obj.quantity}", _number(obj.mean) + _plus_minus(obj.mean_stderr, False))]
         if obj.tail > NOISE:
@@ -274,6 +419,8 @@ def _shown_tables(obj) -> list[tuple[str, Any, int]]:
             dists = [("outcome", obj)]
         elif kind == "CheckResult":
             dists = [("outcome", obj.pmf), ("tier", obj.tiers)]
+            dists += [(name, dist) for name, dist in (obj.stats or {}).items()
+                      if name != "total" and len(dist) <= TABLE_ROWS]
         else:
             dists = [("margin", obj.margin)]
         out = []
@@ -298,7 +445,7 @@ def _shown_tables(obj) -> list[tuple[str, Any, int]]:
     shown = full.head(TABLE_ROWS)
     text = pd.DataFrame({readable(c): [_cell(c, v) for v in shown[c]] for c in shown.columns})
     caption = {"StepsResult": obj.quantity if kind == "StepsResult" else "",
-               "DramaResult": "per check", "BurnResult": "per check"}[kind]
+               "DramaResult": "per check", "BurnResult": "per check", "Joint": "combinations"}[kind]
     return [(caption, text, len(full) - len(shown))]
 
 
@@ -341,7 +488,7 @@ def text(obj) -> str:
         listed = [f"{label}: {_percent(p)}" for label, p, _ in rows[:TEXT_OUTCOMES]]
         more = f", … {len(rows) - TEXT_OUTCOMES} more" if len(rows) > TEXT_OUTCOMES else ""
         lines.append("  " + ", ".join(listed) + more)
-    elif kind not in ("Roll", "LadderSolution"):
+    elif kind not in ("Roll", "LadderSolution", "Joint"):
         lines.append("  (to_frame() for the table)")
     return "\n".join(lines)
 

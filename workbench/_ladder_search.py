@@ -182,9 +182,9 @@ def check_pools(pool: int | None, pools: "Iterable[int] | None") -> tuple[int, .
     return tuple(sorted(sizes))
 
 
-def evaluator(sys_: System, base: Mapping[str, Any], pools: Sequence[int | None]):
-    """A function ``rung -> P(pass) at each pool``; pools repeat across rungs, so each
-    distinct pool's distribution is computed once."""
+def evaluator(sys_: System, base: Mapping[str, Any], pools: Sequence[int | None], condition=None):
+    """A function ``rung -> P(pass) at each pool`` (P(``condition``), a parsed condition, if
+    given); pools repeat across rungs, so each distinct pool's distribution is computed once."""
     memo: dict = {}
 
     def p_pass(rung: Rung) -> tuple[float, ...]:
@@ -193,7 +193,7 @@ def evaluator(sys_: System, base: Mapping[str, Any], pools: Sequence[int | None]
             given = dict(base)
             if size is not None:
                 given[sys_.pool_parameter] = size
-            value = _exact_point(sys_, sys_.with_rung(rung, **given), memo)[0]
+            value = _exact_point(sys_, sys_.with_rung(rung, **given), memo, condition)[0]
             if value is None:
                 raise WorkbenchError(f"{sys_.id}: rung {rung.describe()!r} gives no pass/fail result")
             out.append(float(value))
@@ -203,7 +203,7 @@ def evaluator(sys_: System, base: Mapping[str, Any], pools: Sequence[int | None]
 
 
 def candidates(sys_: System, knobs: Mapping[str, tuple | None], base: dict,
-               pools: Sequence[int | None], typical: int) -> list[Candidate]:
+               pools: Sequence[int | None], typical: int, condition=None) -> list[Candidate]:
     """Every setting the knobs reach, with P(pass) over ``pools`` (``pools[typical]`` is the
     typical pool; whole-number knobs rise from 1 until P(pass) there is negligible)."""
     adds = {k for rung in sys_.ladder for k in rung.add}
@@ -217,7 +217,7 @@ def candidates(sys_: System, knobs: Mapping[str, tuple | None], base: dict,
     settings = math.prod(len(values) for values in listed.values()) * max(levels, 1)
     SWEEP_POINTS.check(settings * len(pools), f"solve_ladder {sys_.id} ({settings:,} settings "
                        f"x {len(pools)} pools)", fewer="fewer pools in the range or fewer knob values")
-    p_pass = evaluator(sys_, base, pools)
+    p_pass = evaluator(sys_, base, pools, condition)
     out = []
     for combo in itertools.product(*listed.values()):
         fixed = dict(zip(listed, combo))

@@ -12,11 +12,11 @@ import numpy as np
 
 from . import validation
 from .api import check, simulate
-from .engine.exact import exact_raw
-from .engine.work import exact_work
+from .engine import exact_distribution
+from .engine.work import exact_steps
 from .errors import ParameterError
 from .limits import EXACT_WORK, MAX_DICE
-from .results import reading
+from .results import reading, stderr_of
 from .rules.registry import get_system
 from .rules.system import Rung, System
 
@@ -77,22 +77,27 @@ def evaluate(system: "str | System", params: dict, method: str = "exact", trials
     return simulate(system, trials=trials, seed=seed, **params)
 
 
-def _exact_point(sys_: System, params: dict, memo: dict) -> tuple[float | None, float | None]:
-    """P(pass) and mean of one exact check, as :func:`check` gives them.
+def _exact_point(sys_: System, params: dict, memo: dict,
+                 condition=None) -> tuple[float | None, float | None]:
+    """P(pass) (or P(``condition``), a parsed condition) and mean of one exact check, as
+    :func:`check` gives them.
 
     Curves ask for hundreds of checks whose pools repeat (every rung of a size rolls the
     same dice), so each distinct pool's distribution and mean are computed once per call;
     building the full :class:`CheckResult` for each point was most of a table's time.
     """
     resolved = sys_.resolve(**params)
-    return _exact_reading(sys_, resolved, sys_.mechanic.pool(resolved), memo)
+    return _exact_reading(sys_, resolved, sys_.mechanic.pool(resolved), memo, condition)
 
 
-def _exact_reading(sys_: System, resolved: dict, spec, memo: dict) -> tuple[float | None, float | None]:
+def _exact_reading(sys_: System, resolved: dict, spec, memo: dict,
+                   condition=None) -> tuple[float | None, float | None]:
     if spec not in memo:
-        raw = exact_raw(spec)
+        raw = exact_distribution(spec)
         memo[spec] = raw, reading.outcomes(sys_.mechanic, raw).mean
     raw, mean = memo[spec]
+    if condition is not None:
+        return reading.probability(sys_.mechanic, raw, resolved, condition), mean
     return reading.p_pass(sys_.mechanic, raw, resolved), mean
 
 
@@ -111,7 +116,7 @@ def _planned_pools(sys_: System, rungs: list[Rung], sizes: list[int], params: di
             planned[index, size if sys_.pool_parameter else None] = resolved, sys_.mechanic.pool(resolved)
     specs = dict.fromkeys(spec for _, spec in planned.values())
     if len(specs) > 1:
-        total = sum(exact_work(spec).steps for spec in specs)
+        total = sum(exact_steps(spec) for spec in specs)
         EXACT_WORK.check(total, f"{sys_.id}: a curve over {len(specs)} different pools",
                          fewer="fewer or smaller pool sizes, or simulate instead (method='simulate')")
     return planned
@@ -120,11 +125,13 @@ def _planned_pools(sys_: System, rungs: list[Rung], sizes: list[int], params: di
 def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_POOLS,
                   rungs: "Sequence[str | Rung] | None" = None, *, label: str | None = None,
                   method: str = "exact", trials: int = 200_000, seed: int | None = None,
-                  **params: Any) -> pd.DataFrame:
+                  condition: str | None = None, **params: Any) -> pd.DataFrame:
     """P(pass) for each pool size and ladder rung, as a long DataFrame.
 
     Columns: ``label``, ``system``, ``pool``, ``rung``, ``p_pass``, ``mean`` and, for simulated
     curves, ``stderr``. ``params`` are the character's other settings (favor, quality, ...).
+    With ``condition`` (a condition over the system's statistics and parameters, such as
+    ``"ones * 2 > dice"`` or ``"beaten == 2"``) the ``p_pass`` column holds P(condition).
 
     Example:
         >>> frame = success_curve("uwr", [1, 2], rungs=["Normal"])
@@ -133,9 +140,13 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
     """
     import pandas as pd  # lazy: pandas
     sys_ = get_system(system)
+    # Shorthand such as stat="A5" sets the Quality; its count is a pool size like any other,
+    # and the curve's own pool sizes take its place (as they take the place of dice=5).
+    params = sys_.mechanic.preprocess(dict(params))
     chosen = _rungs(sys_, rungs)
     sizes = pool_size_list(pool_sizes)
     method = validation.method("success_curve", method)
+    parsed = None if condition is None else sys_.condition(condition)
     if method == "simulate":  # one seed for every point: a fresh one is drawn once, here
         trials = validation.trials("success_curve", trials)
         seed = validation.seed("success_curve", seed)
@@ -151,7 +162,11 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
             key = size if sys_.pool_parameter else None
             if key not in cache:
                 if method == "exact":
-                    cache[key] = _exact_reading(sys_, *planned[index, key], memo)
+                    cache[key] = _exact_reading(sys_, *planned[index, key], memo, parsed)
+                elif parsed is not None:
+                    result = evaluate(sys_, sys_.with_rung(rung, **given), method, trials, seed)
+                    chance = result.probability(condition)
+                    cache[key] = chance, result.mean, stderr_of(chance, result.trials)
                 else:
                     result = evaluate(sys_, sys_.with_rung(rung, **given), method, trials, seed)
                     cache[key] = result.p_pass, result.mean, result.p_pass_stderr

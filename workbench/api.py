@@ -12,13 +12,16 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import validation
-from .engine import RawDistribution, exact_raw, score_faces
+from .engine import RawDistribution, exact_distribution, score_faces
+from .engine.concrete_roll import score_roll, score_scored
 from .engine.simulation import check_work, simulate_raw
 from .errors import ParameterError, WorkbenchError, shown
 from .limits import MAX_SIDES, MAX_TOTAL
 from .results import CheckResult, Distribution, Roll, VersusResult, check_result
 from .rules.registry import all_systems, get_system
 from .rules.registry import load_system as registry_load_system
+from .rules.roll import RollSpec
+from .rules.scored import Outcomes, ScoredRoll
 from .rules.system import System
 
 
@@ -68,7 +71,7 @@ def check(system: "str | System", **params: Any) -> CheckResult:
     sys_ = get_system(system)
     resolved, pool = sys_.setting(params)   # remembered per setting (data-defined systems)
     try:
-        raw = exact_raw(pool)
+        raw = exact_distribution(pool)   # a pool's sums, or a roll's statistics together
     except WorkbenchError as exc:  # work refused up front: say which system asked for it
         raise WorkbenchError(f"{sys_.id}: {exc}") from None
     return check_result(sys_, raw, resolved)
@@ -130,7 +133,14 @@ def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[
     """
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
-    rolled = score_faces(sys_.mechanic.pool(resolved), _checked_faces(faces))
+    spec = sys_.mechanic.pool(resolved)
+    if isinstance(spec, ScoredRoll):
+        return _score_statistics(sys_, spec, _checked_faces(faces), resolved, score_scored(spec, _checked_faces(faces)))
+    if isinstance(spec, Outcomes):
+        raise WorkbenchError(f"{sys_.id}: its odds are given outright, without dice: there are no faces to score")
+    if isinstance(spec, RollSpec):
+        return _score_statistics(sys_, spec, _checked_faces(faces), resolved)
+    rolled = score_faces(spec, _checked_faces(faces))
     table = np.zeros((2, 1))
     table[int(rolled.all_initial_failed), 0] = 1.0
     res = check_result(sys_, RawDistribution(rolled.total, table), resolved)
@@ -140,6 +150,18 @@ def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[
     return Roll(system=sys_.id, successes=rolled.successes, failures=rolled.failures,
                 net=None if labelled else rolled.total, outcome=outcome, tier=tier,
                 passed=None if res.p_pass is None else res.p_pass == 1.0)
+
+
+def _score_statistics(sys_: System, spec, faces, resolved, joint=None) -> Roll:
+    """Concrete faces of a system with counts or statistics: every statistic as read."""
+    res = check_result(sys_, joint if joint is not None else score_roll(spec, faces), resolved)
+    stats = {name: int(value) for name, value in zip(res.joint.names, res.joint.values[0])}
+    tier = next((o for o, p in res.tiers.items() if p == 1.0), None) if res.tiers else None
+    labelled = sys_.outcome_labels is not None
+    outcome = next(o for o, p in res.pmf.items() if p == 1.0)
+    return Roll(system=sys_.id, successes=None, failures=None,
+                net=None if labelled else stats["total"], outcome=outcome, tier=tier,
+                passed=None if res.p_pass is None else res.p_pass == 1.0, stats=stats)
 
 
 def _checked_faces(faces: Any) -> "list[int] | dict[str, list[int]]":

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
+from . import _ladder_notes as _notes
 from . import validation
 from ._ladder_search import (  # noqa: F401 (public here)
     DEFAULT_ADD_STEPS,
@@ -33,7 +34,7 @@ from .analysis import pool_size_list, success_curve
 from .api import check
 from .errors import ParameterError, WorkbenchError
 from .limits import MAX_DICE
-from .numbers import fixed, json_ready
+from .numbers import json_ready
 from .results.rich import RichResult
 from .rules.registry import get_system
 from .rules.system import Rung, System
@@ -60,11 +61,13 @@ def pool_label(system: "str | System", size: int, quality: str | None = None) ->
 
 
 def ladder_table(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS,
-                 rungs: "Sequence[str | Rung] | None" = None, **params: Any) -> pd.DataFrame:
+                 rungs: "Sequence[str | Rung] | None" = None, condition: str | None = None,
+                 **params: Any) -> pd.DataFrame:
     """P(pass) with one row per ladder rung and one column per pool size.
 
     Built on :func:`workbench.analysis.success_curve`. A system without a pool parameter
-    (Erzählspiel: one die per check) gets a single column, ``P(pass)``.
+    (Erzählspiel: one die per check) gets a single column, ``P(pass)``. With ``condition``
+    (over the system's statistics and parameters) the cells are P(condition).
 
     Example:
         >>> table = ladder_table("uwr", [1, 2])
@@ -73,7 +76,7 @@ def ladder_table(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_TAB
     """
     sys_ = get_system(system)
     sizes = pool_size_list(pool_sizes)
-    long = success_curve(sys_, sizes or [1], rungs, **params)
+    long = success_curve(sys_, sizes or [1], rungs, condition=condition, **params)
     if not sys_.pool_parameter:
         long = long.drop_duplicates("rung")
         table = long.set_index("rung")[["p_pass"]].rename(columns={"p_pass": "P(pass)"})
@@ -86,7 +89,7 @@ def ladder_table(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_TAB
 
 
 def difficulty_table(system: "str | System", pool_sizes: Iterable[int] = range(1, 7),
-                     **params: Any) -> pd.DataFrame:
+                     condition: str | None = None, **params: Any) -> pd.DataFrame:
     """A seed's difficulty table with the probabilities added, ready to export.
 
     Columns: ``Difficulty`` (rung name), ``Example`` (when the seed gives examples),
@@ -116,7 +119,7 @@ def difficulty_table(system: "str | System", pool_sizes: Iterable[int] = range(1
             shares.append(row)
         return pd.concat([head, pd.DataFrame(shares)], axis=1)
     sizes = pool_size_list(pool_sizes)
-    probs = ladder_table(sys_, sizes, **params)
+    probs = ladder_table(sys_, sizes, condition=condition, **params)
     quality = sys_.resolve(**params).get("quality")
     probs.columns = [pool_label(sys_, n, quality) for n in sizes]
     return pd.concat([head, probs.reset_index(drop=True)], axis=1)
@@ -215,6 +218,7 @@ class LadderSolution(RichResult):
     conflicts: tuple[Conflict, ...] = ()
     outside: tuple[Conflict, ...] = ()
     source: "System | None" = field(default=None, compare=False, repr=False)
+    condition: str | None = None
     """The system solved (a file loaded by path is not found again by its id)."""
 
     @property
@@ -257,7 +261,8 @@ class LadderSolution(RichResult):
     def across_pools(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
         """P(pass) of the solved rungs for any pool sizes (rows: rungs in the order asked;
         columns: pool sizes)."""
-        return ladder_table(self.source or self.system, pool_sizes, list(self.ladder), **self.params)
+        return ladder_table(self.source or self.system, pool_sizes, list(self.ladder),
+                            condition=self.condition, **self.params)
 
     def curves(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
         """The solved ladder as curves, one row per (rung, pool), ready to draw: columns
@@ -300,6 +305,7 @@ class LadderSolution(RichResult):
         significant digits: full precision without float noise)."""
         return json_ready({
             "system": self.system, "params": dict(self.params), "pool": self.pool,
+            **({"condition": self.condition} if self.condition is not None else {}),
             "pools": [n for n in self.pools if n is not None], "tolerance": self.tolerance,
             "ordered": self.ordered, "order": list(self.order),
             "rungs": [{"name": r.name, "settings": r.rung.describe(), "set": dict(r.rung.set),
@@ -352,7 +358,8 @@ def pools_text(system: "str | System", pools: Sequence, quality: str | None = No
 def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", pool: int | None = 4,
                  *, pools: "Iterable[int] | None" = None, tolerance: float = 0.05,
                  knobs: "Mapping[str, Sequence | None] | None" = None,
-                 report_pools: Iterable[int] = DEFAULT_TABLE_POOLS, **params: Any) -> LadderSolution:
+                 report_pools: Iterable[int] = DEFAULT_TABLE_POOLS, condition: str | None = None,
+                 **params: Any) -> LadderSolution:
     """The closest ladder to the wanted odds whose rungs keep their order.
 
     The rungs are ranked by their wanted odds (the likeliest is the easiest; equal odds keep
@@ -378,6 +385,8 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         knobs: override :func:`difficulty_knobs` (e.g. ``{"target": None, "favor": (0,)}``
             to solve with targets only).
         report_pools: pools where crossings are reported (``outside``) but not enforced.
+        condition: solve for P(condition) instead of P(pass): a condition over the system's
+            statistics and parameters, such as ``"beaten == 2"`` (Ironsworn's strong hit).
         **params: the character's other settings (quality, rerolls, ...).
 
     Ties go to the smaller change (least favor added), then to the lower target. Targets and
@@ -407,12 +416,14 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         raise ParameterError(None, "knobs", knobs, "a mapping knob -> values to try (or None "
                              "to raise it from 1), such as {'target': None, 'favor': (0, 1)}")
     goals = check_goals(parse_wanted(wanted) if isinstance(wanted, str) else wanted, tolerance)
-    base = dict(params)
+    base = sys_.mechanic.preprocess(dict(params))  # stat="A5" -> quality="A", dice=5
     sized = sys_.pool_parameter is not None and pool is not None
     if sized:
         if sys_.pool_parameter in base:
-            raise WorkbenchError(f"give the pool as pool={pool}, not also "
-                                 f"{sys_.pool_parameter}={base[sys_.pool_parameter]}")
+            if str(base[sys_.pool_parameter]).strip() != str(pool):
+                raise WorkbenchError(f"give the pool as pool={pool}, not also "
+                                     f"{sys_.pool_parameter}={base[sys_.pool_parameter]}")
+            del base[sys_.pool_parameter]  # the same pool said twice (stat="A4" with pool=4)
         range_pools: tuple = check_pools(pool, pools)
         pool = int(pool)
     else:
@@ -420,7 +431,8 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     sys_.resolve(**base)  # bad character settings fail here, before the search
     chosen_knobs = check_knobs(sys_, knobs) if knobs is not None else difficulty_knobs(sys_)
     typical = range_pools.index(pool) if sized else 0
-    cands = candidates(sys_, chosen_knobs, base, range_pools, typical)
+    parsed = None if condition is None else sys_.condition(condition)
+    cands = candidates(sys_, chosen_knobs, base, range_pools, typical, parsed)
     if not cands:
         raise WorkbenchError(f"{sys_.id}: the knobs {chosen_knobs} give no setting to try")
     order = sorted(goals, key=lambda name: -goals[name])  # stable: equal odds keep their order
@@ -432,6 +444,8 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     free = closest_each(cands, ranked, tolerance)
     quality = sys_.resolve(**base).get("quality")
     where = pools_text(sys_, [pool], quality) if sized else ""
+    def where_of(pools_) -> str:
+        return pools_text(sys_, pools_, quality)
     def clashes_of(indices):
         return find_conflicts(order, [cands[i].rung.describe() for i in indices],
                               [cands[i].p_pass for i in indices], range_pools, typical)
@@ -442,14 +456,14 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     for rank, name in enumerate(order):
         cand, goal = cands[picks[rank]], goals[name]
         reachable = abs(cand.at_typical - goal) <= tolerance
-        note = _note(sys_, cand, goal, reachable, tolerance, where, low, high)
+        note = ""
         if picks[rank] != free[rank]:
-            moved = cands[free[rank]]
             clashes = [c for c in conflicts if name in (c.easier, c.harder)]
-            why = ("; ".join(_clash_text(sys_, c, name, quality) for c in clashes)
-                   or "was given up to make room for the rungs around it")
-            note = (f"the closest setting, {moved.rung.describe()} ({_pct(moved.at_typical)}), "
-                    f"{why}; closest in order: {cand.rung.describe()} ({_pct(cand.at_typical)})")
+            note = _notes.moved_note(name, cands[free[rank]], cand, clashes, where_of)
+        if not reachable:
+            reach = (_notes.reaching_pool(sys_, chosen_knobs, base, goal, tolerance, pool,
+                                          lambda n: where_of([n])) if sized else "")
+            note = _notes.unreachable_note(goal, low, high, tolerance, where, reach, note)
         solved[name] = RungSolution(name, goal, Rung(name, cand.rung.set, cand.rung.add),
                                     cand.at_typical, reachable, note,
                                     dict(zip(range_pools, cand.p_pass)))
@@ -466,37 +480,9 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     solution = LadderSolution(source=sys_, system=sys_.id, pool=pool if sized else None, params=dict(params),
                               rungs=tuple(solved[name] for name in goals), tolerance=tolerance,
                               knobs=chosen_knobs, pools=range_pools if sized else (),
-                              order=tuple(order), ordered=distinct,
+                              order=tuple(order), ordered=distinct, condition=condition,
                               conflicts=conflicts + tuple(c for c in ties if c not in conflicts))
     if not sized:
         return solution
     outside = [n for n in report_pools if n not in range_pools]
     return replace(solution, outside=solution.crossings(outside) if outside else ())
-
-
-def _pct(value: float) -> str:
-    return fixed(value, 1, percent=True)
-
-
-def _note(sys_, cand, goal, reachable, tolerance, where, low, high) -> str:
-    if reachable:
-        return ""
-    if low <= goal <= high:  # inside the range, but the steps between settings are coarse
-        # The tolerance is a distance between probabilities: percentage points, not percent.
-        return (f"no setting within {100 * tolerance:.1f} pp of {_pct(goal)} {where}".rstrip()
-                + f": the nearest settings step over it; closest is {_pct(cand.at_typical)} "
-                f"({cand.rung.describe()})")
-    return (f"cannot reach {_pct(goal)} {where}".rstrip() + f": P(pass) runs from {_pct(low)} to "
-            f"{_pct(high)} over the settings tried; closest is {_pct(cand.at_typical)} "
-            f"({cand.rung.describe()})")
-
-
-def _clash_text(sys_, conflict: Conflict, name: str, quality) -> str:
-    """How one conflict of the closest settings involves rung ``name``."""
-    where = pools_text(sys_, conflict.pools, quality)
-    other = conflict.easier if name == conflict.harder else conflict.harder
-    if conflict.kind == "ties":
-        return f"would be as likely as {other} {where}".rstrip()
-    if name == conflict.harder:
-        return f"would beat {other} {where}".rstrip()
-    return f"would lose to {other} {where}".rstrip()

@@ -84,6 +84,9 @@ MAX_EFFECTS = 50
 """Most effects one parameter (or one of its choices) may have, and most ``[[cancel_out]]``
 rules in one file."""
 
+MAX_PAGE_BYTES = 10_000_000
+"""Largest Markdown page ``workbench render`` reads (a rulebook chapter is well under 1 MB)."""
+
 
 @dataclass(frozen=True)
 class Budget:

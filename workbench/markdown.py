@@ -20,14 +20,23 @@ replaces it, so running twice changes nothing the second time::
 Tables are pipe tables (``style`` is accepted and has one form here); figures are image files
 written beside the Markdown file (``workbench-figures/``) and linked, or an ``<iframe>`` for
 ``output=html``.
+
+The page is read with a CommonMark parser (markdown-it-py), as any Markdown tool reads it: a
+block shown inside a code fence or as indented code is an example, not a block, and markers
+inside code are text. Only the regions between a block's own markers are ever rewritten; a
+region whose end marker is missing or damaged, a stray marker or a fence that never closes
+is an error naming the file and line, and the page is left as it was.
 """
 from __future__ import annotations
 
+import html
 import os
 import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from markdown_it import MarkdownIt
 
 from .errors import WorkbenchError
 from .export.tables import render_table
@@ -37,27 +46,210 @@ BEGIN = "<!-- workbench:begin -->"
 END = "<!-- workbench:end -->"
 FIGURE_FOLDER = "workbench-figures"
 
-# A fenced spec: ```workbench-KIND SYSTEM options``` (body lines: more options), or the same
-# words in a comment. Either may be followed by a generated region from an earlier run.
-_SPEC = re.compile(
-    r"^(?P<spec>(?P<fence>`{3,}|~{3,})[ \t]*workbench-(?P<kind>[a-z]+)[ \t]+(?P<words>[^\n]*)\n"
-    r"(?P<body>(?:(?!(?P=fence))[^\n]*\n)*?)(?P=fence)[ \t]*"
-    r"|<!--[ \t]*workbench-(?P<ckind>[a-z]+)[ \t]+(?P<cwords>(?:(?!-->)[^\n])*)-->[ \t]*)$"
-    r"(?P<region>\n+" + re.escape(BEGIN) + r".*?" + re.escape(END) + r"[ \t]*$)?",
-    re.M | re.S)
+_PARSER = MarkdownIt("commonmark")
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")   # as CommonMark counts lines
+_COMMENT_SPEC = re.compile(r"^[ ]{0,3}<!--[ \t]*workbench-(?P<kind>[a-z]+)(?=[\s]|-->)"
+                           r"(?P<words>.*?)-->(?P<after>.*)$", re.S)
+_MARKER = re.compile(r"^<!--[ \t]*workbench:(?P<which>begin|end)[ \t]*-->$")
+_WORKBENCH_COMMENT = re.compile(r"^<!--\s*/?\s*workbench\s*[-:]", re.I)
+_SPEC_LINE = re.compile(r"^[ ]{0,3}(?:`{3,}|~{3,})[ \t]*workbench-|^[ ]{0,3}<!--\s*workbench[-:]")
+_MARKERS = f"{BEGIN} ... {END}"
 
 
-_OPENING = re.compile(r"^(?:`{3,}|~{3,})[ \t]*workbench-(?P<kind>[a-z]+)", re.M)
+class _PageError(WorkbenchError):
+    """A problem with the page's structure at a line (the earliest one is reported)."""
+
+    def __init__(self, index: int, message: str):
+        super().__init__(message)
+        self.index = index
 
 
-def _unclosed(text: str, matches: list, source: Path) -> None:
-    """A block whose fence never closes would be skipped silently: name it instead."""
-    spans = [(m.start(), m.end()) for m in matches]
-    for opening in _OPENING.finditer(text):
-        if not any(start <= opening.start() < end for start, end in spans):
-            line = text.count("\n", 0, opening.start()) + 1
-            raise WorkbenchError(f"{source}:{line}: workbench-{opening.group('kind')}: the block's "
-                                 "fence is never closed; allowed: a closing ``` line after the block")
+@dataclass
+class _Spec:
+    """One block as found in the page: where it is, what it says, and its earlier region."""
+
+    kind: str
+    words: str
+    options: list[tuple[int, str]]   # (line number, text) of option lines inside the block
+    first: int                       # line index of the block's first line
+    last: int                        # line index of its last line
+    region: tuple[int, int] | None = None   # line indexes of the begin and end markers
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` with their line ends, counted as CommonMark counts them
+    (``\\r\\n``, ``\\r`` or ``\\n``), so joined they give ``text`` back byte for byte.
+
+    Example:
+        >>> split_lines("a\\r\\nb\\rc")
+        ['a\\r\\n', 'b\\r', 'c']
+    """
+    return _LINES.findall(text)
+
+
+def _fence_closed(token, lines: list[str]) -> bool:
+    start, stop = token.map
+    if stop - start < 2:
+        return False
+    last = lines[stop - 1].strip()
+    char = token.markup[0]
+    return len(last) >= len(token.markup) and set(last) == {char}
+
+
+def _spec_of_fence(token, lines, where) -> _Spec | None:
+    words = token.info.strip()
+    if not words.startswith("workbench-"):
+        return None
+    if token.level > 0:
+        _nested(words.split()[0], token.map[0], where)
+    if not _fence_closed(token, lines):
+        raise _PageError(token.map[0], f"{where(token.map[0])}: {words.split()[0]}: the block's "
+                         "fence is never closed; allowed: a closing ``` line after the block")
+    kind, _, rest = words.partition(" ")
+    body = [(token.map[0] + 1 + i, row) for i, row in enumerate(token.content.split("\n"))]
+    return _Spec(kind[len("workbench-"):], rest, body, token.map[0], token.map[1] - 1)
+
+
+def _spec_of_comment(token, lines, where) -> _Spec | None:
+    match = _COMMENT_SPEC.match(token.content)
+    if match is None:
+        return None
+    if match.group("after").strip():
+        last = token.map[1] - 1
+        raise _PageError(last, f"{where(last)}: workbench-{match.group('kind')}: text after the "
+                         "comment's -->; allowed: the comment alone on its lines")
+    first, *more = match.group("words").split("\n")
+    body = [(token.map[0] + 1 + i, row) for i, row in enumerate(more)]
+    return _Spec(match.group("kind"), first, body, token.map[0], token.map[1] - 1)
+
+
+def find_blocks(text: str, source: "str | os.PathLike" = "document.md") -> list[_Spec]:
+    """The workbench blocks of a Markdown page and their generated regions, found with a
+    CommonMark parser: fenced code and indented code are left alone (examples of the block
+    syntax shown in a page are not blocks), and a region is only what lies between a block's
+    own begin and end markers.
+
+    Raises:
+        WorkbenchError: naming the file and line: a block whose fence never closes, a block
+            inside a list or quote, a begin marker without its end marker, a damaged or stray
+            marker, a fence left open that hides a block.
+
+    Example:
+        >>> page = "```workbench-table uwr\\n```\\n\\n<!-- workbench:begin -->\\nold\\n"
+        >>> find_blocks(page, "odds.md")
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: odds.md:4: the region of the block at line 1 has no end marker <!-- workbench:end --> (it meets the end of the file first); nothing was changed; allowed: the end marker on a line of its own after the region
+    """
+    lines = split_lines(text)
+
+    def where(index: int) -> str:
+        return f"{source}:{index + 1}"
+
+    specs: list[_Spec] = []
+    code: set[int] = set()
+    problems: list[_PageError] = []
+    for token in _PARSER.parse(text):
+        if token.map is None:
+            continue
+        if token.type in ("fence", "code_block"):
+            code.update(range(*token.map))
+        try:
+            spec = None
+            if token.type == "fence":
+                spec = _spec_of_fence(token, lines, where)
+                if spec is None and not _fence_closed(token, lines):
+                    _hidden_by_open_fence(token, lines, where)
+            elif token.type == "html_block":
+                spec = _spec_of_comment(token, lines, where)
+            if spec is not None:
+                if token.level > 0:
+                    _nested(f"workbench-{spec.kind}", spec.first, where)
+                specs.append(spec)
+        except _PageError as problem:
+            problems.append(problem)
+    try:
+        _find_regions(lines, specs, code, where)
+    except _PageError as problem:
+        problems.append(problem)
+    if problems:   # the first in the page: a damaged marker can make a later fence look open
+        raise WorkbenchError(str(min(problems, key=lambda problem: problem.index))) from None
+    return specs
+
+
+def _nested(kind: str, first: int, where) -> None:
+    raise _PageError(first, f"{where(first)}: {kind}: a block inside a list or quote cannot be "
+                     "filled; allowed: the block at the start of a line, outside lists and "
+                     "quotes (an example of the syntax goes inside a ```markdown fence)")
+
+
+def _hidden_by_open_fence(token, lines, where) -> None:
+    """A code fence left open runs to the end of the page and hides every block after it."""
+    for index in range(token.map[0] + 1, token.map[1]):
+        if _SPEC_LINE.match(lines[index]):
+            raise _PageError(token.map[0], f"{where(token.map[0])}: this code fence is never "
+                             f"closed, so it hides the workbench block or marker at line "
+                             f"{index + 1}; allowed: a closing {token.markup} line after the code")
+
+
+def _marker(line: str) -> str | None:
+    """``begin`` / ``end`` for a marker line, ``None`` for other lines; a damaged marker (or
+    any other ``<!-- workbench:`` comment) is an error for the caller to name."""
+    stripped = line.strip()
+    match = _MARKER.match(stripped)
+    if match:
+        return match.group("which")
+    if _WORKBENCH_COMMENT.match(stripped):
+        return "damaged"
+    return None
+
+
+def _find_regions(lines: list[str], specs: list[_Spec], code: set[int], where) -> None:
+    firsts = {spec.first: spec for spec in specs}
+    owned: set[int] = set()
+    for spec in specs:
+        index = spec.last + 1
+        while index < len(lines) and not lines[index].strip() and index not in code:
+            index += 1
+        if index >= len(lines) or index in code or index in firsts or _marker(lines[index]) != "begin":
+            continue
+        begin = index
+        for index in range(begin + 1, len(lines) + 1):
+            if index == len(lines):
+                stop = "it meets the end of the file first"
+            elif index in code:
+                continue
+            elif index in firsts:
+                stop = f"it meets the next block at line {index + 1} first"
+            else:
+                which = _marker(lines[index])
+                if which == "end":
+                    spec.region = (begin, index)
+                    owned.update((begin, index))
+                    break
+                if which is None:
+                    continue
+                stop = (f"it meets another begin marker at line {index + 1} first" if which == "begin"
+                        else f"line {index + 1} is a damaged marker: {lines[index].strip()!r}")
+            raise _PageError(begin, f"{where(begin)}: the region of the block at line "
+                             f"{spec.first + 1} has no end marker {END} ({stop}); nothing was "
+                             "changed; allowed: the end marker on a line of its own after the region")
+    for index, line in enumerate(lines):
+        if index in code or index in owned or index in firsts:
+            continue
+        which = _marker(line)
+        if which == "begin":
+            raise _PageError(index, f"{where(index)}: a region marker {BEGIN} that follows no "
+                             "workbench block; nothing was changed; allowed: the marker only right "
+                             "after a block (delete the stray region, or put the block back above it)")
+        if which == "end":
+            raise _PageError(index, f"{where(index)}: a region marker {END} that closes no "
+                             "region; nothing was changed; allowed: the marker only at the end of "
+                             "a block's region")
+        if which == "damaged":
+            raise _PageError(index, f"{where(index)}: {line.strip()!r} is neither a workbench "
+                             f"block nor a region marker; nothing was changed; allowed: {BEGIN}, "
+                             f"{END}, or a block such as <!-- workbench-table uwr -->")
 
 
 @dataclass
@@ -99,26 +291,57 @@ def _figure(block: Block, folder: Path, page_dir: Path, draw: bool) -> tuple[str
         write_figure_file(block, folder)
     link = Path(os.path.relpath(path, page_dir)).as_posix()
     if block.output == "html":
-        picture = (f'<iframe src="{link}" title="{block.alt}" width="100%" height="520" '
-                   'style="border:0"></iframe>')
+        picture = (f'<iframe src="{html.escape(link)}" title="{html.escape(block.alt)}" '
+                   'width="100%" height="520" style="border:0"></iframe>')
     else:
-        picture = f"![{block.alt}]({link})"
+        alt = re.sub(r"([\\\[\]])", r"\\\1", block.alt)   # brackets would end the link text
+        picture = f"![{alt}]({link})"
     return picture + (f"\n\n*{block.caption}*" if block.caption else ""), path
+
+
+def _parsed(spec: _Spec, source: Path, resolve) -> tuple[str, Block]:
+    where = f"{source}:{spec.first + 1}"
+    system, options = _options(spec.words, where)
+    for number, row in spec.options:
+        if row.strip():
+            _, more = _options("x " + row.strip(), f"{source}:{number + 1}")
+            for name, value in more.items():
+                if name in options:
+                    raise WorkbenchError(f"{source}:{number + 1}: option {name!r} is given twice")
+                options[name] = value
+    try:
+        return where, parse_block(spec.kind, system, options, resolve_path=resolve)
+    except WorkbenchError as exc:
+        raise WorkbenchError(f"{where}: workbench-{spec.kind}: {exc}") from None
+
+
+def _line_end(lines: list[str]) -> str:
+    for line in lines:
+        for end in ("\r\n", "\n", "\r"):
+            if line.endswith(end):
+                return end
+    return "\n"
 
 
 def fill_markdown(text: str, source: "str | os.PathLike" = "document.md", *,
                   figures: "str | os.PathLike | None" = None, draw: bool = True) -> FillResult:
-    """``text`` with every workbench block's generated region (re)written.
+    """``text`` with every workbench block's generated region (re)written; every byte outside
+    the regions stays as it was.
+
+    The page is read with a CommonMark parser (:func:`find_blocks`): blocks shown inside
+    code fences or indented code are examples and left alone, and a region is only what lies
+    between a block's own begin and end markers. Every block is read and checked before any
+    table or figure is made, so an error leaves nothing half-done.
 
     Args:
-        text: the Markdown page.
+        text: the Markdown page (any line ends; new regions use the page's own).
         source: its path: names it in errors, and ``.toml`` systems and figure links are
             relative to its folder.
         figures: where figure files go (default ``workbench-figures/`` beside the page).
         draw: write figure files (``False`` only names them, as ``--check`` does).
 
     Raises:
-        WorkbenchError: a bad block, as ``FILE:LINE: option 'x' got ...``.
+        WorkbenchError: a bad block or region, as ``FILE:LINE: ...``.
 
     Example:
         >>> page = "# Odds\\n\\n```workbench-table uwr pools=1-2 rungs=Normal\\n```\\n"
@@ -138,40 +361,43 @@ def fill_markdown(text: str, source: "str | os.PathLike" = "document.md", *,
     page_dir = source.parent.resolve() if str(source.parent) else Path.cwd()
     folder = Path(figures).resolve() if figures is not None else page_dir / FIGURE_FOLDER
     result = FillResult(text)
-    pieces, last = [], 0
 
     def resolve(path: str) -> str:
         return str(page_dir / path)
 
-    matches = list(_SPEC.finditer(text))
-    _unclosed(text, matches, source)
-    for match in matches:
-        line = text.count("\n", 0, match.start()) + 1
-        where = f"{source}:{line}"
-        kind = match.group("kind") or match.group("ckind")
-        words = match.group("words") if match.group("kind") else match.group("cwords")
-        system, options = _options(words, where)
-        body = match.group("body") or ""
-        if body.strip():
-            for extra_line, row in enumerate(body.splitlines(), start=line + 1):
-                if row.strip():
-                    _, more = _options("x " + row.strip(), f"{source}:{extra_line}")
-                    for name, value in more.items():
-                        if name in options:
-                            raise WorkbenchError(f"{source}:{extra_line}: option {name!r} is given twice")
-                        options[name] = value
+    lines = split_lines(text)
+    specs = find_blocks(text, source)
+    blocks = [_parsed(spec, source, resolve) for spec in specs]   # every block checked first
+    newline = _line_end(lines)
+    pieces, last = [], 0   # last: the first line not yet copied
+    for spec, (where, block) in zip(specs, blocks):
         try:
-            block = parse_block(kind, system, options, resolve_path=resolve)
             if block.kind == "figure":
                 content, path = _figure(block, folder, page_dir, draw)
                 result.figures.append(path)
             else:
                 content = _table(block)
         except WorkbenchError as exc:
-            raise WorkbenchError(f"{where}: workbench-{kind}: {exc}") from None
-        pieces += [text[last:match.end("spec")], f"\n\n{BEGIN}\n{content}\n{END}"]
-        last = match.end()
+            raise WorkbenchError(f"{where}: workbench-{spec.kind}: {exc}") from None
+        if any(_marker(row) for row in content.split("\n")):   # would end the region early
+            raise WorkbenchError(f"{where}: workbench-{spec.kind}: the generated text has a line "
+                                 "that reads as a region marker (a caption, rung or label "
+                                 "starting with <!-- workbench); allowed: other text there")
+        # The block's last line keeps its own line end after the region; an old region is
+        # replaced from the end of that line through its end marker (not the marker's line end).
+        closing = lines[spec.last]
+        body = closing.rstrip("\r\n")
+        pieces += lines[last:spec.last] + [body]
+        region = newline.join(["", "", BEGIN, *content.split("\n"), END])
+        pieces.append(region)
+        if spec.region is None:
+            pieces.append(closing[len(body):])
+            last = spec.last + 1
+        else:
+            end_line = lines[spec.region[1]]
+            pieces.append(end_line[len(end_line.rstrip("\r\n")):])
+            last = spec.region[1] + 1
         result.blocks += 1
-    pieces.append(text[last:])
+    pieces += lines[last:]
     result.text = "".join(pieces)
     return result

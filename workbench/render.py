@@ -45,10 +45,13 @@ if TYPE_CHECKING:  # pandas loads on first use
 BLOCK_KINDS = ("table", "ladder", "figure", "parameters")
 _NUMBERS = ("table", "ladder", "figure")
 TABLE_STYLES = ("grid", "list-table")
-FIGURE_KINDS = ("curve", "check", "difference", "ladder")
+FIGURE_KINDS = ("curve", "check", "difference", "ladder", "outcomes")
 FIGURE_OUTPUTS = ("png", "svg", "html")
 LADDER_SHOWS = ("solution", "pools")
 MAX_POOL = 100
+#: Bounds of a figure's drawn size: sides in pixels, and the scale of PNG / SVG pixels.
+MIN_SIDE, MAX_SIDE = 200, 5000
+MIN_SCALE, MAX_SCALE = 0.5, 10.0
 
 #: Every block option, the kinds it belongs to and what it allows (the text of error messages).
 OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -63,8 +66,20 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "kind": (("figure",), ", ".join(FIGURE_KINDS)),
     "base": (("figure",), "a system id, alias, variant or .toml path to compare against"),
     "compare": (("figure",), "comma-separated systems drawn beside this one, one panel each (kind=curve)"),
+    "knob": (("figure",), "a parameter of the system: kind=outcomes draws one column per level "
+                          "of it (default: the pool size, or the die colour)"),
+    "levels": (("figure",), "comma-separated values of the knob, one column each, such as "
+                            "-2,-1,0,1,2 or B,A,S"),
+    "width": (("figure",), f"the image's width in pixels, {MIN_SIDE} to {MAX_SIDE}"),
+    "height": (("figure",), f"the image's height in pixels, {MIN_SIDE} to {MAX_SIDE}"),
+    "scale": (("figure",), f"a number from {MIN_SCALE:g} to {MAX_SCALE:g}: image pixels per "
+                           "figure pixel (3 prints a 800 px wide figure 2400 px wide: 8 inches "
+                           "at 300 dpi)"),
     "output": (("figure",), ", ".join(FIGURE_OUTPUTS)),
     "alt": (("figure",), "a short text describing the figure"),
+    "condition": (("table", "ladder", "figure"), "a condition over the system's statistics and "
+                  "parameters, such as hits >= 3 (P(condition) instead of P(pass))"),
+    "stat": (("figure",), "one of the system's statistics (kind=check draws its distribution)"),
     "caption": (BLOCK_KINDS, "text shown with the table or under the figure"),
 }
 DEFAULT_POOLS = "1-10"  # as `workbench table`
@@ -96,8 +111,15 @@ class Block:
     base: "System | None" = None
     compare: tuple = ()
     output: str = "png"
+    knob: str | None = None
+    levels: tuple | None = None
+    width: int | None = None
+    height: int | None = None
+    scale: float = 1.0
     alt: str = ""
     caption: str = ""
+    condition: str | None = None
+    stat: str | None = None
     options: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     @property
@@ -202,17 +224,23 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
     for name, value in given.items():
         if name in OPTIONS and kind in OPTIONS[name][0]:
             settings[name] = value
-        elif name in sys_.params and name not in OPTIONS:
+        elif name not in OPTIONS:
             params[name] = value
         else:
-            mine = [o for o, (kinds, _) in OPTIONS.items() if kind in kinds]
-            raise BlockOptionError(name, value, f"options of workbench-{kind}: {', '.join(mine)}; "
-                                   f"parameters of {sys_.id}: {', '.join(sys_.params)}"
-                                   + suggest(name, [*mine, *sys_.params]))
+            _not_an_option(kind, sys_, name, value)
+    try:
+        # Shorthand such as stat=B5 sets a choice and a count at once (quality=B, dice=5).
+        params = {name: str(value) for name, value in sys_.mechanic.preprocess(params).items()}
+    except ParameterError as exc:
+        raise BlockOptionError(exc.parameter, exc.value, exc.allowed) from None
+    for name, value in params.items():
+        if name not in sys_.params:
+            _not_an_option(kind, sys_, name, value)
     try:
         sys_.resolve(**params)  # a bad parameter value fails here, naming the parameter
     except ParameterError as exc:
         raise BlockOptionError(exc.parameter, exc.value, exc.allowed) from None
+    _pool_as_typical(sys_, params, settings)
     out: dict[str, Any] = {"kind": kind, "system": sys_, "params": tuple(sorted(params.items())),
                            "options": tuple(sorted(given.items()))}
     out["pools"] = parse_pools(settings.get("pools", DEFAULT_POOLS))
@@ -224,6 +252,16 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
     out["numbers"] = NumberFormat(style, digits)
     out["style"] = _choice("style", settings.get("style", "grid"), TABLE_STYLES)
     out["caption"] = settings.get("caption", "").strip()
+    if "condition" in settings:
+        try:
+            sys_.condition(settings["condition"])
+        except ParameterError as exc:
+            raise BlockOptionError("condition", settings["condition"], exc.allowed) from None
+        out["condition"] = settings["condition"]
+    if "stat" in settings:
+        if settings["stat"] not in sys_.statistic_names:
+            raise BlockOptionError("stat", settings["stat"], "one of " + ", ".join(sys_.statistic_names))
+        out["stat"] = settings["stat"]
     if kind in ("ladder", "figure"):
         out["want"] = settings.get("want")
         if out["want"] is not None and not out["want"].strip():
@@ -244,7 +282,9 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
             out["compare"] = tuple(_system(name, resolve_path) for name in names)
         # An option the kind does not use would be silently ignored: say which kind uses it.
         users = {"base": ("difference",), "want": ("ladder",), "pool": ("ladder",),
-                 "rungs": ("curve", "difference", "ladder"), "pools": ("curve", "difference", "ladder")}
+                 "rungs": ("curve", "difference", "ladder"), "pools": ("curve", "difference", "ladder"),
+                 "knob": ("outcomes",), "levels": ("outcomes",),
+                 "condition": ("ladder",), "stat": ("check",)}
         for option, kinds in users.items():
             if option in settings and out["figure"] not in kinds:
                 raise BlockOptionError(option, settings[option], f"only with kind={' / kind='.join(kinds)} "
@@ -252,9 +292,36 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         if "pool" in settings and "want" not in settings:
             raise BlockOptionError("pool", settings["pool"], "only together with want (the pool the "
                                    "wanted odds are for)")
+        if out["figure"] == "outcomes":
+            out["knob"], out["levels"] = _knob(sys_, settings, params)
+        for side in ("width", "height"):
+            if side in settings:
+                out[side] = _whole(side, settings[side], MIN_SIDE, MAX_SIDE)
+        if "scale" in settings:
+            out["scale"] = _scale(settings["scale"])
         out["output"] = _choice("output", settings.get("output", "png"), FIGURE_OUTPUTS)
         out["alt"] = settings.get("alt") or _default_alt(sys_, out)
     return Block(**out)
+
+
+def _not_an_option(kind: str, sys_: "System", name: str, value: str) -> None:
+    mine = [o for o, (kinds, _) in OPTIONS.items() if kind in kinds]
+    raise BlockOptionError(name, value, f"options of workbench-{kind}: {', '.join(mine)}; "
+                           f"parameters of {sys_.id}: {', '.join(sys_.params)}"
+                           + suggest(name, [*mine, *sys_.params]))
+
+
+def _pool_as_typical(sys_: "System", params: dict[str, str], settings: dict[str, str]) -> None:
+    """With ``want``, a pool size among the settings (``stat=A5``, ``dice=5``) is the pool the
+    odds are wanted at: it becomes ``pool`` (and must agree with a ``pool`` given)."""
+    name = sys_.pool_parameter
+    if "want" not in settings or name is None or name not in params:
+        return
+    count = params.pop(name)
+    if "pool" in settings and settings["pool"].strip() != count:
+        raise BlockOptionError("pool", settings["pool"], f"{count}, as the settings say "
+                               f"({name}={count}), or leave pool out")
+    settings["pool"] = count
 
 
 def want_error(want: str, error: WorkbenchError) -> BlockOptionError:
@@ -272,6 +339,40 @@ def want_error(want: str, error: WorkbenchError) -> BlockOptionError:
     return BlockOptionError("want", want, allowed if sep else text.removeprefix("--want "))
 
 
+def _knob(sys_: "System", settings: Mapping[str, str], params: Mapping[str, str]):
+    """``knob`` and ``levels`` of an outcomes figure, each level read as the knob reads it."""
+    from .figures.knobs import default_knob  # lazy: plotly
+
+    knob = settings.get("knob", "").strip() or default_knob(sys_)
+    if knob not in sys_.params:
+        raise BlockOptionError("knob", settings.get("knob"), "a parameter of " + sys_.id + ": "
+                               + ", ".join(sys_.params))
+    if knob in params:
+        raise BlockOptionError(knob, params[knob], f"no value: {knob} is the knob the columns "
+                               "step through (give its levels instead)")
+    if "levels" not in settings:
+        return knob, None
+    levels = []
+    for text in (part.strip() for part in settings["levels"].split(",")):
+        try:
+            levels.append(sys_.params[knob].parse(sys_.id, text))
+        except ParameterError as exc:
+            raise BlockOptionError("levels", settings["levels"], f"values of {knob}: {exc.allowed}") from None
+    if not levels or len(set(levels)) != len(levels):
+        raise BlockOptionError("levels", settings["levels"], OPTIONS["levels"][1] + ", each once")
+    return knob, tuple(levels)
+
+
+def _scale(text: str) -> float:
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        value = None
+    if value is None or not MIN_SCALE <= value <= MAX_SCALE:
+        raise BlockOptionError("scale", text, OPTIONS["scale"][1])
+    return value
+
+
 def _rungs(sys_: "System", text: str, free: bool) -> tuple[str, ...]:
     names = tuple(name.strip() for name in text.split(",") if name.strip())
     known = {r.name.lower(): r.name for r in sys_.ladder}
@@ -285,7 +386,9 @@ def _default_alt(sys_: "System", out: Mapping[str, Any]) -> str:
     what = {"curve": "P(pass) against pool size for each difficulty",
             "check": "the outcome distribution of one check",
             "difference": "the change in P(pass) against " + (out["base"].name if out.get("base") else ""),
-            "ladder": "P(pass) for each difficulty rung against pool size"}[out["figure"]]
+            "ladder": "P(pass) for each difficulty rung against pool size",
+            "outcomes": "the share of each outcome, one column per level of "
+                        + str(out.get("knob") or "the pool size")}[out["figure"]]
     return f"{sys_.name}: {what}"
 
 
@@ -304,17 +407,18 @@ def table_frame(block: Block) -> "pd.DataFrame":
     if block.kind == "parameters":
         return parameters_frame(block.system)
     if block.kind == "table":
-        frame = difficulty_table(block.system, list(block.pools), **params)
+        frame = difficulty_table(block.system, list(block.pools), condition=block.condition, **params)
         if block.rungs is not None:
             frame = frame[frame["Difficulty"].isin(block.rungs)].reset_index(drop=True)
         return frame
     if block.kind != "ladder":
         raise WorkbenchError(f"a {block.kind} block has no table")
     if block.want is None:
-        frame = ladder_table(block.system, list(block.pools), block.rungs and list(block.rungs), **params)
+        frame = ladder_table(block.system, list(block.pools), block.rungs and list(block.rungs),
+                             condition=block.condition, **params)
         return _pool_headed(block, frame)
     try:
-        solution = solve_ladder(block.system, block.want, block.pool, **params)
+        solution = solve_ladder(block.system, block.want, block.pool, condition=block.condition, **params)
     except WorkbenchError as exc:
         raise want_error(block.want, exc) from None
     if block.show == "pools":
@@ -376,21 +480,35 @@ def build_figure(block: Block):
     params, pools = block.param_dict, list(block.pools)
     rungs = list(block.rungs) if block.rungs else None
     entry = (block.system.id, block.system, params)
+    fig = _draw(block, figures, params, pools, rungs, entry)
+    if block.width is not None:
+        fig.layout.width = block.width
+    if block.height is not None:
+        fig.layout.height = block.height
+    return fig
+
+
+def _draw(block: Block, figures, params, pools, rungs, entry):
+    if block.figure == "outcomes":
+        from .figures.knobs import knob_figure  # lazy: plotly
+        return knob_figure(block.system, block.knob, block.levels, **params)
     if block.figure == "curve" and block.compare:  # one panel per system: rungs differ by system
         return figures.curve_panels([entry, *block.compare], pools=pools)
     if block.figure == "curve":
         return figures.curve_figure([entry], pools=pools, rungs=rungs)
     if block.figure == "check":
-        return figures.check_figure(block.system, **params)
+        return figures.check_figure(block.system, stat=block.stat, **params)
     if block.figure == "difference":
         return figures.difference_figure(entry, block.base, pools=pools, rungs=rungs)
     if block.want is not None:
         try:
-            solution = solve_ladder(block.system, block.want, block.pool, **params)
+            solution = solve_ladder(block.system, block.want, block.pool, condition=block.condition,
+                                    **params)
         except WorkbenchError as exc:
             raise want_error(block.want, exc) from None
         return figures.ladder_figure(solution, pools=pools)
-    return figures.ladder_figure(block.system, pools=pools, rungs=rungs, **params)
+    return figures.ladder_figure(block.system, pools=pools, rungs=rungs, condition=block.condition,
+                                 **params)
 
 
 def figure_file_name(block: Block) -> str:
@@ -403,9 +521,12 @@ def write_figure_file(block: Block, folder: "str | os.PathLike") -> Path:
     path = Path(folder) / figure_file_name(block)
     if not path.exists():
         from .figures import write_figure  # lazy: plotly
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # No half-written file under the name, even with parallel Sphinx readers drawing it too.
-        scratch = path.with_name(f".partial-{os.getpid()}-{path.name}")
-        write_figure(build_figure(block), scratch)
-        os.replace(scratch, path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WorkbenchError(f"figure folder {str(path.parent)!r} cannot be made "
+                                 f"({exc.strerror}); allowed: a folder you may write to") from None
+        # Written whole under a temporary name, then renamed: no half-written file under the
+        # name, even with parallel Sphinx readers drawing it too.
+        write_figure(build_figure(block), path, scale=block.scale)
     return path

@@ -6,8 +6,12 @@ ends with one line on stderr and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import logging
+import signal
 import sys
+from typing import NoReturn
 
+from .. import _startup, files
 from .._version import __version__
 from ..errors import WorkbenchError
 from ..validation import RENAMED
@@ -37,30 +41,88 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Libraries that drive the browser for images log their own warnings ("Browser is being
+# closed by watchdog"); the command says every failure itself, in one line.
+QUIET_LOGGERS = ("choreographer", "kaleido", "logistro")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    words = sys.argv[1:] if argv is None else list(argv)
-    for word in words:   # options of earlier versions: say what they are called now
-        flag = str(word).partition("=")[0]
-        if flag in ("--attacker", "--defender"):
-            other = next(old for old in RENAMED if old != flag[2:])
-            print(f"workbench: error: {flag} is now --{RENAMED[flag[2:]]} (and --{other} is "
-                  f"--{RENAMED[other]})", file=sys.stderr)
-            return 2
-    # NAME=VALUE words may come after options too (``pmf uwr --format md dice=3``): argparse
-    # leaves them over once the positional list has closed, so they are added back here.
-    args, leftover = parser.parse_known_args(argv)
-    if leftover:
-        if not hasattr(args, "params") or any(word.startswith("-") for word in leftover):
-            parser.error(f"unrecognized arguments: {' '.join(leftover)}")
-        args.params = [*args.params, *leftover]
+    """Run one command; its exit status (0, 1 for ``render --check`` finding stale pages, 2
+    for bad input, 130 for Ctrl-C). Nothing but ``--help``/``--version`` and usage errors
+    leave by ``SystemExit``."""
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    written_before = len(files.replaced())
     try:
+        parser = build_parser()
+        words = sys.argv[1:] if argv is None else list(argv)
+        for word in words:   # options of earlier versions: say what they are called now
+            flag = str(word).partition("=")[0]
+            if flag in ("--attacker", "--defender"):
+                other = next(old for old in RENAMED if old != flag[2:])
+                print(f"workbench: error: {flag} is now --{RENAMED[flag[2:]]} (and --{other} is "
+                      f"--{RENAMED[other]})", file=sys.stderr)
+                return 2
+        # NAME=VALUE words may come after options too (``pmf uwr --format md dice=3``):
+        # argparse leaves them over once the positional list has closed; they are added back.
+        args, leftover = parser.parse_known_args(argv)
+        if leftover:
+            if not hasattr(args, "params") or any(word.startswith("-") for word in leftover):
+                parser.error(f"unrecognized arguments: {' '.join(leftover)}")
+            args.params = [*args.params, *leftover]
         return int(args.run(args) or 0)
     except WorkbenchError as exc:
         print(f"workbench: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("workbench: interrupted", file=sys.stderr)
+        print(interrupted_line(files.replaced()[written_before:]), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+
+
+INTERRUPTED = "workbench: interrupted"
+
+
+def interrupted_line(written: list[str]) -> str:
+    """What Ctrl-C prints: one line, naming any file that was already written whole (a file
+    is renamed into place in one step, so it is either that or untouched).
+
+    Example:
+        >>> interrupted_line([])
+        'workbench: interrupted'
+        >>> interrupted_line(["odds.rst"])
+        'workbench: interrupted after writing odds.rst'
+    """
+    if not written:
+        return INTERRUPTED
+    return f"{INTERRUPTED} after writing {', '.join(dict.fromkeys(written))}"
+
+
+class Terminated(BaseException):
+    """SIGTERM (``kill``, a CI time-out) while a command runs: it unwinds like Ctrl-C, so
+    every temporary file is removed, and the command exits with status 143."""
+
+
+def _terminate(signum, frame):
+    raise Terminated
+
+
+def entry(argv: list[str] | None = None) -> "NoReturn":
+    """The ``workbench`` program: :func:`main`, then exit with its status. SIGTERM stops a
+    command as cleanly as Ctrl-C (one line, status 143). Once the command has finished (or
+    stopped), a late Ctrl-C can change nothing on disk; it is ignored while Python shuts
+    down, so it cannot print a traceback or replace the status."""
+    _startup.loaded()
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        code = main(argv)
+    except KeyboardInterrupt:   # in the instant between the command's end and here
+        print(interrupted_line(files.replaced()), file=sys.stderr)
+        code = 130
+    except Terminated:
+        print("workbench: terminated", file=sys.stderr)
+        code = 143
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sys.exit(code)

@@ -7,6 +7,32 @@ from .. import validation
 from ..errors import WorkbenchError
 
 FORMATS = ("json", "md", "rst", "csv")
+#: The one rule for output formats: ``--format`` when given, else the format the ``--out``
+#: file's suffix names, else Markdown (readable in a terminal, pastes into any page).
+DEFAULT_FORMAT = "md"
+SUFFIX_FORMATS = {".md": "md", ".markdown": "md", ".rst": "rst", ".csv": "csv", ".json": "json",
+                  ".html": "html", ".htm": "html", ".txt": "text"}
+FORMAT_RULE = ("default: the format --out's suffix names (.md, .rst, .csv, .json, .html, .txt), "
+               "else md")
+
+
+def output_format(given: str | None, out: str | None, allowed: tuple[str, ...]) -> str:
+    """The format a command writes in: ``--format``, else ``--out``'s suffix, else Markdown.
+
+    Example:
+        >>> output_format(None, "odds.rst", ("rst-grid", "md")), output_format(None, None, ("json", "md"))
+        ('rst-grid', 'md')
+        >>> output_format("csv", "odds.rst", ("csv", "md"))
+        'csv'
+    """
+    if given is not None:
+        return given
+    if out:
+        named = SUFFIX_FORMATS.get("." + str(out).rsplit(".", 1)[-1].lower()) if "." in str(out) else None
+        for fmt in allowed:  # .rst names the first RST table style the command has
+            if named is not None and (fmt == named or fmt.startswith(named + "-")):
+                return fmt
+    return DEFAULT_FORMAT
 
 
 def parse_assignments(items: list[str], what: str = "parameter") -> dict[str, str]:

@@ -10,12 +10,13 @@ from ..api import check, simulate, systems, versus
 from ..errors import WorkbenchError
 from ..export.tables import NumberFormat, format_numbers
 from ..numbers import json_ready, round_sig
-from ._args import FORMATS, parse_assignments, parse_quoted
+from ._docs import checked_out_path, write_text
+from ._args import FORMAT_RULE, FORMATS, output_format, parse_assignments, parse_quoted
 
-FORMAT_HELP = ("json (default; numbers to 15 significant digits and 15 decimals: exact results "
-               "without float noise), md or rst (percentages with two decimals; outcomes at "
-               "either end that together round to 0%% are cut into one '< 0.01%%' row), or csv "
-               "(every outcome, plain numbers)")
+FORMAT_HELP = ("md or rst (percentages with two decimals; outcomes at either end that together "
+               "round to 0%% are cut into one '< 0.01%%' row), json (numbers to 15 significant "
+               "digits and 15 decimals: exact results without float noise) or csv (every "
+               "outcome, plain numbers); " + FORMAT_RULE.replace("%", "%%"))
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd  # lazy: pandas
@@ -30,26 +31,32 @@ def register(sub) -> None:
     p.add_argument("system", help="system id or alias (uwr, hkrpg, fons, unnamed, arrata, "
                                   "erzahlspiel), a variant id, or a path to a .toml file")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE")
-    p.add_argument("--format", choices=FORMATS, default="json", help=FORMAT_HELP)
+    p.add_argument("--format", choices=FORMATS, default=None, help=FORMAT_HELP)
+    p.add_argument("--out", default=None, metavar="FILE", help="write here instead of stdout")
     p.add_argument("--simulate", action="store_true", help="simulate instead of computing exactly")
     p.add_argument("--trials", default=None,
                    help="simulated checks, 1 to 1e10 (with --simulate; default 1e6)")
     p.add_argument("--seed", default=None,
                    help="random seed, 0 to 2**64 - 1 (with --simulate; default: fresh)")
+    p.add_argument("--stat", default=None, metavar="NAME",
+                   help="show this statistic's distribution instead of the total's (systems with "
+                        "counts or statistics: workbench systems lists them)")
     p.set_defaults(run=run_pmf)
 
     p = sub.add_parser("versus", help="opposed check: P(actor passes) and the margin distribution")
     p.add_argument("system")
     p.add_argument("--actor", required=True, help='e.g. "dice=4 favor=1"')
     p.add_argument("--reactor", required=True, help='e.g. "dice=3"')
-    p.add_argument("--format", choices=FORMATS, default="json", help=FORMAT_HELP)
+    p.add_argument("--format", choices=FORMATS, default=None, help=FORMAT_HELP)
+    p.add_argument("--out", default=None, metavar="FILE", help="write here instead of stdout")
     p.set_defaults(run=run_versus)
 
 
 def _system_listing(sys_) -> dict:
     return {
         "id": sys_.id, "name": sys_.name, "aliases": list(sys_.aliases), "seed": sys_.seed,
-        "description": sys_.description,
+        "description": sys_.description, "collection": sys_.collection,
+        "statistics": list(sys_.statistic_names),
         "parameters": {p.name: {"default": p.default, "allowed": p.allowed(), "help": p.help}
                        for p in sys_.params.values() if not p.rule_option},
         "rule_options": {p.name: {"default": p.default, "allowed": p.allowed(), "help": p.help}
@@ -65,11 +72,24 @@ def _as_typed(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+SECTIONS = (("systems", "Systems and what-if variants"), ("gallery", "Published games' core rolls "
+                                                                    "(the gallery, for comparison)"))
+
+
 def run_systems(args) -> int:
     listing = [_system_listing(s) for s in systems()]
     if args.format == "json":
         print(json.dumps(listing, indent=2, ensure_ascii=False))
         return 0
+    for collection, title in SECTIONS:
+        entries = [e for e in listing if (e["collection"] == "gallery") == (collection == "gallery")]
+        if entries:
+            print(f"== {title} ==\n")
+            _print_entries(entries)
+    return 0
+
+
+def _print_entries(listing: list[dict]) -> None:
     for entry in listing:
         alias = f" (alias: {', '.join(entry['aliases'])})" if entry["aliases"] else ""
         print(f"{entry['id']}{alias}: {entry['name']}")
@@ -86,8 +106,9 @@ def run_systems(args) -> int:
                     print(f"    {heads[name]:<{width}}  {info['allowed']}; {info['help']}")
         if entry["ladder"]:
             print("  ladder: " + "; ".join(f"{r['name']} ({r['settings']})" for r in entry["ladder"]))
+        if len(entry["statistics"]) > 1:
+            print("  statistics: " + ", ".join(entry["statistics"]))
         print()
-    return 0
 
 
 #: Distributions in Markdown / RST: percentages with two decimals; tails that round to 0 at
@@ -103,6 +124,8 @@ def _result_frames(data: dict, numbers: NumberFormat | None) -> list[tuple[str, 
     frames = []
     # A check prints its outcome distribution; an opposed check its margin distribution.
     title, key = ("Outcomes", "pmf") if "pmf" in data else ("Margins", "margin")
+    if "stat" in data:
+        title = f"Outcomes of {data['stat']}"
     rows = (cut_tails(data[key], data[key].values(), numbers.resolution) if numbers
             else [(o, p, False) for o, p in data[key].items()])
     pmf = pd.DataFrame({"outcome": [r[0] for r in rows], "probability": [r[1] for r in rows]})
@@ -122,13 +145,17 @@ def _result_frames(data: dict, numbers: NumberFormat | None) -> list[tuple[str, 
     return frames
 
 
-def emit(data: dict, fmt: str) -> None:
-    """Print a result object as JSON (15 significant digits, see ``workbench._display``), or
-    as tables in Markdown or reStructuredText (percentages, negligible tails cut) or CSV
-    (every outcome, plain numbers)."""
+def emit(data: dict, fmt: str | None, out: str | None = None) -> None:
+    """Print (or write to ``out``) a result object as tables in Markdown or reStructuredText
+    (percentages, negligible tails cut), JSON (15 significant digits, see
+    ``workbench._display``) or CSV (every outcome, plain numbers); ``fmt=None`` follows
+    :func:`~workbench.cli._args.output_format`."""
+    if out is not None:
+        checked_out_path(out, "check.md")
+    fmt = output_format(fmt, out, FORMATS)
     data = json_ready(data)
     if fmt == "json":
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        write_text(json.dumps(data, ensure_ascii=False, indent=2), out)
         return
     from tabulate import tabulate  # lazy: slow import
     blocks = []
@@ -140,7 +167,7 @@ def emit(data: dict, fmt: str) -> None:
                              tablefmt="pipe" if fmt == "md" else "grid", stralign="left")
             heading = f"**{title}**" if fmt == "md" else f"{title}\n{'-' * len(title)}"
             blocks.append(f"{heading}\n\n{table}")
-    print("\n\n".join(blocks))
+    write_text("\n\n".join(blocks), out)
 
 
 def run_pmf(args) -> int:
@@ -155,11 +182,21 @@ def run_pmf(args) -> int:
             raise WorkbenchError(f"--{given[0]} got {getattr(args, given[0])!r}; allowed only "
                                  "with --simulate (an exact result has no trials or seed)")
         result = check(args.system, **params)
-    emit(result.to_dict(), args.format)
+    data = result.to_dict()
+    if args.stat is not None:
+        known = list(result.stats) if result.stats else ["total"]
+        if args.stat not in known:
+            raise WorkbenchError(f"--stat got {args.stat!r}; allowed: {', '.join(known)}")
+        if result.stats is not None:
+            chosen = result.stats[args.stat]
+            data = {**data, "stat": args.stat, "pmf": chosen.to_dict(), "mean": chosen.mean}
+            if "stderr" in data:
+                data["stderr"] = {str(o): float(e) for o, e in zip(chosen.outcomes, chosen.stderr)}
+    emit(data, args.format, args.out)
     return 0
 
 
 def run_versus(args) -> int:
     result = versus(args.system, parse_quoted(args.actor, "--actor"), parse_quoted(args.reactor, "--reactor"))
-    emit(result.to_dict(), args.format)
+    emit(result.to_dict(), args.format, args.out)
     return 0

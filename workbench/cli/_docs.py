@@ -6,11 +6,12 @@ is one self-contained HTML page.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
 
-from .. import validation
+from .. import files, validation
 from ..errors import WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
 from ..ladders import (
@@ -21,8 +22,9 @@ from ..ladders import (
     solve_ladder,
 )
 from ..limits import MAX_TABLE_POOL
-from ..report import DEFAULT_WANTED, build_report, report_title
-from ._args import parse_assignments, whole_number
+from ..rules.registry import get_system
+from ..report import build_report, report_title
+from ._args import FORMAT_RULE, output_format, parse_assignments, whole_number
 
 _RANGE = re.compile(r"^\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*$", re.ASCII)
 _SIZE = re.compile(r"^\s*[0-9]{1,6}\s*$", re.ASCII)
@@ -56,7 +58,8 @@ def parse_pools(text: str, option: str = "--pools") -> list[int]:
 
 
 def _add_output_options(parser, formats_help: str, formats=TABLE_FORMATS) -> None:
-    parser.add_argument("--format", choices=formats, default="rst-grid", help=formats_help)
+    parser.add_argument("--format", choices=formats, default=None,
+                        help=f"{formats_help}; {FORMAT_RULE}")
     numbers = parser.add_mutually_exclusive_group()
     numbers.add_argument("--percent", nargs="?", const="1", default=None, metavar="DIGITS",
                          help="probabilities as percentages (default, 1 decimal: 66.7%%); "
@@ -72,7 +75,10 @@ def register(sub) -> None:
     p.add_argument("system", help="system id, alias, variant id or path to a .toml file")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE", help="the character's other settings")
     p.add_argument("--pools", default="1-10", help="pool sizes, e.g. 1-10 or 2,4,6 (default 1-10)")
-    _add_output_options(p, "table markup (default rst-grid)")
+    p.add_argument("--condition", default=None, metavar="TEXT",
+                   help='P(this condition) instead of P(pass), e.g. "ones * 2 > dice" (names: the '
+                        "system's statistics, as workbench systems lists them, and parameters)")
+    _add_output_options(p, "table markup")
     p.set_defaults(run=run_table)
 
     p = sub.add_parser(
@@ -99,10 +105,12 @@ def register(sub) -> None:
     p.add_argument("--tolerance", default="0.05", help="how far off still counts as reached (default 0.05)")
     p.add_argument("--turn", default=None, metavar="KNOB[,KNOB]",
                    help="turn only these of the ladder's knobs, e.g. target (default: all it uses)")
+    p.add_argument("--condition", default=None, metavar="TEXT",
+                   help='solve for P(this condition) instead of P(pass), e.g. "beaten == 2"')
     p.add_argument("--show", choices=("both", "solution", "pools"), default=None,
                    help="which table(s); default both (solution only for csv)")
-    _add_output_options(p, "table markup, or json (default rst-grid); json numbers have 15 "
-                           "significant digits", LADDER_FORMATS)
+    _add_output_options(p, "table markup, or json (numbers to 15 significant digits)",
+                        LADDER_FORMATS)
     p.set_defaults(run=run_ladder)
 
     p = sub.add_parser("report", help="a self-contained HTML balance report (one page, opens offline)")
@@ -113,8 +121,9 @@ def register(sub) -> None:
                    help="a what-if variant to compare (repeatable), e.g. fons-exploding")
     p.add_argument("--pools", default="1-10", help="pool sizes for curves and tables (default 1-10)")
     p.add_argument("--want", default=None, metavar="RUNG=P,...",
-                   help="odds every system's ladder is solved for (default "
-                        "\"Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2\")")
+                   help="odds to solve the ladders for, e.g. \"Easy=0.9,Normal=0.7\", applied to "
+                        "each system whose ladder has these rungs (default: each system's own "
+                        "rungs, easiest 90%% down to hardest 20%%)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(run=run_report)
 
@@ -130,38 +139,44 @@ def number_format_of(args) -> NumberFormat:
     return NumberFormat("percent", 1)
 
 
-def _write(text: str, out: str | None) -> None:
+def write_text(text: str, out: str | None) -> None:
+    """``text`` and a line end to stdout, or to the ``--out`` file (saying so on stderr)."""
     if out is None:
         sys.stdout.write(text + "\n")
         return
-    path = checked_out_path(out)
-    try:
-        with open(path, "w", encoding="utf-8") as stream:
-            stream.write(text + "\n")
-    except OSError as exc:  # a full disk, no permission, a folder in the way...
-        raise WorkbenchError(f"--out {out!r}: cannot write there ({exc.strerror or exc})") from None
-    print(f"wrote {path}", file=sys.stderr)  # as figure, sweep and report do
+    files.write_text(out, text + "\n", "--out")   # whole or not at all
+    print(f"wrote {out}", file=sys.stderr)  # as figure, sweep and report do
 
 
-def checked_out_path(out: str, example: str = "odds.rst") -> Path:
-    """``--out``'s file, checked before any work: a name, in a folder that exists, not a folder."""
-    if not out.strip():
-        raise WorkbenchError(f"--out got {out!r}; allowed: a file name such as {example}")
-    path = Path(out)
-    if path.is_dir():
-        raise WorkbenchError(f"--out {out!r} is a folder; allowed: a file name such as "
-                             f"{str(path / example)!r}")
-    if not path.parent.is_dir():
-        raise WorkbenchError(f"--out {out!r}: folder {str(path.parent)!r} does not exist")
-    return path
+def checked_out_path(out: str, example: str = "odds.rst", suffixes=()) -> Path:
+    """``--out``'s file, checked before any work (:func:`workbench.files.check_target`): a
+    file name, in a folder that exists and may be written to; not a folder, a device or a
+    read-only file."""
+    files.check_target(out, "--out", suffixes=suffixes, example=example)
+    return Path(out)
+
+
+def not_a_data_file(out: str, system: str) -> None:
+    """``--out`` must not be the data file the table is computed from (``table mine.toml
+    --out mine.toml`` would replace the designer's system with its own table)."""
+    sys_ = get_system(system)
+    while sys_ is not None:
+        if sys_.source is not None and os.path.realpath(out) == os.path.realpath(sys_.source):
+            raise WorkbenchError(f"--out {out!r} is the data file of system {sys_.id!r} that the "
+                                 "table is computed from; allowed: another file name, such as "
+                                 f"{sys_.id}-odds.rst")
+        sys_ = get_system(sys_.base) if sys_.base else None
 
 
 def run_table(args) -> int:
+    args.format = output_format(args.format, args.out, TABLE_FORMATS)
     numbers = number_format_of(args)
     if args.out is not None:
         checked_out_path(args.out)
-    frame = difficulty_table(args.system, parse_pools(args.pools), **parse_assignments(args.params))
-    _write(render_table(frame, args.format, numbers), args.out)
+        not_a_data_file(args.out, args.system)
+    frame = difficulty_table(args.system, parse_pools(args.pools), condition=args.condition,
+                             **parse_assignments(args.params))
+    write_text(render_table(frame, args.format, numbers), args.out)
     return 0
 
 
@@ -176,6 +191,24 @@ def _turned_knobs(system: str, turn: str | None):
         raise WorkbenchError(f"--turn got {turn!r}; allowed: comma-separated knobs of this "
                              f"ladder: {', '.join(every)}")
     return {name: every[name] for name in names}
+
+
+def _pool_from_settings(args, params: dict[str, str]) -> dict[str, str]:
+    """A pool size among the settings (``stat=A5``, ``dice=5``) is the typical pool: it
+    becomes ``--pool`` (and must agree with a ``--pool`` given)."""
+    system = get_system(args.system)
+    expanded = {k: str(v) for k, v in system.mechanic.preprocess(params).items()}
+    name = system.pool_parameter
+    if name is None or name not in expanded:
+        return params
+    count = expanded.pop(name)
+    said = next((f"{k}={v}" for k, v in params.items() if k not in expanded or k == name), name)
+    if args.pool is None:
+        args.pool = count
+    elif args.pool.strip() != count:
+        raise WorkbenchError(f"--pool got {args.pool!r}; allowed: {count}, as {said} says, or "
+                             "leave --pool out")
+    return expanded
 
 
 def _typical_pools(args) -> tuple[int, list[int]]:
@@ -202,12 +235,15 @@ def _order_sentence(solution, fmt: str) -> str:
 
 
 def run_ladder(args) -> int:
+    args.format = output_format(args.format, args.out, LADDER_FORMATS)
     numbers = number_format_of(args)
+    params = _pool_from_settings(args, parse_assignments(args.params))
     pool, pools = _typical_pools(args)
     tolerance = validation.real_number(None, "--tolerance", args.tolerance, 0.0, 1.0, text=True,
                                        allowed="a number from 0 to 1")
     if args.out is not None:
         checked_out_path(args.out)
+        not_a_data_file(args.out, args.system)
     if args.format == "json":  # JSON holds every figure at full precision: nothing to choose
         given = [flag for flag, value in (("--percent", args.percent), ("--digits", args.digits),
                                           ("--fraction", args.fraction or None), ("--show", args.show))
@@ -220,12 +256,11 @@ def run_ladder(args) -> int:
     if show == "both" and args.format == "csv":
         raise WorkbenchError("--show both cannot be one CSV file; allowed with csv: solution or pools")
     across = parse_pools(args.across, "--across")
-    params = parse_assignments(args.params)
     solution = solve_ladder(args.system, args.want, pool, pools=pools, tolerance=tolerance,
                             knobs=_turned_knobs(args.system, args.turn), report_pools=across,
-                            **params)
+                            condition=args.condition, **params)
     if args.format == "json":
-        _write(json.dumps(solution.to_dict(), indent=2, ensure_ascii=False), args.out)
+        write_text(json.dumps(solution.to_dict(), indent=2, ensure_ascii=False), args.out)
     else:
         blocks = []
         quality = params.get("quality")
@@ -243,7 +278,7 @@ def run_ladder(args) -> int:
                 table.columns = [pool_label(args.system, n, quality) for n in across]
             blocks.append(render_table(table, args.format, numbers,
                                        title="Solved ladder across pool sizes"))
-        _write("\n\n".join(blocks), args.out)
+        write_text("\n\n".join(blocks), args.out)
     for rung in solution.rungs:
         if rung.note:
             kind = "warning" if not rung.reachable else "note"
@@ -262,13 +297,13 @@ def run_report(args) -> int:
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     if not systems:
         raise WorkbenchError(f"--systems got {args.systems!r}; allowed: ids such as uwr,arrata")
-    checked_out_path(args.out, "balance.html")
+    checked_out_path(args.out, "balance.html", (".html", ".htm"))
     try:
         path = build_report(args.out, systems=systems, variants=args.variant,
                             pool_sizes=parse_pools(args.pools), progress=not args.no_progress,
-                            wanted=args.want or DEFAULT_WANTED)
-    except OSError as exc:  # writing the page failed (full disk, no permission)
-        raise WorkbenchError(f"--out {args.out!r}: cannot write there ({exc.strerror or exc})") from None
+                            wanted=args.want)
+    except files.TargetError as exc:  # writing the page failed (full disk, a size limit)
+        raise exc.named("--out") from None
     size = path.stat().st_size / 1e6
     print(f"wrote {path} ({size:.1f} MB, self-contained HTML): "
           f"{report_title(systems, args.variant)}")

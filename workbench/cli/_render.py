@@ -1,15 +1,23 @@
 """``workbench render FILE.md ...``: fill the workbench blocks of Markdown files in place.
 
-``--check`` changes nothing and exits 1 when a file would change (a pre-commit hook or CI
-step that fails on stale tables).
+Every page is read and every block checked before anything is written; each page is then
+replaced whole (:mod:`workbench.files`), so an error, a full disk or Ctrl-C leaves each page
+either as it was or fully updated. ``--check`` changes nothing and exits 1 when a file would
+change (a pre-commit hook or CI step that fails on stale tables).
 """
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 
+from .. import files
 from ..errors import WorkbenchError
-from ..markdown import fill_markdown
+from ..limits import MAX_PAGE_BYTES
+from ..markdown import fill_markdown, find_blocks
+
+_BOM = "\ufeff"
 
 
 def register(sub) -> None:
@@ -22,30 +30,64 @@ def register(sub) -> None:
     p.set_defaults(run=run_render)
 
 
+def _read(name: str) -> tuple[str, str]:
+    """The page's text (without a byte-order mark) and the mark to put back."""
+    try:
+        status = os.stat(name)
+        if not stat.S_ISREG(status.st_mode):   # a pipe would wait for ever, a folder fails
+            kind = "a folder" if stat.S_ISDIR(status.st_mode) else "a device, pipe or socket"
+            raise WorkbenchError(f"file {name!r} is {kind}; allowed: Markdown files (FILE.md)")
+        if status.st_size > MAX_PAGE_BYTES:
+            raise WorkbenchError(f"file {name!r} has {status.st_size:,} bytes; allowed: pages of "
+                                 f"at most {MAX_PAGE_BYTES:,} bytes")
+        raw = Path(name).read_bytes()
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise WorkbenchError(f"file {name!r} cannot be read: {reason}") from None
+    if text.startswith(_BOM):
+        return text[len(_BOM):], _BOM
+    return text, ""
+
+
 def run_render(args) -> int:
     if args.figures is not None and not Path(args.figures).is_dir():
         raise WorkbenchError(f"--figures {args.figures!r}: not an existing folder")
-    stale = []
-    for name in args.files:
-        path = Path(name)
-        try:
-            raw = path.read_bytes()
-            text = raw.decode("utf-8").replace("\r\n", "\n")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-            raise WorkbenchError(f"file {name!r} cannot be read: {reason}") from None
-        newline = "\r\n" if b"\r\n" in raw else "\n"  # a Windows-edited page keeps its line ends
-        result = fill_markdown(text, path, figures=args.figures, draw=not args.check)
+    if args.figures is not None and not args.check and not os.access(args.figures, os.W_OK):
+        raise WorkbenchError(f"--figures {args.figures!r}: cannot write in this folder; allowed: "
+                             "a folder you may write to")
+    pages = []
+    for name in args.files:   # every page read and its blocks found before any work
+        text, mark = _read(name)
+        if find_blocks(text, name) and not args.check:   # a page with blocks will be written
+            files.check_target(name, "page", example="rules.md")
+        pages.append((name, text, mark))
+    updated = []
+    for name, text, mark in pages:   # then every table and figure computed
+        result = fill_markdown(text, Path(name), figures=args.figures, draw=not args.check)
         missing = [f for f in result.figures if not f.exists()]
-        if result.text == text and not missing:
-            continue
-        stale.append(name)
+        if result.text != text or missing:
+            updated.append((name, text, mark, result))
+    for name, text, mark, result in updated:   # and only then each page replaced whole
         if args.check:
             print(f"{name}: would change", file=sys.stderr)
             continue
-        try:
-            path.write_text(result.text, encoding="utf-8", newline=newline)
-        except OSError as exc:
-            raise WorkbenchError(f"file {name!r} cannot be written: {exc.strerror}") from None
+        if result.text != text:
+            _unchanged_since_read(name, mark + text)
+            files.write_text(name, mark + result.text, "page")
         print(f"updated {name} ({result.blocks} blocks)", file=sys.stderr)
-    return 1 if args.check and stale else 0
+    return 1 if args.check and updated else 0
+
+
+def _unchanged_since_read(name: str, text: str) -> None:
+    """A page saved from an editor while render ran must not be overwritten with the text
+    read before: the author's new words would be lost."""
+    try:
+        now = Path(name).read_bytes()
+    except OSError as exc:
+        raise WorkbenchError(f"page {name!r} cannot be read again before writing: "
+                             f"{exc.strerror}; nothing was written") from None
+    if now != text.encode("utf-8"):
+        raise WorkbenchError(f"page {name!r} changed on disk while render ran (saved from an "
+                             "editor?); it was not written, to keep those changes; allowed: run "
+                             "render again")

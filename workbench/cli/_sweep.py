@@ -7,13 +7,15 @@ with ``[`` or ``{`` is read as JSON (``session='[{"d6": 2}, {"d6": 3}]'``).
 from __future__ import annotations
 
 import json
+import math
 import re
 import shlex
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
-from .. import validation
+from .. import files, validation
 from ..errors import WorkbenchError
 from ..sweep import FUNCTIONS, sweep
 from ._args import parse_assignments
@@ -103,39 +105,54 @@ def parse_grid(text: str) -> dict[str, list]:
             for name, value in parse_assignments(words, "--grid entry").items()}
 
 
+def check_out(out: str | None) -> None:
+    """``--out``, checked before the first point runs: a suffix the sweep writes, pyarrow for
+    Parquet, and a file that can be written (:func:`workbench.files.check_target`)."""
+    if out is None:
+        return
+    suffix = Path(out).suffix.lower()
+    files.check_target(out, "--out", example="results" + (suffix if suffix in OUTPUTS else ".csv"))
+    if suffix not in OUTPUTS:
+        raise WorkbenchError(f"--out got {out!r}; allowed: a path ending in " + ", ".join(OUTPUTS))
+    if suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401  # lazy: only for Parquet output
+        except ImportError:
+            raise WorkbenchError("--out results.parquet needs pyarrow; install it with "
+                                 "pip install 'dice-workbench[parquet]', or write .csv / .json") from None
+
+
+def partial_path(out: str) -> Path:
+    """Where an interrupted sweep keeps its finished points: ``results.partial.csv`` beside
+    ``results.csv`` (the file asked for is left as it was).
+
+    Example:
+        >>> partial_path("runs/results.csv").as_posix()
+        'runs/results.partial.csv'
+    """
+    path = Path(out)
+    return path.with_name(f"{path.stem}.partial{path.suffix}")
+
+
 def _write(frame, out: str | None) -> None:
     if out is None:
         frame.to_csv(sys.stdout, index=False)
         return
-    path = Path(out)
-    suffix = path.suffix.lower()
-    if suffix not in OUTPUTS:
-        raise WorkbenchError(f"--out got {out!r}; allowed: a path ending in "
-                             + ", ".join(OUTPUTS))
-    if not path.parent.exists():
-        raise WorkbenchError(f"--out got {out!r}; allowed: a path in an existing folder")
-    if suffix == ".parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise WorkbenchError("--out results.parquet needs pyarrow; install it with "
-                                 "pip install 'dice-workbench[parquet]', or write .csv / .json") from None
+    suffix = Path(out).suffix.lower()
     frame = frame.copy()
     for column in frame.columns:   # lists and dicts (sessions, actors) as JSON text
         if frame[column].dtype == object and frame[column].map(
                 lambda v: isinstance(v, (list, dict))).any():
             frame[column] = frame[column].map(json.dumps)
-    try:
+    # Written to a temporary file and renamed when complete: Ctrl-C or a full disk leaves an
+    # existing file as it was.
+    with files.replacing(out, "--out") as scratch:
         if suffix == ".csv":
-            frame.to_csv(path, index=False)
+            frame.to_csv(scratch, index=False)
         elif suffix == ".json":
-            frame.to_json(path, orient="records", indent=1, double_precision=15)
+            frame.to_json(scratch, orient="records", indent=1, double_precision=15)
         else:
-            frame.to_parquet(path, index=False)
-    except OSError as exc:
-        raise WorkbenchError(f"--out {out!r}: cannot write ({exc.strerror})") from None
-    print(f"wrote {path} ({len(frame)} points, {len(frame.columns)} columns"
-          + (", partial: interrupted" if frame.attrs.get("partial") else "") + ")")
+            frame.to_parquet(scratch, index=False)
 
 
 def run_sweep(args) -> int:
@@ -150,10 +167,32 @@ def run_sweep(args) -> int:
             raise WorkbenchError("trials is given twice (--trials and NAME=VALUE)")
         fixed["trials"] = validation.trials(None, args.trials, "--trials")
     seed = None if args.seed is None else validation.seed(None, args.seed, "--seed", text=True)
-    frame = sweep(args.function, grid, seed=seed, progress=True if args.progress else False,
-                  **fixed)
+    check_out(args.out)   # before the first point runs
+    with warnings.catch_warnings():   # an interrupted sweep is said below, in one line
+        warnings.filterwarnings("ignore", message="sweep interrupted")
+        frame = sweep(args.function, grid, seed=seed, progress=True if args.progress else False,
+                      **fixed)
+    if frame.attrs.get("partial"):
+        return _interrupted(frame, grid, args.out)
     _write(frame, args.out)
+    if args.out is not None:
+        print(f"wrote {args.out} ({len(frame)} points, {len(frame.columns)} columns)")
     if seed is None and "seed" in frame.columns:  # the points were simulated: say how to repeat
         print(f"sweep seed {frame.attrs['seed']} (repeat with --seed {frame.attrs['seed']})",
               file=sys.stderr)
     return 0
+
+
+def _interrupted(frame, grid: dict, out: str | None) -> int:
+    """Ctrl-C stopped the sweep: the finished points go to ``results.partial.csv`` (never over
+    the file asked for), and the command says so in one line and exits 130."""
+    total = math.prod(len(values) for values in grid.values())
+    done = f"{len(frame)} of {total} points finished"
+    if out is None or frame.empty:
+        print(f"workbench: interrupted ({done}; nothing written)", file=sys.stderr)
+        return 130
+    partial = partial_path(out)
+    _write(frame, str(partial))
+    print(f"workbench: interrupted ({done}, written to {partial}; {out} unchanged)",
+          file=sys.stderr)
+    return 130

@@ -1,14 +1,44 @@
 """Engine layer: computes distributions from the rules' descriptions (no results, no display).
 
-- :mod:`.exact`: exact distributions of a :class:`~workbench.rules.pool.PoolSpec` (numpy).
+- :mod:`.exact`: exact distributions of a :class:`~workbench.rules.pool.PoolSpec` (numpy):
+  sums of per-die scores, the seeds' fast path.
+- :mod:`.evaluate`: the exact joint distribution of a :class:`~workbench.rules.roll.RollSpec`'s
+  statistics, outcome by outcome (numba kernels in :mod:`._kernels.walk`).
 - :mod:`.simulation`: the same by rolling dice (numba kernels in :mod:`._kernels`, loaded on
   the first simulation).
-- :mod:`.sampling`: exact outcome tables the stateful simulators draw from.
+- :mod:`.sampling`: exact outcome tables the simulators draw from.
 - :mod:`.concrete`: one concrete roll scored face by face.
-- :mod:`.raw`: :class:`RawDistribution`, what the engine returns.
+- :mod:`.raw` and :mod:`.joint`: :class:`RawDistribution` and :class:`JointDistribution`,
+  what the engine returns.
 """
 from .concrete import RolledPool, score_faces
+from .evaluate import evaluate_roll
 from .exact import exact_raw
+from .joint import JointDistribution
 from .raw import RawDistribution
+from .scored import evaluate_scored, outcomes_distribution
+from ..rules.pool import PoolSpec
+from ..rules.scored import Outcomes, ScoredRoll
 
-__all__ = ["RolledPool", "score_faces", "exact_raw", "RawDistribution"]
+
+def exact_distribution(spec) -> "RawDistribution | JointDistribution":
+    """The exact distribution of a pool (:func:`exact_raw`), of a roll with statistics
+    (:func:`evaluate_roll`), of a roll scored by a Python function or of odds given outright
+    (:mod:`.scored`).
+
+    Example:
+        >>> from workbench.rules.roll import Die, RollSpec
+        >>> exact_distribution(RollSpec(((Die.numbered("d4", 4), 1),))).pmf.tolist()
+        [0.25, 0.25, 0.25, 0.25]
+    """
+    if isinstance(spec, PoolSpec):
+        return exact_raw(spec)
+    if isinstance(spec, ScoredRoll):
+        return evaluate_scored(spec)
+    if isinstance(spec, Outcomes):
+        return outcomes_distribution(spec)
+    return evaluate_roll(spec)
+
+
+__all__ = ["RolledPool", "score_faces", "exact_raw", "evaluate_roll", "exact_distribution",
+           "RawDistribution", "JointDistribution"]

@@ -1,4 +1,8 @@
-"""Exact outcome tables for the stateful simulators: one random number per check.
+"""Exact outcome tables for the simulators: one random number per check.
+
+Rolls with statistics (:class:`~workbench.rules.roll.RollSpec`) are simulated this way too:
+each check's combination of statistics is drawn from the exact joint distribution
+(:func:`simulate_joint`).
 
 Within one check the dice are independent, so the check's outcome distribution is known
 exactly (:func:`workbench.engine.exact.exact_raw`). The simulators therefore draw each check's
@@ -22,6 +26,7 @@ from typing import Sequence
 import numpy as np
 
 from .exact import exact_raw
+from .joint import JointDistribution
 from ..rules.pool import PoolSpec
 
 TABLE_POOLS_MAX = 4096
@@ -164,3 +169,27 @@ def events_distribution(mode: int, rate: float, cap: int) -> np.ndarray:
         term *= rate / (k + 1)
     out[cap] = max(1.0 - out[:cap].sum(), 0.0)
     return out
+
+
+def simulate_joint(joint: JointDistribution, trials: int, seed: int, block_size: int,
+                   chunk_blocks: int, bar=None) -> JointDistribution:
+    """``trials`` checks drawn from a roll's exact joint distribution (one number a check):
+    the same joint, with frequencies and ``trials``. Blocks of ``block_size`` trials each draw
+    from their own stream of the seed, so a seed gives the same counts on any number of
+    threads; ``bar`` (a tqdm bar) moves once per ``chunk_blocks`` blocks."""
+    from ._kernels import sampled  # lazy: numba
+
+    tables = OutcomeTables([(joint.probabilities, {})])
+    outcomes = len(joint.probabilities)
+    counts = np.zeros(outcomes, np.int64)
+    blocks = -(-trials // block_size)
+    for first in range(0, blocks, chunk_blocks):
+        chunk = min(chunk_blocks, blocks - first)
+        found = np.zeros((chunk, outcomes), np.int64)
+        sampled.table_blocks(np.uint64(seed), first, chunk, block_size, trials, tables.cdf,
+                             tables.guide, found)
+        counts += found.sum(axis=0)
+        if bar is not None:
+            bar.update(min(trials, (first + chunk) * block_size) - min(trials, first * block_size))
+    seen = counts > 0
+    return JointDistribution(joint.names, joint.values[seen], counts[seen] / trials, trials=trials)

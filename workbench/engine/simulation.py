@@ -42,9 +42,15 @@ from .. import validation
 from ..errors import WorkbenchError
 from ..limits import MAX_SEED, MAX_TOTALS, MAX_TRIALS, ROLLED_DICE  # noqa: F401  (MAX_*: re-exported)
 from ..rules.pool import PoolSpec
+from ..rules.roll import RollSpec
+from ..rules.scored import Outcomes, ScoredRoll
 from ..validation import fresh_seed  # noqa: F401  (the stateful simulators import it from here)
+from .evaluate import evaluate_roll
 from .exact import _die_chain
+from .joint import JointDistribution
 from .raw import RawDistribution
+from .sampling import simulate_joint
+from .scored import evaluate_scored, outcomes_distribution
 from .work import check_exact, rolled_per_check, spread_of_totals
 
 BLOCK_SIZE = 1 << 16
@@ -92,10 +98,15 @@ def pack(spec: PoolSpec) -> tuple:
             int(spec.floor) if has_floor else 0, has_floor, _KEEP_CODES[spec.keep])
 
 
-def check_work(trials: int, spec: PoolSpec) -> None:
+def check_work(trials: int, spec: "PoolSpec | RollSpec") -> None:
     """Refuse a run past the limits before any die is rolled: the dice rolled (each die with
     its expected explosion chain, through ``explode_into`` too; rerolls once more), the
-    width of the histogram of totals, and the exact chains the histogram's range is read from."""
+    width of the histogram of totals, and the exact chains the histogram's range is read from.
+    A roll with statistics (or scored in Python, or given outright) is drawn from its exact
+    table, one number a check."""
+    if not isinstance(spec, PoolSpec):
+        ROLLED_DICE.check(float(trials), "simulate")
+        return
     ROLLED_DICE.check(float(trials) * rolled_per_check(spec), "simulate")
     width = spread_of_totals(spec)
     if width > MAX_TOTALS:
@@ -289,9 +300,29 @@ def _apply_modifier_and_floor(counts: np.ndarray, least: int, spec: PoolSpec) ->
     return floored, spec.floor
 
 
-def simulate_raw(spec: PoolSpec, trials: int = 1_000_000, seed: int | None = None,
-                 progress: bool | None = None) -> RawDistribution:
-    """Simulate a pool: frequencies of each total, split by "every initial die failed".
+def _simulate_roll(spec, trials: int, seed: int, progress: bool | None) -> JointDistribution:
+    """A roll with statistics (or scored in Python, or given outright): each check drawn from
+    the exact joint distribution (its dice need not be rolled one by one: within a check they
+    are independent, so the exact table says everything), with the same blocks and streams
+    as the dice kernels."""
+    if isinstance(spec, ScoredRoll):
+        joint = evaluate_scored(spec)
+    elif isinstance(spec, Outcomes):
+        joint = outcomes_distribution(spec)
+    else:
+        joint = evaluate_roll(spec)
+    bar = _progress_bar(bool(progress if progress is not None else trials >= PROGRESS_MIN_DICE), trials)
+    try:
+        return simulate_joint(joint, trials, seed, BLOCK_SIZE, CHUNK_BLOCKS, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def simulate_raw(spec: "PoolSpec | RollSpec", trials: int = 1_000_000, seed: int | None = None,
+                 progress: bool | None = None) -> "RawDistribution | JointDistribution":
+    """Simulate a pool: frequencies of each total, split by "every initial die failed"; or a
+    roll with statistics: frequencies of each combination, drawn from its exact table.
 
     Args:
         spec: the pool (from a mechanic, or built by hand).
@@ -315,6 +346,8 @@ def simulate_raw(spec: PoolSpec, trials: int = 1_000_000, seed: int | None = Non
     seed = validation.seed("simulate", seed)
     check_work(trials, spec)
     progress = validation.optional_boolean("simulate", "progress", progress)
+    if not isinstance(spec, PoolSpec):
+        return _simulate_roll(spec, trials, seed, progress)
     kernel, args, binned = _kernel(spec)
     low, high = _histogram_range(binned)
     if progress is None:

@@ -210,3 +210,10 @@ def spread_of_totals(spec: PoolSpec) -> float:
     for die, count in spec.groups:
         width += count * (max(die.values) - min(die.values)) * (2 if spec.rerolls else 1)
     return width
+
+
+def exact_steps(spec) -> float:
+    """Estimated exact work of any description: a pool's as :func:`exact_work` says; a roll
+    with statistics, or scored in Python, bounds its own work while it runs (the roll
+    engine's states, the scoring function's calls) and counts nothing here."""
+    return exact_work(spec).steps if isinstance(spec, PoolSpec) else 0.0

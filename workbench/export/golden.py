@@ -15,6 +15,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import files
 from ..ladders import difficulty_table
 from .tables import NumberFormat, render_table
 
@@ -70,12 +71,12 @@ def write_golden(folder: "str | Path" = GOLDEN_DIR, images: bool = True) -> list
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for spec in GOLDEN_TABLES:
+    for spec in GOLDEN_TABLES:   # each file replaced whole (workbench.files)
         path = folder / spec.filename
-        path.write_text(spec.render(), encoding="utf-8")
+        files.write_text(path, spec.render(), "golden file")
         written.append(path)
     chart = folder / f"{CHART_STEM}.figure.json"
-    chart.write_text(chart_json(), encoding="utf-8")
+    files.write_text(chart, chart_json(), "golden file")
     written.append(chart)
     if images:
         from ..figures import write_images  # lazy: plotly

@@ -9,6 +9,7 @@ Not imported by ``import workbench``: importing this package loads plotly and pa
 * :func:`ladder_figure` — a ladder (a system's own or a solved one) as curves over pools;
 * :func:`curve_panels`, :func:`check_panels` — small multiples, one panel per system;
 * :func:`narrative_odds_figure`, :func:`tier_figure`, :func:`stacked_outcomes_figure`;
+* :func:`knob_figure` — outcome shares stacked per level of a knob (a rulebook's odds chart);
 * :func:`write_figure` — ``.png`` / ``.svg`` / ``.html`` by suffix;
 * :func:`new_figure` — the workbench look for figures of your own.
 
@@ -22,6 +23,7 @@ from . import style
 from .charts import (check_figure, curve_figure, difference_figure, ladder_figure,
                      method_note, narrative_odds_figure, pool_axis_title, stacked_outcomes_figure,
                      tier_figure)
+from .knobs import knob_figure
 from .panels import check_panels, curve_panels
 from .frames import AS_SET, Line, curve_frame, difference_frame, outcome_frame, read_entries
 from .output import (chromium_path, figure_data, figure_html, figure_size, write_figure,
@@ -29,7 +31,7 @@ from .output import (chromium_path, figure_data, figure_html, figure_size, write
 from .style import (DIE_COLOURS, LINE_COLOURS, OUTCOME_SCALE, TEMPLATE, TEMPLATE_NAME, die_colour,
                     line_colour, new_figure, outcome_colours)
 
-__all__ = ["style", "check_figure", "check_panels", "curve_figure", "curve_panels", "difference_figure",
+__all__ = ["style", "knob_figure", "check_figure", "check_panels", "curve_figure", "curve_panels", "difference_figure",
            "ladder_figure", "method_note", "narrative_odds_figure", "pool_axis_title",
            "stacked_outcomes_figure", "tier_figure", "AS_SET", "Line", "curve_frame",
            "difference_frame", "outcome_frame", "read_entries", "chromium_path", "figure_data",

@@ -7,6 +7,7 @@ static exports call these and nothing else.
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Any, Iterable, Sequence
 
 import pandas as pd
@@ -15,7 +16,7 @@ import plotly.graph_objects as go
 from .. import validation
 from ..analysis import evaluate, success_curve
 from ..api import check
-from ..errors import WorkbenchError
+from ..errors import ParameterError, WorkbenchError
 from ..rules.registry import get_system
 from ..rules.system import System
 from . import frames as _frames
@@ -72,12 +73,15 @@ def _error_bars(values: list[float]) -> dict | None:
     return {"type": "data", "array": [_frames.Z_95 * v for v in values], "visible": True}
 
 
-def _line(x, y, stderr, name: str, hover: str, **style: Any) -> dict:
+def _line(x, y, stderr, name: str, hover: str, line: dict, marker: dict | None = None) -> dict:
     stderr = [float(v) for v in stderr]
     error_y = _error_bars(stderr)
-    return {"type": "scatter", "x": [int(v) for v in x], "y": [float(v) for v in y],
-            "name": name, "mode": "lines+markers", "customdata": error_y["array"] if error_y else None,
-            "error_y": error_y, "hovertemplate": hover, "line": style}
+    trace = {"type": "scatter", "x": [int(v) for v in x], "y": [float(v) for v in y],
+             "name": name, "mode": "lines+markers", "customdata": error_y["array"] if error_y else None,
+             "error_y": error_y, "hovertemplate": hover, "line": line}
+    if marker:
+        trace["marker"] = marker
+    return trace
 
 
 def _pool_ticks(sizes: Sequence[int]) -> dict:
@@ -94,20 +98,28 @@ def pool_axis_title(systems: Iterable[Any]) -> str:
     return f"dice in the pool ({' / '.join(names)})"
 
 
+#: Marker shapes for the rungs of one system, with the dashes: ten lines stay tellable apart.
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "triangle-down", "cross")
+
+
 def _rung_style(lines: list[_frames.Line], label: str, rung: str, index_of_line: int,
-                index_of_rung: int) -> dict:
-    """One colour per system; rungs of one system told apart by dash. A figure of a single
-    system colours its rungs instead (die colours for narrative dice)."""
-    if len(lines) == 1:
-        return {"color": die_colour(rung, line_colour(index_of_rung))}
-    return {"color": line_colour(index_of_line), "dash": DASHES[index_of_rung % len(DASHES)]}
+                index_of_rung: int, by_system: bool = False) -> dict:
+    """One colour per system; rungs of one system told apart by dash and marker. A figure of
+    a single system colours its rungs instead (die colours for narrative dice), unless
+    ``by_system`` (the explorer: the same colours and dashes in every view)."""
+    if len(lines) == 1 and not by_system:
+        return {"line": {"color": die_colour(rung, line_colour(index_of_rung))}}
+    colour = line_colour(index_of_line)
+    return {"line": {"color": colour, "dash": DASHES[index_of_rung % len(DASHES)]},
+            "marker": {"symbol": SYMBOLS[index_of_rung % len(SYMBOLS)], "color": colour}}
 
 
 # -- curves ------------------------------------------------------------------------------
 def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
                  rungs: Sequence[str] | None = None, method: str = "exact", *,
                  trials: int = 100_000, seed: int | None = None, title: str | None = None,
-                 frame: pd.DataFrame | None = None, height: int = DEFAULT_HEIGHT) -> go.Figure:
+                 frame: pd.DataFrame | None = None, height: int = DEFAULT_HEIGHT,
+                 by_system: bool = False) -> go.Figure:
     """P(pass) against pool size: one line per rung of each system (or variant).
 
     Args:
@@ -118,6 +130,7 @@ def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
         rungs: ladder rungs to draw (``None``: every rung of each system's ladder).
         method: ``"exact"`` or ``"simulate"`` (simulated points carry 95% error bars).
         frame: an already gathered :func:`~workbench.figures.frames.curve_frame`.
+        by_system: one colour per system and one dash per rung even for a single system.
 
     Example:
         >>> fig = curve_figure(["uwr", ("arrata", {"quality": "A"})], [1, 2])
@@ -134,7 +147,7 @@ def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
     rung_index: dict[str, int] = {}
     for (label, rung), part in frame.groupby(["label", "rung"], sort=False):
         rung_index.setdefault(label, 0)
-        style = _rung_style(lines, label, rung, labels.index(label), rung_index[label])
+        style = _rung_style(lines, label, rung, labels.index(label), rung_index[label], by_system)
         rung_index[label] += 1
         name = f"{label} · {rung}"
         hover = f"<b>{label}</b> · {rung}<br>%{{x}} dice: {_percent_hover(method)}<extra></extra>"
@@ -155,7 +168,7 @@ def difference_figure(system: Any, base: Any = None, pools: Iterable[int] = DEFA
                       rungs: Sequence[str] | None = None, method: str = "exact", *,
                       trials: int = 100_000, seed: int | None = None,
                       frame: pd.DataFrame | None = None, title: str | None = None,
-                      height: int = DEFAULT_HEIGHT) -> go.Figure:
+                      height: int = DEFAULT_HEIGHT, by_system: bool = False) -> go.Figure:
     """P(pass) of ``system`` minus ``base``'s, rung by rung, in percentage points.
 
     ``system`` may also be a list of entries, with ``base`` the index of the one to
@@ -187,10 +200,9 @@ def difference_figure(system: Any, base: Any = None, pools: Iterable[int] = DEFA
         paired = rung if rung == base_rung else f"{rung} vs {base_rung}"
         hover = (f"<b>{label}</b> − {base_label} · {paired}<br>%{{x}} dice: "
                  f"{_percent_hover(method, pp=True)}<extra></extra>")
-        several = len(lines) > 2
-        style = ({"color": line_colour(labels.index(label)),
-                  "dash": DASHES[rung_index[label] % len(DASHES)]} if several
-                 else {"color": die_colour(rung, line_colour(rung_index[label]))})
+        # An entry keeps its colour (its place among the entries), a rung its dash.
+        style = _rung_style(lines if len(lines) > 2 else lines[:1], label, rung,
+                            labels.index(label), rung_index[label], by_system)
         rung_index[label] += 1
         trace = _line(part["pool"], to_pp(part["difference"]), to_pp(part["stderr"]),
                       f"{label} · {paired}", hover, **style)
@@ -249,12 +261,34 @@ def stacked_outcomes_figure(frame: pd.DataFrame, method: str = "exact", *,
                              f"{_percent_hover(method)}<extra></extra>"})
     kinds = set(frame["kind"])
     what = "tiers" if kinds == {"tier"} else ("outcomes" if kinds == {"outcome"} else "tiers / outcomes")
-    ticks = {"tickvals": columns, "ticktext": [_die_label(c) for c in columns]}
+    # Labels lie flat, one part a line (entry, then its rungs), so neighbours never overlap.
+    ticks = {"tickvals": columns, "ticktext": [_column_label(c) for c in columns],
+             "tickangle": 0, "automargin": True}
     return new_figure(title or f"One check: {what}", x_title, "probability", traces=traces,
                       subtitle=method_note(method, trials, seed), height=height,
                       barmode="stack", bargap=0.25, y="percent",
                       yaxis={"range": [0, 1.0001]}, xaxis=ticks,
                       legend={"traceorder": "reversed"}, legend_title="worst at the bottom")
+
+
+#: Characters on one line of a stacked column's label (labels wrap, never rotate).
+LABEL_WIDTH = 11
+
+
+def _column_label(column: str) -> str:
+    """A stacked column's tick text: the entry, then its rungs, wrapped into short lines (a
+    die colour keeps its swatch).
+
+    Example:
+        >>> _column_label("uwr dice=4 · Normal – Extreme")
+        'uwr dice=4<br>Normal –<br>Extreme'
+    """
+    if "<br>" in column:  # already laid out by its maker
+        return column
+    swatch = _die_label(column)[: -len(column)] if die_colour(column.split(" · ")[-1]) else ""
+    lines = [line for part in column.split(" · ")
+             for line in textwrap.wrap(part, LABEL_WIDTH, break_long_words=False)]
+    return swatch + "<br>".join(lines)
 
 
 def _die_label(column: str) -> str:
@@ -266,9 +300,11 @@ def _die_label(column: str) -> str:
 
 
 def check_figure(system: "str | System", method: str = "exact", *, trials: int = 100_000,
-                 seed: int | None = None, height: int = DEFAULT_HEIGHT, **params: Any) -> go.Figure:
+                 seed: int | None = None, height: int = DEFAULT_HEIGHT, stat: str | None = None,
+                 **params: Any) -> go.Figure:
     """One check's distribution as bars coloured worst to best; its tiers alongside when the
-    system has degrees of success.
+    system has degrees of success. ``stat`` draws one of the system's statistics instead of
+    the total (``workbench.system(...).statistic_names`` lists them).
 
     Example:
         >>> fig = check_figure("unnamed", d6=3)
@@ -280,7 +316,9 @@ def check_figure(system: "str | System", method: str = "exact", *, trials: int =
     seed = resolved_seed(method, seed)
     sys_ = get_system(system)
     result = evaluate(sys_, dict(params), method, trials, seed)
-    parts = [("outcome", result.pmf)]
+    if stat is not None and stat not in sys_.statistic_names:
+        raise ParameterError(sys_.id, "stat", stat, "one of " + ", ".join(sys_.statistic_names))
+    parts = [("outcome", result.stats[stat] if stat is not None and result.stats else result.pmf)]
     if result.tiers is not None:
         parts.append(("tier", result.tiers))
     traces = []
@@ -305,13 +343,14 @@ def check_figure(system: "str | System", method: str = "exact", *, trials: int =
                        "text": [f"{v:.0%}" if v >= 0.005 else "" for v in y],
                        "textposition": "outside", "cliponaxis": False,
                        "hovertemplate": f"%{{x}}: {_percent_hover(method)}<extra></extra>"})
+    named = stat or ("total" if result.stats else None)
     if len(parts) == 2:
-        layout = {"xaxis": {"domain": [0, 0.55], "title": {"text": "net successes" + trimmed}},
+        layout = {"xaxis": {"domain": [0, 0.55], "title": {"text": (named or "net successes") + trimmed}},
                   "xaxis2": {"domain": [0.63, 1], "anchor": "y2", "title": {"text": "tier"},
                              "tickangle": -30},
                   "yaxis2": {"anchor": "x2", **percent_axis(range=[0, 1.05])}}
     given = ", ".join(f"{k}={v}" for k, v in params.items()) or "defaults"
-    x_title = "outcome" if sys_.outcome_labels else "successes" + trimmed
+    x_title = "outcome" if sys_.outcome_labels else (named or "successes") + trimmed
     return new_figure(f"{sys_.name}: one check ({given})", x_title, "probability", traces=traces,
                       subtitle=(f"P(pass) {result.p_pass:.1%} · " if result.p_pass is not None
                                 else "no target set · ") + method_note(method, trials, seed),
@@ -410,13 +449,14 @@ def tier_figure(system: "str | System", pools: Iterable[int] = range(1, 9), *,
 # -- ladders -----------------------------------------------------------------------------
 def ladder_figure(system_or_solution: Any, pools: Iterable[int] = DEFAULT_POOLS,
                   rungs: Sequence[str] | None = None, *, height: int = DEFAULT_HEIGHT,
-                  title: str | None = None, **params: Any) -> go.Figure:
+                  title: str | None = None, condition: str | None = None, **params: Any) -> go.Figure:
     """A ladder's rungs as P(pass) curves over pool sizes (bars for single-die systems).
 
     ``system_or_solution`` is a system (its own ladder, from its data file) or a solved
     ladder (:func:`workbench.ladders.solve_ladder`; anything with ``system``, ``ladder`` and
     ``params``): the solved settings are drawn, with each wanted probability marked at the
-    pool it was solved for.
+    pool it was solved for. ``condition`` draws P(condition) (over the system's statistics and
+    parameters) instead of P(pass); a solved ladder brings its own.
 
     Example:
         >>> [trace.name for trace in ladder_figure("uwr", [1, 2, 3]).data]
@@ -429,11 +469,12 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] = DEFAULT_POOLS,
         sys_ = get_system(solution.system)
         chosen = list(solution.ladder)
         params = {**dict(solution.params), **params}
+        condition = condition or getattr(solution, "condition", None)
     else:
         sys_ = get_system(system_or_solution)
         chosen = rungs
     sizes = [int(n) for n in pools]
-    frame = success_curve(sys_, sizes, chosen, **params)
+    frame = success_curve(sys_, sizes, chosen, condition=condition, **params)
     names = list(dict.fromkeys(frame["rung"]))
     if solution is not None:
         settings = {r.name: r.rung.describe() for r in solution.rungs}

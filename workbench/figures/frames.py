@@ -213,12 +213,15 @@ def difference_frame(entries: Iterable[Any], base: int = 0, pools: Iterable[int]
 # -- one check ---------------------------------------------------------------------------
 def outcome_frame(entries: Iterable[Any], rungs: Sequence[str] | None = None,
                   method: str = "exact", trials: int = 100_000,
-                  seed: int | None = 0) -> pd.DataFrame:
+                  seed: int | None = 0, merge_same: bool = True) -> pd.DataFrame:
     """One check per entry and rung: its tiers where the system has tiers, else its outcomes.
 
     Columns: column, label, rung, outcome, position, share, probability, stderr, kind
     (``"tier"`` or ``"outcome"``). ``column`` names the stacked column; ``share`` places the
-    outcome on the worst-to-best colour scale (0 worst, 1 best).
+    outcome on the worst-to-best colour scale (0 worst, 1 best). With ``merge_same`` the rungs
+    of one entry whose checks come out the same (UWR's Normal, Difficult and Extreme roll the
+    same dice and differ only in the target) share one column, named after all of them
+    (``uwr · Normal / Difficult``; three or more neighbours as a span, ``uwr · Normal – Extreme``).
 
     Example:
         >>> list(dict.fromkeys(outcome_frame(["erzahlspiel"])["column"]))
@@ -230,11 +233,20 @@ def outcome_frame(entries: Iterable[Any], rungs: Sequence[str] | None = None,
     for line in lines:
         sys_ = line.system_object
         knobs = dict(line.params)
+        checks: dict[Any, list] = {}  # what a check comes to -> the rungs giving it
         for rung in line.chosen_rungs():
             result = evaluate(sys_, rung_params(sys_, rung, knobs), method, trials, seed)
             dist, kind = ((result.tiers, "tier") if result.tiers is not None
                           else (result.pmf, "outcome"))
-            if rung == AS_SET:
+            same = (kind, tuple(dist.items())) if merge_same and method == "exact" else rung
+            checks.setdefault(same, [dist, kind, []])[2].append(rung)
+        order = list(line.chosen_rungs())
+        for dist, kind, names in checks.values():
+            places = [order.index(name) for name in names]
+            # Neighbouring rungs that come out the same read as a span: "Normal – Extreme".
+            span = len(names) > 2 and places == list(range(places[0], places[0] + len(names)))
+            rung = f"{names[0]} – {names[-1]}" if span else " / ".join(names)
+            if names == [AS_SET]:
                 column = line.label
             else:
                 column = f"{line.label} · {rung}" if several else rung

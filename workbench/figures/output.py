@@ -2,18 +2,24 @@
 HTML fragments for pages that hold several figures (the balance report).
 
 Each single kaleido call starts its own browser (~2-3 s), so :func:`write_figures` writes a
-whole batch with one start (``plotly.io.write_images``).
+whole batch with one start (``plotly.io.write_images``). Every file is written to a temporary
+name in its folder and renamed over the target once complete (:mod:`workbench.files`): an
+error, a full disk or Ctrl-C leaves an existing figure as it was (kaleido deletes the file it
+was writing when it fails; that file is only ever the temporary one).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import threading
 from pathlib import Path
 from typing import Sequence
 
 import plotly.graph_objects as go
 
+from .. import files
 from ..errors import WorkbenchError
 from .style import DEFAULT_HEIGHT, DEFAULT_WIDTH
 
@@ -42,14 +48,26 @@ def figure_size(fig: go.Figure) -> tuple[int, int]:
     return int(width), int(height)
 
 
+_OPTION = "figure path"
+
+
 def _check_target(path: Path, allowed: Sequence[str]) -> None:
     if path.suffix.lower() not in allowed:
         raise WorkbenchError(f"figure path {str(path)!r}: allowed suffixes: {', '.join(allowed)}")
-    folder = path.parent
-    if not folder.is_dir():
-        raise WorkbenchError(f"figure path {str(path)!r}: folder {str(folder)!r} does not exist")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise WorkbenchError(f"figure path {str(path)!r}: not writable")
+    files.check_target(path, _OPTION, example="figure" + allowed[0])
+
+
+@contextlib.contextmanager
+def _browser_threads_finished(patience: float = 60.0):
+    """kaleido draws in a thread of its own, which Ctrl-C does not stop: on any error, wait for
+    that thread before the temporary files are removed, or it would write one afterwards."""
+    before = set(threading.enumerate())
+    try:
+        yield
+    except BaseException:
+        for thread in set(threading.enumerate()) - before:
+            thread.join(timeout=patience)
+        raise
 
 
 def figure_html(fig: go.Figure, include_plotlyjs: "bool | str" = False,
@@ -72,22 +90,22 @@ def write_html(fig: go.Figure, path: "str | Path") -> Path:
     path = Path(path)
     _check_target(path, (".html", ".htm"))
     height = int(fig.layout.height or DEFAULT_HEIGHT)
-    try:
-        fig.write_html(path, include_plotlyjs=True, full_html=True, config=_PLOT_CONFIG,
+    with files.replacing(path, _OPTION) as scratch:
+        fig.write_html(scratch, include_plotlyjs=True, full_html=True, config=_PLOT_CONFIG,
                        default_height=f"{height}px", default_width="100%")
-    except OSError as exc:
-        raise WorkbenchError(f"figure path {str(path)!r}: cannot write ({exc.strerror})") from None
     return path
 
 
 def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
-                  size: tuple[int, int] | None = None) -> list[Path]:
+                  size: tuple[int, int] | None = None, scale: float = 1.0) -> list[Path]:
     """Write several figures, each by its path's suffix (``.png``, ``.svg``, ``.html``); all
     images with one browser start.
 
     Args:
         size: ``(width, height)`` for every image; by default each figure's own
             (:func:`figure_size`).
+        scale: image pixels per figure pixel (PNG; an SVG keeps its size in its units): 3
+            draws an 800 x 480 figure as a 2400 x 1440 PNG, 8 inches wide at 300 dpi.
 
     Raises:
         WorkbenchError: another suffix, a missing or unwritable folder, or no Chromium to
@@ -117,16 +135,24 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
         for fig, path in images:
             by_size.setdefault(size or figure_size(fig), []).append((fig, path))
         for (width, height), batch in by_size.items():
-            try:
-                pio.write_images([f for f, _ in batch], [p for _, p in batch],
-                                 width=width, height=height, scale=1)
-            except OSError as exc:
-                raise WorkbenchError(f"figure path {str(batch[0][1])!r}: cannot write "
-                                     f"({exc.strerror})") from None
+            with contextlib.ExitStack() as stack:   # each image renamed into place when all are drawn
+                scratches = [stack.enter_context(files.replacing(p, _OPTION)) for _, p in batch]
+                try:
+                    with _browser_threads_finished():
+                        pio.write_images([f for f, _ in batch], scratches, width=width,
+                                         height=height, scale=scale)
+                except (OSError, WorkbenchError):   # a full disk: said by files.replacing
+                    raise
+                except Exception as exc:   # the browser failed to start or to draw
+                    reason = str(exc.args[0] if exc.args else exc).splitlines()[0][:200]
+                    raise files.TargetError(
+                        _OPTION, batch[0][1], f"Chromium could not draw the image "
+                        f"({type(exc).__name__}: {reason}); no file was changed") from None
     return paths
 
 
-def write_figure(fig: go.Figure, path: "str | Path", size: tuple[int, int] | None = None) -> Path:
+def write_figure(fig: go.Figure, path: "str | Path", size: tuple[int, int] | None = None,
+                 scale: float = 1.0) -> Path:
     """Write one figure: ``.png`` / ``.svg`` through kaleido, ``.html`` self-contained.
 
     Raises:
@@ -138,7 +164,7 @@ def write_figure(fig: go.Figure, path: "str | Path", size: tuple[int, int] | Non
         ...
         workbench.errors.WorkbenchError: figure path 'chart.gif': allowed suffixes: .png, .svg, .html
     """
-    return write_figures([fig], [path], size)[0]
+    return write_figures([fig], [path], size, scale)[0]
 
 
 def write_images(figures: Sequence[go.Figure], paths: Sequence["str | Path"],

@@ -180,10 +180,24 @@ def line_family_figure(frame: pd.DataFrame, x: str, line: str, value: str = "p_p
         if "stderr" in part:
             trace["error_y"] = {"type": "data", "array": part["stderr"].tolist(), "visible": True}
         traces.append(trace)
+    yaxis = {}
+    if percent:  # scaled to the lines: on a 0-100% axis lines a few points apart lie as one
+        values = table[value].dropna()
+        errors = table["stderr"].fillna(0) if "stderr" in table else 0
+        low, high = float((table[value] - errors).min()), float((table[value] + errors).max())
+        pad = max(0.15 * (high - low), 0.005)
+        if len(values):
+            yaxis = {"range": [max(low - pad, -0.02), min(high + pad, 1.02)], "tickformat": ".1%"
+                     if high - low < 0.1 else ".0%"}
     return new_figure(title or f"{readable(value)} against {readable(x)}, one line per "
                       f"{readable(line)}", readable(x), readable(value),
                       subtitle=subtitle, traces=traces, y="percent" if percent else None,
-                      legend_title=readable(line), xaxis=_whole_ticks(table[x].tolist()))
+                      legend_title=readable(line), xaxis=_whole_ticks(table[x].tolist()),
+                      yaxis=yaxis)
+
+
+#: How far outside the band (as a probability: 30 points) a cell is drawn white.
+FAR = 0.3
 
 
 def band_frame(frame: pd.DataFrame, x: str, y: str, over: str, value: str = "p_pass",
@@ -191,7 +205,9 @@ def band_frame(frame: pd.DataFrame, x: str, y: str, over: str, value: str = "p_p
     """For each ``x`` x ``y`` cell: the share of ``over`` values (e.g. pools) at which
     ``low <= value <= high``, the least and greatest value, and whether all are in the band.
 
-    Returns columns ``x``, ``y``, ``share``, ``least``, ``greatest``, ``all_within``, ``count``.
+    Returns columns ``x``, ``y``, ``share``, ``least``, ``greatest``, ``outside`` (how far
+    the values stray from the band: below ``low`` plus above ``high``, 0 when all are in it),
+    ``all_within``, ``count``.
 
     Example:
         >>> from workbench.sweep import sweep
@@ -211,50 +227,63 @@ def band_frame(frame: pd.DataFrame, x: str, y: str, over: str, value: str = "p_p
     out = grouped.agg(share=("_within", "mean"), least=(value, "min"),
                       greatest=(value, "max"), count=(over, "nunique")).reset_index()
     out["all_within"] = out["share"] == 1.0
-    return out[[x, y, "share", "least", "greatest", "all_within", "count"]]
+    out["outside"] = (low - out["least"]).clip(lower=0) + (out["greatest"] - high).clip(lower=0)
+    return out[[x, y, "share", "least", "greatest", "outside", "all_within", "count"]]
 
 
 def band_map_figure(frame: pd.DataFrame, x: str, y: str, over: str, value: str = "p_pass",
                     low: float = 0.6, high: float = 0.75, *, title: str | None = None,
                     subtitle: str | None = None):
     """Where ``value`` lies within ``[low, high]`` for every ``over`` value: each cell shaded
-    by the share of ``over`` values in the band, cells where all are marked ``✓``.
+    by how far its values stray from the band (darkest: all within, marked ``✓``; white:
+    :data:`FAR` or more outside), and labelled with the least and greatest value over ``over``.
 
     Example:
         >>> from workbench.sweep import sweep
         >>> grid = sweep("check", {"favor": [0, 1], "target": [1, 2], "dice": [3, 4]},
         ...              system="uwr")
         >>> fig = band_map_figure(grid, "favor", "target", over="dice")
-        >>> fig.data[0].type, fig.data[0].zmin, fig.data[0].zmax
-        ('heatmap', 0.0, 1.0)
+        >>> fig.data[0].type, fig.data[0].zmin, fig.data[0].text[0]
+        ('heatmap', 0.0, ['70–80%', '88–94%'])
     """
     band = band_frame(frame, x, y, over, value, low, high)
     many = "pools" if over == "dice" else f"{readable(over)} values"
-    share = band.pivot(index=y, columns=x, values="share").sort_index().sort_index(axis=1)
-    least = band.pivot(index=y, columns=x, values="least").reindex_like(share)
-    greatest = band.pivot(index=y, columns=x, values="greatest").reindex_like(share)
+    outside = band.pivot(index=y, columns=x, values="outside").sort_index().sort_index(axis=1)
+    least = band.pivot(index=y, columns=x, values="least").reindex_like(outside)
+    greatest = band.pivot(index=y, columns=x, values="greatest").reindex_like(outside)
+    within = band.pivot(index=y, columns=x, values="all_within").reindex_like(outside)
     percent = _is_probability(value)
     fmt = "{:.0%}" if percent else "{:.2f}"
-    text = [["✓" if s == 1.0 else "" for s in row] for row in share.to_numpy()]
-    hover = [[f"{value} {fmt.format(a)} to {fmt.format(b)}" if pd.notna(a) else ""
-              for a, b in zip(ra, rb)] for ra, rb in zip(least.to_numpy(), greatest.to_numpy())]
-    trace = {"type": "heatmap", "x": [str(c) for c in share.columns],
-             "y": [str(i) for i in share.index], "z": share.to_numpy().tolist(),
-             "zmin": 0.0, "zmax": 1.0, "text": text, "texttemplate": "%{text}",
-             "customdata": hover,
-             "colorscale": [[0.0, "#ffffff"], [1.0, LINE_COLOURS[2]]],
-             "colorbar": {"title": {"text": f"share of {many} in the band",
-                                    "side": "right"}, "tickformat": ".0%"},
-             "hovertemplate": f"{readable(x)} %{{x}}<br>{readable(y)} %{{y}}<br>%{{z:.0%}} of "
-                              f"{many} within the band<br>%{{customdata}}<extra></extra>"}
+
+    def span(a, b, ok) -> str:
+        if pd.isna(a):
+            return ""
+        if percent:
+            text = f"{a:.0%}" if round(100 * a) == round(100 * b) else f"{100 * a:.0f}–{b:.0%}"
+        else:
+            text = f"{fmt.format(a)}–{fmt.format(b)}"
+        return f"✓ {text}" if ok else text
+    text = [[span(a, b, ok) for a, b, ok in zip(ra, rb, rw)]
+            for ra, rb, rw in zip(least.to_numpy(), greatest.to_numpy(), within.to_numpy())]
+    scale = 100 if percent else 1
+    trace = {"type": "heatmap", "x": [str(c) for c in outside.columns],
+             "y": [str(i) for i in outside.index],
+             "z": (scale * outside).to_numpy().tolist(), "zmin": 0.0, "zmax": scale * FAR,
+             "text": text, "texttemplate": "%{text}",
+             "colorscale": [[0.0, LINE_COLOURS[2]], [0.25, "#9fd8c4"], [1.0, "#ffffff"]],
+             "colorbar": {"title": {"text": "outside the band" + (" (pp)" if percent else ""),
+                                    "side": "right"}},
+             "hovertemplate": f"{readable(x)} %{{x}}<br>{readable(y)} %{{y}}<br>{readable(value)} "
+                              f"%{{text}} over the {many}<br>%{{z:.1f}}"
+                              f"{' pp' if percent else ''} outside the band<extra></extra>"}
     band_text = f"{fmt.format(low)}-{fmt.format(high)}"
     values = sorted(frame[over].unique().tolist())
     marked = int(band["all_within"].sum())
-    span = (f"every pool of {values[0]} to {values[-1]} dice" if over == "dice" else
-            f"every {readable(over)} from {values[0]} to {values[-1]}") if values else ""
-    default_subtitle = (f"✓: {readable(value)} within {band_text} at {span} ({marked or 'no'} such "
-                        f"cell{'' if marked == 1 else 's'}); shading: the share of {many} within"
-                        if values else None)
+    every = (f"every pool of {values[0]} to {values[-1]} dice" if over == "dice" else
+             f"every {readable(over)} from {values[0]} to {values[-1]}") if values else ""
+    default_subtitle = (f"✓: {readable(value)} within {band_text} at {every} ({marked or 'no'} such "
+                        f"cell{'' if marked == 1 else 's'}); each cell: least–greatest over the "
+                        f"{many}, darker the closer to the band" if values else None)
     return new_figure(title or f"Where {readable(value)} is within {band_text}", readable(x), readable(y),
                       subtitle=subtitle or default_subtitle, traces=[trace],
                       xaxis={"type": "category"}, yaxis={"type": "category"})

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .. import validation
-from ..errors import ParameterError, WorkbenchError
+from .. import files, validation
+from ..errors import ParameterError
 from ..ladders import parse_wanted
 from .page import render_page
 from .sections import (DEFAULT_SYSTEMS, DEFAULT_WANTED, Section, Table, _check_choice,  # noqa: F401
@@ -21,7 +21,7 @@ from .sections import (DEFAULT_SYSTEMS, DEFAULT_WANTED, Section, Table, _check_c
 
 def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
                  variants: Sequence[str] = (), pool_sizes: Iterable[int] = range(1, 11), *,
-                 progress: bool = False, wanted: str = DEFAULT_WANTED) -> Path:
+                 progress: bool = False, wanted: str | None = None) -> Path:
     """Write the balance report for these systems as one self-contained HTML page.
 
     Args:
@@ -30,32 +30,29 @@ def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
         variants: what-if variant ids shown next to their base systems.
         pool_sizes: pool sizes for curves and ladder tables.
         progress: a progress bar on stderr, one step per section.
-        wanted: the odds the "solved ladders" section asks of every system.
+        wanted: the odds the "solved ladders" section asks, such as ``"Easy=0.9,Normal=0.7"``,
+            of each system whose ladder has these rungs; ``None`` (the default) solves each
+            system's own rungs for odds from 90% (easiest) to 20% (hardest).
 
     Returns:
         The path written.
 
     Example:
-        >>> build_report("/tmp/report.html", ["nope"])
+        >>> build_report("/tmp/report.html", ["nope"])  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        workbench.errors.WorkbenchError: unknown system 'nope'; known: uwr, fons, unnamed, arrata, erzahlspiel, arrata-cancelling, d10-pool, erzahlspiel-six-dice, fons-exploding (or a path to a .toml data file)
+        workbench.errors.WorkbenchError: unknown system 'nope'; known: uwr, fons, unnamed, arrata, erzahlspiel, ... (or a path to a .toml data file)
     """
     if not isinstance(out, (str, Path)) or not str(out):
         raise ParameterError(None, "out", out, "a file name ending in .html")
     progress = validation.boolean(None, "progress", progress)
+    files.check_target(out, "out", suffixes=(".html", ".htm"), example="balance.html")
     out = Path(out)
-    if out.suffix.lower() not in (".html", ".htm"):
-        raise WorkbenchError(f"--out got {str(out)!r}; allowed: a file name ending in .html")
-    if not out.parent.is_dir():
-        raise WorkbenchError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
     picked, picked_variants, sizes = _check_choice(systems, variants, pool_sizes)
-    parse_wanted(wanted)  # a bad --want fails before any work
+    if wanted is not None:
+        parse_wanted(wanted)  # a bad --want fails before any work
     sections = report_sections(picked, picked_variants, sizes, wanted=wanted)
     page = render_page(report_title(picked, picked_variants), sections, [s.id for s in picked],
                        [s.id for s in picked_variants], sizes, progress=progress)
-    try:
-        out.write_text(page, encoding="utf-8")
-    except OSError as exc:
-        raise WorkbenchError(f"--out {str(out)!r}: cannot write ({exc.strerror})") from None
+    files.write_text(out, page, "out")   # whole or not at all: an old report stays on failure
     return out

@@ -1,5 +1,7 @@
 """The balance report as one HTML page: a header, a table of contents, then each section's
-text, tables and figures. plotly.js is inlined once in the head, so the page opens offline.
+text, tables and figures. plotly.js is inlined once in the head, so the page opens offline:
+the basic partial bundle (lines and bars, about 1.2 MB) when it draws every figure
+(:mod:`workbench.figures.bundle`).
 """
 from __future__ import annotations
 
@@ -37,10 +39,10 @@ def render_page(title: str, sections: Sequence, systems: Sequence[str],
                 variants: Sequence[str], pool_sizes: Sequence[int], *,
                 progress: bool = False) -> str:
     """The whole page as text (see :func:`workbench.report.build_report`)."""
-    from plotly.offline import get_plotlyjs  # plotly and the figures load only to write a page
     from tqdm.auto import tqdm  # lazy: tqdm.auto loads ipywidgets
 
-    from ..figures import figure_html  # plotly: see above
+    from ..figures import figure_html  # lazy: plotly loads only to write a page
+    from ..figures.bundle import plotly_script  # lazy: plotly
 
     body = []
     count = 0
@@ -62,6 +64,8 @@ def render_page(title: str, sections: Sequence, systems: Sequence[str],
             parts.append("</section>")
             body.append("\n".join(parts))
             bar.update()
+    drawn = [item for section in sections for item in section.items
+             if not isinstance(item, (Table, str))]
     toc = "".join(f'<li><a href="#{s.anchor}">{html.escape(s.title)}</a></li>' for s in sections)
     chosen = ", ".join(systems) + (f"; variants {', '.join(variants)}" if variants else "")
     today = _dt.date.today().isoformat()
@@ -72,7 +76,7 @@ def render_page(title: str, sections: Sequence, systems: Sequence[str],
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)}</title>
 <style>{_STYLE}</style>
-<script type="text/javascript">{get_plotlyjs()}</script>
+<script type="text/javascript">{plotly_script(drawn)}</script>
 </head>
 <body>
 <main>

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
 
 from .. import stateful, validation
+from .._display import READABLE_NAMES, readable_table
 from ..analysis import success_curve
 from ..api import check
 from ..errors import ParameterError, WorkbenchError
@@ -19,23 +22,18 @@ from ..limits import MAX_DICE
 from ..rules.registry import get_system
 
 DEFAULT_SYSTEMS = ("uwr", "fons", "unnamed", "arrata", "erzahlspiel")
-#: The odds a designer typically asks of a ladder (the README's example), solved per system.
+#: The odds a designer typically asks of a four-rung ladder (the README's example).
 DEFAULT_WANTED = "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2"
+#: Without ``--want`` each system's own rungs are solved for odds of this shape, easiest rung
+#: first: 90% down to 20%, the rungs between spaced as in :data:`DEFAULT_WANTED`.
+DEFAULT_SHAPE = (0.9, 0.7, 0.45, 0.2)
 TYPICAL_POOL = 4
 TYPICAL_POOLS = range(3, 7)
 #: The Drama Dice campaign the report simulates: three checks a session, three sessions.
 DRAMA_SESSION = ({"d6": 2}, {"d6": 3, "target": 2}, {"d6": 3})
 
-#: Column names as a reader should see them (raw names come from the stateful results).
-READABLE_COLUMNS = {
-    "pass_without": "P(pass) without Drama Dice", "pass_with": "P(pass) with Drama Dice",
-    "pass_with_stderr_bound": "± (standard error, at most)", "mean_pulled": "dice pulled per check",
-    "empty_share": "checks finding the pool empty", "pool_max": "pool maximum",
-    "checks": "checks per campaign", "trials": "campaigns simulated", "seed": "seed",
-    "without": "without Drama Dice", "with": "with Drama Dice", "wanted": "wanted",
-    "achieved": "achieved", "error": "off by", "reachable": "within tolerance",
-    "rung": "rung", "setting": "setting", "note": "note", "die": "die",
-}
+#: Column names as a reader should see them (the same names as every notebook table).
+READABLE_COLUMNS = READABLE_NAMES
 
 
 @dataclass
@@ -55,25 +53,11 @@ class Table:
     """Show the frame's index as its first column(s)."""
 
     def text_frame(self):
-        """The frame with its numbers written out and its columns readable."""
-        out = self.frame.reset_index() if self.index else self.frame.copy()
-        for column in out.columns:
-            values = out[column]
-            if column in self.percent:
-                out[column] = [_percent(v) for v in values]
-            elif column in self.pp:
-                # A no-break space: a narrow column never leaves "pp" alone on a second line.
-                out[column] = [f"{100 * float(v):+.1f}\u00a0pp" for v in values]
-            elif column in self.stderr:
-                out[column] = [f"{100 * float(v):.2f}\u00a0pp" for v in values]
-            elif column in self.digits:
-                out[column] = [f"{float(v):,.2f}" for v in values]
-            elif values.dtype.kind in "iu" and column != "seed":  # 20,000 campaigns
-                out[column] = [f"{int(v):,}" for v in values]
-            elif values.dtype == bool:
-                out[column] = ["yes" if v else "no" for v in values]
-        out.columns = [READABLE_COLUMNS.get(str(c), str(c)) for c in out.columns]
-        return out
+        """The frame with its numbers written out and its columns readable
+        (:func:`workbench._display.readable_table`, as the notebooks' tables)."""
+        frame = self.frame.reset_index() if self.index else self.frame
+        return readable_table(frame, percent=list(self.percent), pp=list(self.pp),
+                              stderr=list(self.stderr), digits=list(self.digits), index=False)
 
     def html(self) -> str:
         return self.text_frame().to_html(index=False, border=0, classes="wb-table",
@@ -140,9 +124,13 @@ def report_title(systems: Sequence[str], variants: Sequence[str] = ()) -> str:
 
 def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence[str] = (),
                     pool_sizes: Iterable[int] = range(1, 11), *,
-                    wanted: str = DEFAULT_WANTED) -> list[Section]:
+                    wanted: str | None = None) -> list[Section]:
     """The report's sections, in order: at a glance, success curves (one panel per system),
     difficulty ladders, solved ladders, what-if variants, tiers and outcomes, stateful rules.
+
+    ``wanted=None`` solves each system's own rungs for odds from 90% (easiest) to 20%
+    (hardest) (:func:`own_wanted`); ``wanted="Easy=0.9,..."`` applies to each system whose
+    ladder names every rung given, and the others say so once and keep their own rungs.
 
     Example:
         >>> [s.title for s in report_sections(["uwr"], pool_sizes=[1, 2])]
@@ -155,9 +143,13 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
     pooled = [s for s in chosen if s.pool_parameter]
     sections = [_glance(chosen)]
 
+    single = [s.name for s in chosen if not s.pool_parameter]
     curves = Section("Success curves", "P(pass) against the number of dice, one panel per "
-                     "system, one line per difficulty rung of its own ladder. Systems that roll "
-                     "a single die have no curve; see their ladder below.")
+                     "system, one line per difficulty rung of its own ladder." + (
+                         f" {_and(single)} " + ("rolls a single die: no curve, see its ladder"
+                                                if len(single) == 1 else "roll a single die: no "
+                                                "curves, see their ladders") + " below."
+                         if single else ""))
     if pooled:
         curves.items.append(figures.curve_panels(pooled, sizes))
     else:
@@ -165,8 +157,8 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
     sections.append(curves)
 
     ladders = Section("Difficulty ladders", "Each system's own ladder from its data file (the "
-                      "seed's difficulty table), with the chance to pass by pool size (drawn as "
-                      "the success curves above).")
+                      "seed's difficulty table), with the chance to pass by pool size" +
+                      (" (drawn as the success curves above)." if pooled else "."))
     for sys_ in chosen:
         if not sys_.ladder:
             ladders.items.append(f"{sys_.name}: no difficulty ladder in its data file.")
@@ -178,21 +170,7 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
             ladders.items.append(figures.ladder_figure(sys_, sizes, height=380))
     sections.append(ladders)
 
-    solved = Section("Ladders solved for wanted odds",
-                     f"The settings that come closest to {_wanted_text(wanted)} for a typical "
-                     f"character ({TYPICAL_POOL} dice), keeping the rungs in order for "
-                     f"{min(TYPICAL_POOLS)} to {max(TYPICAL_POOLS)} dice; drawn over pools "
-                     f"{sizes[0]}-{sizes[-1]}.")
-    for sys_ in pooled:
-        solution = solve_ladder(sys_, wanted, pool=TYPICAL_POOL, pools=TYPICAL_POOLS)
-        frame = solution.table()
-        solved.items.append(Table(f"{sys_.name}" + ("" if solution.ordered else
-                                                    " — not ordered: rungs cross"),
-                                  frame, percent=["wanted", "achieved"], pp=["error"]))
-        solved.items.append(figures.ladder_figure(solution, sizes, height=380))
-    if not pooled:
-        solved.items.append("Solved ladders need a system with a pool size.")
-    sections.append(solved)
+    sections.append(_solved_section(pooled, sizes, wanted))
 
     if picked_variants:
         what_if = Section("What-if variants", "Each variant's P(pass) minus its base system's, "
@@ -206,13 +184,16 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
                                      "outcome chart below.")
         sections.append(what_if)
 
-    outcomes = Section("Tiers and outcomes", "How results spread over each system's named "
-                       "outcomes, worst at the bottom: degrees of success by pool size, or the "
-                       "narrative dice's outcomes by die colour.")
+    narrative = [s for s in chosen if s.outcome_labels]
+    tiered = [s for s in chosen if not s.outcome_labels and s.pool_parameter and _has_tiers(s)]
+    shown = ([f"{_and([s.name for s in tiered])}: tiers by pool size"] if tiered else []) + (
+        [f"{_and([s.name for s in narrative])}: outcomes by die colour"] if narrative else [])
+    outcomes = Section("Tiers and outcomes", "How results spread over named outcomes, worst at "
+                       "the bottom. " + "; ".join(shown) + ".")
     for sys_ in chosen:
-        if sys_.outcome_labels:
+        if sys_ in narrative:
             outcomes.items.append(figures.narrative_odds_figure(sys_, height=420))
-        elif sys_.pool_parameter and _has_tiers(sys_):
+        elif sys_ in tiered:
             outcomes.items.append(figures.tier_figure(sys_, sizes, height=420))
     if outcomes.items:
         sections.append(outcomes)
@@ -222,8 +203,85 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
     return sections
 
 
-def _wanted_text(wanted: str) -> str:
-    return ", ".join(f"{name} {p:.0%}" for name, p in parse_wanted(wanted).items())
+def _wanted_text(wanted: Mapping[str, float]) -> str:
+    return ", ".join(f"{name} {p:.0%}" for name, p in wanted.items())
+
+
+def own_wanted(system: Any, pool: int = TYPICAL_POOL, shape: Sequence[float] = DEFAULT_SHAPE
+               ) -> dict[str, float]:
+    """Wanted odds for a system's own rungs: the easiest (likeliest at ``pool`` dice with the
+    system's own settings) gets ``shape[0]``, the hardest ``shape[-1]``, the rungs between
+    follow the shape, to whole percents.
+
+    Example:
+        >>> own_wanted("uwr")
+        {'Easy': 0.9, 'Normal': 0.7, 'Difficult': 0.45, 'Extreme': 0.2}
+        >>> own_wanted("unnamed")
+        {'Success with a Twist': 0.9, 'Success': 0.57, 'Triumph': 0.2}
+    """
+    sys_ = get_system(system)
+    frame = success_curve(sys_, [pool])
+    names = list(dict.fromkeys(frame["rung"]))
+    odds = dict(zip(frame["rung"], frame["p_pass"]))
+    easiest_first = sorted(names, key=lambda name: -float(odds[name] or 0))  # stable on ties
+    marks = np.linspace(0, 1, len(shape))
+    spots = np.linspace(0, 1, len(names)) if len(names) > 1 else np.array([0.5])
+    values = [round(float(v), 2) for v in np.interp(spots, marks, shape)]
+    by_name = dict(zip(easiest_first, values))
+    return {name: by_name[name] for name in easiest_first}
+
+
+def _fitted(sys_, wanted: Mapping[str, float]) -> dict[str, float] | None:
+    """``wanted`` in the system's own rung names, or ``None`` when its ladder lacks one."""
+    names = {rung.name.lower(): rung.name for rung in sys_.ladder}
+    if not all(name.lower() in names for name in wanted):
+        return None
+    return {names[name.lower()]: p for name, p in wanted.items()}
+
+
+def _solved_section(pooled, sizes, wanted: str | None) -> Section:
+    """Each pooled system's ladder solved: for its own rungs, or for ``wanted`` where it fits."""
+    from .. import figures  # lazy: plotly
+
+    given = parse_wanted(wanted) if wanted is not None else None
+    drawn = f"pools {sizes[0]}-{sizes[-1]}" if len(sizes) > 1 else f"pool {sizes[0]}"
+    kept = (f"keeping the rungs in order for {min(TYPICAL_POOLS)} to {max(TYPICAL_POOLS)} dice; "
+            f"drawn over {drawn}, × marking the odds wanted")
+    if given is None:
+        intro = (f"Each system's own rungs, solved for a typical character ({TYPICAL_POOL} dice): "
+                 "the easiest rung is wanted at 90%, the hardest at 20%, the rungs between spaced "
+                 f"as Easy 90%, Normal 70%, Difficult 45%, Extreme 20%; {kept}.")
+    else:
+        intro = (f"The settings that come closest to {_wanted_text(given)} for a typical "
+                 f"character ({TYPICAL_POOL} dice) in each system whose ladder has these rungs, "
+                 f"{kept}.")
+    section = Section("Ladders solved for wanted odds", intro)
+    for sys_ in pooled:
+        if not sys_.ladder:
+            section.items.append(f"{sys_.name}: no difficulty ladder in its data file to solve.")
+            continue
+        goals = _fitted(sys_, given) if given is not None else own_wanted(sys_)
+        caption = sys_.name
+        if goals is None:
+            goals = own_wanted(sys_)
+            own = ", ".join(r.name for r in sys_.ladder)
+            section.items.append(f"{sys_.name}: its rungs ({own}) are not those asked for; "
+                                 "its own rungs are solved instead, at 90% down to 20%.")
+        solution = solve_ladder(sys_, goals, pool=TYPICAL_POOL, pools=TYPICAL_POOLS)
+        if not solution.ordered:
+            caption += " — not ordered: rungs cross"
+        section.items.append(Table(caption, solution.table(), percent=["wanted", "achieved"],
+                                   pp=["error"]))
+        section.items.append(figures.ladder_figure(solution, sizes, height=380))
+    if not pooled:
+        section.items.append("Solved ladders need a system with a pool size.")
+    return section
+
+
+def _and(names: Sequence[str]) -> str:
+    """``["A", "B", "C"]`` -> ``"A, B and C"``."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _has_tiers(sys_) -> bool:
@@ -241,9 +299,11 @@ def _glance(chosen) -> Section:
         rows.append({"system": f"{sys_.name} ({sys_.id})",
                      "pool": sys_.pool_parameter or "one die",
                      f"P(pass) at {TYPICAL_POOL} dice, easiest to hardest": steps})
+    single = any(not sys_.pool_parameter for sys_ in chosen)
     return Section("At a glance", "Each system's ladder at a typical pool of "
-                   f"{TYPICAL_POOL} dice (a single die where the system rolls one). Every number "
-                   "is exact unless marked simulated.",
+                   f"{TYPICAL_POOL} dice" + (" (a single die where the system rolls one)"
+                                             if single else "") + ". Every number is exact "
+                   "unless marked simulated.",
                    [Table("", pd.DataFrame(rows))])
 
 
@@ -283,9 +343,13 @@ def stateful_summary(systems: Sequence[str] = DEFAULT_SYSTEMS) -> dict[str, Any]
 
 def _stateful_section(ids: Sequence[Any]) -> Section:
     state = stateful_summary(ids)
-    section = Section("Stateful rules", "What carries from one check to the next: clocks and "
-                      "conditions for the narrative dice (exact), the Drama Dice economy for the "
-                      "Unnamed System (simulated, seed 0).")
+    shown = []
+    if state["clocks"] is not None:
+        shown.append("clocks and conditions for the narrative dice (exact)")
+    if state["drama_summary"] is not None:
+        shown.append("the Drama Dice economy of the Unnamed System (simulated, seed 0)")
+    section = Section("Stateful rules", "What carries from one check to the next: "
+                      + " and ".join(shown) + ".")
     if state["clocks"] is not None:
         clocks = state["clocks"].copy()
         clocks.columns = [f"{c} segments" for c in clocks.columns]

@@ -7,8 +7,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..errors import WorkbenchError
 from ..numbers import json_ready
 from .distribution import Distribution
+from .joint import Joint
 from .rich import RichResult
 
 
@@ -32,6 +34,9 @@ class CheckResult(RichResult):
         lost_mass: probability cut off from explosion chains (exact), 0 for simulations.
         method: ``"exact"`` or ``"simulate"``.
         trials, seed: for simulations.
+        stats: for a system with counts or statistics, each one's distribution by name (the
+            total's too); else ``None``.
+        joint: for such a system, the statistics together (:class:`~.joint.Joint`).
     """
 
     system: str
@@ -44,6 +49,25 @@ class CheckResult(RichResult):
     trials: int | None = None
     seed: int | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    stats: Mapping[str, Distribution] | None = None
+    joint: Joint | None = None
+
+    def probability(self, condition: str) -> float:
+        """P(``condition``) over this check's statistics and parameters, e.g.
+        ``"hits == 0 and ones >= 1"`` (systems with statistics; others know only ``total``).
+
+        Example:
+            >>> import workbench
+            >>> workbench.check("uwr", dice=2).probability("total >= 1")
+            0.5555555555555556
+        """
+        if self.joint is None:
+            values = np.asarray(self.pmf.outcomes if self.pmf.numeric else [], dtype=np.int64)
+            if not self.pmf.numeric:
+                raise WorkbenchError(f"{self.system}: its outcomes are labels; conditions read numbers")
+            return Joint(("total",), values.reshape(-1, 1), self.pmf.probabilities,
+                         parameters=self.params).probability(condition)
+        return self.joint.probability(condition)
 
     @property
     def mean(self) -> float | None:
@@ -83,6 +107,9 @@ class CheckResult(RichResult):
         if self.mean is not None:
             out["mean"] = self.mean
         out["lost_mass"] = self.lost_mass
+        if self.stats is not None:
+            out["stats"] = {name: dist.to_dict() for name, dist in self.stats.items()}
+            out["joint"] = self.joint.to_dict()
         return json_ready(out)
 
 
@@ -111,12 +138,15 @@ class VersusResult(RichResult):
 
 @dataclass(frozen=True, repr=False)
 class Roll(RichResult):
-    """The result of concrete faces (see :func:`workbench.score`)."""
+    """The result of concrete faces (see :func:`workbench.score`). A system with counts or
+    statistics gives each of them in ``stats`` (its total as ``net``; ``successes`` and
+    ``failures`` are a sum's words and stay ``None``)."""
 
     system: str
-    successes: int
-    failures: int
-    net: int
+    successes: int | None
+    failures: int | None
+    net: int | None
     outcome: Any
     tier: str | None
     passed: bool | None
+    stats: Mapping[str, int] | None = None

@@ -24,6 +24,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..engine.expressions import evaluate
+from ..engine.joint import JointDistribution
 from ..engine.raw import RawDistribution
 from ..errors import WorkbenchError, shown
 from ..limits import MAX_TOTAL
@@ -31,6 +33,7 @@ from ..rules.mechanics.base import Mechanic
 from ..rules.system import System
 from .check import CheckResult
 from .distribution import Distribution
+from .joint import Joint
 
 
 def outcomes(mechanic: Mechanic, raw: RawDistribution) -> Distribution:
@@ -63,7 +66,8 @@ def _tier_cells(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]):
     names = tuple(mechanic.tier_names())
     rules = mechanic.tier_rules(p)
     try:
-        key = (names, tuple((t.name, t.min, t.max, t.all_negative, t.passes) for t in rules),
+        key = (names, tuple((t.name, t.min, t.max, t.all_negative, t.passes,
+                             getattr(t, "condition", None)) for t in rules),
                raw.offset, raw.table.shape)
         found = _CELLS.get(key)
     except (AttributeError, TypeError):   # not tiers at all: refused below, by name
@@ -101,6 +105,39 @@ def _tier_probabilities(mechanic: Mechanic, raw: RawDistribution, names, cells, 
     return Distribution(names, probs, trials=raw.trials)
 
 
+def _joint_columns(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]) -> dict:
+    """The joint's columns and the parameters expressions may read, by name."""
+    named = {name: (None if value is None else int(value)) for name, value in p.items()
+             if isinstance(value, (bool, int)) or value is None}
+    named.update(raw.columns())
+    return named
+
+
+def _holds(expression, columns: dict, rows: int) -> np.ndarray:
+    """Where a condition holds, one true/false per row (a true/false statistic read as one)."""
+    value = np.broadcast_to(evaluate(expression, columns), (rows,))
+    return value if value.dtype == bool else value != 0
+
+
+def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]) -> np.ndarray:
+    """Per row of the joint, the tier it falls in (as :func:`_tier_cells` numbers them)."""
+    names = list(mechanic.tier_names())
+    cells = np.full(len(raw.probabilities), -1)
+    columns = _joint_columns(mechanic, raw, p)
+    total = raw.column("total")
+    for tier in reversed(mechanic.tier_rules(p)):   # painted last to first: the first that fits wins
+        mask = np.ones(len(cells), dtype=bool)
+        if tier.min is not None:
+            mask &= total >= tier.min
+        if tier.max is not None:
+            mask &= total <= tier.max
+        if getattr(tier, "condition", None):
+            mask &= _holds(mechanic.condition(tier.condition), columns, len(mask))
+        index = names.index(tier.name)
+        cells[mask] = index if tier.passes else -2 - index
+    return cells
+
+
 def tiers(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> Distribution | None:
     """The tier distribution, or ``None`` for a system without tiers."""
     custom = getattr(mechanic, "tiers", None)
@@ -109,6 +146,21 @@ def tiers(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> Dis
         return None if found is None else _checked_distribution(mechanic, "tiers(raw, p)", found, raw)
     if not mechanic.tier_names():
         return None
+    if isinstance(raw, JointDistribution):
+        cells = _joint_tiers(mechanic, raw, p)
+        unnamed = (cells == -1) & (raw.probabilities > UNNAMED)
+        if unnamed.any():
+            source = getattr(mechanic, "source", None)
+            where = f" (tiers of {source})" if source is not None else ""
+            raise WorkbenchError(f"{mechanic.system_id}: rolls with these statistics "
+                                 f"({', '.join(f'{n}={v}' for n, v in zip(raw.names, raw.values[unnamed][0]))}, "
+                                 f"together {float(raw.probabilities[cells == -1].sum()):.3g} of the rolls) "
+                                 f"fall in no tier with these parameters{where}; allowed: tiers that name "
+                                 "every roll (end with a tier without a condition)")
+        index = np.where(cells <= -2, -2 - cells, cells)
+        probs = np.bincount(index[index >= 0], weights=raw.probabilities[index >= 0],
+                            minlength=len(mechanic.tier_names()))
+        return Distribution(tuple(mechanic.tier_names()), probs, trials=raw.trials)
     return _tier_probabilities(mechanic, raw, *_tier_cells(mechanic, raw, p))
 
 
@@ -150,6 +202,8 @@ def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> fl
     custom = getattr(mechanic, "p_pass", None)
     if custom is not None:
         return _checked_probability(mechanic, custom(raw, p), raw)
+    if isinstance(raw, JointDistribution):
+        return _joint_p_pass(mechanic, raw, p)
     return declared_p_pass(mechanic, raw, p, checked_target(mechanic, p))
 
 
@@ -157,6 +211,8 @@ def declared_p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, An
                      target: int | None, cells=None) -> float | None:
     """:func:`p_pass` by the declared reading, the target (and the tier cells) known (for
     mechanics whose target needs no checking: the data-defined ones check their own)."""
+    if isinstance(raw, JointDistribution):   # a roll's statistics: conditions, tiers by row
+        return _joint_p_pass(mechanic, raw, p)
     if target is None:
         pass_from = mechanic.pass_from
         if pass_from is None or mechanic.labels is None:
@@ -168,6 +224,43 @@ def declared_p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, An
     if cells is None:
         cells = _tier_cells(mechanic, raw, p)[1]
     return float(raw.table[:, first:][cells[:, first:] > -2].sum())
+
+
+def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]) -> float | None:
+    """P(pass) of a roll with statistics: its ``pass_if`` condition (else total >= target, or
+    the first passing label), outside tiers that never pass."""
+    condition = getattr(mechanic, "pass_condition", None)
+    if condition is not None:
+        passing = _holds(condition, _joint_columns(mechanic, raw, p), len(raw.probabilities))
+    else:
+        target = checked_target(mechanic, p)
+        if target is None:
+            pass_from = mechanic.pass_from
+            if pass_from is None or mechanic.labels is None:
+                return None
+            target = mechanic.labels.index(pass_from)
+        passing = raw.column("total") >= target
+    if mechanic.tier_names():
+        passing = passing & (_joint_tiers(mechanic, raw, p) > -2)
+    return float(raw.probabilities[passing].sum())
+
+
+def probability(mechanic: Mechanic, raw: "RawDistribution | JointDistribution",
+                p: Mapping[str, Any], condition) -> float:
+    """P(``condition``) (a parsed condition over the statistics and the parameters; a system
+    without statistics knows ``total`` only)."""
+    if isinstance(raw, JointDistribution):
+        holds = _holds(condition, _joint_columns(mechanic, raw, p), len(raw.probabilities))
+        return float(raw.probabilities[holds].sum())
+    columns = {name: (None if value is None else int(value)) for name, value in p.items()
+               if isinstance(value, (bool, int)) or value is None}
+    columns["total"] = raw.totals
+    return float(raw.pmf[_holds(condition, columns, len(raw.pmf))].sum())
+
+
+def joint(system: System, raw: JointDistribution, params: Mapping[str, Any]) -> Joint:
+    """The check's statistics together, as a result."""
+    return Joint(raw.names, raw.values, raw.probabilities, trials=raw.trials, parameters=dict(params))
 
 
 def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any],
@@ -182,12 +275,20 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
     target = checked_target(mechanic, params)
     if target is not None and pmf.numeric and len(pmf):
         # The margin (total - target; net - Ob in Arrata) of a direct check.
-        if getattr(mechanic, "outcomes", None) is None:   # totals: consecutive whole numbers
+        if getattr(mechanic, "outcomes", None) is None and not isinstance(raw, JointDistribution):
+            # totals: consecutive whole numbers
             extra["margin"] = Distribution.of_totals(pmf.outcomes[0] - target, pmf.probabilities,
                                                      raw.trials)
         else:
             extra["margin"] = Distribution(tuple(int(o) - target for o in pmf.outcomes),
                                            pmf.probabilities, trials=raw.trials)
+    if isinstance(raw, JointDistribution):   # a roll's statistics: each one's marginal too
+        together = joint(system, raw, params)
+        stats = {name: together.marginal(name) for name in raw.names}
+        return CheckResult(system=system.id, params=dict(params), pmf=pmf,
+                           tiers=tiers(mechanic, raw, params), p_pass=p_pass(mechanic, raw, params),
+                           lost_mass=raw.lost_mass, method=method, trials=raw.trials,
+                           seed=seed, extra=extra, stats=stats, joint=together)
     cells, tier_dist = None, None
     if getattr(mechanic, "tiers", None) is not None:
         tier_dist = tiers(mechanic, raw, params)
@@ -208,6 +309,11 @@ SHARE_TOLERANCE = 1e-9
 """How far a reading's shares may stray from the check's whole probability (float noise)."""
 
 
+def _whole(raw) -> float:
+    """The probability a raw distribution holds (1 less what explosion chains lost)."""
+    return float(raw.probabilities.sum() if isinstance(raw, JointDistribution) else raw.table.sum())
+
+
 def _checked_distribution(mechanic: Mechanic, method: str, found: Any,
                           raw: RawDistribution) -> Distribution:
     """A custom reading's Distribution, refused unless its probabilities are numbers from 0
@@ -221,7 +327,7 @@ def _checked_distribution(mechanic: Mechanic, method: str, found: Any,
     if bad:
         raise WorkbenchError(f"{where} gave outcome {shown(found.outcomes[bad[0]])} the probability "
                              f"{shown(float(probs[bad[0]]))}; allowed: numbers from 0 to 1")
-    whole = float(raw.table.sum())
+    whole = _whole(raw)
     if abs(float(probs.sum()) - whole) > SHARE_TOLERANCE:
         raise WorkbenchError(f"{where} gave probabilities adding up to {float(probs.sum()):.6g}; "
                              f"allowed: shares of the check's rolls, adding up to {whole:.6g}")
@@ -232,7 +338,7 @@ def _checked_probability(mechanic: Mechanic, found: Any, raw: RawDistribution) -
     """A custom P(pass): ``None`` or a number from 0 to the check's whole probability."""
     if found is None:
         return None
-    whole = float(raw.table.sum())
+    whole = _whole(raw)
     if isinstance(found, (bool, np.bool_)) or not isinstance(found, (int, float, np.integer, np.floating)) \
             or not np.isfinite(found) or not -SHARE_TOLERANCE <= found <= whole + SHARE_TOLERANCE:
         raise WorkbenchError(f"{mechanic.system_id}: p_pass(raw, p) returned {shown(found)}; allowed: "

@@ -9,6 +9,7 @@ code the designer runs defines mechanics: nothing read from a data file is ever 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from .. import validation
@@ -16,8 +17,11 @@ from ..errors import ParameterError, WorkbenchError, shown
 from ..limits import MAX_CHOICES, MAX_DICE, MAX_PARAMS
 from .mechanics.base import Mechanic
 from .params import RESERVED, Param
+from .expressions import ExpressionError, parse
 from .pool import PoolSpec
 from .registry import register, unregister
+from .roll import RollSpec
+from .scored import Outcomes, ScoredRoll
 from .system import Rung, System
 
 
@@ -43,6 +47,11 @@ def _param(name: str, spec: "Param | Mapping[str, Any]") -> Param:
         raise WorkbenchError(f"parameter {name!r}: needs a default (or optional=True)")
     return Param(name, kind, default, spec.get("min"), spec.get("max"), choices,
                  bool(spec.get("rule_option")), bool(spec.get("optional")), spec.get("help", ""))
+
+
+DESCRIPTIONS = (PoolSpec, RollSpec, ScoredRoll, Outcomes)
+"""What a mechanic's ``pool(p)`` may return: dice summed, statistics read from dice, a roll
+scored by a Python function, or odds given outright."""
 
 
 BOUND = 10**6
@@ -108,11 +117,11 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def checked_pool(system_id: str, spec: Any, p: Mapping[str, Any]) -> PoolSpec:
+def checked_pool(system_id: str, spec: Any, p: Mapping[str, Any]) -> "PoolSpec | RollSpec | ScoredRoll | Outcomes":
     """What a designer's pool code returned, checked before any work is done with it."""
-    if not isinstance(spec, PoolSpec):
+    if not isinstance(spec, DESCRIPTIONS):
         raise WorkbenchError(f"{system_id}: the pool function returned {type(spec).__name__}; "
-                             "it must return a workbench.rules.PoolSpec")
+                             "it must return a workbench.rules.PoolSpec, RollSpec, ScoredRoll or Outcomes")
     if spec.dice > MAX_DICE:  # checked before any work, as for data-file systems
         raise ParameterError(system_id, "pool", spec.dice,
                              f"a pool of at most {MAX_DICE} dice (the pool function returned "
@@ -162,14 +171,34 @@ def _called(system_id: str, pool: Callable, p: Mapping[str, Any]) -> Any:
         raise WorkbenchError(f"{system_id}: the pool for {shown(dict(p))}: {exc}") from None
 
 
+@dataclass(frozen=True)
+class ConditionTier:
+    """A tier of a mechanic written in Python: the rolls where ``condition`` holds."""
+
+    name: str
+    condition: str
+    passes: bool = True
+    min: int | None = None
+    max: int | None = None
+    all_negative: bool | None = None
+
+
 class FunctionMechanic(Mechanic):
     """A mechanic made of a pool function and declared parameters (see :func:`register_mechanic`)."""
 
     kind = "python"
 
     def __init__(self, system_id: str, pool: Callable[[dict], PoolSpec], params: Mapping[str, Any],
-                 target: str | None = None, ties: str | None = None, tiers=None):
-        self.system_id, self._pool, self._tiers = system_id, pool, tiers
+                 target: str | None = None, ties: str | None = None, tiers=None,
+                 pass_if: str | None = None):
+        self.system_id, self._pool = system_id, pool
+        self._conditions: dict[str, Any] = {}
+        self._tier_rules: tuple[ConditionTier, ...] = ()
+        if callable(tiers):
+            self.tiers = tiers   # reads the raw distribution itself
+        elif tiers is not None:
+            self._tier_rules = tuple(self._tier(entry) for entry in _iterable(tiers, "tiers"))
+        self.pass_condition = None if pass_if is None else self.condition(pass_if)
         if not isinstance(params, Mapping):
             raise WorkbenchError(f"register_mechanic: params got {type(params).__name__}; allowed: a dict "
                                  "name -> Param or {'default': ..., 'min': ..., 'max': ...}")
@@ -190,8 +219,31 @@ class FunctionMechanic(Mechanic):
     def target(self, p):
         return None if self._target is None else p[self._target]
 
-    def tiers(self, raw, p):
-        return None if self._tiers is None else self._tiers(raw, p)
+    def _tier(self, entry) -> ConditionTier:
+        allowed = "tiers as (name, condition) or (name, condition, passes) such as (\"Botch\", \"hits == 0\", False)"
+        if isinstance(entry, ConditionTier):
+            tier = entry
+        elif isinstance(entry, (tuple, list)) and len(entry) in (2, 3) and all(isinstance(x, str) for x in entry[:2]):
+            tier = ConditionTier(entry[0], entry[1], bool(entry[2]) if len(entry) == 3 else True)
+        else:
+            raise ParameterError("register_mechanic", "tiers", entry, allowed)
+        self.condition(tier.condition)
+        return tier
+
+    def condition(self, text: str):
+        """A condition of this mechanic (parsed once; names are checked when it is read)."""
+        if text not in self._conditions:
+            try:
+                self._conditions[text] = parse(text, want="bool")
+            except ExpressionError as exc:
+                raise WorkbenchError(f"{self.system_id}: condition {exc}") from None
+        return self._conditions[text]
+
+    def tier_names(self):
+        return tuple(dict.fromkeys(t.name for t in self._tier_rules))
+
+    def tier_rules(self, p):
+        return self._tier_rules
 
     def versus_ties(self, p):
         if self._ties is None:
@@ -202,21 +254,30 @@ class FunctionMechanic(Mechanic):
 def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic | type", *,
                       params: Mapping[str, Any] | None = None, name: str | None = None,
                       target: str | None = None, ties: str | None = None,
+                      pass_if: str | None = None, tiers=None,
                       pool_parameter: str | None = None, ladder=(), defaults=None, aliases=(),
                       description: str = "", replace: bool = False) -> System:
     """Register a mechanic written in Python under ``id``; returns its :class:`System`.
 
     Args:
         id: the system id (unique among all systems, ignoring case).
-        mechanic: a function ``pool(p) -> PoolSpec`` of the resolved parameters ``p`` (a dict
-            of every parameter's value), or a :class:`Mechanic` subclass / instance that
-            implements the protocol (``params`` and ``pool``, optionally ``target``, ``tiers``,
-            ``versus_ties``...).
+        mechanic: a function ``pool(p)`` of the resolved parameters ``p`` (a dict of every
+            parameter's value) returning what is rolled: a :class:`~workbench.rules.PoolSpec`
+            (dice summed), a :class:`~workbench.rules.roll.RollSpec` (statistics, as a data
+            file says them), a :class:`~workbench.rules.scored.ScoredRoll` (dice and your own
+            function reading each roll: the engine evaluates it exactly over every roll) or
+            :class:`~workbench.rules.scored.Outcomes` (odds given outright); or a
+            :class:`Mechanic` subclass / instance that implements the protocol (``params``
+            and ``pool``, optionally ``target``, ``tiers``, ``versus_ties``...).
         params: for a function: name -> :class:`Param` or a dict like a data file's
             ``[params.NAME]`` (``default``, ``min``, ``max``, ``choices``, ``help``,
             ``optional``, ``rule_option``).
         target: for a function: the parameter whose value is the total needed to pass.
         ties: for a function: who wins a tied opposed check (``"actor"``/``"reactor"``).
+        pass_if: for a function: the condition of a pass over its statistics and parameters
+            (as a data file's ``pass_if``, e.g. ``"hits >= 2 and not botch"``).
+        tiers: for a function: ``[(name, condition), ...]`` (optionally ``(name, condition,
+            passes)``), the first that holds names a roll; or a function ``tiers(raw, p)``.
         pool_parameter, ladder, defaults, aliases, description: as in a data file
             (``ladder``: :class:`Rung` s or dicts with ``name``, ``set``, ``add``).
         replace: swap an earlier registration with the same id.
@@ -251,15 +312,17 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
     if isinstance(mechanic, type) and issubclass(mechanic, Mechanic):
         mechanic = mechanic()
     if isinstance(mechanic, Mechanic):
-        if params is not None or target is not None or ties is not None:
-            raise WorkbenchError("register_mechanic: params, target and ties belong to the Mechanic "
-                                 "class itself when one is given")
+        if params is not None or target is not None or ties is not None or pass_if is not None \
+                or tiers is not None:
+            raise WorkbenchError("register_mechanic: params, target, ties, pass_if and tiers belong to "
+                                 "the Mechanic class itself when one is given")
         mechanic.system_id = mechanic.system_id or id
         mechanic = _checked_mechanic(mechanic, id)
     elif callable(mechanic):
         if params is None:
             raise WorkbenchError("register_mechanic: a pool function needs params={name: {...}}")
-        mechanic = FunctionMechanic(id, mechanic, params, target=target, ties=ties)
+        mechanic = FunctionMechanic(id, mechanic, params, target=target, ties=ties, tiers=tiers,
+                                    pass_if=pass_if)
     else:
         raise WorkbenchError("register_mechanic: give a function pool(p) -> PoolSpec or a Mechanic, "
                              f"got {type(mechanic).__name__}")

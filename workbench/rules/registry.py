@@ -1,6 +1,8 @@
 """Systems as data: TOML files in ``systems/`` (presets) and ``variants/`` of data folders.
 
-Folders are searched in order (see :func:`data_folders`): the data shipped inside the package
+Each data folder holds ``systems/`` (presets), ``variants/`` (what-if variants of another
+system) and ``gallery/`` (published games' core rolls, for comparison); a system's
+``collection`` says which. Folders are searched in order (see :func:`data_folders`): the data shipped inside the package
 (``workbench/data``, or the folder ``WORKBENCH_DATA`` names instead), the user's folder
 (``$XDG_CONFIG_HOME/workbench``, usually ``~/.config/workbench``; ``%APPDATA%\\workbench`` on
 Windows) when it exists, and every folder listed in ``WORKBENCH_PATH`` (separated by
@@ -311,6 +313,8 @@ def _build_catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[Loaded
                              key=lambda p: (PRESET_ORDER.index(p.stem) if p.stem in PRESET_ORDER else 99, p.stem))]
     files += [(p, origin, "variants") for folder, origin in folders
               for p in sorted((folder / "variants").glob("*.toml"))]
+    files += [(p, origin, "gallery") for folder, origin in folders
+              for p in sorted((folder / "gallery").glob("*.toml"))]
     pending = []
     for path, origin, part in files:
         data = _read(path)
@@ -318,6 +322,7 @@ def _build_catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[Loaded
             pending.append((path, origin, data))
             continue
         system = build_system(data, path)
+        system.collection = part
         claim(system, path)
         systems[system.id], raw[system.id] = system, data
         loaded.append(LoadedFile(system.id, path, origin))
@@ -331,11 +336,13 @@ def _build_catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[Loaded
             path, origin, data = item
             merged, base = _variant_data(path, data, raw)
             system = build_system(merged, path, base=base)
+            system.collection = "variants"
             claim(system, path)
             systems[system.id], raw[system.id] = system, dict(merged, **{k: data[k] for k in NOT_INHERITED if k in data})
             loaded.append(LoadedFile(system.id, path, origin))
             pending.remove(item)
     for system in list(_REGISTERED.values()):
+        system.collection = "python"
         claim(system, Path("<python>"))
         systems[system.id] = system
         loaded.append(LoadedFile(system.id, None, "python"))

@@ -37,7 +37,7 @@ When = dict[str, Union[Scalar, Annotated[list[Scalar], Field(min_length=1)]]]
 
 EFFECT_VERBS = ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
                 "keep_highest", "keep_lowest", "explode", "explode_from", "cancel", "cancel_up_to",
-                "target", "obstacle", "remove_floor", "ties")
+                "target", "obstacle", "remove_floor", "ties", "tens_dice")
 """What a parameter can do, per point (see data/README.md, "Parameters and effects")."""
 
 
@@ -78,9 +78,11 @@ MODIFIERS = {
     "lowest": ("explode_from", "cancel_up_to"),
     "dice": ("explode", "cancel"),
     "per_point": ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
-                  "keep_highest", "keep_lowest"),
+                  "keep_highest", "keep_lowest", "tens_dice"),
     "past": ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
              "keep_highest", "keep_lowest", "explode", "cancel", "remove_floor", "ties"),
+    "points": ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
+               "keep_highest", "keep_lowest", "explode", "cancel", "remove_floor", "ties", "tens_dice"),
 }
 """Which effect words each modifier goes with (anything else is a mistake in the file)."""
 
@@ -103,7 +105,9 @@ class Effect(_Strict):
     obstacle: bool | None = None
     remove_floor: bool | None = None
     ties: Literal["actor", "reactor"] | None = None
+    tens_dice: str | None = None
     # modifiers
+    points: Union[int, str, None] = None
     per_point: Bounded = 1
     past: int = Field(0, ge=0, le=MAX_BOUND)
     keep_at_least: int = Field(0, ge=0, le=MAX_BOUND)
@@ -210,9 +214,16 @@ class ParamSpec(_Strict):
 
 
 class DieSpec(_Strict):
-    """``[dice.NAME]``: the value of each face (face 1 first) and its explosions."""
+    """``[dice.NAME]``: the value of each face (face 1 first) and its explosions; or
+    ``sides = N`` for faces numbered 1 to N; or ``percentile = true`` for a d100 read as a
+    tens and a units die. ``counts`` name what else a face scores; ``count`` dice of the type
+    are rolled in every check (parameters' effects add and remove more)."""
 
-    faces: list[Union[FaceValue, str]] = Field(min_length=1, max_length=MAX_FACES)
+    faces: list[Union[FaceValue, str]] | None = Field(None, min_length=1, max_length=MAX_FACES)
+    sides: int | None = Field(None, ge=1, le=MAX_FACES)
+    percentile: bool = False
+    count: int = Field(0, ge=0, le=1000)
+    counts: dict[str, Union[list[FaceValue], str]] = {}
     explode: list[Bounded] = []
     explode_limit: int = Field(0, ge=0, le=100)
     explode_into: str | None = None
@@ -220,11 +231,37 @@ class DieSpec(_Strict):
     @field_validator("explode")
     @classmethod
     def _faces_exist(cls, explode, info):
-        sides = len(info.data.get("faces") or ())
+        sides = len(info.data.get("faces") or ()) or info.data.get("sides") or 0
         bad = [f for f in explode if not 1 <= f <= sides]
         if sides and bad:
             raise ValueError(f"face {bad[0]} cannot explode: the die has faces 1 to {sides}")
         return explode
+
+    @model_validator(mode="after")
+    def _one_form(self):
+        given = [k for k in ("faces", "sides", "percentile") if getattr(self, k) not in (None, False)]
+        if len(given) != 1:
+            raise ValueError("needs exactly one of faces (the value of each face), sides (faces "
+                             f"numbered 1 to N) or percentile = true; got {', '.join(given) or 'none'}")
+        if self.percentile and (self.explode or self.counts or self.explode_into):
+            raise ValueError("a percentile die neither explodes nor counts (read its result with "
+                             "[stats] expressions instead)")
+        for name, scores in self.counts.items():
+            if isinstance(scores, list) and len(scores) != self.face_count:
+                raise ValueError(f"counts.{name} has {len(scores)} scores, but the die has "
+                                 f"{self.face_count} faces; allowed: one score per face, or an "
+                                 "expression such as \"face >= 5\"")
+        return self
+
+    @property
+    def face_count(self) -> int:
+        """Faces of the die (100 for a percentile die)."""
+        return 100 if self.percentile else (self.sides or len(self.faces))
+
+    @property
+    def face_values(self) -> list:
+        """Each face's value as written (numbered dice: the face's number)."""
+        return list(self.faces) if self.faces is not None else list(range(1, self.face_count + 1))
 
 
 class Tier(_Strict):
@@ -234,6 +271,7 @@ class Tier(_Strict):
     min: TotalValue | None = None
     max: TotalValue | None = None
     all_negative: bool | None = None
+    condition: str | None = None
     passes: bool = True
     when: When = {}
 
@@ -250,6 +288,7 @@ class Tier(_Strict):
         low = max(-10**9 if self.min is None else self.min, -10**9 if later.min is None else later.min)
         high = min(10**9 if self.max is None else self.max, 10**9 if later.max is None else later.max)
         return (low <= high and self.all_negative == later.all_negative
+                and self.condition is None and later.condition is None
                 and (not self.when or self.when == later.when))
 
 
@@ -327,6 +366,62 @@ class _Common(_Strict):
         return ladder
 
 
+STAT_KINDS = ("keep", "drop", "pick", "beats", "pairs", "largest_set", "sets", "sum", "expression")
+"""What a statistic can be (see data/README.md, "Statistics")."""
+
+STAT_MODIFIERS = {
+    "count": ("keep", "drop"),
+    "skip": ("keep",),
+    "score": ("keep", "drop"),
+    "position": ("pick",),
+    "ties": ("pairs",),
+    "dice": ("keep", "drop", "pick", "beats", "pairs", "largest_set", "sets", "sum"),
+}
+"""Which keys go with which kind of statistic (anything else is a mistake in the file)."""
+
+
+class StatSpec(_Strict):
+    """``[stats.NAME]``: one statistic of the roll besides the total (exactly one kind)."""
+
+    keep: Literal["highest", "lowest", "middle"] | None = None
+    drop: Literal["highest", "lowest"] | None = None
+    pick: Literal["highest", "lowest", "middle"] | None = None
+    beats: Names | None = None
+    pairs: Names | None = None
+    largest_set: Literal["size", "value"] | None = None
+    sets: int | None = Field(None, ge=1, le=MAX_FACES)
+    sum: str | None = None
+    expression: str | None = None
+    # modifiers
+    count: Union[int, str] = 1
+    skip: int = Field(0, ge=0, le=MAX_FACES)
+    score: str = "value"
+    position: int = Field(1, ge=1, le=MAX_FACES)
+    ties: Literal["win", "lose"] = "lose"
+    dice: Names | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self):
+        kinds = [k for k in STAT_KINDS if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError(f"needs exactly one of {', '.join(STAT_KINDS)}; got "
+                             f"{', '.join(kinds) or 'none'}")
+        kind = kinds[0]
+        for modifier, allowed in STAT_MODIFIERS.items():
+            if modifier in self.model_fields_set and kind not in allowed:
+                raise ValueError(f"{modifier} does not go with {kind}; it goes with {', '.join(allowed)}")
+        if kind in ("beats", "pairs") and self.dice is None:
+            raise ValueError(f"{kind} compares two sets of dice: name the first with dice = \"TYPE\" "
+                             f"and the second with {kind} = \"TYPE\"")
+        if isinstance(self.count, int) and not 0 <= self.count <= MAX_FACES:
+            raise ValueError(f"count {self.count} is outside 0 .. {MAX_FACES}")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in STAT_KINDS if getattr(self, k) is not None)
+
+
 class PoolFile(_Common):
     """A ``mechanic = "pool"`` system: dice, parameters and outcome, all in data."""
 
@@ -338,6 +433,24 @@ class PoolFile(_Common):
     floor: TotalValue | None = None
     cancel_out: list[CancelOut] = Field([], max_length=MAX_EFFECTS)
     shorthand: dict[str, Shorthand] = {}
+    stats: dict[str, StatSpec] = {}
+    total: str | None = None
+    ceiling: int | None = None
+    pass_if: str | None = None
+
+    @model_validator(mode="after")
+    def _floor_below_ceiling(self):
+        if self.floor is not None and self.ceiling is not None and self.floor > self.ceiling:
+            raise ValueError(f"floor {self.floor} is above ceiling {self.ceiling}; allowed: floor <= ceiling")
+        return self
+
+    @property
+    def rolls_statistics(self) -> bool:
+        """Whether the file says more than a sum of per-die scores (then the roll engine
+        computes it; otherwise the seeds' fast path does)."""
+        return bool(self.stats or self.total or self.ceiling is not None or self.pass_if
+                    or any(t.condition for t in self.tiers)
+                    or any(d.counts or d.percentile for d in self.dice.values()))
 
     @field_validator("tiers")
     @classmethod

@@ -9,6 +9,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from ..errors import DataFileError, ParameterError, WorkbenchError, shown
 from ..validation import suggest
+from .expressions import ExpressionError, parse
 from .mechanics.base import Mechanic
 from .params import Param
 from .pool import PoolSpec
@@ -57,6 +58,9 @@ class System:
         self.ladder = tuple(ladder)
         self.source = source
         self.description = description
+        # Where the system came from: "systems" (presets), "variants", "gallery" (published
+        # games' core rolls), "python" (registered), or "file" (loaded by path).
+        self.collection = "file"
         params = {p.name: p for p in mechanic.params()}
         for key, value in (defaults or {}).items():
             if key not in params:
@@ -79,6 +83,41 @@ class System:
 
     def __repr__(self) -> str:
         return f"<System {self.id}: {self.name}>"
+
+    @property
+    def statistic_names(self) -> tuple[str, ...]:
+        """What one check reads: ``("total",)``, or the total, counts and statistics of a
+        system that declares them.
+
+        Example:
+            >>> import workbench
+            >>> workbench.system("shadowrun-5e").statistic_names
+            ('total', 'hits', 'ones')
+        """
+        statistics = getattr(self.mechanic, "statistics", None)
+        if statistics is None:
+            return ("total",)
+        return ("total", *statistics.counts, *statistics.base, *statistics.derived)
+
+    def condition(self, text: str):
+        """A condition over this system's statistics and parameters (``"hits >= 3"``, ``"ones >
+        dice / 2"``), parsed and checked: an unknown name is an error naming those that exist.
+
+        Example:
+            >>> import workbench
+            >>> workbench.system("uwr").condition("total >= dice").names
+            ('total', 'dice')
+        """
+        statistics = getattr(self.mechanic, "statistics", None)
+        numbers = [name for name, param in self.params.items()
+                   if param.kind != "choice" or all(isinstance(c, int) and not isinstance(c, bool)
+                                                    for c in param.choices)]
+        flags = statistics.flags if statistics is not None else []
+        try:
+            return parse(text, known=[*self.statistic_names, *numbers], want="bool", conditions=flags)
+        except ExpressionError as exc:
+            raise ParameterError(self.id, "condition", text, f"a condition over "
+                                 f"{', '.join(self.statistic_names)} and the parameters ({exc.problem})") from None
 
     @property
     def outcome_labels(self) -> tuple[str, ...] | None:

@@ -7,10 +7,10 @@ edited system file gives new keys, so stale numbers are never read back.
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from pathlib import Path
 
+from .. import files
 from ..render import Block, table_cells
 
 #: How many tables were computed and how many read back, for this process (tests read it).
@@ -32,7 +32,7 @@ def cached_table(env, block: Block) -> tuple[list[str], list[list[str]]]:
     header, rows = table_cells(block)
     STATS["tables computed"] += 1
     path.parent.mkdir(parents=True, exist_ok=True)
-    scratch = path.with_name(f".{os.getpid()}-{path.name}")
-    scratch.write_text(json.dumps({"header": header, "rows": rows}, ensure_ascii=False), encoding="utf-8")
-    os.replace(scratch, path)  # parallel readers see the whole file or none
+    # Written whole, then renamed: parallel readers see the whole file or none.
+    files.write_text(path, json.dumps({"header": header, "rows": rows}, ensure_ascii=False),
+                     "workbench cache file")
     return header, rows

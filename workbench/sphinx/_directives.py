@@ -4,7 +4,6 @@ from __future__ import annotations
 import html
 import os
 import posixpath
-import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from docutils.parsers.rst import directives
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
+from .. import files
 from ..errors import WorkbenchError
 from ..rules.content import source_files
 from ..render import OPTIONS, Block, BlockOptionError, figure_file_name, parse_block, write_figure_file
@@ -195,7 +195,7 @@ def visit_html_figure(translator, node: html_figure) -> None:
     target = Path(builder.outdir) / "_workbench" / source.name
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+        files.copy_file(source, target, "figure page")
     page = builder.get_target_uri(builder.current_docname)
     uri = posixpath.relpath(f"_workbench/{source.name}", posixpath.dirname(page) or ".")
     translator.body.append(f'<iframe class="workbench-figure" src="{html.escape(uri)}" '

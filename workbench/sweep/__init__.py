@@ -14,18 +14,24 @@ numba kernels already use every core; Python-bound sweeps move to a process pool
 ``concurrent.futures.Executor`` given as ``executor=``, or on a Dask cluster
 (``executor=client`` or ``client.get_executor()``; install ``dice-workbench[dask]``).
 Ctrl-C stops the sweep and returns the points finished so far, with a warning.
+
+``workbench.sweep`` is this package and, called, its :func:`sweep`: ``wb.sweep("check",
+{...})`` and ``from workbench.sweep import sweep`` run the same function.
 """
 from __future__ import annotations
 
 import gc
 import inspect
 import itertools
-from typing import Any
+import sys
+import types
+from typing import Any, Mapping
 
 import numpy as np
 
 from .. import validation
 from ..errors import WorkbenchError
+from ..ladders import parse_wanted, solve_ladder
 from ..rules.registry import get_system
 from ._budget import check_sweep_work
 from ._functions import TARGETS, find_target, versus_sides
@@ -98,6 +104,7 @@ def _sweep(target, grid, seed, executor, progress, fixed):
             raise WorkbenchError(f"sweep {target.name}: {name!r} is set by the sweep itself")
     check_names(target.name, names, _allowed(target, names, points, fixed), fixed)
     _need_required(target, names, fixed)
+    check_every_point(target, points, fixed)
     check_sweep_work(target, points, fixed)
     if not (executor in (None, "local", "processes") or hasattr(executor, "submit")
             or hasattr(executor, "get_executor")):
@@ -135,33 +142,53 @@ def _need_required(target, names, fixed) -> None:
 
 
 def _allowed(target, names, points, fixed) -> set[str] | None:
-    """Parameters the function takes, or ``None`` when each system checks its own: then the
-    first point of each system swept is resolved here, so a misspelt name fails at once."""
+    """Parameters the function takes, or ``None`` when each system checks its own (then
+    :func:`check_every_point` resolves every point, so a misspelt name fails at once)."""
     allowed = target.allowed()
     if allowed is not None:
         return allowed
     if "system" not in fixed and "system" not in names:
         raise WorkbenchError(f"sweep {target.name}: no 'system'; allowed: system=... (a system "
                              "id, variant id or data file) or a grid of systems")
-    if target.name == "versus":   # every point's sides are read now: a stray name fails at once
-        for point in points[:1]:
-            params = {**fixed, **point}
-            versus_sides(params.pop("system", None), params)
-        return None
-    if target.name not in ("check", "simulate"):
-        return None
-
-    tried = set()
-    for point in points:
-        params = {**fixed, **point}
-        system = params.pop("system", None)
-        params.pop("trials", None)
-        if system is None or (isinstance(system, str) and system in tried):
-            continue
-        get_system(system).resolve(**params)
-        if isinstance(system, str):
-            tried.add(system)
     return None
+
+
+def check_every_point(target, points: list[dict], fixed: Mapping[str, Any]) -> None:
+    """Every point's system parameters are checked before the first point runs, so a bad
+    value at the end of a long grid fails at once, naming the point (``check``,
+    ``simulate``, ``versus`` and ``solve_ladder``; the other functions check their settings
+    as each point runs)."""
+    if target.name not in ("check", "simulate", "versus", "solve_ladder"):
+        return
+    systems: dict[Any, Any] = {}
+    wanted: set = set()
+    for number, point in enumerate(points):
+        params = {**fixed, **point}
+        try:
+            name = params.pop("system")
+            key = name if isinstance(name, str) else id(name)
+            if key not in systems:
+                systems[key] = get_system(name)
+            system = systems[key]
+            if target.name == "versus":
+                for side in versus_sides(name, params):
+                    system.resolve(**side)
+                continue
+            if target.name == "solve_ladder":
+                text = params.pop("wanted", "Normal=0.7")
+                if isinstance(text, str) and text not in wanted:   # a dict is read by the solver
+                    parse_wanted(text)
+                    wanted.add(text)
+                params = {k: v for k, v in params.items() if k not in _LADDER_OPTIONS}
+            params.pop("trials", None)
+            system.resolve(**params)
+        except WorkbenchError as exc:
+            shown_point = ", ".join(f"{k}={v!r}" for k, v in point.items())
+            raise WorkbenchError(f"sweep {target.name}: point {number + 1} of {len(points)} "
+                                 f"({shown_point}): {exc}") from None
+
+
+_LADDER_OPTIONS = {name for name in inspect.signature(solve_ladder).parameters} - {"params"}
 
 
 def _frame(target, names, items, results, seed, fixed, partial):
@@ -183,3 +210,19 @@ def _frame(target, names, items, results, seed, fixed, partial):
     frame.attrs.update({"function": target.name, "seed": seed, "fixed": dict(fixed),
                         "parameters": list(names), "partial": partial})
     return frame
+
+
+class _SweepPackage(types.ModuleType):
+    """This package, callable: ``workbench.sweep(...)`` is :func:`sweep`.
+
+    The function and its package share a name, and Python binds a package to the attribute of
+    its parent when it is imported, so ``workbench.sweep`` is always this module: calling it
+    forwards to the function instead of failing with "'module' object is not callable".
+    """
+
+    def __call__(self, function: Any, grid: Any, **options: Any):
+        """:func:`sweep`: ``workbench.sweep("check", {"dice": [2, 4]}, system="uwr")``."""
+        return sweep(function, grid, **options)
+
+
+sys.modules[__name__].__class__ = _SweepPackage

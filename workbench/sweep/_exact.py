@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ..engine.exact import exact_raw
+from ..engine import exact_distribution
+from ..engine.joint import JointDistribution
 from ..results import reading
 from ..rules.registry import get_system
 
@@ -56,8 +57,8 @@ def exact_check_rows(items: Sequence[tuple[int, dict, Any]], fixed: Mapping[str,
         templates: dict[tuple, tuple] = {}
         # Points that differ only in what passes share one resolution and one pool.
         for index, (resolved, pool) in zip(indices, system.resolve_points(points)):
-            raw = exact_raw(pool)
-            if not shared:
+            raw = exact_distribution(pool)   # a pool's sums, or a roll's statistics together
+            if not shared or isinstance(raw, JointDistribution):
                 rows[index] = _figures(mechanic, resolved, raw)
                 continue
             rules = mechanic.tier_rules(resolved) if mechanic.tier_names() else ()

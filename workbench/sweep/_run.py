@@ -8,9 +8,12 @@ depend on which worker finished first.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import gc
 import math
 import os
+import signal
+import threading
 import time
 import warnings
 from typing import Any, Mapping, Sequence
@@ -70,6 +73,21 @@ def _workers(executor) -> int:
         except Exception:   # a client that cannot say: assume this machine's size
             pass
     return os.cpu_count() or 1
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c(starting: bool):
+    """Processes started inside inherit "ignore Ctrl-C" (a Python process started with SIGINT
+    ignored keeps it ignored). This process ignores it only for those few milliseconds."""
+    if not starting or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler if handler is not None else signal.default_int_handler)
 
 
 def _batches(items: list, size: int) -> list[list]:
@@ -145,7 +163,7 @@ class Runner:
 
             pool = cf.ProcessPoolExecutor(mp_context=multiprocessing.get_context("spawn"))
             try:
-                self._submit_all(pool, rest, per_point, bar)
+                self._submit_all(pool, rest, per_point, bar, own_processes=True)
             finally:   # on Ctrl-C too: drop what has not started, do not wait for it
                 pool.shutdown(wait=False, cancel_futures=True)
             return
@@ -156,12 +174,20 @@ class Runner:
                                  "'processes', a concurrent.futures.Executor or a Dask Client")
         self._submit_all(executor, rest, per_point, bar)
 
-    def _submit_all(self, executor, rest: list, per_point: float, bar) -> None:
+    def _submit_all(self, executor, rest: list, per_point: float, bar,
+                    own_processes: bool = False) -> None:
         workers = _workers(executor)
         size = max(1, min(math.ceil(BATCH_SECONDS / per_point),
                           math.ceil(len(rest) / (workers * BALANCE))))
-        futures = [executor.submit(evaluate_batch, self.function, self.fixed, batch)
-                   for batch in _batches(rest, size)]
+        batches = _batches(rest, size)
+        # The first submissions start the pool's processes: they start ignoring Ctrl-C (the
+        # terminal sends it to every process of the group; this process alone stops the sweep,
+        # so no worker prints a traceback of its own).
+        with _workers_ignore_ctrl_c(own_processes):
+            futures = [executor.submit(evaluate_batch, self.function, self.fixed, batch)
+                       for batch in batches[:workers]]
+        futures += [executor.submit(evaluate_batch, self.function, self.fixed, batch)
+                    for batch in batches[workers:]]
         try:
             for future in cf.as_completed(futures):
                 pairs = future.result()

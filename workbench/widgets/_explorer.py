@@ -17,7 +17,7 @@ from .. import validation
 from ..api import systems
 from ..errors import WorkbenchError
 from .controls import EntryControls
-from .figures import figure
+from .figures import figure, settled_pools
 from .settings import EntrySettings, ExplorerSettings, explorer_seed
 
 TRIAL_CHOICES = (10_000, 100_000, 1_000_000)
@@ -94,7 +94,10 @@ class Explorer:
 
     Args:
         entries: starting systems: ids, or :class:`EntrySettings` for knobs and rungs.
-        view, method, pool_sizes, trials: as in :class:`ExplorerSettings`.
+        view, method, trials: as in :class:`ExplorerSettings`.
+        pool_sizes: the x axis of the curves; ``None`` (the default): from one die to where
+            every curve has settled (:func:`~workbench.widgets.figures.settled_pools`),
+            following the systems added until the designer moves the range.
         seed: the simulator's seed; ``None`` (the default) draws one fresh seed now, shows
             it in the seed box and keeps it until the designer types another, so simulated
             curves do not change when a knob is turned back and forth.
@@ -109,9 +112,11 @@ class Explorer:
     """
 
     def __init__(self, entries: Iterable[str | EntrySettings] = ("uwr",), view: str = "curve",
-                 method: str = "exact", pool_sizes: Iterable[int] = range(1, 21),
+                 method: str = "exact", pool_sizes: Iterable[int] | None = None,
                  trials: int = 100_000, seed: int | None = None):
-        sizes = list(pool_sizes)
+        # No pool sizes given: the range follows the curves drawn (until the designer moves it).
+        self._auto_pools = pool_sizes is None
+        sizes = list(pool_sizes) if pool_sizes is not None else [1, 20]
         self.entries: list[EntryControls] = []
         self.last_update_seconds: float | None = None
         self._shown: dict | None = None  # what the FigureWidget shows (see show_figure)
@@ -167,6 +172,7 @@ class Explorer:
                 self.add(entry.system, dict(entry.params), entry.rungs, entry.label, redraw=False)
             else:
                 self.add(entry, redraw=False)
+        self._follow_curves()
         self._show_relevant_controls()
         # The first figure goes into the widget's constructor: that is the state a page
         # (Voila, a reopened notebook) renders from. Later updates are messages to live views.
@@ -215,9 +221,23 @@ class Explorer:
         self.baseline.options = [(f"{i + 1}: {e.title}", i) for i, e in enumerate(self.entries)]
         self.baseline.value = min(old, len(self.entries) - 1)
         self._show_relevant_controls()
+        if redraw:
+            self._follow_curves()
         self._quiet = quiet
         if redraw:
             self.refresh()
+
+    def _follow_curves(self) -> None:
+        """Until the designer moves the pool range, it ends where every curve has settled."""
+        if not self._auto_pools:
+            return
+        try:  # the curves of the entries as they are, whatever view is showing
+            sizes = settled_pools(ExplorerSettings(tuple(e.settings() for e in self.entries)))
+        except WorkbenchError:  # a combination the figure will report: keep the range
+            return
+        quiet, self._quiet = self._quiet, True
+        self.pools.value = (1, sizes[-1])
+        self._quiet = quiet
 
     def _show_relevant_controls(self) -> None:
         """Enable only what the current view and method use."""
@@ -244,6 +264,8 @@ class Explorer:
             return
         if change.get("owner") in (self.view, self.method):
             self._show_relevant_controls()
+        if change.get("owner") is self.pools:
+            self._auto_pools = False  # the designer chose a range: keep it
         if any(change.get("owner") is e.label for e in self.entries):
             self.entry_panels.titles = tuple(f"{i + 1}. {e.title}"
                                              for i, e in enumerate(self.entries))

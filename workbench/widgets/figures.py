@@ -19,9 +19,15 @@ EXPLORER_WIDTH = 520
 """The explorer's chart width in pixels: the live chart does not follow its container's
 width (it would draw 700 px wide whatever the room), so it gets a width that fits beside
 the 430 px controls in a JupyterLab notebook with the file browser open."""
-#: The legend goes under the plot: the chart sits beside the controls, so width is scarce.
-_LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.16, "xanchor": "left", "x": 0,
-                 "title": {"text": ""}}
+#: One legend place for every view, every key of it set: beside the plot, top right, outside
+#: the plot area (plotly widens the right margin to hold it). Switching views then never
+#: moves the legend, and no view's legend can keep another view's position: a legend below
+#: the plot at a fixed distance covered the x axis title whenever tick labels grew taller.
+LEGEND = {"orientation": "v", "x": 1.02, "xanchor": "left", "xref": "paper", "y": 1,
+          "yanchor": "top", "yref": "paper", "bgcolor": "rgba(255,255,255,0)",
+          "font": {"size": 11}, "itemwidth": 30, "tracegroupgap": 6}
+#: The same margins in every view (the legend and tick labels push them further as needed).
+MARGIN = {"t": 80, "r": 10, "b": 60, "l": 64, "autoexpand": True}
 
 
 def _options(settings: ExplorerSettings) -> dict:
@@ -75,16 +81,45 @@ def outcome_frame(settings: ExplorerSettings) -> pd.DataFrame:
     return _figures.outcome_frame(_lines(settings), **_options(settings))
 
 
+#: The default pool range runs until every curve has settled: within this of where it ends up
+#: (its value at :data:`SETTLE_CAP` dice), and never shorter than :data:`SETTLE_MIN` dice.
+SETTLE_TOLERANCE = 0.05
+SETTLE_CAP = 40
+SETTLE_MIN = 6
+
+
+def settled_pools(settings: ExplorerSettings) -> tuple[int, ...]:
+    """Pools 1 to the first size at which every curve of ``settings`` (its entries, knobs and
+    rungs) is within :data:`SETTLE_TOLERANCE` of its value at :data:`SETTLE_CAP` dice: the
+    default x axis, so no half of the chart lies flat at 100%.
+
+    Example:
+        >>> from workbench.widgets.settings import EntrySettings
+        >>> settled_pools(ExplorerSettings((EntrySettings("uwr", {"dice": 4}),)))[-1]
+        17
+        >>> settled_pools(ExplorerSettings((EntrySettings("erzahlspiel"),)))[-1]
+        6
+    """
+    frame = _figures.curve_frame(_lines(settings), range(1, SETTLE_CAP + 1))
+    curves = frame.pivot_table(index="pool", columns=["label", "rung"], values="p_pass")
+    end = curves.loc[SETTLE_CAP]
+    for size in range(SETTLE_MIN, SETTLE_CAP + 1):
+        if ((curves.loc[size] - end).abs() <= SETTLE_TOLERANCE).all():
+            return tuple(range(1, size + 1))
+    return tuple(range(1, SETTLE_CAP + 1))
+
+
 def curve_figure(settings: ExplorerSettings, frame: pd.DataFrame | None = None) -> go.Figure:
     """Success curves: one line per entry and rung, P(pass) against dice in the pool."""
     return _figures.curve_figure(_lines(settings), settings.pool_sizes, frame=frame,
-                                 height=EXPLORER_HEIGHT, **_options(settings))
+                                 height=EXPLORER_HEIGHT, by_system=True, **_options(settings))
 
 
 def difference_figure(settings: ExplorerSettings, frame: pd.DataFrame | None = None) -> go.Figure:
     """Each entry's success curve minus the baseline's, in percentage points."""
     return _figures.difference_figure(_lines(settings), settings.baseline, settings.pool_sizes,
-                                      frame=frame, height=EXPLORER_HEIGHT, **_options(settings))
+                                      frame=frame, height=EXPLORER_HEIGHT, by_system=True,
+                                      **_options(settings))
 
 
 def outcomes_figure(settings: ExplorerSettings, frame: pd.DataFrame | None = None) -> go.Figure:
@@ -106,7 +141,8 @@ def figure(settings: ExplorerSettings) -> go.Figure:
             "difference": difference_figure}[settings.view]
     fig = draw(settings)
     fig.layout.width = EXPLORER_WIDTH
-    if settings.view != "outcomes":  # stacked columns keep their legend beside, best on top
-        fig.layout.legend = _LEGEND_BELOW
-        fig.layout.margin = {"t": 80, "r": 16, "b": 40, "l": 64}
+    title = fig.layout.legend.title.text or ""
+    order = "reversed" if settings.view == "outcomes" else "normal"  # best on top
+    fig.layout.legend = {**LEGEND, "traceorder": order, "title": {"text": title}}
+    fig.layout.margin = MARGIN
     return fig

@@ -188,3 +188,17 @@ def exchange_blocks(seed, first, blocks, block_trials, trials, p_hit, hits, max_
                         ended = step
                         break
             hist[b, ended] += 1
+
+
+@parallel_kernel
+def table_blocks(seed, first, blocks, block_trials, trials, cdf, guide, counts):
+    """One check per trial drawn from table 0 (a roll's exact joint distribution):
+    ``counts[b, outcome]`` counts block ``first + b``'s draws of each outcome. Block ``k``
+    draws from stream ``k`` of the seed, so counts do not depend on the number of threads."""
+    for b in prange(blocks):
+        state, start, stop = open_block(seed, first + b, block_trials, trials)
+        s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        seen = counts[b]
+        for _ in range(start, stop):
+            word, s0, s1, s2, s3 = xoshiro_step(s0, s1, s2, s3)
+            seen[draw(word, cdf, guide, 0)] += 1

@@ -21,9 +21,11 @@ from ...errors import DataFileError, ParameterError, WorkbenchError
 from ...limits import MAX_DIGITS, MAX_TOTAL
 from ..params import RESERVED, Param
 from ..pool import DieType, PoolSpec
+from ..roll import RollSpec
 from ..schema import PoolFile, _names, suggest
 from .base import MAX_DICE, Mechanic
 from .pool_reading import PASSING, PoolReading, _big, _total_range
+from .statistics import Statistics, check_roll_effect, effect_points, roll_of
 from .tier_coverage import check_coverage
 
 MAX_SHARED_REROLL_DICE = 100
@@ -61,8 +63,8 @@ class PoolMechanic(PoolReading, Mechanic):
     def __init__(self, system_id: str, model: PoolFile, source: object):
         self.system_id, self.model, self.source = system_id, model, source
         self.labels = tuple(model.outcome.labels) if model.outcome else None
-        self.values = {name: self._face_values(f"dice.{name}.faces", die.faces)
-                       for name, die in model.dice.items()}
+        self.values = {name: self._face_values(f"dice.{name}.faces", die.face_values)
+                       for name, die in model.dice.items() if not die.percentile}
         self._params = self._declare()
         self._compiled: dict[tuple, dict] = {}
         # Each effect's verb, argument and entry in the file, read once (the compile loop runs
@@ -88,17 +90,19 @@ class PoolMechanic(PoolReading, Mechanic):
         self._tier_keys = tuple(dict.fromkeys(key for t in model.tiers for key in t.when))
         self._tier_rules: dict[tuple, tuple] = {}
         self._cancelled = {name for rule in model.cancel_out for name in rule.params}
-        self._pool_keys = self._dice_parameters(model)
+        self._check_references()
+        # Counts, statistics, a total or conditions: the roll engine computes these checks.
+        self.statistics = Statistics(model, self._params, source) if model.rolls_statistics else None
+        self._pool_keys = self._dice_parameters(model, self.statistics)
         # Parameters that only say what passes, which shorthand never sets: a point that
         # changes only these rolls the same pool (System.resolve_points).
         shorthand = {n for name, short in model.shorthand.items() for n in (name, short.choice, short.count)}
         self.reading_parameters = tuple(name for name in model.params
                                         if name not in self._pool_keys and name not in shorthand)
-        self._check_references()
         self.uses_obstacle = any(e.verb == "obstacle" for s in model.params.values() for e in s.effect)
 
     @staticmethod
-    def _dice_parameters(model: PoolFile) -> tuple[str, ...]:
+    def _dice_parameters(model: PoolFile, statistics=None) -> tuple[str, ...]:
         """The parameters the dice depend on. One that only says what passes (a target, an
         Ob) and that no condition or cancelling rule reads leaves the pool alone, so the pool
         cache ignores it: a ladder or a sweep over targets builds each pool once."""
@@ -108,6 +112,10 @@ class PoolMechanic(PoolReading, Mechanic):
         read |= {key for tier in model.tiers for key in tier.when}
         for rule in model.cancel_out:
             read |= set(rule.params) | set(rule.when)
+        if statistics is not None:
+            read |= statistics.reads
+        read |= {name for spec in model.params.values() for e in _all_effects(spec)
+                 if isinstance(e.points, str) for name in model.params if name in e.points}
         return tuple(name for name, spec in model.params.items()
                      if name in read or spec.kind == "choice" or not spec.effect
                      or any(e.verb not in PASSING for e in spec.effect))
@@ -169,7 +177,7 @@ class PoolMechanic(PoolReading, Mechanic):
                                    "a die may explode into itself or into a chain that ends")
                     seen.add(current)
                     current = dice[current].explode_into
-            if len(die.explode) == len(die.faces) and not die.explode_limit and die.explode_into in (None, name):
+            if len(set(die.explode)) == die.face_count and not die.explode_limit and die.explode_into in (None, name):
                 self._fail(f"dice.{name}.explode", "every face explodes, so a roll never ends "
                            "(leave a face out or set explode_limit)")
         for name, spec in params.items():
@@ -180,25 +188,30 @@ class PoolMechanic(PoolReading, Mechanic):
             for choice, sub in spec.on.items():
                 for die, faces in sub.faces.items():
                     need_dice(f"params.{name}.on.{choice}.faces", [die])
-                    if len(faces) != len(dice[die].faces):
+                    if dice[die].percentile:
+                        self._fail(f"params.{name}.on.{choice}.faces.{die}", "a percentile die has no face table")
+                    if len(faces) != dice[die].face_count:
                         self._fail(f"params.{name}.on.{choice}.faces.{die}",
-                                   f"{len(faces)} faces, but the die has {len(dice[die].faces)}")
+                                   f"{len(faces)} faces, but the die has {dice[die].face_count}")
                     self._face_values(f"params.{name}.on.{choice}.faces.{die}", faces)
                 effects += [(f"params.{name}.on.{choice}.effect[{i}]", e) for i, e in enumerate(sub.effect)]
             if spec.kind == "choice" and spec.effect:
                 self._fail(f"params.{name}.effect", "a choice parameter acts through 'on' (what each choice does)")
             for where, effect in effects:
                 verb = effect.verb
-                if verb in ("add_dice", "keep_highest", "keep_lowest"):
+                check_roll_effect(self, where, effect)
+                if verb in ("add_dice", "keep_highest", "keep_lowest", "tens_dice"):
                     need_dice(f"{where}.{verb}", [effect.argument])
                 elif verb in ("shift_faces", "explode_from", "cancel_up_to"):
                     need_dice(f"{where}.{verb}", _names(effect.argument))
                 if effect.dice is not None:
                     need_dice(f"{where}.dice", _names(effect.dice))
                 for die in _names(effect.dice) if effect.dice is not None else dice:
+                    if dice[die].percentile and verb in ("explode", "cancel") and effect.dice is None:
+                        continue
                     for face in effect.argument if verb in ("explode", "cancel") else ():
-                        if not 1 <= face <= len(dice[die].faces):
-                            self._fail(f"{where}.{verb}", f"face {face}, but {die} has faces 1 to {len(dice[die].faces)}")
+                        if not 1 <= face <= dice[die].face_count:
+                            self._fail(f"{where}.{verb}", f"face {face}, but {die} has faces 1 to {dice[die].face_count}")
                 if verb in ("target", "obstacle") and spec.kind != "int":
                     self._fail(f"{where}.{verb}", "needs a whole-number parameter (its value is the target)")
                 need_when(f"{where}.when", effect.when)
@@ -320,14 +333,17 @@ class PoolMechanic(PoolReading, Mechanic):
         shift = dict.fromkeys(dice, 0)
         cancel = {d: set() for d in dice}
         explode = {d: set(dice[d].explode) for d in dice}
-        adds, removals = dict.fromkeys(dice, 0), []
+        adds, removals = {d: dice[d].count for d in dice}, []
         out = {"rerolls": 0, "modifier": 0, "target": None, "target_add": 0,
                "floor": self.model.floor, "ties": self.model.versus.ties if self.model.versus else None,
-               "keep": [], "sources": {"rerolls": [], "modifier": [], "target": [], "explode": {}}}
+               "keep": [], "sources": {"rerolls": [], "modifier": [], "target": [], "explode": {}},
+               "tens": dict.fromkeys(dice, 0)}
         sources = out["sources"]
         for name, (verb, arg, effect, entry), x in self._effects(p):
             if effect.when and not self._when(effect.when, p):
                 continue
+            if effect.points is not None:
+                x = effect_points(self, name, effect.points, p)
             n = (max(x - effect.past, 0) if x >= 0 else x) * effect.per_point
             targets = _names(effect.dice) if effect.dice is not None else tuple(dice)
             if verb in ("target", "obstacle"):
@@ -379,19 +395,25 @@ class PoolMechanic(PoolReading, Mechanic):
                 out["floor"] = None
             elif verb == "ties" and n:
                 out["ties"] = arg
+            elif verb == "tens_dice":
+                out["tens"][arg] += n
         counts = dict(adds)
         for die, n, keep_at_least in removals:
             counts[die] = max(counts[die] - n, min(counts[die], keep_at_least))
         out.update(faces=faces, shift=shift, cancel=cancel, explode=explode, counts=counts)
         return out
 
+    def _faces_of(self, name: str, c: dict) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        """One die type's values (shifted, cancelled) and exploding faces for this check."""
+        values = list(shifted(tuple(c["faces"][name]), c["shift"][name]))
+        for face in c["cancel"][name]:
+            values[face - 1] = -1
+        return tuple(values), tuple(f in c["explode"][name] for f in range(1, len(values) + 1))
+
     def _die(self, name: str, c: dict, made: dict, p: Mapping[str, Any]) -> DieType:
         if name not in made:
             spec = self.model.dice[name]
-            values = list(shifted(tuple(c["faces"][name]), c["shift"][name]))
-            for face in c["cancel"][name]:
-                values[face - 1] = -1
-            flags = tuple(f in c["explode"][name] for f in range(1, len(values) + 1))
+            values, flags = self._faces_of(name, c)
             into = None
             if spec.explode_into not in (None, name) and any(flags):
                 into = self._die(spec.explode_into, c, made, p)
@@ -423,8 +445,10 @@ class PoolMechanic(PoolReading, Mechanic):
             self._pools[key] = self._pool_new(p)
         return self._pools[key]
 
-    def _pool_new(self, p: Mapping[str, Any]) -> PoolSpec:
+    def _pool_new(self, p: Mapping[str, Any]) -> "PoolSpec | RollSpec":
         c = self._compile(p)
+        if self.statistics is not None:
+            return roll_of(self, c, p)
         made: dict[str, DieType] = {}
         groups = [(self._die(name, c, made, p), c["counts"][name]) for name in self.model.dice]
         keep, kept = "sum", None
@@ -483,3 +507,10 @@ class PoolMechanic(PoolReading, Mechanic):
             self._distinct.clear()
         self._distinct[key] = spec
         return spec
+
+
+def _all_effects(spec):
+    """A parameter's effects, its choices' effects included."""
+    yield from spec.effect
+    for sub in spec.on.values():
+        yield from sub.effect

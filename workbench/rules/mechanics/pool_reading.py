@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...errors import WorkbenchError
 from ...limits import MAX_TOTAL
+from .statistics import effect_points
 
 PASSING = ("target", "obstacle", "add_to_target")
 """Effects that say what passes, not what is rolled."""
@@ -27,7 +28,7 @@ def _total_range() -> str:
 class PoolReading:
     """Mix-in of :class:`~workbench.rules.mechanics.pool.PoolMechanic` (which sets up what it
     reads: ``model``, ``_passing``, ``_on``, ``_cancelled``, ``_tier_names``, ``_tier_keys``,
-    ``_tier_rules``, ``uses_obstacle`` and the methods ``_points``, ``_when``, ``_refuse``,
+    ``_tier_rules``, ``statistics``, ``uses_obstacle`` and the methods ``_points``, ``_when``, ``_refuse``,
     ``_compile``)."""
 
     @property
@@ -36,6 +37,15 @@ class PoolReading:
 
     def tier_names(self) -> tuple[str, ...]:
         return self._tier_names
+
+    @property
+    def pass_condition(self):
+        """The file's ``pass_if`` (parsed), or ``None``: then a pass is total >= target."""
+        return self.statistics.pass_if if self.statistics is not None else None
+
+    def condition(self, text: str):
+        """A tier's ``condition``, parsed and checked when the file was loaded."""
+        return self.statistics.conditions[text]
 
     def tier_rules(self, p):
         key = tuple(p[name] for name in self._tier_keys)
@@ -73,6 +83,8 @@ class PoolReading:
                         target, setter = (target or 0) + value, name
                         sources.append((name, entry, verb))
                 else:
+                    if effect.points is not None:
+                        x = effect_points(self, name, effect.points, p)
                     n = (max(x - effect.past, 0) if x >= 0 else x) * effect.per_point
                     add += n * arg
                     if n * arg:

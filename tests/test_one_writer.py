@@ -1,0 +1,118 @@
+"""Nothing lost, by construction: no module of the package writes a file except through
+``workbench.files`` (a temporary file renamed over the target when complete).
+
+The package's source is read as Python syntax: a call that opens a file for writing, writes
+a path directly (``Path.write_text``, ``shutil.copy``, ``os.replace``), or hands a library a
+path to write (``to_csv``, ``write_html``, ``write_images``, ...) anywhere but inside
+``files.replacing`` (whose temporary path is named ``scratch``) fails this test, naming the
+file and line.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
+PATH_WRITES = {"write_text", "write_bytes", "touch"}   # the path is the receiver
+WRITES_A_PATH = {"to_csv", "to_json", "to_parquet", "to_excel", "write_html", "write_image",
+                 "write_images", "savefig"}   # the path is an argument
+MOVES_FILES = {("os", "replace"), ("os", "rename"), ("shutil", "copy"), ("shutil", "copyfile"),
+               ("shutil", "copy2"), ("shutil", "move")}
+# Library writers given the temporary path of files.replacing, or text for stdout.
+ALLOWED_TARGETS = {"scratch", "scratches", "sys.stdout"}
+
+
+def _name(node: ast.AST) -> str:
+    return ast.unparse(node)
+
+
+def _problems(path: Path, base: Path = PACKAGE.parent) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        where = f"{path.relative_to(base)}:{node.lineno}"
+        function = node.func
+        if isinstance(function, ast.Name) and function.id == "open":
+            mode = node.args[1] if len(node.args) > 1 else next(
+                (k.value for k in node.keywords if k.arg == "mode"), None)
+            text = mode.value if isinstance(mode, ast.Constant) else ""
+            if any(flag in str(text) for flag in "wax+"):
+                found.append(f"{where}: open(..., {text!r})")
+        elif isinstance(function, ast.Attribute):
+            owner = _name(function.value)
+            if (owner, function.attr) in MOVES_FILES:
+                found.append(f"{where}: {owner}.{function.attr}")
+            elif function.attr in PATH_WRITES and owner != "files":
+                found.append(f"{where}: {owner}.{function.attr}")
+            elif function.attr in WRITES_A_PATH and owner != "files":
+                target = node.args[0] if node.args else None
+                if function.attr in ("write_images", "write_image"):
+                    target = node.args[1] if len(node.args) > 1 else None
+                if target is None or _name(target) not in ALLOWED_TARGETS:
+                    found.append(f"{where}: {owner}.{function.attr}"
+                                 f"({_name(target) if target is not None else ''})")
+    return found
+
+
+def test_every_file_is_written_through_workbench_files():
+    problems = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "files.py" and path.parent == PACKAGE:
+            continue
+        problems += _problems(path)
+    # Text returned as a string (to_csv() with no path, fig.to_json()) is not a write.
+    problems = [p for p in problems if not p.endswith("to_csv()") and not p.endswith("to_json()")]
+    assert problems == [], "write these through workbench.files:\n" + "\n".join(problems)
+
+
+def test_the_check_itself_finds_direct_writes(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("import os, shutil\nopen('x', 'w')\nPath('x').write_text('a')\n"
+                      "frame.to_csv('x.csv')\nos.replace('a', 'b')\nshutil.copyfile('a', 'b')\n"
+                      "frame.to_csv(scratch)\nfiles.write_text('x', 'y')\nopen('x')\n"
+                      "pio.write_images(figs, paths)\n")
+    found = sorted(_problems(sample, tmp_path), key=lambda line: int(line.split(":")[1]))
+    assert [line.split(": ", 1)[1] for line in found] == [
+        "open(..., 'w')", "Path('x').write_text", "frame.to_csv('x.csv')", "os.replace",
+        "shutil.copyfile", "pio.write_images(paths)"]
+
+
+def test_ctrl_c_just_after_the_rename_names_the_file_written(tmp_path, monkeypatch, capsys):
+    """The instant between a file renamed into place and "wrote ..." being said: Ctrl-C there
+    cannot undo the write, so the one line says the file was written (and it is whole)."""
+    from workbench import cli
+    from workbench.cli import _docs
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_docs, "print", interrupted, raising=False)
+    out = tmp_path / "odds.rst"
+    assert cli.main(["table", "uwr", "--out", str(out)]) == 130
+    assert capsys.readouterr().err == f"workbench: interrupted after writing {out}\n"
+    assert out.read_text() == cli_table_text()
+
+
+def cli_table_text() -> str:
+    from workbench import cli
+    import io
+    import contextlib
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert cli.main(["table", "uwr", "--format", "rst-grid"]) == 0
+    return buffer.getvalue()
+
+
+def test_ctrl_c_before_any_write_says_only_interrupted(tmp_path, monkeypatch, capsys):
+    from workbench import cli, files
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files, "write_text", interrupted)
+    (tmp_path / "odds.rst").write_text("old\n")
+    assert cli.main(["table", "uwr", "--out", str(tmp_path / "odds.rst")]) == 130
+    assert capsys.readouterr().err == "workbench: interrupted\n"
+    assert (tmp_path / "odds.rst").read_text() == "old\n"

@@ -1,0 +1,142 @@
+"""Systems with statistics on every surface: load errors, simulation, opposed checks, ladders over
+conditions, sweeps, the command line and rulebook blocks (the numbers themselves are checked
+against brute force in test_gallery.py and test_roll_bruteforce.py)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from math import comb
+
+import pytest
+
+import workbench as wb
+from workbench.errors import DataFileError, WorkbenchError
+
+HEAD = '''id = "t"
+name = "T"
+mechanic = "pool"
+pool_parameter = "dice"
+{top}
+[dice.d6]
+sides = 6
+counts = {{ hits = "face >= 5", ones = "face == 1" }}
+
+[params.dice]
+default = 3
+min = 0
+max = 20
+effect = {{ add_dice = "d6" }}
+
+[params.mode]
+choices = ["a", "b"]
+default = "a"
+'''
+
+
+def load(tmp_path, top: str = "", tail: str = ""):
+    path = tmp_path / "t.toml"
+    path.write_text(HEAD.format(top=top) + tail, encoding="utf-8")
+    return wb.load_system(path)
+
+
+@pytest.mark.parametrize("top, tail, entry, words", [
+    ('total = "hitz"', "", "total", "unknown name 'hitz' (did you mean 'hits'?)"),
+    ('pass_if = "hits >= 1 and mode == 1"', "", "pass_if", "'mode' is a choice parameter"),
+    ('pass_if = "hits"', "", "pass_if", "is a number, not a condition"),
+    ("", '[[tiers]]\nname = "x"\ncondition = "ones = 2"\n', "tiers[0].condition", "use == to compare"),
+    ("", '[stats.k]\nkeep = "highest"\ncount = "dicee"\n', "stats.k.count", "did you mean 'dice'"),
+    ("", '[stats.k]\npick = "highest"\ndice = "d8"\n', "stats.k.dice", "unknown die type 'd8'"),
+    ("", '[stats.k]\nkeep = "highest"\nposition = 2\n', "stats.k", "position does not go with keep"),
+    ("", '[stats.k]\nbeats = "d6"\n', "stats.k", "name the first with dice"),
+    ("", '[stats.k]\nbeats = "d6"\ndice = "d6"\n', "stats.k.dice", "different die types"),
+    ("", '[stats.k]\nexpression = "later + 1"\n[stats.later]\nexpression = "hits"\n', "stats.k.expression",
+     "unknown name 'later'"),
+    ("", '[stats.hits]\nsum = "value"\n', "stats.hits", "already a count"),
+    ("", '[stats.k]\nsum = "value / 2"\n', "stats.k.sum", "use // to round down"),
+    ("", '[dice.d100]\npercentile = true\nexplode = [6]\n', "dice.d100", "neither explodes nor counts"),
+    ("", '[dice.d4]\nsides = 4\ncounts = { two = [1, 0] }\n', "dice.d4", "one score per face"),
+    ("", '[params.x]\ndefault = 0\neffect = { add_dice = "d6", points = "y" }\n', "params.x.effect[0].points",
+     "unknown name 'y'"),
+])
+def test_mistakes_in_statistics_are_load_errors_naming_file_and_entry(tmp_path, top, tail, entry, words):
+    with pytest.raises(DataFileError) as caught:
+        load(tmp_path, top, tail)
+    assert f"entry '{entry}'" in str(caught.value) and words in str(caught.value), str(caught.value)
+    assert "t.toml" in str(caught.value)
+
+
+def test_simulation_draws_from_the_exact_table(tmp_path):
+    for system, params in (("shadowrun-5e", {"dice": 6}), ("l5r-4e", {"roll": 5, "keep": 2, "tn": 15}),
+                           ("cortex-prime", {}), ("call-of-cthulhu-7e", {"bonus": 1})):
+        exact = wb.check(system, **params)
+        simulated = wb.simulate(system, trials=200_000, seed=11, **params)
+        assert abs(simulated.p_pass - exact.p_pass) < 5 * simulated.p_pass_stderr + 1e-9, system
+        assert simulated.stats is not None and simulated.trials == 200_000
+        again = wb.simulate(system, trials=200_000, seed=11, **params)
+        assert again.pmf == simulated.pmf                                  # a seed repeats
+
+
+def test_opposed_hits_against_hits():
+    result = wb.versus("shadowrun-5e", {"dice": 4}, {"dice": 3})
+    hits = [[comb(n, k) * (1 / 3) ** k * (2 / 3) ** (n - k) for k in range(n + 1)] for n in (4, 3)]
+    wins = sum(a * b for i, a in enumerate(hits[0]) for j, b in enumerate(hits[1]) if i > j)
+    assert result.p_actor == pytest.approx(wins) and result.ties_to == "reactor"
+
+
+def test_a_ladder_over_a_condition_is_the_ladder_over_its_pass():
+    wanted = "Easy=0.9,Average=0.7,Hard=0.4"
+    plain = wb.solve_ladder("shadowrun-5e", wanted, pool=8)
+    by_condition = wb.solve_ladder("shadowrun-5e", wanted, pool=8, condition="hits >= threshold")
+    assert [r.rung for r in plain.rungs] == [r.rung for r in by_condition.rungs]
+    glitch = wb.ladder_table("shadowrun-5e", [1, 2, 3], condition="ones * 2 > dice")
+    assert glitch.loc["Easy", 1] == pytest.approx(1 / 6) and glitch.loc["Easy", 2] == pytest.approx(1 / 36)
+    with pytest.raises(WorkbenchError, match="unknown name"):
+        wb.ladder_table("shadowrun-5e", [1], condition="glitches > 0")
+
+
+def test_a_sweep_of_a_gallery_system_reads_what_check_reads():
+    from workbench.sweep import sweep
+    grid = sweep("check", {"skill": [20, 60], "bonus": [0, 2]}, system="call-of-cthulhu-7e", progress=False)
+    for _, row in grid.iterrows():
+        result = wb.check("call-of-cthulhu-7e", skill=int(row["skill"]), bonus=int(row["bonus"]))
+        assert row["p_pass"] == pytest.approx(result.p_pass)
+        assert row["tier: Hard success"] == pytest.approx(result.tiers["Hard success"])
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_the_command_line_shows_statistics():
+    done = _cli("pmf", "shadowrun-5e", "dice=2", "--stat", "ones", "--format", "json")
+    data = json.loads(done.stdout)
+    assert data["stat"] == "ones" and data["pmf"] == {"0": pytest.approx(25 / 36), "1": pytest.approx(10 / 36),
+                                                      "2": pytest.approx(1 / 36)}
+    assert set(data["stats"]) == {"total", "hits", "ones"} and data["joint"]["names"] == ["total", "hits", "ones"]
+    wrong = _cli("pmf", "shadowrun-5e", "--stat", "glitch")
+    assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "total, hits, ones" in wrong.stderr
+    listing = json.loads(_cli("systems", "--format", "json").stdout)
+    gallery = [e for e in listing if e["collection"] == "gallery"]
+    assert len(gallery) >= 20 and listing[0]["collection"] == "systems"
+    text = _cli("systems").stdout
+    assert text.index("Published games") > text.index("uwr")
+
+
+def test_rulebook_blocks_take_conditions_and_statistics():
+    from workbench.render import BlockOptionError, build_figure, parse_block, table_frame
+    block = parse_block("table", "shadowrun-5e", {"pools": "1-2", "condition": "ones * 2 > dice"})
+    assert table_frame(block).iloc[0, 2] == pytest.approx(1 / 6)
+    figure = build_figure(parse_block("figure", "shadowrun-5e", {"kind": "check", "stat": "ones"}))
+    assert 0.999 < sum(figure.data[0].y) <= 1 + 1e-12   # negligible ends are not drawn
+    with pytest.raises(BlockOptionError, match="stat"):
+        parse_block("figure", "shadowrun-5e", {"kind": "check", "stat": "glitch"})
+
+
+def test_concrete_faces_read_every_statistic():
+    roll = wb.score("ironsworn", {"action": [5], "challenge": [4, 9]}, stat=2)
+    assert roll.stats == {"total": 7, "action_die": 5, "challenge_high": 9, "challenge_low": 4,
+                          "beaten": 1, "match": 0}
+    assert roll.tier == "Weak hit" and roll.passed
+    savage = wb.score("savage-worlds", {"d8": [8, 3], "wild": [2]}, trait="d8")   # an ace: 8 + 3
+    assert savage.net == 11 and savage.stats["raises"] == 1

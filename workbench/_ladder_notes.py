@@ -1,0 +1,117 @@
+"""What a solved rung's note says (analyses floor, used by :mod:`workbench.ladders`).
+
+A note is one sentence a designer can act on: why a rung is not where it was wanted, which
+rungs a closer setting would clash with (named once each, grouped by pool), and, for a rung
+no setting reaches, the nearest pool size at which one of the ladder's settings would.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from ._ladder_search import Candidate, Conflict, candidates
+from .numbers import fixed
+from .rules.system import System
+
+#: How far past the typical pool the search for a reaching pool looks (in dice).
+REACH_SPAN = 30
+
+
+def pct(value: float) -> str:
+    """A probability as the ladder tables write it: one decimal.
+
+    Example:
+        >>> pct(0.3125)
+        '31.3%'
+    """
+    return fixed(value, 1, percent=True)
+
+
+def _names(items: Sequence[str]) -> str:
+    """``["Easy", "Normal", "Hard"]`` -> ``"Easy, Normal and Hard"``."""
+    items = list(dict.fromkeys(items))
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def clash_phrase(name: str, clashes: Sequence[Conflict], where: Callable[[tuple], str]) -> str:
+    """How the closer setting of rung ``name`` would clash: each kind of clash once, the rungs
+    it involves named together (``would be as likely as Easy and Difficult at 4d6``).
+
+    Example:
+        >>> c = [Conflict("Easy", "Normal", "ties", (4,)), Conflict("Normal", "Hard", "ties", (4,))]
+        >>> clash_phrase("Normal", c, lambda pools: f"at {pools[0]} dice")
+        'would be as likely as Easy and Hard at 4 dice'
+    """
+    groups: dict[tuple[str, str], list[str]] = {}
+    for conflict in clashes:
+        other = conflict.easier if name == conflict.harder else conflict.harder
+        verb = ("would be as likely as" if conflict.kind == "ties" else
+                "would beat" if name == conflict.harder else "would lose to")
+        groups.setdefault((verb, where(conflict.pools)), []).append(other)
+    parts = [f"{verb} {_names(others)} {place}".rstrip() for (verb, place), others in groups.items()]
+    return _names(parts) if parts else ""
+
+
+def moved_note(name: str, closer: Candidate, chosen: Candidate, clashes: Sequence[Conflict],
+               where: Callable[[tuple], str]) -> str:
+    """A rung that keeping the order moved off its closest setting.
+
+    Example:
+        >>> from workbench.rules.system import Rung
+        >>> near = Candidate(Rung("?", {"ob": 2}), (0.69,), 0.69, 0, 2)
+        >>> kept = Candidate(Rung("?", {"ob": 3}), (0.31,), 0.31, 0, 3)
+        >>> moved_note("Hard", near, kept, [], str)
+        'ob=2 (69.0%) would be closer, but the rungs around it need it, so the ladder keeps ob=3 (31.0%)'
+    """
+    why = clash_phrase(name, clashes, where)
+    why = f"it {why}" if why else "the rungs around it need it"
+    return (f"{closer.rung.describe()} ({pct(closer.at_typical)}) would be closer, but {why}, "
+            f"so the ladder keeps {chosen.rung.describe()} ({pct(chosen.at_typical)})")
+
+
+def unreachable_note(goal: float, low: float, high: float, tolerance: float, where: str,
+                     reach: str, moved: str = "") -> str:
+    """A rung no setting brings within ``tolerance`` of ``goal`` at the typical pool, in one
+    sentence: after ``moved`` (:func:`moved_note`) when keeping the order moved it too, and
+    with what would reach it (``reach``, from :func:`reaching_pool`) when something does.
+
+    Example:
+        >>> unreachable_note(0.9, 0.0, 0.556, 0.05, "at 4d6", "target=1 would at 9d6 (86.1%)")
+        'cannot reach 90.0% at 4d6 (the settings tried give 0.0% to 55.6%); target=1 would at 9d6 (86.1%)'
+    """
+    band = f"{100 * tolerance:.1f} pp"  # a distance between probabilities: points, not percent
+    if moved:
+        head = f"{moved}, not within {band} of {pct(goal)}"
+    elif low <= goal <= high:  # inside the range, but the steps between settings are coarse
+        head = (f"no setting comes within {band} of {pct(goal)} {where}".rstrip()
+                + " (the settings step over it)")
+    else:
+        head = (f"cannot reach {pct(goal)} {where}".rstrip()
+                + f" (the settings tried give {pct(low)} to {pct(high)})")
+    return f"{head}; {reach}" if reach else head
+
+
+def reaching_pool(sys_: System, knobs: Mapping[str, Any], base: dict, goal: float,
+                  tolerance: float, pool: int, where: Callable[[int], str]) -> str:
+    """The nearest pool size (fewer dice first when the goal is below every setting, more when
+    above) at which one of the ladder's settings comes within ``tolerance`` of ``goal``:
+    ``"target=1, favor+2 would come within 5.0 pp of it at 9 dice (90.1%)"``; or what was searched
+    in vain.
+
+    The search runs from the typical ``pool`` outwards, up to :data:`REACH_SPAN` dice more
+    (within the pool parameter's bounds).
+    """
+    param = sys_.params[sys_.pool_parameter]
+    low_bound = max(param.minimum or 0, 0)
+    high_bound = min(param.maximum if param.maximum is not None else pool + REACH_SPAN,
+                     pool + REACH_SPAN)
+    order = []
+    for step in range(1, REACH_SPAN + 1):  # nearest pool first, both ways
+        order += [n for n in (pool + step, pool - step) if low_bound <= n <= high_bound]
+    for size in order:
+        cands = candidates(sys_, knobs, base, (size,), 0)
+        best = min(cands, key=lambda c: abs(c.at_typical - goal))
+        if abs(best.at_typical - goal) <= tolerance:
+            return (f"{best.rung.describe()} would come within {100 * tolerance:.1f} pp of it "
+                    f"{where(size)} ({pct(best.at_typical)})")
+    span = f"{min(order)}-{max(order)}" if order else str(pool)
+    return f"no pool of {span} dice comes within {100 * tolerance:.1f} pp with these settings"

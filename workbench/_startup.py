@@ -1,0 +1,56 @@
+"""Ctrl-C while the ``workbench`` program is still loading: one line and status 130.
+
+The command line answers Ctrl-C in :func:`workbench.cli.entry`, but before that code runs the
+package loads (numpy, the rules, the command modules: up to a few seconds on a busy machine),
+and Python would answer a Ctrl-C then with a traceback. When this process *is* the workbench
+program (the ``workbench`` script or ``python -m workbench``), this module, imported first by
+the package, makes a Ctrl-C during loading end the process at once with the same line the
+commands print. Nothing has been written at that point. Imported by anything else (a
+notebook, a script, the tests), it changes nothing.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+
+INTERRUPTED = b"workbench: interrupted\n"
+
+
+def is_the_program(argv: list[str] | None = None, orig_argv: list[str] | None = None) -> bool:
+    """This process runs the ``workbench`` script or ``python -m workbench``.
+
+    Example:
+        >>> is_the_program(["/venv/bin/workbench", "table", "uwr"], [])
+        True
+        >>> is_the_program(["-m"], ["python", "-m", "workbench", "table"])
+        True
+        >>> is_the_program(["notebook.py"], ["python", "notebook.py"])
+        False
+    """
+    argv = sys.argv if argv is None else argv
+    orig_argv = getattr(sys, "orig_argv", []) if orig_argv is None else orig_argv
+    script = os.path.basename(argv[0]) if argv else ""
+    if script in ("workbench", "workbench.exe"):
+        return True
+    words = list(orig_argv[1:])
+    return any(word == "-m" and following == "workbench"
+               for word, following in zip(words, words[1:]))
+
+
+def _interrupted_while_loading(signum, frame) -> None:
+    os.write(2, INTERRUPTED)
+    os._exit(130)
+
+
+def loaded() -> None:
+    """The program's own code runs now: Ctrl-C raises ``KeyboardInterrupt`` again, to be
+    answered where the work is (and files are cleaned up)."""
+    if signal.getsignal(signal.SIGINT) is _interrupted_while_loading:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+if (is_the_program() and threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+    signal.signal(signal.SIGINT, _interrupted_while_loading)

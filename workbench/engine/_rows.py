@@ -1,0 +1,51 @@
+"""Rows of whole numbers as one whole number each (mixed radix), to sort and merge them fast.
+
+``numpy.unique(..., axis=0)`` sorts rows through a structured view and is slow on the small
+tables of a roll; a row of bounded columns is one integer instead, so a one-dimensional
+``unique`` or ``bincount`` does the work. Codes sort as the rows do (first column most
+significant).
+
+Example:
+    >>> rows = np.array([[1, 0], [0, 2], [1, 0]])
+    >>> merge_rows(rows, np.array([0.25, 0.5, 0.25]))
+    (array([[0, 2],
+           [1, 0]]), array([0.5, 0.5]))
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_LIMIT = 2 ** 62
+
+
+def row_codes(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(codes, lows, radices)`` with ``code = sum((row - lows) * weights)``, the first
+    column most significant; ``None`` when the columns' ranges together pass 2**62."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if rows.shape[0] == 0:
+        lows = np.zeros(rows.shape[1], np.int64)
+        return np.zeros(0, np.int64), lows, np.ones(rows.shape[1], np.int64)
+    lows = rows.min(axis=0)
+    radices = rows.max(axis=0) - lows + 1
+    weights = np.ones(rows.shape[1], np.int64)
+    total = 1
+    for j in range(rows.shape[1] - 1, -1, -1):
+        weights[j] = total
+        total *= int(radices[j])
+        if total >= _LIMIT:
+            return None
+    return (rows - lows) @ weights, lows, radices
+
+
+def merge_rows(rows: np.ndarray, probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows, sorted, with the probabilities of equal rows added together."""
+    rows = np.asarray(rows, dtype=np.int64).reshape(len(probabilities), -1)
+    coded = row_codes(rows)
+    if coded is None:
+        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+    else:
+        codes = coded[0]
+        keys, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+        unique = rows[first]
+    merged = np.bincount(inverse.reshape(-1), weights=probabilities, minlength=len(unique))
+    return unique, merged

@@ -1,0 +1,446 @@
+"""The exact joint distribution of a :class:`~workbench.rules.roll.RollSpec`'s statistics.
+
+Every statistic becomes one or two small whole-number *registers* (a running sum, the dice
+seen so far, a die's value...), and the dice are evaluated outcome by outcome, as in icepool
+(Liu, "Icepool: Efficient Computation of Dice Pool Probabilities", AIIDE 2022):
+
+1. Dice that a statistic reads by rank (kept, picked, compared, matched) are *walked*: their
+   outcomes in rank order, drawing at each outcome how many of each group's unresolved dice
+   show it (:func:`workbench.engine._kernels.walk.walk`). Groups that play the same part and
+   whose dice differ only by truncation (a d6 is a d10 that stopped at 6) walk as one group,
+   joining it at their highest face; a group no statistic needs any more (every kept die
+   found) is dropped from the state.
+2. The other dice only add to sums, so they are added one at a time
+   (:func:`workbench.engine._kernels.walk.convolve`).
+3. The registers are read as statistics; the total and derived statistics are evaluated
+   from them (:mod:`workbench.engine.expressions`); equal rows are merged.
+
+Example:
+    >>> from workbench.rules.roll import Die, Keep, RollSpec
+    >>> d6 = Die.numbered("d6", 6)
+    >>> joint = evaluate_roll(RollSpec(((d6, 2),), stats=(Keep("best", take=1),), total="best"))
+    >>> [round(float(p) * 36) for p in joint.pmf]
+    [1, 3, 5, 7, 9, 11]
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from ..errors import WorkbenchError
+from ..rules.expressions import parse
+from ..rules.roll import Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
+from ._rows import merge_rows, row_codes
+from .dice import die_outcomes
+from .expressions import evaluate
+from .joint import JointDistribution
+
+MAX_STATES = 5_000_000
+"""Most distinct combinations of statistics one exact roll may come to."""
+
+ADD, COUNTER, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, RUN = range(10)
+_RANKED = (COUNTER, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, RUN)
+_DROPPABLE = (COUNTER, KEEP, PICK)
+
+
+@dataclass
+class _Register:
+    kind: int
+    args: list
+    first: frozenset
+    second: frozenset = frozenset()
+    low: int = 0
+    high: int = 0
+
+
+@dataclass
+class _Plan:
+    """Registers and where each statistic comes from, for one roll."""
+
+    spec: RollSpec
+    groups: list                      # (group index, die, count, attributes, probabilities)
+    registers: list = field(default_factory=list)
+    source: dict = field(default_factory=dict)   # statistic -> register index, or None for 0
+    counters: dict = field(default_factory=dict)
+    runs: dict = field(default_factory=dict)
+    anchors: set = field(default_factory=set)
+    shared: bool | None = None   # some faces equal in value differ in counts (worked out once)
+
+    @property
+    def shared_values(self) -> bool:
+        if self.shared is None:
+            every = [g[3] for g in self.groups]
+            if not every or every[0].shape[1] == 1:
+                self.shared = False
+            else:
+                rows = np.concatenate(every)
+                self.shared = len(np.unique(rows[:, 0])) < len(merge_rows(rows, np.ones(len(rows)))[0])
+        return self.shared
+
+    def add(self, register: _Register) -> int:
+        self.registers.append(register)
+        return len(self.registers) - 1
+
+
+@lru_cache(maxsize=1024)
+def evaluate_roll(spec: RollSpec) -> JointDistribution:
+    """The exact :class:`JointDistribution` of every statistic of ``spec``."""
+    if not isinstance(spec, RollSpec):
+        raise WorkbenchError(f"evaluate_roll needs a RollSpec, got {type(spec).__name__}")
+    counts = spec.count_names
+    groups, survive = [], 1.0
+    for index, (die, n) in enumerate(spec.groups):
+        if n <= 0:
+            continue
+        attributes, probabilities, lost = die_outcomes(die, counts, spec.dice)
+        if spec.score_expressions:
+            attributes = _with_scores(spec, attributes)
+        survive *= (1.0 - lost) ** n
+        groups.append((index, die, n, attributes, probabilities / probabilities.sum()))
+    plan = _Plan(spec, groups)
+    _plan_statistics(plan)
+    walked = sorted({g for r in plan.registers if r.kind in _RANKED for g in r.first | r.second})
+    descending = "top" in plan.anchors or "bottom" not in plan.anchors
+    _positions_in_walk_order(plan, descending)
+    _ranges(plan)
+    lows = np.array([r.low for r in plan.registers], np.int64)
+    sizes = np.array([r.high - r.low + 1 for r in plan.registers], np.int64)
+    _refuse_beyond(int(np.prod(sizes.astype(float))) if len(sizes) else 1)
+    state = (np.array([int(np.dot(-lows, _strides(sizes)))], np.int64), np.ones(1))
+    if walked:
+        state = _walk(plan, walked, descending, lows, sizes, state)
+    for slot in range(len(groups)):
+        if slot not in walked:
+            state = _convolve(plan, slot, sizes, state)
+    return _joint(plan, state, lows, sizes, 1.0 - survive)
+
+
+def _refuse_beyond(states: float) -> None:
+    """Codes of states must fit a 64-bit integer (the states actually reached are far fewer)."""
+    if states >= 2.0 ** 62:
+        raise WorkbenchError(f"this roll's statistics and ranked dice span {states:.3g} combinations, more "
+                             "than an exact result can number; use fewer dice or statistics")
+
+
+def _check(status: int) -> None:
+    """A kernel's status: 0 fine, 1 a register out of range (a bug), 2 too many states."""
+    if status == 1:
+        raise RuntimeError("a register left its range: this is a bug in the workbench's planner")
+    if status == 2:
+        raise WorkbenchError(f"this roll needs more than {MAX_STATES:,} combinations of its statistics "
+                             "at once, more than an exact result keeps; use fewer dice or statistics")
+
+
+def _selection(plan: _Plan, names: tuple[str, ...]) -> frozenset:
+    """Indices (into ``plan.groups``) of the rolled groups of these die types (all: empty)."""
+    return frozenset(slot for slot, (index, die, *_) in enumerate(plan.groups)
+                     if not names or die.name in names)
+
+
+def _dice(plan: _Plan, selection: frozenset) -> int:
+    return sum(plan.groups[g][2] for g in selection)
+
+
+def _attribute(plan: _Plan, score: str) -> int:
+    """The column of a die's outcomes that a score reads (value, a count, an expression)."""
+    names = ("value", *plan.spec.count_names, *plan.spec.score_expressions)
+    return names.index(score)
+
+
+def _with_scores(spec: RollSpec, attributes: np.ndarray) -> np.ndarray:
+    """One more column per score written as an expression, evaluated for each outcome."""
+    names = {"value": attributes[:, 0], **{c: attributes[:, 1 + j] for j, c in enumerate(spec.count_names)}}
+    extra = [np.broadcast_to(evaluate(parse(text), names), len(attributes)).astype(np.int64)
+             for text in spec.score_expressions]
+    return np.column_stack([attributes, *extra])
+
+
+def _counter(plan: _Plan, selection: frozenset, cap: int) -> int:
+    """The register counting dice of ``selection`` seen so far (shared, capped at the most
+    any statistic needs)."""
+    if selection not in plan.counters:
+        plan.counters[selection] = plan.add(_Register(COUNTER, [0], selection))
+    register = plan.registers[plan.counters[selection]]
+    register.args[0] = max(register.args[0], cap)
+    return plan.counters[selection]
+
+
+def _run(plan: _Plan, selection: frozenset) -> int:
+    """The register of dice of ``selection`` already seen at the current value (-1: every
+    value is one outcome, so none is needed)."""
+    if not plan.shared_values:
+        return -1
+    if selection not in plan.runs:
+        plan.runs[selection] = plan.add(_Register(RUN, [], selection))
+    return plan.runs[selection]
+
+
+def _plan_statistics(plan: _Plan) -> None:
+    spec = plan.spec
+    everything = _selection(plan, ())
+    for j, name in enumerate(spec.count_names):
+        plan.source[name] = plan.add(_Register(ADD, [1 + j], everything))
+    if spec.total is None:
+        plan.source["total"] = plan.add(_Register(ADD, [0], everything))
+    for stat in spec.stats:
+        if isinstance(stat, Derived):
+            continue
+        selection = _selection(plan, stat.dice)
+        n = _dice(plan, selection)
+        if isinstance(stat, Sum):
+            plan.source[stat.name] = plan.add(_Register(ADD, [_attribute(plan, stat.score)], selection))
+        elif isinstance(stat, Keep):
+            if stat.order == "middle":
+                low = max((n - stat.take) // 2, 0)
+                anchor, low, high = "top", low, min(low + stat.take, n)
+            else:
+                anchor = "top" if stat.order == "highest" else "bottom"
+                low, high = min(stat.skip, n), min(stat.skip + stat.take, n)
+            attribute = _attribute(plan, stat.score)
+            if high <= low:
+                plan.source[stat.name] = None
+            elif low == 0 and high == n:
+                plan.source[stat.name] = plan.add(_Register(ADD, [attribute], selection))
+            else:
+                plan.anchors.add(anchor)
+                counter = _counter(plan, selection, 0)
+                plan.source[stat.name] = plan.add(_Register(KEEP, [counter, anchor, low, high, attribute], selection))
+        elif isinstance(stat, Pick):
+            anchor, position = ("top", (n - 1) // 2) if stat.order == "middle" else (
+                "top" if stat.order == "highest" else "bottom", stat.position)
+            if position >= n:
+                plan.source[stat.name] = None
+            elif n == 1:
+                plan.source[stat.name] = plan.add(_Register(ADD, [0], selection))
+            else:
+                plan.anchors.add(anchor)
+                counter = _counter(plan, selection, 0)
+                plan.source[stat.name] = plan.add(_Register(PICK, [counter, anchor, position, 0], selection))
+        elif isinstance(stat, (Beats, Pairs)):
+            second = _selection(plan, stat.against)
+            if selection & second or (set(stat.dice) & set(stat.against)):
+                raise WorkbenchError(f"statistic {stat.name!r}: dice and against must be different "
+                                     "die types (a die is not compared with itself)")
+            m = _dice(plan, second)
+            if not n or not m:
+                plan.source[stat.name] = None
+            else:
+                runs = [_run(plan, selection), _run(plan, second)]
+                if isinstance(stat, Pairs):
+                    plan.anchors.add("top")
+                kind, ties = (BEATS, 0) if isinstance(stat, Beats) else (PAIRS, int(stat.ties == "dice"))
+                plan.source[stat.name] = plan.add(_Register(kind, [n, m, ties, *runs], selection, second))
+        elif isinstance(stat, LargestSet):
+            if not n:
+                plan.source[stat.name] = None
+                continue
+            run = _run(plan, selection)
+            width = plan.add(_Register(WIDTH, [run], selection))
+            plan.source[stat.name] = width if stat.report == "size" else plan.add(
+                _Register(HEIGHT, [width, 0, run], selection))
+        elif isinstance(stat, Sets):
+            plan.source[stat.name] = plan.add(_Register(SETS, [stat.size, _run(plan, selection)],
+                                                        selection)) if n else None
+
+
+def _positions_in_walk_order(plan: _Plan, descending: bool) -> None:
+    """Positions counted from the top or the bottom, as the walk meets them."""
+    caps = {}
+    for register in plan.registers:
+        if register.kind not in (KEEP, PICK):
+            continue
+        n = _dice(plan, register.first)
+        counter, anchor = register.args[0], register.args[1]
+        flip = (anchor == "top") != descending
+        if register.kind == KEEP:
+            low, high = register.args[2], register.args[3]
+            if flip:
+                low, high = n - high, n - low
+            register.args = [counter, low, high, register.args[4]]
+            caps[counter] = max(caps.get(counter, 0), high)
+        else:
+            position = register.args[2]
+            if flip:
+                position = n - 1 - position
+            register.args = [counter, position, register.args[3]]
+            caps[counter] = max(caps.get(counter, 0), position + 1)
+    for counter, cap in caps.items():
+        plan.registers[counter].args = [cap]
+
+
+def _ranges(plan: _Plan) -> None:
+    """Each register's least and greatest value (0 always inside: registers start at 0)."""
+    def extremes(selection, attribute):
+        values = [plan.groups[g][3][:, attribute] for g in selection]
+        if not values:
+            return 0, 0
+        return min(0, min(int(v.min()) for v in values)), max(0, max(int(v.max()) for v in values))
+
+    for register in plan.registers:
+        kind, n = register.kind, _dice(plan, register.first)
+        if kind == ADD:
+            low = high = 0
+            for g in register.first:
+                column = plan.groups[g][3][:, register.args[0]]
+                low += plan.groups[g][2] * min(0, int(column.min()))
+                high += plan.groups[g][2] * max(0, int(column.max()))
+        elif kind == COUNTER:
+            low, high = 0, register.args[0]
+        elif kind == KEEP:
+            least, most = extremes(register.first, register.args[3])
+            kept = register.args[2] - register.args[1]
+            low, high = kept * least, kept * most
+        elif kind == PICK:
+            low, high = extremes(register.first, register.args[2])
+        elif kind == HEIGHT:
+            low, high = extremes(register.first, 0)
+        elif kind == BEATS:
+            low, high = 0, register.args[0] * register.args[1]
+        elif kind == PAIRS:
+            low, high = 0, min(register.args[0], register.args[1])
+        elif kind in (WIDTH, RUN):
+            low, high = 0, n
+        else:  # SETS
+            low, high = 0, n // register.args[0]
+        register.low, register.high = low, high
+
+
+def _strides(sizes: np.ndarray) -> np.ndarray:
+    return np.concatenate(([1], np.cumprod(sizes)[:-1])).astype(np.int64) if len(sizes) else np.zeros(0, np.int64)
+
+
+def _ops(plan: _Plan) -> np.ndarray:
+    ops = np.zeros((len(plan.registers), 7), np.int64)
+    for j, register in enumerate(plan.registers):
+        ops[j, 0] = register.kind
+        ops[j, 1:1 + len(register.args)] = register.args
+    return ops
+
+
+def _walk(plan, walked, descending, lows, sizes, start):
+    """Step 1: the ranked dice, outcome by outcome (merging groups that can walk as one)."""
+    from ._kernels import walk as kernels  # numba loads on the first ranked roll, not on import
+
+    every = np.concatenate([plan.groups[g][3] for g in walked])
+    coded = row_codes(every)
+    if coded is None:
+        unique, first, inverse = np.unique(every, axis=0, return_index=True, return_inverse=True)
+    else:
+        unique, first, inverse = np.unique(coded[0], return_index=True, return_inverse=True)
+    rows = every[first]
+    n_out = len(rows)
+    inverse = inverse.reshape(-1)
+    if descending:
+        rows, inverse = rows[::-1], n_out - 1 - inverse
+    probability = np.zeros((len(walked), n_out))
+    at = 0
+    for i, g in enumerate(walked):
+        size = len(plan.groups[g][3])
+        probability[i, inverse[at:at + size]] = plan.groups[g][4]
+        at += size
+    tail = np.cumsum(probability[:, ::-1], axis=1)[:, ::-1]
+    chances = np.divide(probability, tail, out=np.zeros_like(tail), where=tail > 0)
+    tops = np.argmax(probability > 0, axis=1)
+    chance = {g: chances[i] for i, g in enumerate(walked)}
+    top = {g: int(tops[i]) for i, g in enumerate(walked)}
+    # Groups with the same part in every register and the same chances once both have
+    # joined walk as one (the paper's mixed right-truncated dice: d4 ... d12 together).
+    roles = {g: tuple((g in r.first, g in r.second) for r in plan.registers) for g in walked}
+    classes: list[list] = []
+    for g in walked:
+        for members in classes:
+            h = members[0]
+            both = max(top[g], top[h])
+            if roles[g] == roles[h] and np.all(np.abs(chance[g][both:] - chance[h][both:])
+                                               <= 1e-13 * np.abs(chance[h][both:])):
+                members.append(g)
+                break
+        else:
+            classes.append([g])
+    n_groups = len(classes)
+    q = np.zeros((n_groups, n_out))
+    join = np.zeros((n_groups, n_out), np.int64)
+    pend = np.zeros((n_groups, n_out), np.int64)
+    r_max = np.zeros(n_groups, np.int64)
+    for m, members in enumerate(classes):
+        for g in sorted(members, key=lambda g: -top[g]):   # the earliest-joining member last
+            q[m] = np.where(np.arange(n_out) >= top[g], chance[g], q[m])
+            n = plan.groups[g][2]
+            join[m, top[g]] += n
+            pend[m, :top[g]] += n
+            r_max[m] += n
+    n_regs = len(plan.registers)
+    sel_a = np.zeros((n_regs, n_groups), np.bool_)
+    sel_b = np.zeros((n_regs, n_groups), np.bool_)
+    for j, register in enumerate(plan.registers):
+        for m, members in enumerate(classes):
+            sel_a[j, m] = members[0] in register.first
+            sel_b[j, m] = members[0] in register.second
+    gate = np.zeros((n_groups, n_regs), np.bool_)
+    droppable = np.ones(n_groups, np.bool_)
+    for m in range(n_groups):
+        for j, register in enumerate(plan.registers):
+            if sel_a[j, m] or sel_b[j, m]:
+                if register.kind not in _DROPPABLE:
+                    droppable[m] = False
+                elif register.kind == COUNTER:
+                    gate[m, j] = True
+    _refuse_beyond(float(np.prod(sizes.astype(float))) * float(np.prod((r_max + 1).astype(float))))
+    fresh_next = np.append(rows[1:, 0] != rows[:-1, 0], True)
+    codes, probabilities, ok = kernels.walk(np.ascontiguousarray(rows, np.int64), fresh_next, q, join, pend,
+                                            r_max, lows, sizes, _ops(plan), sel_a, sel_b, gate, droppable,
+                                            bool(descending), *start, MAX_STATES)
+    _check(ok)
+    return codes, probabilities
+
+
+def _convolve(plan, slot, sizes, state):
+    """Step 2: one group of dice that only adds to sums."""
+    from ._kernels import walk as kernels  # numba loads on the first such roll, not on import
+
+    index, die, n, attributes, probabilities = plan.groups[slot]
+    strides = _strides(sizes)
+    deltas = np.zeros(len(attributes), np.int64)
+    for j, register in enumerate(plan.registers):
+        if register.kind == ADD and slot in register.first:
+            deltas += attributes[:, register.args[0]] * strides[j]
+    if not deltas.any():
+        return state
+    unique, inverse = np.unique(deltas, return_inverse=True)
+    merged = np.bincount(inverse.reshape(-1), weights=probabilities, minlength=len(unique))
+    codes, probabilities, status = kernels.convolve(*state, unique, merged, n, MAX_STATES)
+    _check(status)
+    return codes, probabilities
+
+
+def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
+    """Step 3: registers read as statistics; totals and derived statistics evaluated."""
+    spec = plan.spec
+    codes, probabilities = state
+    keep = probabilities > 0.0
+    codes, probabilities = codes[keep], probabilities[keep]
+    registers = [(codes // stride) % size + low
+                 for stride, size, low in zip(_strides(sizes), sizes, lows)]
+    columns = dict(spec.values)
+    zeros = np.zeros(len(codes), np.int64)
+    for name, source in plan.source.items():
+        columns[name] = zeros if source is None else registers[source]
+    if spec.total is not None:
+        columns["total"] = np.broadcast_to(evaluate(spec.total, columns), codes.shape).astype(np.int64)
+    total = columns["total"] + spec.modifier
+    if spec.floor is not None:
+        total = np.maximum(total, spec.floor)
+    if spec.ceiling is not None:
+        total = np.minimum(total, spec.ceiling)
+    columns["total"] = total
+    for stat in spec.stats:
+        if isinstance(stat, Derived):
+            columns[stat.name] = np.broadcast_to(evaluate(stat.expression, columns), codes.shape).astype(np.int64)
+    names = spec.statistic_names
+    matrix = np.stack([columns[name] for name in names], axis=1) if len(codes) else np.zeros((0, len(names)), np.int64)
+    rows, merged = merge_rows(matrix, probabilities)
+    merged *= 1.0 - lost
+    keep = merged > 0.0
+    return JointDistribution(names, rows[keep], merged[keep], lost_mass=float(lost))

@@ -1,0 +1,96 @@
+"""The engine's output for a roll with several statistics: their joint distribution as arrays.
+
+:class:`~workbench.engine.raw.RawDistribution` is the distribution of one total (the seeds'
+fast path). A :class:`JointDistribution` holds every statistic of a
+:class:`~workbench.rules.roll.RollSpec` at once: one row per distinct combination of values,
+its probability beside it. Marginals, conditions and tiers are read from it by the results
+layer; the total's own distribution is available as :attr:`totals` / :attr:`pmf`, as on a
+``RawDistribution``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ..errors import WorkbenchError
+
+
+@dataclass(frozen=True, eq=False)
+class JointDistribution:
+    """P(every statistic takes these values), one row per combination.
+
+    Attributes:
+        names: the statistics, ``"total"`` first.
+        values: int64 array ``[rows, len(names)]``; rows differ and are sorted.
+        probabilities: float64 array ``[rows]`` (frequencies for a simulated result).
+        lost_mass: probability cut off explosion chains (exact), 0 for simulations.
+        trials: checks rolled (simulations) or ``None`` (exact).
+
+    Example:
+        >>> joint = JointDistribution(("total", "ones"), np.array([[0, 1], [1, 0]]), np.array([0.5, 0.5]))
+        >>> joint.marginal("ones")
+        (array([0, 1]), array([0.5, 0.5]))
+    """
+
+    names: tuple[str, ...]
+    values: np.ndarray
+    probabilities: np.ndarray
+    lost_mass: float = 0.0
+    trials: int | None = None
+
+    def __post_init__(self):
+        values = np.asarray(self.values, dtype=np.int64).reshape(-1, len(self.names))
+        probabilities = np.asarray(self.probabilities, dtype=float)
+        if len(values) != len(probabilities):
+            raise WorkbenchError(f"a joint distribution needs one probability per row, got "
+                                 f"{len(values)} rows and {len(probabilities)} probabilities")
+        values.setflags(write=False)
+        probabilities.setflags(write=False)
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "probabilities", probabilities)
+
+    def column(self, name: str) -> np.ndarray:
+        """The values of one statistic, row by row."""
+        if name not in self.names:
+            raise WorkbenchError(f"no statistic {name!r}; statistics: {', '.join(self.names)}")
+        return self.values[:, self.names.index(name)]
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """Every statistic's column by name (what expressions are evaluated over)."""
+        return {name: self.values[:, i] for i, name in enumerate(self.names)}
+
+    def marginal(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """(outcomes ascending, probabilities) of one statistic."""
+        column = self.column(name)
+        outcomes, inverse = np.unique(column, return_inverse=True)
+        return outcomes, np.bincount(inverse, weights=self.probabilities, minlength=len(outcomes))
+
+    def probability(self, mask: np.ndarray) -> float:
+        """P(rows where ``mask`` holds)."""
+        return float(self.probabilities[np.asarray(mask, dtype=bool)].sum())
+
+    # The total's distribution, as a RawDistribution gives it.
+    @cached_property
+    def _total(self) -> tuple[np.ndarray, np.ndarray]:
+        outcomes, probs = self.marginal("total")
+        if not len(outcomes):
+            return np.zeros(1, np.int64), np.zeros(1)
+        dense = np.zeros(int(outcomes[-1] - outcomes[0]) + 1)
+        dense[outcomes - outcomes[0]] = probs
+        return np.arange(outcomes[0], outcomes[-1] + 1), dense
+
+    @property
+    def offset(self) -> int:
+        return int(self._total[0][0])
+
+    @property
+    def totals(self) -> np.ndarray:
+        """Every total from the least to the greatest (some may have probability 0)."""
+        return self._total[0]
+
+    @property
+    def pmf(self) -> np.ndarray:
+        """P(total) for each of :attr:`totals`."""
+        return self._total[1]

@@ -1,0 +1,170 @@
+"""Outcome shares stacked per level of one knob: the odds chart rulebooks draw by hand.
+
+One column per level of a knob (Erzählspiel's advantage with regular dice: 3d6 keep lowest
+up to 3d6 keep highest; a die colour; Arrata's Quality; the pool size), each column the
+check's outcomes (or tiers, where the system has them) stacked worst (bottom, red) to best
+(top, blue), labelled with their shares. Built on :func:`workbench.figures.frames.outcome_frame`
+and drawn by :func:`workbench.figures.charts.stacked_outcomes_figure`.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import plotly.graph_objects as go
+
+from ..errors import ParameterError, WorkbenchError
+from ..rules.pool import PoolSpec
+from ..rules.registry import get_system
+from ..rules.system import System
+from .charts import resolved_seed, stacked_outcomes_figure
+from .frames import outcome_frame
+from .style import DEFAULT_HEIGHT
+
+#: Levels drawn for a whole-number knob when none are given: its default and two either side
+#: (a pool size: 1 to 6 dice).
+SPREAD = 2
+
+
+def default_knob(system: "str | System") -> str:
+    """The knob a chart of outcomes is drawn along by default: the pool size, else the first
+    choice parameter that is not a rule option (Erzählspiel: the die colour).
+
+    Example:
+        >>> default_knob("arrata"), default_knob("erzahlspiel")
+        ('dice', 'die')
+    """
+    sys_ = get_system(system)
+    if sys_.pool_parameter:
+        return sys_.pool_parameter
+    for param in sys_.params.values():
+        if param.kind == "choice" and not param.rule_option:
+            return param.name
+    return next(iter(sys_.params))
+
+
+def knob_levels(system: "str | System", knob: str) -> list[Any]:
+    """The levels drawn when none are given: every choice, false and true, or a whole
+    number's default and :data:`SPREAD` either side (1 to 6 for the pool size).
+
+    Example:
+        >>> knob_levels("erzahlspiel", "advantage"), knob_levels("arrata", "quality")
+        ([-2, -1, 0, 1, 2], ['B', 'A', 'S'])
+        >>> knob_levels("uwr", "dice")
+        [1, 2, 3, 4, 5, 6]
+    """
+    sys_ = get_system(system)
+    param = _param(sys_, knob)
+    if param.kind == "choice":
+        return list(param.choices)
+    if param.kind == "bool":
+        return [False, True]
+    if knob == sys_.pool_parameter:
+        low, high = 1, 6
+    else:
+        centre = param.default if isinstance(param.default, int) else 0
+        low, high = centre - SPREAD, centre + SPREAD
+    if param.minimum is not None:
+        low = max(low, param.minimum)
+    if param.maximum is not None:
+        high = min(high, param.maximum)
+    return list(range(low, high + 1))
+
+
+def _param(sys_: System, knob: str):
+    if knob not in sys_.params:
+        raise ParameterError(sys_.id, "knob", knob, "a parameter of this system: "
+                             + ", ".join(sys_.params))
+    return sys_.params[knob]
+
+
+def pool_text(spec: PoolSpec) -> str:
+    """What a pool rolls, as designers write it: ``3d6 keep lowest``, ``2d6 + 1d8``.
+
+    Example:
+        >>> import workbench as wb
+        >>> pool_text(wb.system("erzahlspiel").pool(dice="d6", advantage=2))
+        '3d6 keep highest'
+        >>> pool_text(wb.system("unnamed").pool(d6=2, d8=1))
+        '2d6 + 1d8'
+    """
+    dice = " + ".join(f"{count}{die.name}" if die.name.startswith("d") else f"{count} {die.name}"
+                      for die, count in spec.groups if count) or "no dice"
+    if spec.keep != "sum":
+        kept = spec.kept or 1
+        dice += f" keep {spec.keep}" if kept == 1 else f" keep {kept} {spec.keep}"
+    if spec.rerolls:
+        dice += f", {spec.rerolls} reroll" + ("s" if spec.rerolls > 1 else "")
+    return dice
+
+
+def _level_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int) and value < 0:
+        return f"−{-value}"  # a real minus sign, as a rulebook prints it
+    return str(value)
+
+
+def knob_figure(system: "str | System", knob: str | None = None,
+                levels: Sequence[Any] | None = None, method: str = "exact", *,
+                trials: int = 100_000, seed: int | None = None, title: str | None = None,
+                height: int = DEFAULT_HEIGHT, **params: Any) -> go.Figure:
+    """Outcome shares stacked per level of ``knob``: one column a level, worst at the bottom.
+
+    Args:
+        system: system id, alias, variant or :class:`System`.
+        knob: the parameter that changes from column to column (default
+            :func:`default_knob`: the pool size, or the die colour).
+        levels: its values, one column each (default :func:`knob_levels`).
+        method: ``"exact"`` or ``"simulate"``.
+        **params: every other setting, the same in every column (``dice="d6"``).
+
+    Each column is headed by its level and, where the levels roll different dice, by what
+    is rolled (``3d6 keep lowest``).
+
+    Example:
+        >>> fig = knob_figure("erzahlspiel", "advantage", dice="d6")
+        >>> [t.split("<br>")[0] for t in fig.layout.xaxis.ticktext]
+        ['3d6 keep lowest', '2d6 keep lowest', '1d6', '2d6 keep highest', '3d6 keep highest']
+        >>> fig.data[-1].name, round(fig.data[-1].y[-1], 4)   # YES! AND... on 3d6 keep highest
+        ('YES! AND...', 0.4213)
+    """
+    sys_ = get_system(system)
+    knob = default_knob(sys_) if knob is None else knob
+    _param(sys_, knob)
+    if knob in params:
+        raise ParameterError(sys_.id, knob, params[knob], f"no value: {knob} is the knob the "
+                             "columns step through (give its levels instead)")
+    chosen = knob_levels(sys_, knob) if levels is None else list(levels)
+    if not chosen:
+        raise WorkbenchError(f"levels of {knob!r} got nothing; allowed: one or more values")
+    seed = resolved_seed(method, seed)
+    settings = [{**params, knob: level} for level in chosen]
+    for given in settings:  # a bad level or setting fails before anything is computed
+        sys_.resolve(**given)
+    pools = [pool_text(sys_.pool(**given)) for given in settings]
+    # What is rolled heads a column when it differs from level to level and says more than
+    # the level itself (a die colour's pool is just that die).
+    varied = (len(set(pools)) > 1 and knob != sys_.pool_parameter
+              and not any(str(level).lower() in pool.lower() for level, pool in zip(chosen, pools)))
+    columns = []
+    for level, pool in zip(chosen, pools):
+        named = f"{knob} {_level_text(level)}"
+        if knob == sys_.pool_parameter:
+            named = pool
+        columns.append(f"{pool}<br>{named}" if varied else named)
+    entries = [{"system": sys_, "params": given, "label": column}
+               for given, column in zip(settings, columns)]
+    frame = outcome_frame(entries, rungs=(), method=method, trials=trials, seed=seed)
+    fixed = ", ".join(f"{k}={v}" for k, v in params.items())
+    what = "tiers" if set(frame["kind"]) == {"tier"} else "outcomes"
+    fig = stacked_outcomes_figure(frame, method, trials=trials, seed=seed, height=height,
+                                  title=title or f"{sys_.name}: {what} by {knob}"
+                                  + (f" ({fixed})" if fixed else ""),
+                                  x_title=knob if not varied else f"{knob}: what is rolled")
+    for trace in fig.data:  # each share written on its piece of the column, as in print
+        trace.text = [f"{v:.0%}" if v >= 0.04 else "" for v in trace.y]
+        trace.textposition = "inside"
+        trace.insidetextanchor = "middle"
+        trace.textfont = {"size": 11}
+    return fig

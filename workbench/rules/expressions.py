@@ -1,0 +1,380 @@
+"""A small, safe expression language for conditions and derived statistics (parsed, never run).
+
+Data files say things such as ``hits == 0 and ones >= 1``, ``ones > dice / 2`` or
+``total <= skill // 5``. This module reads such text into a tree of plain tuples and checks
+every name against the statistics and parameters the file declares; nothing is executed
+(there is no ``eval``: the text is tokenised and parsed by the small grammar below). The
+engine evaluates a tree over arrays of outcomes (:mod:`workbench.engine.expressions`).
+
+Grammar, loosest binding first::
+
+    expression := or_test ["if" or_test "else" expression]
+    or_test    := and_test {"or" and_test}
+    and_test   := not_test {"and" not_test}
+    not_test   := "not" not_test | comparison
+    comparison := sum {("==" | "!=" | "<" | "<=" | ">" | ">=") sum}   (chained as in 1 <= x <= 3)
+    sum        := product {("+" | "-") product}
+    product    := unary {("*" | "/" | "//" | "%") unary}
+    unary      := ("-" | "+") unary | atom
+    atom       := NUMBER | "true" | "false" | NAME | NAME "(" expression {"," expression} ")"
+                  | "(" expression ")"
+
+Functions: ``min(a, b, ...)``, ``max(a, b, ...)``, ``abs(a)``. Comparisons give true/false,
+which count as 1 and 0 in arithmetic (``(score > c1) + (score > c2)`` counts dice beaten).
+
+How division rounds: ``/`` divides exactly (``7 / 2`` is 3.5: use it in comparisons such as
+``ones > dice / 2``); ``//`` divides and rounds down (``7 // 2`` is 3, ``-7 // 2`` is -4) and
+``%`` is the matching remainder. A statistic must come out whole, so ``/`` may appear only
+inside a comparison.
+
+Example:
+    >>> expr = parse("hits == 0 and ones >= 1")
+    >>> expr.names, expr.kind
+    (('hits', 'ones'), 'bool')
+    >>> parse("skill // 5").tree
+    ('binary', '//', ('name', 'skill'), ('number', 5))
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from ..errors import WorkbenchError
+from ..validation import suggest
+
+FUNCTIONS = {"min": (1, None), "max": (1, None), "abs": (1, 1)}
+"""Function name -> (fewest, most arguments; ``None``: any number)."""
+
+KEYWORDS = ("and", "or", "not", "if", "else", "true", "false")
+COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")
+MAX_LENGTH = 1000
+"""Longest expression text read (a condition is one line)."""
+MAX_DEPTH = 60
+"""Deepest nesting of parentheses and operators."""
+
+_TOKEN = re.compile(r"\s*(?:(?P<number>\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+                    r"|(?P<op>//|==|!=|<=|>=|[-+*/%<>(),])|(?P<bad>\S))")
+_MISTAKES = {"=": " (use == to compare)", "&": " (write 'and')", "|": " (write 'or')",
+             "!": " (write 'not', or != to compare)", "^": " (there is no power operator)",
+             ".": " (numbers are whole: divide with / or // instead)",
+             "'": " (texts are not values: compare numbers)", '"': " (texts are not values: compare numbers)"}
+
+
+class ExpressionError(WorkbenchError):
+    """Text that is not an expression of this language, or names nothing known.
+
+    ``problem`` says what is wrong (the data-file loader puts the file and entry in front).
+    """
+
+    def __init__(self, text: str, problem: str):
+        self.text, self.problem = text, problem
+        super().__init__(f"{text!r}: {problem}")
+
+
+@dataclass(frozen=True)
+class Expression:
+    """A parsed expression: its text, its tree of plain tuples and what it refers to.
+
+    ``kind`` is ``"bool"`` (a condition), ``"whole"`` (a whole number) or ``"fraction"``
+    (a number that ``/`` may have made fractional). ``names`` lists the statistics and
+    parameters it reads, in order of first use.
+
+    Tree nodes: ``("number", n)``, ``("name", s)``, ``("negate", x)``, ``("not", x)``,
+    ``("binary", op, a, b)`` for ``+ - * / // %``, ``("compare", op, a, b)``,
+    ``("and", a, b)``, ``("or", a, b)``, ``("if", condition, a, b)``,
+    ``("call", function, (arguments...))``.
+    """
+
+    text: str
+    tree: tuple
+    names: tuple[str, ...]
+    kind: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse(text: str, known: Iterable[str] | None = None, want: str | None = None,
+          conditions: Iterable[str] = ()) -> Expression:
+    """Parse ``text``; check its names against ``known`` (if given) and its kind against
+    ``want`` (``"bool"`` for a condition, ``"whole"`` for a statistic: a condition is one too,
+counting 1 when true). Names listed in
+    ``conditions`` are true/false statistics, so they may stand alone as a condition.
+
+    Raises:
+        ExpressionError: what is wrong and where (the character position), or the unknown
+            name with the names that exist.
+
+    Example:
+        >>> parse("total >= skill / 2", known=["total", "skill"], want="bool").kind
+        'bool'
+        >>> parse("hits = 0")
+        Traceback (most recent call last):
+        ...
+        workbench.rules.expressions.ExpressionError: 'hits = 0': unexpected '=' at character 6 (use == to compare)
+    """
+    if not isinstance(text, str):
+        raise ExpressionError(str(text), "an expression is text, such as \"hits >= 2\"")
+    if not text.strip():
+        raise ExpressionError(text, "is empty; write a condition such as \"hits >= 2\"")
+    if len(text) > MAX_LENGTH:
+        raise ExpressionError(text[:40] + "...", f"is longer than {MAX_LENGTH} characters")
+    parser = _Parser(text)
+    tree = parser.expression(0)
+    if parser.peek() is not None:
+        parser.fail("unexpected")
+    names = tuple(dict.fromkeys(_names(tree)))
+    if known is not None:
+        known = list(known)
+        for name in names:
+            if name not in known:
+                raise ExpressionError(text, f"unknown name {name!r}{suggest(name, known)}; "
+                                      f"names here: {', '.join(known) or '(none)'}")
+    kind = _kind(tree, frozenset(conditions))
+    if want == "bool" and kind != "bool":
+        raise ExpressionError(text, "is a number, not a condition: compare it, e.g. "
+                              f"\"{text.strip()} >= 1\"")
+    if want == "whole" and kind == "fraction":
+        raise ExpressionError(text, "may not be whole: '/' divides exactly; use // to round down")
+    return Expression(text, tree, names, kind)
+
+
+def _names(tree: tuple):
+    tag = tree[0]
+    if tag == "name":
+        yield tree[1]
+    elif tag == "call":
+        for argument in tree[2]:
+            yield from _names(argument)
+    else:
+        for part in tree[1:]:
+            if isinstance(part, tuple):
+                yield from _names(part)
+
+
+def _kind(tree: tuple, conditions: frozenset = frozenset()) -> str:
+    tag = tree[0]
+    if tag in ("compare", "and", "or", "not"):
+        return "bool"
+    if tag == "number" and isinstance(tree[1], bool):
+        return "bool"
+    if tag == "name" and tree[1] in conditions:
+        return "bool"
+    if tag in ("number", "name"):
+        return "whole"
+    if tag == "negate":
+        return "fraction" if _kind(tree[1], conditions) == "fraction" else "whole"
+    if tag == "binary":
+        if tree[1] == "/":
+            return "fraction"
+        kinds = (_kind(tree[2], conditions), _kind(tree[3], conditions))
+        return "fraction" if "fraction" in kinds else "whole"
+    if tag == "if":
+        kinds = {_kind(tree[2], conditions), _kind(tree[3], conditions)}
+        return "bool" if kinds == {"bool"} else ("fraction" if "fraction" in kinds else "whole")
+    if tag == "call":
+        kinds = [_kind(a, conditions) for a in tree[2]]
+        return "fraction" if "fraction" in kinds else "whole"
+    raise AssertionError(tag)
+
+
+class _Parser:
+    """Recursive descent over the tokens of one expression."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.tokens: list[tuple[str, str, int]] = []
+        position = 0
+        while position < len(text):
+            match = _TOKEN.match(text, position)
+            if match is None or match.end() == position:  # only trailing spaces are left
+                break
+            kind = match.lastgroup
+            value = match.group(kind)
+            start = match.start(kind)
+            if kind == "bad":
+                raise ExpressionError(text, f"unexpected {value!r} at character {start + 1}"
+                                      + _MISTAKES.get(value, ""))
+            if kind == "name" and value in KEYWORDS:
+                kind = "keyword"
+            self.tokens.append((kind, value, start))
+            position = match.end()
+        self.index = 0
+
+    def peek(self):
+        return self.tokens[self.index] if self.index < len(self.tokens) else None
+
+    def fail(self, what: str):
+        token = self.peek()
+        if token is None:
+            if what.startswith("expected"):
+                raise ExpressionError(self.text, f"{what} the end")
+            raise ExpressionError(self.text, "ends too soon: something is missing at the end")
+        hint = " (use == to compare)" if token[1] == "=" else ""
+        raise ExpressionError(self.text, f"{what} {token[1]!r} at character {token[2] + 1}{hint}")
+
+    def take(self, value: str | None = None, kind: str | None = None):
+        token = self.peek()
+        if token is None or (value is not None and token[1] != value) or (kind is not None and token[0] != kind):
+            return None
+        self.index += 1
+        return token
+
+    def expect(self, value: str):
+        if self.take(value) is None:
+            self.fail(f"expected {value!r}, found")
+
+    def _deeper(self, depth: int) -> int:
+        if depth > MAX_DEPTH:
+            raise ExpressionError(self.text, f"is nested more than {MAX_DEPTH} levels deep")
+        return depth + 1
+
+    def expression(self, depth):
+        depth = self._deeper(depth)
+        value = self.or_test(depth)
+        if self.take("if", "keyword"):
+            condition = self.or_test(depth)
+            if self.take("else", "keyword") is None:
+                self.fail("expected 'else' (a if condition else b), found")
+            return ("if", condition, value, self.expression(depth))
+        return value
+
+    def or_test(self, depth):
+        value = self.and_test(depth)
+        while self.take("or", "keyword"):
+            value = ("or", value, self.and_test(depth))
+        return value
+
+    def and_test(self, depth):
+        value = self.not_test(depth)
+        while self.take("and", "keyword"):
+            value = ("and", value, self.not_test(depth))
+        return value
+
+    def not_test(self, depth):
+        if self.take("not", "keyword"):
+            return ("not", self.not_test(self._deeper(depth)))
+        return self.comparison(depth)
+
+    def comparison(self, depth):
+        left = self.sum(depth)
+        result = None
+        while (token := self.peek()) is not None and token[1] in COMPARISONS:
+            self.index += 1
+            right = self.sum(depth)
+            step = ("compare", token[1], left, right)
+            result = step if result is None else ("and", result, step)
+            left = right
+        return left if result is None else result
+
+    def sum(self, depth):
+        value = self.product(depth)
+        while (token := self.peek()) is not None and token[1] in ("+", "-") and token[0] == "op":
+            self.index += 1
+            value = ("binary", token[1], value, self.product(depth))
+        return value
+
+    def product(self, depth):
+        value = self.unary(depth)
+        while (token := self.peek()) is not None and token[1] in ("*", "/", "//", "%"):
+            self.index += 1
+            value = ("binary", token[1], value, self.unary(depth))
+        return value
+
+    def unary(self, depth):
+        if self.take("-", "op"):
+            return ("negate", self.unary(self._deeper(depth)))
+        if self.take("+", "op"):
+            return self.unary(self._deeper(depth))
+        return self.atom(depth)
+
+    def atom(self, depth):
+        token = self.peek()
+        if token is None:
+            self.fail("")
+        kind, value, start = token
+        if kind == "number":
+            self.index += 1
+            if len(value) > 18:
+                raise ExpressionError(self.text, f"number {value[:20]}... at character {start + 1} is too large")
+            return ("number", int(value))
+        if kind == "keyword" and value in ("true", "false"):
+            self.index += 1
+            return ("number", value == "true")
+        if kind == "name":
+            self.index += 1
+            if self.take("(", "op"):
+                return self.call(value, start, depth)
+            return ("name", value)
+        if self.take("(", "op"):
+            inner = self.expression(depth)
+            self.expect(")")
+            return inner
+        self.fail("unexpected")
+
+    def call(self, function: str, start: int, depth: int):
+        if function not in FUNCTIONS:
+            raise ExpressionError(self.text, f"unknown function {function!r} at character {start + 1}"
+                                  f"{suggest(function, FUNCTIONS)}; functions: {', '.join(FUNCTIONS)}")
+        arguments = [self.expression(depth)]
+        while self.take(",", "op"):
+            arguments.append(self.expression(depth))
+        self.expect(")")
+        fewest, most = FUNCTIONS[function]
+        if len(arguments) < fewest or (most is not None and len(arguments) > most):
+            wanted = f"{fewest}" if fewest == most else f"{fewest} or more"
+            raise ExpressionError(self.text, f"{function}() takes {wanted} argument"
+                                  f"{'' if wanted == '1' else 's'}, got {len(arguments)}")
+        return ("call", function, tuple(arguments))
+
+
+def evaluate_numbers(expression: Expression, names: Mapping[str, Any]):
+    """``expression`` over plain numbers (parameters, a face number), as the engine evaluates
+    it over arrays: ``/`` exact, ``//`` rounding down, true/false as 1/0.
+
+    Example:
+        >>> evaluate_numbers(parse("min(hunger, pool)"), {"hunger": 4, "pool": 3})
+        3
+    """
+    return _number_of(expression.tree, names, expression.text)
+
+
+def _number_of(tree: tuple, names: Mapping[str, Any], text: str):
+    tag = tree[0]
+    if tag == "number":
+        return int(tree[1])
+    if tag == "name":
+        value = names.get(tree[1])
+        if value is None:
+            raise WorkbenchError(f"{text!r} reads {tree[1]!r}, which has no value here (an optional "
+                                 "parameter left out?); give it a value")
+        return int(value)
+    if tag == "negate":
+        return -_number_of(tree[1], names, text)
+    if tag == "not":
+        return int(not _number_of(tree[1], names, text))
+    if tag == "and":
+        return int(bool(_number_of(tree[1], names, text)) and bool(_number_of(tree[2], names, text)))
+    if tag == "or":
+        return int(bool(_number_of(tree[1], names, text)) or bool(_number_of(tree[2], names, text)))
+    if tag == "if":
+        chosen = tree[2] if _number_of(tree[1], names, text) else tree[3]
+        return _number_of(chosen, names, text)
+    if tag == "call":
+        arguments = [_number_of(a, names, text) for a in tree[2]]
+        return abs(arguments[0]) if tree[1] == "abs" else (min if tree[1] == "min" else max)(arguments)
+    left, right = _number_of(tree[2], names, text), _number_of(tree[3], names, text)
+    op = tree[1]
+    if tag == "compare":
+        return int({"==": left == right, "!=": left != right, "<": left < right, "<=": left <= right,
+                    ">": left > right, ">=": left >= right}[op])
+    if op == "+":
+        return left + right
+    if op == "-":
+        return left - right
+    if op == "*":
+        return left * right
+    if right == 0:
+        raise WorkbenchError(f"{text!r} divides by zero")
+    return left / right if op == "/" else (left // right if op == "//" else left % right)

@@ -1,0 +1,312 @@
+"""What a pool file says beyond a sum: counts, statistics, a total, a ceiling and conditions.
+
+A ``mechanic = "pool"`` file that declares any of ``counts``, ``[stats.NAME]``, ``total``,
+``ceiling``, ``pass_if``, a tier ``condition`` or a ``percentile`` die is rolled by the roll
+engine (:class:`~workbench.rules.roll.RollSpec`); a file without them keeps the seeds' fast
+path (:class:`~workbench.rules.pool.PoolSpec`). This module checks those keys once, when the
+file is loaded (every name in every expression must exist: a misspelt name is a load error
+naming the file and the entry), and turns them into a ``RollSpec`` for given parameters.
+
+Names an expression may read:
+
+- a die's ``counts`` expressions: ``face`` (the face's number, 1 first), ``value`` (what the
+  face shows) and the whole-number and true/false parameters;
+- a statistic's ``count`` and an effect's ``points``: the parameters;
+- a statistic's ``score`` and ``sum``: one die's ``value`` and counts;
+- ``total``: the counts, the statistics that are not expressions, the parameters;
+- a statistic's ``expression``: the total, the counts, every other statistic that is not an
+  expression and those expressions listed before it, the parameters;
+- ``pass_if`` and tier conditions: all of the above.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from ...errors import DataFileError, ParameterError, WorkbenchError
+from ...limits import MAX_DICE
+from ..expressions import Expression, ExpressionError, evaluate_numbers, parse
+from ..roll import (Beats, Derived, Die, Keep, LargestSet, Pairs, Percentile, Pick, RollSpec,
+                    Sets, Sum)
+from ...validation import suggest
+from ..schema import PoolFile, _names
+
+
+class Statistics:
+    """The checked, parsed statistics and conditions of one pool file."""
+
+    def __init__(self, model: PoolFile, params: Mapping[str, Any], source: object):
+        self.model, self.source = model, source
+        # Expressions read numbers: whole-number and true/false parameters, and choices that
+        # are all whole numbers (e.g. a divisor 1, 2 or 5).
+        self.readable = [name for name, spec in model.params.items() if _numeric(spec)]
+        self.choices = [name for name, spec in model.params.items() if not _numeric(spec)]
+        self.counts = list(dict.fromkeys(c for die in model.dice.values() for c in die.counts))
+        self.base = [n for n, s in model.stats.items() if s.kind != "expression"]
+        self.derived = [n for n, s in model.stats.items() if s.kind == "expression"]
+        self._parsed: dict[tuple, Expression] = {}
+        self._check_names()
+        self._check_dice()
+        self._check_statistics()
+        self.total = self._expression("total", model.total, [*self.counts, *self.base, *self.readable]) \
+            if model.total else None
+        everything = ["total", *self.counts, *self.base, *self.derived, *self.readable]
+        conditions = [n for n in self.derived if self._expression(
+            f"stats.{n}.expression", model.stats[n].expression, everything).kind == "bool"]
+        self.flags = conditions   # true/false statistics: a condition may name them alone
+        self.pass_if = self._expression("pass_if", model.pass_if, everything, "bool", conditions) \
+            if model.pass_if else None
+        self.conditions = {
+            tier.condition: self._expression(f"tiers[{i}].condition", tier.condition, everything, "bool",
+                                             conditions)
+            for i, tier in enumerate(model.tiers) if tier.condition}
+        for i, tier in enumerate(model.tiers):
+            if tier.all_negative is not None:
+                raise DataFileError(source, f"tiers[{i}].all_negative", "does not combine with counts, "
+                                    "statistics or conditions; say it with a count and a condition, e.g. "
+                                    "condition = \"negatives == dice\"")
+        self.reads = self._parameters_read()
+
+    # -- checking -----------------------------------------------------------------------------
+    def _fail(self, where: str, problem: str):
+        raise DataFileError(self.source, where, problem)
+
+    def _expression(self, where, text, known, want="whole", conditions=()) -> Expression:
+        key = (text, tuple(known), want, tuple(conditions))
+        if key not in self._parsed:
+            choice = next((n for n in self.choices if n in _words(text)), None)
+            try:
+                self._parsed[key] = parse(text, known=known, want=want, conditions=conditions)
+            except ExpressionError as exc:
+                hint = (f" ({choice!r} is a choice parameter: an expression reads numbers; use "
+                        "'when' for choices)") if choice else ""
+                self._fail(where, exc.problem + hint)
+        return self._parsed[key]
+
+    def _check_names(self) -> None:
+        taken = {"total": "the total", "face": "a die's face", "value": "a die's value"}
+        for name in self.model.params:
+            taken.setdefault(name, "a parameter")
+        for die in self.model.dice.values():
+            for count in die.counts:
+                if count in taken and taken[count] != "a count":
+                    self._fail(f"dice counts {count!r}", f"the name is already {taken[count]}")
+                taken[count] = "a count"
+        for name in self.model.stats:
+            if name in taken:
+                self._fail(f"stats.{name}", f"the name is already {taken[name]}; choose another")
+            taken[name] = "a statistic"
+
+    def _check_dice(self) -> None:
+        for name, die in self.model.dice.items():
+            for count, scores in die.counts.items():
+                if isinstance(scores, str):
+                    self._expression(f"dice.{name}.counts.{count}", scores, ["face", "value", *self.readable])
+
+    def _check_statistics(self) -> None:
+        dice, scores = self.model.dice, ["value", *self.counts]
+        for name, stat in self.model.stats.items():
+            where = f"stats.{name}"
+            for part in ("dice", stat.kind if stat.kind in ("beats", "pairs") else None):
+                for die in (_names(getattr(stat, part)) if part and getattr(stat, part) is not None else ()):
+                    if die not in dice:
+                        self._fail(f"{where}.{part}", f"unknown die type {die!r}{suggest(die, dice)}; "
+                                   f"declared: {', '.join(dice)}")
+            if stat.kind in ("sum", "keep", "drop"):
+                text = stat.sum if stat.kind == "sum" else stat.score
+                if text not in scores:
+                    self._expression(f"{where}.{'sum' if stat.kind == 'sum' else 'score'}", text, scores)
+            if stat.kind in ("keep", "drop") and isinstance(stat.count, str):
+                self._expression(f"{where}.count", stat.count, self.readable)
+            if stat.kind in ("beats", "pairs") and set(_names(stat.dice)) & set(_names(getattr(stat, stat.kind))):
+                self._fail(f"{where}.dice", "the two sides must be different die types")
+        done = ["total", *self.counts, *self.base]
+        for name in self.derived:
+            self._expression(f"stats.{name}.expression", self.model.stats[name].expression,
+                             [*done, *self.readable])
+            done.append(name)
+
+    def _parameters_read(self) -> set[str]:
+        """Parameters the dice or the statistics depend on (conditions only say what passes)."""
+        texts = [s for d in self.model.dice.values() for s in d.counts.values() if isinstance(s, str)]
+        texts += [s.count for s in self.model.stats.values() if isinstance(s.count, str)]
+        texts += [s.expression for s in self.model.stats.values() if s.expression]
+        texts += [self.model.total] if self.model.total else []
+        return {name for text in texts for name in _words(text) if name in self.model.params}
+
+    # -- building a roll ------------------------------------------------------------------
+    def values(self, p: Mapping[str, Any], names) -> dict[str, int]:
+        """The parameters ``names`` as whole numbers (true/false as 1/0) for expressions."""
+        out = {}
+        for name in names:
+            if name in self.readable:
+                value = p[name]
+                out[name] = None if value is None else int(value)
+        return out
+
+    def roll(self, system_id: str, groups, c: Mapping[str, Any], p: Mapping[str, Any]) -> RollSpec:
+        """The :class:`RollSpec` of one check: ``groups`` are (name, values, explodes, limit,
+        into, count) of the compiled dice, ``c`` the compiled effects."""
+        made: dict[str, Die] = {}
+        values = self.values(p, self.readable)
+
+        def die(name):
+            if name not in made:
+                info = groups[name]
+                spec = self.model.dice[name]
+                into = die(info["into"]) if info["into"] is not None else None
+                made[name] = Die(name, info["values"], counts=self._counts(name, info["values"], values),
+                                 explodes=info["explodes"], limit=info["limit"], into=into)
+            return made[name]
+
+        rolled = []
+        for name, spec in self.model.dice.items():
+            count = groups[name]["count"]
+            if spec.percentile:
+                rolled.append((Percentile(name, extra=c["tens"].get(name, 0)), count))
+            else:
+                rolled.append((die(name), count))
+        stats = [self._statistic(name, self.model.stats[name], p, groups) for name in self.base]
+        stats += [Derived(name, self._expression(f"stats.{name}.expression", self.model.stats[name].expression,
+                                                 ["total", *self.counts, *self.base, *self.derived[:i],
+                                                  *self.readable]))
+                  for i, name in enumerate(self.derived)]
+        total = self.total
+        keep = c.get("legacy_keep")
+        if keep is not None and total is None:   # keep_highest / keep_lowest effects: the kept dice
+            stats.insert(0, Keep("kept", take=keep[2], order=keep[0], dice=keep[1]))
+            total = parse("kept")
+        read = {name: v for name, v in values.items() if name in self.reads}
+        missing = [name for name, v in read.items() if v is None]
+        if missing:
+            raise ParameterError(system_id, missing[0], None, "a value: this system's statistics read it")
+        try:
+            return RollSpec(tuple(rolled), stats=tuple(stats), total=total, modifier=c["modifier"],
+                            floor=c["floor"], ceiling=self.model.ceiling, values=read)
+        except WorkbenchError as exc:
+            raise WorkbenchError(f"{system_id}: {exc}") from None
+
+    def _counts(self, name: str, faces, values) -> dict[str, list[int]]:
+        spec = self.model.dice[name]
+        out = {}
+        for count, scores in spec.counts.items():
+            if isinstance(scores, list):
+                out[count] = scores
+                continue
+            expression = self._expression(f"dice.{name}.counts.{count}", scores, ["face", "value", *self.readable])
+            out[count] = [_scalar(expression, {**values, "face": face, "value": value})
+                          for face, value in enumerate(faces, start=1)]
+        return out
+
+    def _statistic(self, name: str, stat, p: Mapping[str, Any], groups):
+        dice = tuple(_names(stat.dice)) if stat.dice is not None else ()
+        if stat.kind == "sum":
+            return Sum(name, score=stat.sum, dice=dice)
+        if stat.kind in ("keep", "drop"):
+            take = stat.count if isinstance(stat.count, int) else _scalar(
+                self._expression(f"stats.{name}.count", stat.count, self.readable), self.values(p, self.readable))
+            if stat.kind == "keep":
+                return Keep(name, take=max(int(take), 0), order=stat.keep, skip=stat.skip, dice=dice,
+                            score=stat.score)
+            # Dropping the k lowest keeps the n - k highest (n: the dice the statistic reads).
+            rolled = sum(groups[d]["count"] for d in (dice or groups))
+            return Keep(name, take=max(rolled - int(take), 0), order="lowest" if stat.drop == "highest"
+                        else "highest", dice=dice, score=stat.score)
+        if stat.kind == "pick":
+            return Pick(name, order=stat.pick, position=stat.position - 1, dice=dice)
+        if stat.kind == "beats":
+            return Beats(name, dice, tuple(_names(stat.beats)))
+        if stat.kind == "pairs":
+            return Pairs(name, dice, tuple(_names(stat.pairs)), ties="dice" if stat.ties == "win" else "against")
+        if stat.kind == "largest_set":
+            return LargestSet(name, report=stat.largest_set, dice=dice)
+        return Sets(name, size=stat.sets, dice=dice)
+
+
+_POINTS: dict[str, Expression] = {}
+"""Effects' ``points`` expressions, parsed once."""
+
+
+def check_roll_effect(mechanic, where: str, effect) -> None:
+    """The effects that only a roll with statistics has, and percentile dice's limits."""
+    dice, verb = mechanic.model.dice, effect.verb
+    if isinstance(effect.points, str):
+        readable = [n for n, spec in mechanic.model.params.items() if _numeric(spec)]
+        try:
+            parse(effect.points, known=readable, want="whole")
+        except ExpressionError as exc:
+            raise DataFileError(mechanic.source, f"{where}.points", exc.problem) from None
+    if verb == "tens_dice" and effect.argument in dice and not dice[effect.argument].percentile:
+        raise DataFileError(mechanic.source, f"{where}.tens_dice", f"{effect.argument!r} is not a "
+                            "percentile die (declare it with percentile = true)")
+    named = [effect.argument] if verb in ("keep_highest", "keep_lowest") else (
+        _names(effect.argument) if verb in ("shift_faces", "explode_from", "cancel_up_to") else
+        (_names(effect.dice) if effect.dice is not None and verb in ("explode", "cancel") else []))
+    for die in named:
+        if die in dice and dice[die].percentile:
+            raise DataFileError(mechanic.source, f"{where}.{verb}", f"{die!r} is a percentile die: "
+                                "only add_dice and tens_dice act on it")
+
+
+def effect_points(mechanic, name: str, points, p) -> int:
+    """An effect's ``points``: a whole number, or an expression over the parameters."""
+    if isinstance(points, int):
+        return points
+    if points not in _POINTS:
+        _POINTS[points] = parse(points)
+    values = {k: (None if v is None else int(v)) for k, v in p.items()
+              if isinstance(v, (bool, int)) or v is None}
+    try:
+        return int(evaluate_numbers(_POINTS[points], values))
+    except WorkbenchError as exc:
+        raise ParameterError(mechanic.system_id, name, p[name], f"a value for which {exc}") from None
+
+
+def roll_of(mechanic, c: dict, p: Mapping[str, Any]) -> RollSpec:
+    """The check as a :class:`RollSpec` (the file has counts, statistics or conditions)."""
+    if c["rerolls"]:
+        raise ParameterError(mechanic.system_id, "rerolls", c["rerolls"],
+                             "0: rerolling misses does not combine with counts, statistics or "
+                             "conditions (misses are a sum's idea)")
+    counts = dict(c["counts"])
+    keep = [(verb, arg, n) for verb, arg, n, *_ in c["keep"] if n]
+    extra = sum(n if verb == "keep_highest" else -n for verb, arg, n in keep)
+    if keep and extra:
+        die = keep[0][1]
+        if len({arg for _, arg, _ in keep}) > 1:
+            raise ParameterError(mechanic.system_id, keep[0][0], extra,
+                                 "keeping the best or worst of one die type at a time")
+        c = dict(c, legacy_keep=("highest" if extra > 0 else "lowest", die, counts[die]))
+        counts[die] += abs(extra)
+    if sum(counts.values()) > MAX_DICE:
+        rolled = sum(counts.values())
+        raise ParameterError(mechanic.system_id, mechanic.model.pool_parameter or "dice", rolled,
+                             f"a pool of at most {MAX_DICE} dice (these parameters roll {rolled})")
+    groups = {}
+    for name, spec in mechanic.model.dice.items():
+        if spec.percentile:
+            groups[name] = {"count": counts[name]}
+            continue
+        values, flags = mechanic._faces_of(name, c)
+        into = spec.explode_into if spec.explode_into not in (None, name) and any(flags) else None
+        if all(flags) and not spec.explode_limit and into is None:
+            raise WorkbenchError(f"{mechanic.system_id}: with these parameters every face of {name} "
+                                 "explodes, so a roll never ends")
+        groups[name] = {"values": values, "explodes": flags, "limit": spec.explode_limit,
+                        "into": into, "count": counts[name]}
+    return mechanic.statistics.roll(mechanic.system_id, groups, c, p)
+
+
+def _numeric(spec) -> bool:
+    """Whether a parameter's values are numbers an expression can read."""
+    return spec.kind != "choice" or all(isinstance(c, int) and not isinstance(c, bool)
+                                        for c in spec.choices)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text or ""))
+
+
+def _scalar(expression: Expression, names: Mapping[str, Any]) -> int:
+    """An expression over parameters (and a face): a whole number."""
+    return int(evaluate_numbers(expression, names))
