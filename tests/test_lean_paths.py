@@ -198,3 +198,34 @@ def test_repeated_checks_are_new_objects_with_their_own_parameters():
     first.params["dice"] = 99   # a caller changing its copy changes nothing remembered
     assert workbench.check("uwr", dice=4, target=2).params["dice"] == 4
     assert np.array_equal(first.pmf.probabilities, second.pmf.probabilities)
+
+
+# -- a sweep's points, checked once ---------------------------------------------------------
+
+def test_a_sweep_reuses_the_points_it_checked_only_for_the_same_system_object():
+    from workbench.rules.registry import DATA_DIR
+    from workbench.sweep._exact import exact_check_rows
+
+    items = [(i, {"dice": d, "target": t}, None)
+             for i, (d, t) in enumerate(itertools.product([1, 3, 5], [1, 2]))]
+    uwr = workbench.system("uwr")
+    plain = exact_check_rows(items, {"system": "uwr"})
+    known = {i: (uwr, uwr.resolve(**p)) for i, p, _ in items}
+    assert exact_check_rows(items, {"system": "uwr"}, known) == plain
+    # Entries of another object (the same file read again: a changed file would be one) are
+    # not used, even when they say something else.
+    again = workbench.load_system(DATA_DIR / "systems" / "uwr.toml")
+    assert again is not uwr
+    stale = {i: (again, {**uwr.resolve(**p), "dice": 9}) for i, p, _ in items}
+    assert exact_check_rows(items, {"system": "uwr"}, stale) == plain
+    assert [row["p_pass"] for _, row in plain][:2] == [
+        workbench.check("uwr", dice=1, target=t).p_pass for t in (1, 2)]
+
+
+def test_a_sweep_names_its_first_bad_point_whichever_system_it_belongs_to():
+    from workbench.sweep import sweep
+
+    # (opposed, fons) passes, (opposed, uwr) is the first bad point, (bogus, fons) the next.
+    with pytest.raises(workbench.WorkbenchError, match=r"point 2 of 4 \(attack_resolution='opposed', "
+                       r"system='uwr'\)"):
+        sweep("check", {"attack_resolution": ["opposed", "bogus"], "system": ["fons", "uwr"]})

@@ -150,11 +150,11 @@ def test_ctrl_c_returns_the_points_finished_so_far(monkeypatch):
     real = _run.evaluate_batch
     calls = {"n": 0}
 
-    def interrupted(function, fixed, items):
+    def interrupted(function, fixed, items, *known):
         calls["n"] += 1
         if calls["n"] == 4:
             raise KeyboardInterrupt
-        return real(function, fixed, items)
+        return real(function, fixed, items, *known)
 
     monkeypatch.setattr(_run, "evaluate_batch", interrupted)
     monkeypatch.setattr(_run, "LOCAL_BATCH_SECONDS", 0.0)   # one point a batch

@@ -132,7 +132,7 @@ class System:
             0
         """
         given = self.mechanic.preprocess(given)
-        if not isinstance(given, Mapping):
+        if type(given) is not dict and not isinstance(given, Mapping):   # dict: the usual, at once
             raise WorkbenchError(f"{self.id}: preprocess(given) returned {shown(given)}; allowed: "
                                  "a dict of parameters")
         params = self.params
@@ -169,9 +169,11 @@ class System:
         """The dice rolled for a check with these parameters."""
         return self.mechanic.pool(self.resolve(**given))
 
-    def resolve_points(self, points: Iterable[Mapping[str, Any]]) -> Iterator[tuple[dict[str, Any], PoolSpec]]:
+    def resolve_points(self, points: Iterable[Mapping[str, Any]],
+                       pools: bool = True) -> Iterator[tuple[dict[str, Any], PoolSpec]]:
         """``(parameters, pool)`` for each point, as :meth:`resolve` and the mechanic's
-        ``pool`` give them, and refusing the same values.
+        ``pool`` give them, and refusing the same values (``pools=False``: the parameters
+        alone, the pool ``None``; what a sweep checks before its first point runs).
 
         Points that differ only in parameters that say what passes (a target, an Ob: the
         mechanic's ``reading_parameters``) share one resolution of the rest and one pool; only
@@ -200,7 +202,7 @@ class System:
                     key = found = None
             if key is None or found is None:
                 resolved = self.resolve(**given)
-                found = resolved, self.mechanic.pool(resolved)
+                found = resolved, (self.mechanic.pool(resolved) if pools else None)
                 if key is not None:
                     shared[key] = found
                 yield found

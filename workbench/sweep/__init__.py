@@ -104,7 +104,7 @@ def _sweep(target, grid, seed, executor, progress, fixed):
             raise WorkbenchError(f"sweep {target.name}: {name!r} is set by the sweep itself")
     check_names(target.name, names, _allowed(target, names, points, fixed), fixed)
     _need_required(target, names, fixed)
-    check_every_point(target, points, fixed)
+    known = check_every_point(target, points, fixed)
     check_sweep_work(target, points, fixed)
     if not (executor in (None, "local", "processes") or hasattr(executor, "submit")
             or hasattr(executor, "get_executor")):
@@ -116,7 +116,8 @@ def _sweep(target, grid, seed, executor, progress, fixed):
         items.append((index, point, point_seed_))
 
 
-    runner = Runner(target.name, fixed, items, executor, progress, f"sweep {target.name}")
+    runner = Runner(target.name, fixed, items, executor, progress, f"sweep {target.name}",
+                    known if target.name == "check" else None)
     results = runner.run()
     return _frame(target, names, items, results, seed, fixed, runner.partial)
 
@@ -153,23 +154,23 @@ def _allowed(target, names, points, fixed) -> set[str] | None:
     return None
 
 
-def check_every_point(target, points: list[dict], fixed: Mapping[str, Any]) -> None:
+def check_every_point(target, points: list[dict], fixed: Mapping[str, Any]) -> dict | None:
     """Every point's system parameters are checked before the first point runs, so a bad
     value at the end of a long grid fails at once, naming the point (``check``,
     ``simulate``, ``versus`` and ``solve_ladder``; the other functions check their settings
-    as each point runs)."""
+    as each point runs). For ``check`` and ``simulate``, returns what it found: point number
+    -> (system, parameters)."""
     if target.name not in ("check", "simulate", "versus", "solve_ladder"):
-        return
+        return None
     systems: dict[Any, Any] = {}
     wanted: set = set()
+    if target.name in ("check", "simulate"):
+        return _check_points(target, points, fixed, systems)
     for number, point in enumerate(points):
         params = {**fixed, **point}
         try:
             name = params.pop("system")
-            key = name if isinstance(name, str) else id(name)
-            if key not in systems:
-                systems[key] = get_system(name)
-            system = systems[key]
+            system = _system(systems, name)
             if target.name == "versus":
                 for side in versus_sides(name, params):
                     system.resolve(**side)
@@ -183,9 +184,66 @@ def check_every_point(target, points: list[dict], fixed: Mapping[str, Any]) -> N
             params.pop("trials", None)
             system.resolve(**params)
         except WorkbenchError as exc:
-            shown_point = ", ".join(f"{k}={v!r}" for k, v in point.items())
-            raise WorkbenchError(f"sweep {target.name}: point {number + 1} of {len(points)} "
-                                 f"({shown_point}): {exc}") from None
+            _refuse_point(target, points, number, exc)
+    return None
+
+
+def _system(systems: dict, name):
+    key = name if isinstance(name, str) else id(name)
+    if key not in systems:
+        systems[key] = get_system(name)
+    return systems[key]
+
+
+def _check_points(target, points: list[dict], fixed: Mapping[str, Any], systems: dict) -> dict:
+    """:func:`check_every_point` for ``check`` and ``simulate``: the points of each system
+    resolved together (``System.resolve_points``: points that differ only in what passes share
+    one resolution of the rest, and their own values are checked)."""
+    rest = dict(fixed)
+    fixed_system = rest.pop("system", None)
+    rest.pop("trials", None)
+    by_name: dict[int, tuple] = {}   # points by the system given (an id, a path, a System)
+    for number, point in enumerate(points):
+        if rest or "system" in point or "trials" in point:
+            params = {**rest, **point}
+            name = params.pop("system", fixed_system)
+            params.pop("trials", None)
+        else:   # the usual case: the system fixed, the rest from the grid (read, not changed)
+            params, name = point, fixed_system
+        entry = by_name.get(id(name))
+        if entry is None:
+            entry = by_name[id(name)] = (name, [], [])
+        entry[1].append(number)
+        entry[2].append(params)
+    failed = []   # the first bad point of each system: the earliest of them is named
+    by_system: dict[int, tuple] = {}
+    for name, numbers, given in by_name.values():
+        try:
+            system = _system(systems, name)
+        except WorkbenchError as exc:
+            failed.append((numbers[0], exc))
+            continue
+        found = by_system.setdefault(id(system), (system, [], []))
+        found[1].extend(numbers)
+        found[2].extend(given)
+    known: dict[int, tuple] = {}
+    for system, numbers, given in by_system.values():
+        done = 0
+        try:
+            for resolved, _ in system.resolve_points(given, pools=False):
+                known[numbers[done]] = (system, resolved)
+                done += 1
+        except WorkbenchError as exc:
+            failed.append((numbers[done], exc))
+    if failed:
+        _refuse_point(target, points, *min(failed, key=lambda found: found[0]))
+    return known
+
+
+def _refuse_point(target, points: list[dict], number: int, exc: WorkbenchError):
+    shown_point = ", ".join(f"{k}={v!r}" for k, v in points[number].items())
+    raise WorkbenchError(f"sweep {target.name}: point {number + 1} of {len(points)} "
+                         f"({shown_point}): {exc}") from None
 
 
 _LADDER_OPTIONS = {name for name in inspect.signature(solve_ladder).parameters} - {"params"}

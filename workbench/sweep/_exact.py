@@ -30,8 +30,13 @@ def exact_check_figures(params: Mapping[str, Any], fixed: Mapping[str, Any] | No
     return exact_check_rows([(0, params, None)], fixed or {})[0][1]
 
 
-def exact_check_rows(items: Sequence[tuple[int, dict, Any]], fixed: Mapping[str, Any]) -> list[tuple[int, dict]]:
-    """``(index, figures)`` for sweep items ``(index, params, seed)`` of exact checks."""
+def exact_check_rows(items: Sequence[tuple[int, dict, Any]], fixed: Mapping[str, Any],
+                     known: Mapping[int, tuple] | None = None) -> list[tuple[int, dict]]:
+    """``(index, figures)`` for sweep items ``(index, params, seed)`` of exact checks.
+
+    ``known`` (index -> (system, parameters)): points the sweep resolved already when it
+    checked them all, in this process; a point is taken from it when its system is the very
+    object found again here (a data file changed since is read anew)."""
     rest = dict(fixed)
     fixed_system = rest.pop("system", None)
     by_system: dict[int, tuple] = {}   # this batch's points by the system given (id, path ...)
@@ -56,7 +61,7 @@ def exact_check_rows(items: Sequence[tuple[int, dict, Any]], fixed: Mapping[str,
         shared = mechanic.pure and mechanic.p_pass is None and mechanic.tiers is None
         templates: dict[tuple, tuple] = {}
         # Points that differ only in what passes share one resolution and one pool.
-        for index, (resolved, pool) in zip(indices, system.resolve_points(points)):
+        for index, (resolved, pool) in zip(indices, _resolved(system, indices, points, known)):
             raw = exact_distribution(pool)   # a pool's sums, or a roll's statistics together
             if not shared or isinstance(raw, JointDistribution):
                 rows[index] = _figures(mechanic, resolved, raw)
@@ -71,6 +76,17 @@ def exact_check_rows(items: Sequence[tuple[int, dict, Any]], fixed: Mapping[str,
             p_pass = reading.declared_p_pass(mechanic, raw, resolved, mechanic.target(resolved))
             rows[index] = found[2].copy() if p_pass is None else {"p_pass": p_pass, **found[2]}
     return [(index, rows[index]) for index, _, _ in items]
+
+
+def _resolved(system, indices, points, known):
+    """``(parameters, pool)`` of each point: from ``known`` when it has them all for this
+    system, else :meth:`System.resolve_points`."""
+    if known is not None:
+        found = [known.get(index) for index in indices]
+        if all(entry is not None and entry[0] is system for entry in found):
+            pool = system.mechanic.pool   # remembered by the parameters the dice depend on
+            return ((resolved, pool(resolved)) for _, resolved in found)
+    return system.resolve_points(points)
 
 
 def _figures(mechanic, resolved, raw) -> dict:

@@ -39,8 +39,11 @@ PROGRESS_FROM = 1.0
 
 
 def evaluate_batch(function: str, fixed: Mapping[str, Any],
-                   items: Sequence[tuple[int, dict, int | None]]) -> list[tuple[int, dict]]:
-    """Evaluate points ``(index, params, seed)`` of a sweep (runs in workers too)."""
+                   items: Sequence[tuple[int, dict, int | None]],
+                   known: Any = None) -> list[tuple[int, dict]]:
+    """Evaluate points ``(index, params, seed)`` of a sweep (runs in workers too; ``known``:
+    in this process, the points' parameters as the sweep checked them, see
+    :func:`~._exact.exact_check_rows`)."""
     target = TARGETS[function]
     out = []
     # Exact checks allocate many small dicts and tuples a point and keep most of them (the
@@ -51,7 +54,7 @@ def evaluate_batch(function: str, fixed: Mapping[str, Any],
         gc.disable()
     try:
         if function == "check":
-            out = exact_check_rows(items, fixed)   # system names looked up afresh per batch
+            out = exact_check_rows(items, fixed, known)   # system names looked up afresh per batch
         else:
             for index, params, seed in items:
                 out.append((index, target.figures(target.call({**fixed, **params}, seed))))
@@ -98,8 +101,9 @@ class Runner:
     """Runs the items of one sweep and collects ``index -> figures``."""
 
     def __init__(self, function: str, fixed: Mapping[str, Any], items: list,
-                 executor: Any, progress: bool | None, description: str):
+                 executor: Any, progress: bool | None, description: str, known: Any = None):
         self.function = function
+        self.known = known   # what the sweep checked, reused by the points run here
         self.fixed = dict(fixed)
         self.items = items
         self.executor = executor
@@ -115,9 +119,9 @@ class Runner:
             # The first points run here: the first compiles (or loads) any kernels, the
             # second times a point.
             first = 2 if len(items) > 2 else 1
-            self._store(evaluate_batch(self.function, self.fixed, items[:first - 1]))
+            self._store(evaluate_batch(self.function, self.fixed, items[:first - 1], self.known))
             start = time.perf_counter()
-            self._store(evaluate_batch(self.function, self.fixed, items[first - 1:first]))
+            self._store(evaluate_batch(self.function, self.fixed, items[first - 1:first], self.known))
             per_point = max(time.perf_counter() - start, 1e-6)
             rest = items[first:]
             estimate = per_point * len(rest)
@@ -152,7 +156,7 @@ class Runner:
         if executor == "local":
             size = max(1, min(math.ceil(LOCAL_BATCH_SECONDS / per_point), 5000))
             for batch in _batches(rest, size):
-                self._store(evaluate_batch(self.function, self.fixed, batch))
+                self._store(evaluate_batch(self.function, self.fixed, batch, self.known))
                 if bar is not None:
                     bar.update(len(batch))
             return
