@@ -12,14 +12,19 @@ Three figures, each with its baseline measured in the same run:
    Target: >= 100,000 on one core. Baseline: a plain loop of ``workbench.check`` calls over
    the same points.
 
-Run: ``python -m benchmarks.bench_sweep`` (``--trials``, ``--skip-dask``, ``--only-check``).
+Run: ``python -m benchmarks.bench_sweep`` or ``python benchmarks/bench_sweep.py`` (``--trials``, ``--skip-dask``, ``--only-check``).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 import warnings
+from pathlib import Path
+
+# Run as a script (python benchmarks/bench_sweep.py) too: the repository root on the path.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 SESSION = [{"d6": 2 + (i % 3), "d8": i % 2, "target": 1 + (i % 4 == 3)} for i in range(10)]
 DRAMA_GRID = {"players": [2, 3, 4, 5, 6], "tier": [0, 1, 2, 3],

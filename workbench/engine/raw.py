@@ -55,3 +55,8 @@ class RawDistribution:
         tail = np.cumsum(self.pmf[::-1])[::-1]
         tail.setflags(write=False)
         return tail
+
+    @cached_property
+    def at_least_floats(self) -> list[float]:
+        """:attr:`at_least` as a list of Python floats (a sweep reads one per point)."""
+        return self.at_least.tolist()

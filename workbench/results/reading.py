@@ -190,10 +190,11 @@ def _named_everywhere(mechanic: Mechanic, raw: RawDistribution, cells: np.ndarra
 
 def _at_least(raw: RawDistribution, total: int) -> float:
     """P(total >= ``total``), one look-up in the raw table's tail sums."""
+    tail = raw.at_least_floats
     column = total - raw.offset
     if column <= 0:
-        return float(raw.at_least[0]) if raw.table.shape[1] else 0.0
-    return float(raw.at_least[column]) if column < raw.table.shape[1] else 0.0
+        return tail[0] if tail else 0.0
+    return tail[column] if column < len(tail) else 0.0
 
 
 def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> float | None:

@@ -60,13 +60,18 @@ def exact_check_rows(items: Sequence[tuple[int, dict, Any]], fixed: Mapping[str,
         # worked out once per pool and set of tiers, then each point adds its P(pass).
         shared = mechanic.pure and mechanic.p_pass is None and mechanic.tiers is None
         templates: dict[tuple, tuple] = {}
+        tiered = bool(mechanic.tier_names())
+        last_pool = last_raw = None
         # Points that differ only in what passes share one resolution and one pool.
         for index, (resolved, pool) in zip(indices, _resolved(system, indices, points, known)):
-            raw = exact_distribution(pool)   # a pool's sums, or a roll's statistics together
+            if pool is not last_pool:   # a grid's next points often roll the same pool
+                # a pool's sums, or a roll's statistics together
+                last_pool, last_raw = pool, exact_distribution(pool)
+            raw = last_raw
             if not shared or isinstance(raw, JointDistribution):
                 rows[index] = _figures(mechanic, resolved, raw)
                 continue
-            rules = mechanic.tier_rules(resolved) if mechanic.tier_names() else ()
+            rules = mechanic.tier_rules(resolved) if tiered else ()
             found = templates.get((id(raw), id(rules)))
             if found is None or found[0] is not raw or found[1] is not rules:
                 row = _figures(mechanic, resolved, raw)

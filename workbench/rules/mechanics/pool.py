@@ -15,6 +15,7 @@ Dice counts: every addition first, then removals in the order parameters are dec
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from typing import Any, Mapping
 
 from ...errors import DataFileError, ParameterError, WorkbenchError
@@ -94,6 +95,8 @@ class PoolMechanic(PoolReading, Mechanic):
         # Counts, statistics, a total or conditions: the roll engine computes these checks.
         self.statistics = Statistics(model, self._params, source) if model.rolls_statistics else None
         self._pool_keys = self._dice_parameters(model, self.statistics)
+        # The pool memo's key: those parameters' values (one look-up in C per check).
+        self._pool_key = itemgetter(*self._pool_keys) if self._pool_keys else _no_key
         # Parameters that only say what passes, which shorthand never sets: a point that
         # changes only these rolls the same pool (System.resolve_points).
         shorthand = {n for name, short in model.shorthand.items() for n in (name, short.choice, short.count)}
@@ -438,12 +441,13 @@ class PoolMechanic(PoolReading, Mechanic):
         return made[name]
 
     def pool(self, p: Mapping[str, Any]) -> PoolSpec:
-        key = tuple(p[name] for name in self._pool_keys)
-        if key not in self._pools:
+        key = self._pool_key(p)
+        found = self._pools.get(key)
+        if found is None:
             if len(self._pools) > 4096:
                 self._pools.clear()
-            self._pools[key] = self._pool_new(p)
-        return self._pools[key]
+            found = self._pools[key] = self._pool_new(p)
+        return found
 
     def _pool_new(self, p: Mapping[str, Any]) -> "PoolSpec | RollSpec":
         c = self._compile(p)
@@ -507,6 +511,11 @@ class PoolMechanic(PoolReading, Mechanic):
             self._distinct.clear()
         self._distinct[key] = spec
         return spec
+
+
+def _no_key(p) -> tuple:
+    """The pool memo's key for a mechanic whose dice depend on no parameter."""
+    return ()
 
 
 def _all_effects(spec):
