@@ -37,9 +37,37 @@ def row_codes(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | N
     return (rows - lows) @ weights, lows, radices
 
 
+SMALL = 64
+"""Rows up to which :func:`merge_rows` and :func:`unique_rows` work in plain Python (numpy's
+fixed costs per call outweigh the work on the few rows of a small roll)."""
+
+
+def _small(rows: np.ndarray) -> list | None:
+    """The rows as tuples when there are few of them and they code (see :func:`row_codes`):
+    then sorting the tuples sorts them as their codes do."""
+    if len(rows) > SMALL or not rows.shape[1]:
+        return None
+    listed = list(map(tuple, rows.tolist()))
+    total = 1
+    for column in zip(*listed):
+        total *= max(column) - min(column) + 1
+        if total >= _LIMIT:
+            return None
+    return listed
+
+
 def merge_rows(rows: np.ndarray, probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Distinct rows, sorted, with the probabilities of equal rows added together."""
     rows = np.asarray(rows, dtype=np.int64).reshape(len(probabilities), -1)
+    listed = _small(rows)
+    if listed is not None:
+        # The same sums in the same order as bincount's below (row by row from 0.0).
+        merged: dict = {}
+        for row, p in zip(listed, probabilities.tolist()):
+            merged[row] = merged.get(row, 0.0) + p
+        keys = sorted(merged)
+        return (np.array(keys, dtype=np.int64).reshape(len(keys), rows.shape[1]),
+                np.array([merged[key] for key in keys], dtype=float))
     coded = row_codes(rows)
     if coded is None:
         unique, inverse = np.unique(rows, axis=0, return_inverse=True)
@@ -49,3 +77,30 @@ def merge_rows(rows: np.ndarray, probabilities: np.ndarray) -> tuple[np.ndarray,
         unique = rows[first]
     merged = np.bincount(inverse.reshape(-1), weights=probabilities, minlength=len(unique))
     return unique, merged
+
+
+def unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(first, inverse)`` as ``numpy.unique`` gives them for the rows' codes: where each
+    distinct row first occurs, in sorted order, and each row's place among them.
+
+    Example:
+        >>> first, inverse = unique_rows(np.array([[2, 0], [1, 5], [2, 0]]))
+        >>> first.tolist(), inverse.tolist()
+        ([1, 0], [1, 0, 1])
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    listed = _small(rows)
+    if listed is not None:
+        firsts: dict = {}
+        for i, row in enumerate(listed):
+            firsts.setdefault(row, i)
+        keys = sorted(firsts)
+        place = {key: j for j, key in enumerate(keys)}
+        return (np.array([firsts[key] for key in keys], dtype=np.intp),
+                np.array([place[row] for row in listed], dtype=np.intp))
+    coded = row_codes(rows)
+    if coded is None:
+        _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    else:
+        _, first, inverse = np.unique(coded[0], return_index=True, return_inverse=True)
+    return first, inverse.reshape(-1)

@@ -24,6 +24,7 @@ Example:
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -32,7 +33,7 @@ import numpy as np
 from ..errors import WorkbenchError
 from ..rules.expressions import parse
 from ..rules.roll import Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
-from ._rows import merge_rows, row_codes
+from ._rows import merge_rows, unique_rows
 from .dice import die_outcomes
 from .expressions import evaluate
 from .joint import JointDistribution
@@ -107,7 +108,7 @@ def evaluate_roll(spec: RollSpec) -> JointDistribution:
     _ranges(plan)
     lows = np.array([r.low for r in plan.registers], np.int64)
     sizes = np.array([r.high - r.low + 1 for r in plan.registers], np.int64)
-    _refuse_beyond(int(np.prod(sizes.astype(float))) if len(sizes) else 1)
+    _refuse_beyond(math.prod(map(float, sizes.tolist())))
     state = (np.array([int(np.dot(-lows, _strides(sizes)))], np.int64), np.ones(1))
     if walked:
         state = _walk(plan, walked, descending, lows, sizes, state)
@@ -308,7 +309,11 @@ def _ranges(plan: _Plan) -> None:
 
 
 def _strides(sizes: np.ndarray) -> np.ndarray:
-    return np.concatenate(([1], np.cumprod(sizes)[:-1])).astype(np.int64) if len(sizes) else np.zeros(0, np.int64)
+    strides, stride = [], 1
+    for size in sizes.tolist():   # a few registers: plain integers, exact
+        strides.append(stride)
+        stride *= size
+    return np.array(strides, dtype=np.int64)
 
 
 def _ops(plan: _Plan) -> np.ndarray:
@@ -324,14 +329,9 @@ def _walk(plan, walked, descending, lows, sizes, start):
     from ._kernels import walk as kernels  # numba loads on the first ranked roll, not on import
 
     every = np.concatenate([plan.groups[g][3] for g in walked])
-    coded = row_codes(every)
-    if coded is None:
-        unique, first, inverse = np.unique(every, axis=0, return_index=True, return_inverse=True)
-    else:
-        unique, first, inverse = np.unique(coded[0], return_index=True, return_inverse=True)
+    first, inverse = unique_rows(every)
     rows = every[first]
     n_out = len(rows)
-    inverse = inverse.reshape(-1)
     if descending:
         rows, inverse = rows[::-1], n_out - 1 - inverse
     probability = np.zeros((len(walked), n_out))
@@ -387,8 +387,9 @@ def _walk(plan, walked, descending, lows, sizes, start):
                     droppable[m] = False
                 elif register.kind == COUNTER:
                     gate[m, j] = True
-    _refuse_beyond(float(np.prod(sizes.astype(float))) * float(np.prod((r_max + 1).astype(float))))
-    fresh_next = np.append(rows[1:, 0] != rows[:-1, 0], True)
+    _refuse_beyond(math.prod(map(float, sizes.tolist())) * math.prod(float(r + 1) for r in r_max.tolist()))
+    fresh_next = np.ones(n_out, np.bool_)
+    fresh_next[:-1] = rows[1:, 0] != rows[:-1, 0]
     codes, probabilities, ok = kernels.walk(np.ascontiguousarray(rows, np.int64), fresh_next, q, join, pend,
                                             r_max, lows, sizes, _ops(plan), sel_a, sel_b, gate, droppable,
                                             bool(descending), *start, MAX_STATES)
