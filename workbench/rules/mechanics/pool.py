@@ -25,7 +25,7 @@ from ..pool import DieType, PoolSpec
 from ..roll import RollSpec
 from ..schema import PoolFile, _names, suggest
 from .base import MAX_DICE, Mechanic
-from .pool_reading import PASSING, PoolReading, _big, _total_range
+from .pool_reading import PASSING, PoolReading, _big, _total_range, dice_parameters, _no_key
 from .statistics import Statistics, check_roll_effect, effect_points, roll_of
 from .tier_coverage import check_coverage
 
@@ -94,7 +94,7 @@ class PoolMechanic(PoolReading, Mechanic):
         self._check_references()
         # Counts, statistics, a total or conditions: the roll engine computes these checks.
         self.statistics = Statistics(model, self._params, source) if model.rolls_statistics else None
-        self._pool_keys = self._dice_parameters(model, self.statistics)
+        self._pool_keys = dice_parameters(model, self.statistics)
         # The pool memo's key: those parameters' values (one look-up in C per check).
         self._pool_key = itemgetter(*self._pool_keys) if self._pool_keys else _no_key
         # Parameters that only say what passes, which shorthand never sets: a point that
@@ -103,25 +103,6 @@ class PoolMechanic(PoolReading, Mechanic):
         self.reading_parameters = tuple(name for name in model.params
                                         if name not in self._pool_keys and name not in shorthand)
         self.uses_obstacle = any(e.verb == "obstacle" for s in model.params.values() for e in s.effect)
-
-    @staticmethod
-    def _dice_parameters(model: PoolFile, statistics=None) -> tuple[str, ...]:
-        """The parameters the dice depend on. One that only says what passes (a target, an
-        Ob) and that no condition or cancelling rule reads leaves the pool alone, so the pool
-        cache ignores it: a ladder or a sweep over targets builds each pool once."""
-        read = {key for spec in model.params.values() for e in spec.effect for key in e.when}
-        for spec in model.params.values():
-            read |= {key for sub in spec.on.values() for e in sub.effect for key in e.when}
-        read |= {key for tier in model.tiers for key in tier.when}
-        for rule in model.cancel_out:
-            read |= set(rule.params) | set(rule.when)
-        if statistics is not None:
-            read |= statistics.reads
-        read |= {name for spec in model.params.values() for e in _all_effects(spec)
-                 if isinstance(e.points, str) for name in model.params if name in e.points}
-        return tuple(name for name, spec in model.params.items()
-                     if name in read or spec.kind == "choice" or not spec.effect
-                     or any(e.verb not in PASSING for e in spec.effect))
 
     # -- reading the file ------------------------------------------------------------------
     def _fail(self, where: str, problem: str):
@@ -512,14 +493,3 @@ class PoolMechanic(PoolReading, Mechanic):
         self._distinct[key] = spec
         return spec
 
-
-def _no_key(p) -> tuple:
-    """The pool memo's key for a mechanic whose dice depend on no parameter."""
-    return ()
-
-
-def _all_effects(spec):
-    """A parameter's effects, its choices' effects included."""
-    yield from spec.effect
-    for sub in spec.on.values():
-        yield from sub.effect

@@ -4,7 +4,8 @@ The reading half of :class:`~workbench.rules.mechanics.pool.PoolMechanic`, apart
 compiling the dice. The target is read from the effects that say what passes
 (:data:`PASSING`) alone, without compiling the pool: a sweep, a curve or a ladder asks for many
 targets of one pool. Which tiers apply is remembered by the values of the parameters their
-conditions name.
+conditions name, and the pool by the values of the parameters the dice depend on
+(:func:`dice_parameters`).
 """
 from __future__ import annotations
 
@@ -117,3 +118,41 @@ class PoolReading:
 
     def extra(self, p):
         return {"effective_ob": self.target(p)} if self.uses_obstacle else {}
+
+
+def dice_parameters(model, statistics=None) -> tuple[str, ...]:
+    """The parameters the dice depend on. One that only says what passes (a target, an
+    Ob) and that no condition or cancelling rule reads leaves the pool alone, so the pool
+    cache ignores it: a ladder or a sweep over targets builds each pool once.
+
+    Example:
+        >>> import workbench
+        >>> keys = dice_parameters(workbench.system("uwr").mechanic.model)
+        >>> "dice" in keys, "target" in keys
+        (True, False)
+    """
+    read = {key for spec in model.params.values() for e in spec.effect for key in e.when}
+    for spec in model.params.values():
+        read |= {key for sub in spec.on.values() for e in sub.effect for key in e.when}
+    read |= {key for tier in model.tiers for key in tier.when}
+    for rule in model.cancel_out:
+        read |= set(rule.params) | set(rule.when)
+    if statistics is not None:
+        read |= statistics.reads
+    read |= {name for spec in model.params.values() for e in _all_effects(spec)
+             if isinstance(e.points, str) for name in model.params if name in e.points}
+    return tuple(name for name, spec in model.params.items()
+                 if name in read or spec.kind == "choice" or not spec.effect
+                 or any(e.verb not in PASSING for e in spec.effect))
+
+
+def _no_key(p) -> tuple:
+    """The pool memo's key for a mechanic whose dice depend on no parameter."""
+    return ()
+
+
+def _all_effects(spec):
+    """A parameter's effects, its choices' effects included."""
+    yield from spec.effect
+    for sub in spec.on.values():
+        yield from sub.effect
