@@ -42,6 +42,52 @@ def pool_size_list(pool_sizes: Any, name: str = "pool_sizes") -> list[int]:
     return sizes
 
 
+def pool_label(system: "str | System", size: int, quality: str | None = None) -> str:
+    """How designers write a pool of ``size`` dice in this system: ``3 dice``, ``3d6``, ``B3``.
+
+    Example:
+        >>> pool_label("uwr", 1), pool_label("unnamed", 3), pool_label("arrata", 5, "A")
+        ('1 die', '3d6', 'A5')
+    """
+    sys_ = get_system(system)
+    if "quality" in sys_.params:  # Arrata's stat notation: Quality letter + Quantity
+        return f"{quality or sys_.params['quality'].default}{size}"
+    if sys_.pool_parameter in ("d6", "d8"):
+        return f"{size}{sys_.pool_parameter}"
+    if sys_.pool_parameter not in COUNTS_DICE:   # a skill, a modifier, a level: named as such
+        return f"{sys_.pool_parameter} {size}"
+    return f"{size} die" if size == 1 else f"{size} dice"
+
+
+#: Pool parameters whose value is a number of dice (tables head their columns "3 dice").
+COUNTS_DICE = ("dice", "d6", "d8", None)
+#: Steps for the default columns of a knob with a wide range (a skill of 1-99: 10, 20, ...).
+_ROUND_STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
+
+
+def default_pool_sizes(system: "str | System", most: int = 12) -> list[int]:
+    """The pool sizes a table shows when none are given: 1-10 dice for a dice pool (within the
+    parameter's bounds); for another knob (a skill of 1-99, a modifier) at most ``most``
+    round values across its range (pool sizes are never negative).
+
+    Example:
+        >>> default_pool_sizes("uwr")
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+        >>> default_pool_sizes("call-of-cthulhu-7e")
+        [10, 20, 30, 40, 50, 60, 70, 80, 90]
+    """
+    sys_ = get_system(system)
+    name = sys_.pool_parameter
+    param = sys_.params.get(name) if name else None
+    low = max(0, param.minimum) if param is not None and param.minimum is not None else 0
+    high = param.maximum if param is not None and param.maximum is not None else MAX_DICE
+    if name in COUNTS_DICE:
+        return list(range(max(1, low), min(high, 10) + 1)) or [max(1, low)]
+    step = next((s for s in _ROUND_STEPS if (high - low) // s + 1 <= most), _ROUND_STEPS[-1])
+    first = -(-low // step) * step
+    return list(range(first, high + 1, step)) or [low]
+
+
 def _rungs(sys_: System, rungs: "Sequence[str | Rung] | None") -> list[Rung]:
     if rungs is None:
         return list(sys_.ladder) or [Rung("pass")]

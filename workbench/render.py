@@ -79,7 +79,7 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "alt": (("figure",), "a short text describing the figure"),
     "condition": (("table", "ladder", "figure"), "a condition over the system's statistics and "
                   "parameters, such as hits >= 3 (P(condition) instead of P(pass))"),
-    "stat": (("figure",), "one of the system's statistics (kind=check draws its distribution)"),
+    "statistic": (("figure",), "one of the system's statistics (kind=check draws its distribution)"),
     "caption": (BLOCK_KINDS, "text shown with the table or under the figure"),
 }
 DEFAULT_POOLS = "1-10"  # as `workbench table`
@@ -258,10 +258,11 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         except ParameterError as exc:
             raise BlockOptionError("condition", settings["condition"], exc.allowed) from None
         out["condition"] = settings["condition"]
-    if "stat" in settings:
-        if settings["stat"] not in sys_.statistic_names:
-            raise BlockOptionError("stat", settings["stat"], "one of " + ", ".join(sys_.statistic_names))
-        out["stat"] = settings["stat"]
+    if "statistic" in settings:   # not "stat": that is a parameter (Ironsworn) or shorthand (B5)
+        if settings["statistic"] not in sys_.statistic_names:
+            raise BlockOptionError("statistic", settings["statistic"],
+                                   "one of " + ", ".join(sys_.statistic_names))
+        out["stat"] = settings["statistic"]
     if kind in ("ladder", "figure"):
         out["want"] = settings.get("want")
         if out["want"] is not None and not out["want"].strip():
@@ -284,7 +285,7 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         users = {"base": ("difference",), "want": ("ladder",), "pool": ("ladder",),
                  "rungs": ("curve", "difference", "ladder"), "pools": ("curve", "difference", "ladder"),
                  "knob": ("outcomes",), "levels": ("outcomes",),
-                 "condition": ("ladder",), "stat": ("check",)}
+                 "condition": ("ladder",), "statistic": ("check",)}
         for option, kinds in users.items():
             if option in settings and out["figure"] not in kinds:
                 raise BlockOptionError(option, settings[option], f"only with kind={' / kind='.join(kinds)} "

@@ -74,7 +74,10 @@ def register(sub) -> None:
     p = sub.add_parser("table", help="a system's difficulty ladder with P(pass) per pool size")
     p.add_argument("system", help="system id, alias, variant id or path to a .toml file")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE", help="the character's other settings")
-    p.add_argument("--pools", default="1-10", help="pool sizes, e.g. 1-10 or 2,4,6 (default 1-10)")
+    p.add_argument("--pools", default=None,
+                   help="pool sizes, e.g. 1-10 or 2,4,6 (default 1-10 dice; for a knob that is "
+                        "not a number of dice, such as a skill of 1-99, round values across "
+                        "its range)")
     p.add_argument("--condition", default=None, metavar="TEXT",
                    help='P(this condition) instead of P(pass), e.g. "ones * 2 > dice" (names: the '
                         "system's statistics, as workbench systems lists them, and parameters)")
@@ -174,7 +177,8 @@ def run_table(args) -> int:
     if args.out is not None:
         checked_out_path(args.out)
         not_a_data_file(args.out, args.system)
-    frame = difficulty_table(args.system, parse_pools(args.pools), condition=args.condition,
+    pools = None if args.pools is None else parse_pools(args.pools)
+    frame = difficulty_table(args.system, pools, condition=args.condition,
                              **parse_assignments(args.params))
     write_text(render_table(frame, args.format, numbers), args.out)
     return 0
