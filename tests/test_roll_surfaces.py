@@ -163,3 +163,22 @@ def test_tables_of_knobs_that_are_not_dice_and_of_systems_without_one():
     assert savage.iloc[:, 1:5].sum(axis=1).tolist() == pytest.approx([1, 1, 1])
     done = _cli("table", "savage-worlds", "--condition", "raises >= 1", "--format", "csv")
     assert done.returncode == 0 and done.stdout.splitlines()[0].endswith("P(raises >= 1)")
+
+
+def test_the_explorer_draws_every_gallery_system_within_its_pool_bounds():
+    """Pool parameters with bounds (Risk attacks with 1-3 dice, a PbtA stat ends at +4): the
+    curve stops where the rules do instead of refusing the whole chart."""
+    from workbench.figures.frames import curve_frame
+    from workbench.widgets import EntrySettings, Explorer, ExplorerSettings, figure
+    from workbench.widgets.figures import settled_pools
+    frame = curve_frame(["risk", "uwr"], range(1, 9))
+    risk = frame[frame["system"] == "risk"]
+    assert sorted(set(risk["pool"])) == [1, 2, 3]
+    assert risk[risk["pool"] == 2]["p_pass"].iloc[0] == pytest.approx(wb.check("risk", attackers=2).p_pass)
+    assert settled_pools(ExplorerSettings((EntrySettings("pbta"),)))[-1] >= 4
+    for system in wb.systems():
+        if system.collection != "gallery":
+            continue
+        for view in ("curve", "outcomes", "difference"):
+            assert figure(ExplorerSettings((EntrySettings(system.id), EntrySettings("uwr")), view=view)).data
+        Explorer([system.id])

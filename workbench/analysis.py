@@ -65,6 +65,21 @@ COUNTS_DICE = ("dice", "d6", "d8", None)
 _ROUND_STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
 
 
+def pool_bounds(system: "str | System") -> tuple[int, int]:
+    """The pool sizes the system's pool parameter allows: its bounds, never below 0 (a
+    system without a pool parameter: 0 to the largest pool).
+
+    Example:
+        >>> pool_bounds("uwr")[0], pool_bounds("pbta")
+        (0, (0, 4))
+    """
+    sys_ = get_system(system)
+    param = sys_.params.get(sys_.pool_parameter) if sys_.pool_parameter else None
+    low = max(0, param.minimum) if param is not None and param.minimum is not None else 0
+    high = param.maximum if param is not None and param.maximum is not None else MAX_DICE
+    return low, min(high, MAX_DICE)
+
+
 def default_pool_sizes(system: "str | System", most: int = 12) -> list[int]:
     """The pool sizes a table shows when none are given: 1-10 dice for a dice pool (within the
     parameter's bounds); for another knob (a skill of 1-99, a modifier) at most ``most``
@@ -78,9 +93,7 @@ def default_pool_sizes(system: "str | System", most: int = 12) -> list[int]:
     """
     sys_ = get_system(system)
     name = sys_.pool_parameter
-    param = sys_.params.get(name) if name else None
-    low = max(0, param.minimum) if param is not None and param.minimum is not None else 0
-    high = param.maximum if param is not None and param.maximum is not None else MAX_DICE
+    low, high = pool_bounds(sys_)
     if name in COUNTS_DICE:
         return list(range(max(1, low), min(high, 10) + 1)) or [max(1, low)]
     step = next((s for s in _ROUND_STEPS if (high - low) // s + 1 <= most), _ROUND_STEPS[-1])
