@@ -182,3 +182,20 @@ def test_the_explorer_draws_every_gallery_system_within_its_pool_bounds():
         for view in ("curve", "outcomes", "difference"):
             assert figure(ExplorerSettings((EntrySettings(system.id), EntrySettings("uwr")), view=view)).data
         Explorer([system.id])
+
+
+def test_a_report_of_published_games_reads_each_at_its_own_pools():
+    """Risk rolls at most 3 dice, Call of Cthulhu's pool knob is a skill: the report reads
+    each within its rules (no refusal), at its typical pool, with the numbers check gives."""
+    from workbench.analysis import counts_dice, pools_for, typical_pool
+    from workbench.report import report_sections
+    assert pools_for("risk", range(1, 11)) == [1, 2, 3] and typical_pool("risk") == 3
+    assert not counts_dice("dnd5e") and typical_pool("dnd5e") == wb.system("dnd5e").params["modifier"].default
+    sections = report_sections(["uwr", "risk", "call-of-cthulhu-7e"], pool_sizes=range(1, 11))
+    glance = sections[0].items[0].frame.set_index("pool")
+    cthulhu = glance.loc["skill 50"].iloc[-1]
+    regular = wb.check("call-of-cthulhu-7e", skill=50, difficulty=1).p_pass
+    assert cthulhu.startswith(f"Regular {regular:.1%}")
+    ladders = next(s for s in sections if s.title == "Difficulty ladders")
+    table = next(item.frame for item in ladders.items if getattr(item, "caption", "").startswith("Call of"))
+    assert [c for c in table.columns if c.startswith("skill")] == [f"skill {n}" for n in range(10, 100, 10)]

@@ -54,15 +54,28 @@ def pool_label(system: "str | System", size: int, quality: str | None = None) ->
         return f"{quality or sys_.params['quality'].default}{size}"
     if sys_.pool_parameter in ("d6", "d8"):
         return f"{size}{sys_.pool_parameter}"
-    if sys_.pool_parameter not in COUNTS_DICE:   # a skill, a modifier, a level: named as such
+    if sys_.pool_parameter not in DICE_NAMES:   # a skill, a modifier, rolled d10s: by name
         return f"{sys_.pool_parameter} {size}"
     return f"{size} die" if size == 1 else f"{size} dice"
 
 
-#: Pool parameters whose value is a number of dice (tables head their columns "3 dice").
-COUNTS_DICE = ("dice", "d6", "d8", None)
+#: Pool parameters headed as dice in tables ("3 dice"); any other is headed by its name.
+DICE_NAMES = ("dice", "d6", "d8", None)
 #: Steps for the default columns of a knob with a wide range (a skill of 1-99: 10, 20, ...).
 _ROUND_STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
+
+
+def counts_dice(system: "str | System") -> bool:
+    """Whether the system's pool parameter is a number of dice (UWR's dice, Legend of the Five
+    Rings' rolled d10s), not a skill or a modifier read against the roll (Call of Cthulhu's
+    skill, D&D's modifier). A system without one rolls one die: it counts.
+
+    Example:
+        >>> counts_dice("uwr"), counts_dice("l5r-4e"), counts_dice("call-of-cthulhu-7e")
+        (True, True, False)
+    """
+    sys_ = get_system(system)
+    return sys_.pool_parameter is None or sys_.mechanic.adds_dice(sys_.pool_parameter)
 
 
 def pool_bounds(system: "str | System") -> tuple[int, int]:
@@ -80,6 +93,45 @@ def pool_bounds(system: "str | System") -> tuple[int, int]:
     return low, min(high, MAX_DICE)
 
 
+TYPICAL_DICE = 4
+"""A typical character's pool in a dice-pool system (a pool of 0 passes nothing)."""
+
+
+def typical_pool(system: "str | System") -> int:
+    """The pool a single check or a solved ladder is read at: :data:`TYPICAL_DICE` dice
+    (within the pool parameter's bounds), or the default value of a knob that is not a number
+    of dice (a skill of 50, an ability of +2).
+
+    Example:
+        >>> typical_pool("uwr"), typical_pool("risk"), typical_pool("call-of-cthulhu-7e")
+        (4, 3, 50)
+    """
+    sys_ = get_system(system)
+    low, high = pool_bounds(sys_)
+    param = sys_.params.get(sys_.pool_parameter) if sys_.pool_parameter else None
+    wanted = TYPICAL_DICE if counts_dice(sys_) or param is None else param.default
+    try:
+        wanted = int(wanted)
+    except (TypeError, ValueError):
+        wanted = TYPICAL_DICE
+    return min(max(wanted, low), high)
+
+
+def pools_for(system: "str | System", pool_sizes: Iterable[int]) -> list[int]:
+    """The pool sizes of ``pool_sizes`` this system can roll (its pool parameter's bounds);
+    for a knob that is not a number of dice, or when none fits, :func:`default_pool_sizes`.
+
+    Example:
+        >>> pools_for("risk", range(1, 11)), pools_for("uwr", [2, 4])
+        ([1, 2, 3], [2, 4])
+    """
+    sys_ = get_system(system)
+    if not counts_dice(sys_):
+        return default_pool_sizes(sys_)
+    low, high = pool_bounds(sys_)
+    return [n for n in pool_sizes if low <= n <= high] or default_pool_sizes(sys_)
+
+
 def default_pool_sizes(system: "str | System", most: int = 12) -> list[int]:
     """The pool sizes a table shows when none are given: 1-10 dice for a dice pool (within the
     parameter's bounds); for another knob (a skill of 1-99, a modifier) at most ``most``
@@ -92,9 +144,8 @@ def default_pool_sizes(system: "str | System", most: int = 12) -> list[int]:
         [10, 20, 30, 40, 50, 60, 70, 80, 90]
     """
     sys_ = get_system(system)
-    name = sys_.pool_parameter
     low, high = pool_bounds(sys_)
-    if name in COUNTS_DICE:
+    if counts_dice(sys_):
         return list(range(max(1, low), min(high, 10) + 1)) or [max(1, low)]
     step = next((s for s in _ROUND_STEPS if (high - low) // s + 1 <= most), _ROUND_STEPS[-1])
     first = -(-low // step) * step

@@ -85,8 +85,12 @@ def _line(x, y, stderr, name: str, hover: str, line: dict, marker: dict | None =
 
 
 def _pool_ticks(sizes: Sequence[int]) -> dict:
-    """A tick at every pool size when there are few of them (pools are whole numbers)."""
-    return {"dtick": 1} if len(sizes) <= 12 else {}
+    """A tick at every pool size when there are few of them (pools are whole numbers; a
+    skill's 10, 20, ... 90 gets those ticks, not 81 of them)."""
+    if len(sizes) > 12:
+        return {}
+    steps = {b - a for a, b in zip(sorted(sizes), sorted(sizes)[1:])}
+    return {"dtick": 1} if steps <= {1} else {"tickmode": "array", "tickvals": sorted(sizes)}
 
 
 def pool_axis_title(systems: Iterable[Any]) -> str:

@@ -89,6 +89,11 @@ class PoolMechanic(Mechanic):
         self._pool_keys = self._dice_parameters(model, self.statistics)
         self.uses_obstacle = any(e.verb == "obstacle" for s in model.params.values() for e in s.effect)
 
+    def adds_dice(self, name: str) -> bool:
+        """Whether parameter ``name`` adds dice (``effect = { add_dice = ... }``), as a pool
+        size does; a skill, a modifier or a target does not."""
+        return any(verb == "add_dice" for verb, *_ in self._plan.get(name, ()))
+
     @staticmethod
     def _dice_parameters(model: PoolFile, statistics=None) -> tuple[str, ...]:
         """The parameters the dice depend on. One that only says what passes (a target, an
