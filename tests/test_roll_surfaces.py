@@ -199,3 +199,12 @@ def test_a_report_of_published_games_reads_each_at_its_own_pools():
     ladders = next(s for s in sections if s.title == "Difficulty ladders")
     table = next(item.frame for item in ladders.items if getattr(item, "caption", "").startswith("Call of"))
     assert [c for c in table.columns if c.startswith("skill")] == [f"skill {n}" for n in range(10, 100, 10)]
+
+
+def test_the_ladder_command_solves_a_skill_system_at_its_default_skill():
+    done = _cli("ladder", "call-of-cthulhu-7e", "--want", "Regular=0.5,Hard=0.25", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["pool"] == 50 and data["pools"] == [50]
+    achieved = {r["name"]: r["achieved"] for r in data["rungs"]}
+    assert achieved == {"Regular": pytest.approx(0.5), "Hard": pytest.approx(0.25)}   # d100 <= 50, <= 25
