@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from ._version import __version__
 from .errors import ParameterError, WorkbenchError
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
+from .analysis import pools_for
 from .ladders import difficulty_table, ladder_table, pool_label, solve_ladder
 from .rules.content import content_key
 from .rules.registry import get_system
@@ -243,7 +244,10 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
     _pool_as_typical(sys_, params, settings)
     out: dict[str, Any] = {"kind": kind, "system": sys_, "params": tuple(sorted(params.items())),
                            "options": tuple(sorted(given.items()))}
-    out["pools"] = parse_pools(settings.get("pools", DEFAULT_POOLS))
+    if "pools" in settings or not sys_.pool_parameter:
+        out["pools"] = parse_pools(settings.get("pools", DEFAULT_POOLS))
+    else:   # the pools its rules allow: Risk's 1-3 dice, a skill's 10, 20, ... 90
+        out["pools"] = tuple(pools_for(sys_, parse_pools(DEFAULT_POOLS)))
     if "rungs" in settings:
         out["rungs"] = _rungs(sys_, settings["rungs"], "want" in settings)
     style = _choice("format", settings.get("format", "percent"), NUMBER_STYLES)
