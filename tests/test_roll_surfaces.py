@@ -127,10 +127,12 @@ def test_rulebook_blocks_take_conditions_and_statistics():
     from workbench.render import BlockOptionError, build_figure, parse_block, table_frame
     block = parse_block("table", "shadowrun-5e", {"pools": "1-2", "condition": "ones * 2 > dice"})
     assert table_frame(block).iloc[0, 2] == pytest.approx(1 / 6)
-    figure = build_figure(parse_block("figure", "shadowrun-5e", {"kind": "check", "stat": "ones"}))
+    figure = build_figure(parse_block("figure", "shadowrun-5e", {"kind": "check", "statistic": "ones"}))
     assert 0.999 < sum(figure.data[0].y) <= 1 + 1e-12   # negligible ends are not drawn
-    with pytest.raises(BlockOptionError, match="stat"):
-        parse_block("figure", "shadowrun-5e", {"kind": "check", "stat": "glitch"})
+    with pytest.raises(BlockOptionError, match="statistic"):
+        parse_block("figure", "shadowrun-5e", {"kind": "check", "statistic": "glitch"})
+    # "stat" stays a setting: Ironsworn's parameter, Arrata's shorthand
+    assert dict(parse_block("figure", "ironsworn", {"kind": "check", "stat": "3"}).params)["stat"] == "3"
 
 
 def test_concrete_faces_read_every_statistic():
@@ -140,3 +142,69 @@ def test_concrete_faces_read_every_statistic():
     assert roll.tier == "Weak hit" and roll.passed
     savage = wb.score("savage-worlds", {"d8": [8, 3], "wild": [2]}, trait="d8")   # an ace: 8 + 3
     assert savage.net == 11 and savage.stats["raises"] == 1
+
+
+def test_tables_of_knobs_that_are_not_dice_and_of_systems_without_one():
+    """A skill of 1-99 is shown as round skill values, headed "skill 40" (not "40 dice"); a
+    system without a pool size shows the share of each tier, not one column per total."""
+    from workbench.ladders import default_pool_sizes, difficulty_table
+    table = difficulty_table("call-of-cthulhu-7e")
+    assert default_pool_sizes("call-of-cthulhu-7e") == list(range(10, 100, 10))
+    regular = table.set_index("Difficulty").loc["Regular"]
+    assert regular["skill 40"] == pytest.approx(0.40)   # d100 at or under the skill
+    assert default_pool_sizes("uwr") == list(range(1, 11))
+    assert default_pool_sizes("risk") == [1, 2, 3]
+    savage = difficulty_table("savage-worlds").set_index("Difficulty")
+    assert list(savage.columns) == ["Setting", "Critical failure", "Failure", "Success", "Raise",
+                                    "P(pass)"]
+    # d6 trait and d6 Wild Die, both exploding, need 4: fails only if both show 1-3
+    assert savage.loc["Standard", "P(pass)"] == pytest.approx(1 - (3 / 6) ** 2)
+    assert savage.loc["Standard", "Critical failure"] == pytest.approx(1 / 36)
+    assert savage.iloc[:, 1:5].sum(axis=1).tolist() == pytest.approx([1, 1, 1])
+    done = _cli("table", "savage-worlds", "--condition", "raises >= 1", "--format", "csv")
+    assert done.returncode == 0 and done.stdout.splitlines()[0].endswith("P(raises >= 1)")
+
+
+def test_the_explorer_draws_every_gallery_system_within_its_pool_bounds():
+    """Pool parameters with bounds (Risk attacks with 1-3 dice, a PbtA stat ends at +4): the
+    curve stops where the rules do instead of refusing the whole chart."""
+    from workbench.figures.frames import curve_frame
+    from workbench.widgets import EntrySettings, Explorer, ExplorerSettings, figure
+    from workbench.widgets.figures import settled_pools
+    frame = curve_frame(["risk", "uwr"], range(1, 9))
+    risk = frame[frame["system"] == "risk"]
+    assert sorted(set(risk["pool"])) == [1, 2, 3]
+    assert risk[risk["pool"] == 2]["p_pass"].iloc[0] == pytest.approx(wb.check("risk", attackers=2).p_pass)
+    assert settled_pools(ExplorerSettings((EntrySettings("pbta"),)))[-1] >= 4
+    for system in wb.systems():
+        if system.collection != "gallery":
+            continue
+        for view in ("curve", "outcomes", "difference"):
+            assert figure(ExplorerSettings((EntrySettings(system.id), EntrySettings("uwr")), view=view)).data
+        Explorer([system.id])
+
+
+def test_a_report_of_published_games_reads_each_at_its_own_pools():
+    """Risk rolls at most 3 dice, Call of Cthulhu's pool knob is a skill: the report reads
+    each within its rules (no refusal), at its typical pool, with the numbers check gives."""
+    from workbench.analysis import counts_dice, pools_for, typical_pool
+    from workbench.report import report_sections
+    assert pools_for("risk", range(1, 11)) == [1, 2, 3] and typical_pool("risk") == 3
+    assert not counts_dice("dnd5e") and typical_pool("dnd5e") == wb.system("dnd5e").params["modifier"].default
+    sections = report_sections(["uwr", "risk", "call-of-cthulhu-7e"], pool_sizes=range(1, 11))
+    glance = sections[0].items[0].frame.set_index("pool")
+    cthulhu = glance.loc["skill 50"].iloc[-1]
+    regular = wb.check("call-of-cthulhu-7e", skill=50, difficulty=1).p_pass
+    assert cthulhu.startswith(f"Regular {regular:.1%}")
+    ladders = next(s for s in sections if s.title == "Difficulty ladders")
+    table = next(item.frame for item in ladders.items if getattr(item, "caption", "").startswith("Call of"))
+    assert [c for c in table.columns if c.startswith("skill")] == [f"skill {n}" for n in range(10, 100, 10)]
+
+
+def test_the_ladder_command_solves_a_skill_system_at_its_default_skill():
+    done = _cli("ladder", "call-of-cthulhu-7e", "--want", "Regular=0.5,Hard=0.25", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["pool"] == 50 and data["pools"] == [50]
+    achieved = {r["name"]: r["achieved"] for r in data["rungs"]}
+    assert achieved == {"Regular": pytest.approx(0.5), "Hard": pytest.approx(0.25)}   # d100 <= 50, <= 25

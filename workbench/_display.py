@@ -23,6 +23,7 @@ Example:
 """
 from __future__ import annotations
 
+import functools
 import html as html_lib
 import math
 import re
@@ -230,7 +231,31 @@ def readable_table(frame, *, percent=None, pp=(), stderr=(), digits=(), names=No
     else:
         out.index = out.index.set_names([None if n is None else words.get(str(n), readable(n))
                                          for n in out.index.names])
-    return out
+    return _whole_text_frame()(out)
+
+
+@functools.cache
+def _whole_text_frame():
+    """A DataFrame that shows every cell whole: pandas cuts text at 50 characters
+    (``display.max_colwidth``), which would end a ladder's notes in "...". Made on first use
+    (pandas loads lazily)."""
+    import pandas as pd  # lazy: slow import
+
+    class ReadableFrame(pd.DataFrame):
+        @property
+        def _constructor(self):
+            return ReadableFrame
+
+        def _repr_html_(self):
+            with pd.option_context("display.max_colwidth", None):
+                return super()._repr_html_()
+
+        def __repr__(self) -> str:
+            with pd.option_context("display.max_colwidth", None):
+                return super().__repr__()
+
+    ReadableFrame.__qualname__ = "ReadableFrame"
+    return ReadableFrame
 
 
 def _renamed(columns, words):

@@ -42,6 +42,116 @@ def pool_size_list(pool_sizes: Any, name: str = "pool_sizes") -> list[int]:
     return sizes
 
 
+def pool_label(system: "str | System", size: int, quality: str | None = None) -> str:
+    """How designers write a pool of ``size`` dice in this system: ``3 dice``, ``3d6``, ``B3``.
+
+    Example:
+        >>> pool_label("uwr", 1), pool_label("unnamed", 3), pool_label("arrata", 5, "A")
+        ('1 die', '3d6', 'A5')
+    """
+    sys_ = get_system(system)
+    if "quality" in sys_.params:  # Arrata's stat notation: Quality letter + Quantity
+        return f"{quality or sys_.params['quality'].default}{size}"
+    if sys_.pool_parameter in ("d6", "d8"):
+        return f"{size}{sys_.pool_parameter}"
+    if sys_.pool_parameter not in DICE_NAMES:   # a skill, a modifier, rolled d10s: by name
+        return f"{sys_.pool_parameter} {size}"
+    return f"{size} die" if size == 1 else f"{size} dice"
+
+
+#: Pool parameters headed as dice in tables ("3 dice"); any other is headed by its name.
+DICE_NAMES = ("dice", "d6", "d8", None)
+#: Steps for the default columns of a knob with a wide range (a skill of 1-99: 10, 20, ...).
+_ROUND_STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
+
+
+def counts_dice(system: "str | System") -> bool:
+    """Whether the system's pool parameter is a number of dice (UWR's dice, Legend of the Five
+    Rings' rolled d10s), not a skill or a modifier read against the roll (Call of Cthulhu's
+    skill, D&D's modifier). A system without one rolls one die: it counts.
+
+    Example:
+        >>> counts_dice("uwr"), counts_dice("l5r-4e"), counts_dice("call-of-cthulhu-7e")
+        (True, True, False)
+    """
+    sys_ = get_system(system)
+    return sys_.pool_parameter is None or sys_.mechanic.adds_dice(sys_.pool_parameter)
+
+
+def pool_bounds(system: "str | System") -> tuple[int, int]:
+    """The pool sizes the system's pool parameter allows: its bounds, never below 0 (a
+    system without a pool parameter: 0 to the largest pool).
+
+    Example:
+        >>> pool_bounds("uwr")[0], pool_bounds("pbta")
+        (0, (0, 4))
+    """
+    sys_ = get_system(system)
+    param = sys_.params.get(sys_.pool_parameter) if sys_.pool_parameter else None
+    low = max(0, param.minimum) if param is not None and param.minimum is not None else 0
+    high = param.maximum if param is not None and param.maximum is not None else MAX_DICE
+    return low, min(high, MAX_DICE)
+
+
+TYPICAL_DICE = 4
+"""A typical character's pool in a dice-pool system (a pool of 0 passes nothing)."""
+
+
+def typical_pool(system: "str | System") -> int:
+    """The pool a single check or a solved ladder is read at: :data:`TYPICAL_DICE` dice
+    (within the pool parameter's bounds), or the default value of a knob that is not a number
+    of dice (a skill of 50, an ability of +2).
+
+    Example:
+        >>> typical_pool("uwr"), typical_pool("risk"), typical_pool("call-of-cthulhu-7e")
+        (4, 3, 50)
+    """
+    sys_ = get_system(system)
+    low, high = pool_bounds(sys_)
+    param = sys_.params.get(sys_.pool_parameter) if sys_.pool_parameter else None
+    wanted = TYPICAL_DICE if counts_dice(sys_) or param is None else param.default
+    try:
+        wanted = int(wanted)
+    except (TypeError, ValueError):
+        wanted = TYPICAL_DICE
+    return min(max(wanted, low), high)
+
+
+def pools_for(system: "str | System", pool_sizes: Iterable[int]) -> list[int]:
+    """The pool sizes of ``pool_sizes`` this system can roll (its pool parameter's bounds);
+    for a knob that is not a number of dice, or when none fits, :func:`default_pool_sizes`.
+
+    Example:
+        >>> pools_for("risk", range(1, 11)), pools_for("uwr", [2, 4])
+        ([1, 2, 3], [2, 4])
+    """
+    sys_ = get_system(system)
+    if not counts_dice(sys_):
+        return default_pool_sizes(sys_)
+    low, high = pool_bounds(sys_)
+    return [n for n in pool_sizes if low <= n <= high] or default_pool_sizes(sys_)
+
+
+def default_pool_sizes(system: "str | System", most: int = 12) -> list[int]:
+    """The pool sizes a table shows when none are given: 1-10 dice for a dice pool (within the
+    parameter's bounds); for another knob (a skill of 1-99, a modifier) at most ``most``
+    round values across its range (pool sizes are never negative).
+
+    Example:
+        >>> default_pool_sizes("uwr")
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+        >>> default_pool_sizes("call-of-cthulhu-7e")
+        [10, 20, 30, 40, 50, 60, 70, 80, 90]
+    """
+    sys_ = get_system(system)
+    low, high = pool_bounds(sys_)
+    if counts_dice(sys_):
+        return list(range(max(1, low), min(high, 10) + 1)) or [max(1, low)]
+    step = next((s for s in _ROUND_STEPS if (high - low) // s + 1 <= most), _ROUND_STEPS[-1])
+    first = -(-low // step) * step
+    return list(range(first, high + 1, step)) or [low]
+
+
 def _rungs(sys_: System, rungs: "Sequence[str | Rung] | None") -> list[Rung]:
     if rungs is None:
         return list(sys_.ladder) or [Rung("pass")]

@@ -30,7 +30,8 @@ from ._ladder_search import (  # noqa: F401 (public here)
     find_conflicts,
     ordered_choice,
 )
-from .analysis import pool_size_list, success_curve
+from .analysis import (  # noqa: F401 (pool_label, default_pool_sizes: public here too)
+    default_pool_sizes, pool_label, pool_size_list, success_curve)
 from .api import check
 from .errors import ParameterError, WorkbenchError
 from .limits import MAX_DICE
@@ -43,21 +44,6 @@ if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd  # lazy: pandas
 
 DEFAULT_TABLE_POOLS = range(1, 11)
-
-
-def pool_label(system: "str | System", size: int, quality: str | None = None) -> str:
-    """How designers write a pool of ``size`` dice in this system: ``3 dice``, ``3d6``, ``B3``.
-
-    Example:
-        >>> pool_label("uwr", 1), pool_label("unnamed", 3), pool_label("arrata", 5, "A")
-        ('1 die', '3d6', 'A5')
-    """
-    sys_ = get_system(system)
-    if "quality" in sys_.params:  # Arrata's stat notation: Quality letter + Quantity
-        return f"{quality or sys_.params['quality'].default}{size}"
-    if sys_.pool_parameter in ("d6", "d8"):
-        return f"{size}{sys_.pool_parameter}"
-    return f"{size} die" if size == 1 else f"{size} dice"
 
 
 def ladder_table(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS,
@@ -88,14 +74,16 @@ def ladder_table(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_TAB
     return table
 
 
-def difficulty_table(system: "str | System", pool_sizes: Iterable[int] = range(1, 7),
+def difficulty_table(system: "str | System", pool_sizes: Iterable[int] | None = None,
                      condition: str | None = None, **params: Any) -> pd.DataFrame:
     """A seed's difficulty table with the probabilities added, ready to export.
 
     Columns: ``Difficulty`` (rung name), ``Example`` (when the seed gives examples),
     ``Setting`` (what the rung sets), then P(pass) per pool size headed as designers write
-    pools (``1 die``, ``B3``, ``3d6``). For narrative dice (no pool size) the columns are the
-    share of each outcome and ``any YES``, as in the source's odds table.
+    pools (``1 die``, ``B3``, ``3d6``; ``skill 40`` for a knob that is not a number of dice),
+    by default :func:`default_pool_sizes`. For narrative dice (no pool size) the columns are
+    the share of each outcome and ``any YES``, as in the source's odds table; for another
+    system without a pool size, the share of each tier (if it has tiers) and P(pass).
 
     Example:
         >>> table = difficulty_table("fons", [2])
@@ -114,15 +102,29 @@ def difficulty_table(system: "str | System", pool_sizes: Iterable[int] = range(1
         shares = []
         for rung in sys_.ladder:
             result = check(sys_, **sys_.with_rung(rung, **params))
-            row = dict(result.pmf.items())
-            row["any YES" if sys_.outcome_labels else "P(pass)"] = result.p_pass
+            row = _shares_without_pool(sys_, result)
+            if condition:
+                row[f"P({condition})"] = result.probability(condition)
+            else:
+                row["any YES" if sys_.outcome_labels else "P(pass)"] = result.p_pass
             shares.append(row)
         return pd.concat([head, pd.DataFrame(shares)], axis=1)
-    sizes = pool_size_list(pool_sizes)
+    sizes = pool_size_list(default_pool_sizes(sys_) if pool_sizes is None else pool_sizes)
     probs = ladder_table(sys_, sizes, condition=condition, **params)
     quality = sys_.resolve(**params).get("quality")
     probs.columns = [pool_label(sys_, n, quality) for n in sizes]
     return pd.concat([head, probs.reset_index(drop=True)], axis=1)
+
+
+def _shares_without_pool(sys_: "System", result) -> dict:
+    """A row for a system without a pool size: the share of each named outcome (narrative
+    dice's answers, or the tiers a roll is read into); a bare total (a d20 + modifier, the
+    best of two exploding dice) has too many outcomes for columns and shows only P(pass)."""
+    if sys_.outcome_labels:
+        return dict(result.pmf.items())
+    if result.tiers is not None:
+        return dict(result.tiers.items())
+    return {}
 
 
 # --------------------------------------------------------------------------- the solver

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from ._version import __version__
 from .errors import ParameterError, WorkbenchError
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
+from .analysis import pools_for
 from .ladders import difficulty_table, ladder_table, pool_label, solve_ladder
 from .rules.content import content_key
 from .rules.registry import get_system
@@ -79,7 +80,7 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "alt": (("figure",), "a short text describing the figure"),
     "condition": (("table", "ladder", "figure"), "a condition over the system's statistics and "
                   "parameters, such as hits >= 3 (P(condition) instead of P(pass))"),
-    "stat": (("figure",), "one of the system's statistics (kind=check draws its distribution)"),
+    "statistic": (("figure",), "one of the system's statistics (kind=check draws its distribution)"),
     "caption": (BLOCK_KINDS, "text shown with the table or under the figure"),
 }
 DEFAULT_POOLS = "1-10"  # as `workbench table`
@@ -243,7 +244,10 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
     _pool_as_typical(sys_, params, settings)
     out: dict[str, Any] = {"kind": kind, "system": sys_, "params": tuple(sorted(params.items())),
                            "options": tuple(sorted(given.items()))}
-    out["pools"] = parse_pools(settings.get("pools", DEFAULT_POOLS))
+    if "pools" in settings or not sys_.pool_parameter:
+        out["pools"] = parse_pools(settings.get("pools", DEFAULT_POOLS))
+    else:   # the pools its rules allow: Risk's 1-3 dice, a skill's 10, 20, ... 90
+        out["pools"] = tuple(pools_for(sys_, parse_pools(DEFAULT_POOLS)))
     if "rungs" in settings:
         out["rungs"] = _rungs(sys_, settings["rungs"], "want" in settings)
     style = _choice("format", settings.get("format", "percent"), NUMBER_STYLES)
@@ -258,10 +262,11 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         except ParameterError as exc:
             raise BlockOptionError("condition", settings["condition"], exc.allowed) from None
         out["condition"] = settings["condition"]
-    if "stat" in settings:
-        if settings["stat"] not in sys_.statistic_names:
-            raise BlockOptionError("stat", settings["stat"], "one of " + ", ".join(sys_.statistic_names))
-        out["stat"] = settings["stat"]
+    if "statistic" in settings:   # not "stat": that is a parameter (Ironsworn) or shorthand (B5)
+        if settings["statistic"] not in sys_.statistic_names:
+            raise BlockOptionError("statistic", settings["statistic"],
+                                   "one of " + ", ".join(sys_.statistic_names))
+        out["stat"] = settings["statistic"]
     if kind in ("ladder", "figure"):
         out["want"] = settings.get("want")
         if out["want"] is not None and not out["want"].strip():
@@ -284,7 +289,7 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         users = {"base": ("difference",), "want": ("ladder",), "pool": ("ladder",),
                  "rungs": ("curve", "difference", "ladder"), "pools": ("curve", "difference", "ladder"),
                  "knob": ("outcomes",), "levels": ("outcomes",),
-                 "condition": ("ladder",), "stat": ("check",)}
+                 "condition": ("ladder",), "statistic": ("check",)}
         for option, kinds in users.items():
             if option in settings and out["figure"] not in kinds:
                 raise BlockOptionError(option, settings[option], f"only with kind={' / kind='.join(kinds)} "

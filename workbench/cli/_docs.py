@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from .. import files, validation
+from ..analysis import pools_for, typical_pool
 from ..errors import WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
 from ..ladders import (
@@ -74,7 +75,10 @@ def register(sub) -> None:
     p = sub.add_parser("table", help="a system's difficulty ladder with P(pass) per pool size")
     p.add_argument("system", help="system id, alias, variant id or path to a .toml file")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE", help="the character's other settings")
-    p.add_argument("--pools", default="1-10", help="pool sizes, e.g. 1-10 or 2,4,6 (default 1-10)")
+    p.add_argument("--pools", default=None,
+                   help="pool sizes, e.g. 1-10 or 2,4,6 (default 1-10 dice; for a knob that is "
+                        "not a number of dice, such as a skill of 1-99, round values across "
+                        "its range)")
     p.add_argument("--condition", default=None, metavar="TEXT",
                    help='P(this condition) instead of P(pass), e.g. "ones * 2 > dice" (names: the '
                         "system's statistics, as workbench systems lists them, and parameters)")
@@ -95,13 +99,16 @@ def register(sub) -> None:
     p.add_argument("params", nargs="*", metavar="NAME=VALUE")
     p.add_argument("--want", required=True, help='e.g. "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2"')
     p.add_argument("--pool", default=None, help="the typical pool size the odds are wanted at "
-                                                "(default 4, or the middle of --pools)")
+                                                "(default 4 dice, or the middle of --pools; a "
+                                                "knob that is not dice, such as a skill: its "
+                                                "default)")
     p.add_argument("--pools", default=None, metavar="RANGE",
                    help="pool sizes of the typical characters, e.g. 3-6: at each of them every rung "
                         "stays at most as likely as the easier one (default: just --pool)")
-    p.add_argument("--across", default="1-10", metavar="RANGE",
+    p.add_argument("--across", default=None, metavar="RANGE",
                    help="pool sizes for the across-pools table; crossings there outside --pools are "
-                        "reported, not enforced (default 1-10)")
+                        "reported, not enforced (default 1-10 dice, within the system's bounds; "
+                        "round values of a skill's range)")
     p.add_argument("--tolerance", default="0.05", help="how far off still counts as reached (default 0.05)")
     p.add_argument("--turn", default=None, metavar="KNOB[,KNOB]",
                    help="turn only these of the ladder's knobs, e.g. target (default: all it uses)")
@@ -174,7 +181,8 @@ def run_table(args) -> int:
     if args.out is not None:
         checked_out_path(args.out)
         not_a_data_file(args.out, args.system)
-    frame = difficulty_table(args.system, parse_pools(args.pools), condition=args.condition,
+    pools = None if args.pools is None else parse_pools(args.pools)
+    frame = difficulty_table(args.system, pools, condition=args.condition,
                              **parse_assignments(args.params))
     write_text(render_table(frame, args.format, numbers), args.out)
     return 0
@@ -216,7 +224,9 @@ def _typical_pools(args) -> tuple[int, list[int]]:
     pools = None if args.pools is None else parse_pools(args.pools)
     if args.pool is not None:
         pool = whole_number(args.pool, "--pool", 0, MAX_POOL)
-    elif pools is None or 4 in pools:
+    elif pools is None:
+        pool = typical_pool(args.system)   # 4 dice, or a skill's default (Call of Cthulhu: 50)
+    elif 4 in pools:
         pool = 4
     else:
         pool = sorted(pools)[(len(pools) - 1) // 2]
@@ -255,7 +265,8 @@ def run_ladder(args) -> int:
     show = args.show or ("solution" if args.format == "csv" else "both")
     if show == "both" and args.format == "csv":
         raise WorkbenchError("--show both cannot be one CSV file; allowed with csv: solution or pools")
-    across = parse_pools(args.across, "--across")
+    across = (pools_for(args.system, range(1, 11)) if args.across is None
+              else parse_pools(args.across, "--across"))
     solution = solve_ladder(args.system, args.want, pool, pools=pools, tolerance=tolerance,
                             knobs=_turned_knobs(args.system, args.turn), report_pools=across,
                             condition=args.condition, **params)

@@ -22,7 +22,7 @@ from ._args import parse_assignments
 
 # Block options the command line spells as --options; any other name is a system parameter.
 _CLI_OPTIONS = ("kind", "base", "compare", "pools", "rungs", "want", "pool", "knob", "levels",
-                "width", "height", "scale", "condition", "stat")
+                "width", "height", "scale", "condition")
 
 
 def register(sub) -> None:
@@ -77,12 +77,15 @@ def run_figure(args) -> int:
                              if clash[0] in _CLI_OPTIONS else
                              f"parameter {clash[0]!r} is not a parameter of a figure")
     options = {name: getattr(args, name) for name in _CLI_OPTIONS if getattr(args, name) is not None}
+    if args.stat is not None:   # --stat as in pmf; blocks call it statistic (stat=B5 is a setting)
+        options["statistic"] = args.stat
     try:
         block = parse_block("figure", args.system, {**options, **params, "output": suffix})
         figure = build_figure(block)  # a --want the solver cannot read fails here
     except BlockOptionError as exc:
-        if exc.option in _CLI_OPTIONS:
-            raise WorkbenchError(f"--{exc.option} got {exc.value!r}; allowed: {exc.allowed}") from None
+        if exc.option in (*_CLI_OPTIONS, "statistic"):
+            flag = "stat" if exc.option == "statistic" else exc.option
+            raise WorkbenchError(f"--{flag} got {exc.value!r}; allowed: {exc.allowed}") from None
         system = get_system(args.system)
         unknown = exc.allowed.startswith("options of workbench-")
         allowed = f"parameters of {system.id}: {', '.join(system.params)}" if unknown else exc.allowed

@@ -85,8 +85,12 @@ def _line(x, y, stderr, name: str, hover: str, line: dict, marker: dict | None =
 
 
 def _pool_ticks(sizes: Sequence[int]) -> dict:
-    """A tick at every pool size when there are few of them (pools are whole numbers)."""
-    return {"dtick": 1} if len(sizes) <= 12 else {}
+    """A tick at every pool size when there are few of them (pools are whole numbers; a
+    skill's 10, 20, ... 90 gets those ticks, not 81 of them)."""
+    if len(sizes) > 12:
+        return {}
+    steps = {b - a for a, b in zip(sorted(sizes), sorted(sizes)[1:])}
+    return {"dtick": 1} if steps <= {1} else {"tickmode": "array", "tickvals": sorted(sizes)}
 
 
 def pool_axis_title(systems: Iterable[Any]) -> str:
@@ -326,8 +330,8 @@ def check_figure(system: "str | System", method: str = "exact", *, trials: int =
     trimmed = ""
     for index, (kind, dist) in enumerate(parts):
         axis = "" if index == 0 else str(index + 1)
-        x = [_outcome_name(o) if kind == "outcome" and not sys_.outcome_labels else str(o)
-             for o in dist.outcomes]
+        net = kind == "outcome" and not sys_.outcome_labels and not result.stats   # the seeds' nets
+        x = [_outcome_name(o) if net else str(o) for o in dist.outcomes]
         y = [float(p) for p in dist.probabilities]
         se = (list(dist.stderr) if dist.stderr is not None else [math.nan] * len(x))
         if kind == "outcome" and not sys_.outcome_labels:
@@ -343,18 +347,29 @@ def check_figure(system: "str | System", method: str = "exact", *, trials: int =
                        "text": [f"{v:.0%}" if v >= 0.005 else "" for v in y],
                        "textposition": "outside", "cliponaxis": False,
                        "hovertemplate": f"%{{x}}: {_percent_hover(method)}<extra></extra>"})
+    # The axes end a little above the tallest bar (with room for its label): a spread of 6%
+    # bars is not flattened against a 0-100% axis. Outcomes and tiers share one scale.
+    top = min(1.05, max((v for t in traces for v in t["y"]), default=1.0) * 1.15 + 0.02)
     named = stat or ("total" if result.stats else None)
+    bars = len(traces[0]["x"])
+    # Every bar keeps its label while they fit (about 10 beside the tiers, 20 alone); past
+    # that every second (third...) bar is labelled, so labels never run into each other.
+    most = 10 if len(parts) == 2 else 20
+    step = {"tickmode": "linear", "tick0": 0, "dtick": math.ceil(bars / most)} if bars > most else {}
+    if step:
+        layout["xaxis"] = step
     if len(parts) == 2:
-        layout = {"xaxis": {"domain": [0, 0.55], "title": {"text": (named or "net successes") + trimmed}},
+        layout = {"xaxis": {"domain": [0, 0.55], "title": {"text": (named or "net successes") + trimmed},
+                            **step},
                   "xaxis2": {"domain": [0.63, 1], "anchor": "y2", "title": {"text": "tier"},
                              "tickangle": -30},
-                  "yaxis2": {"anchor": "x2", **percent_axis(range=[0, 1.05])}}
+                  "yaxis2": {"anchor": "x2", **percent_axis(range=[0, top])}}
     given = ", ".join(f"{k}={v}" for k, v in params.items()) or "defaults"
     x_title = "outcome" if sys_.outcome_labels else (named or "successes") + trimmed
     return new_figure(f"{sys_.name}: one check ({given})", x_title, "probability", traces=traces,
                       subtitle=(f"P(pass) {result.p_pass:.1%} · " if result.p_pass is not None
                                 else "no target set · ") + method_note(method, trials, seed),
-                      y="percent", yaxis={"range": [0, 1.05]}, height=height, **layout)
+                      y="percent", yaxis={"range": [0, top]}, height=height, **layout)
 
 
 TAIL = 0.001

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import pandas as pd
 
-from ..analysis import comparison_entry, evaluate, success_curve
+from ..analysis import comparison_entry, evaluate, pool_bounds, success_curve
 from ..errors import WorkbenchError
 from ..rules.registry import get_system
 from ..rules.system import Rung, System
@@ -115,7 +115,8 @@ def curve_frame(entries: Iterable[Any], pools: Iterable[int] = range(1, 11),
     """P(pass) per entry, rung and pool size: columns label, system, pool, rung, p_pass, stderr.
 
     ``stderr`` is NaN for exact results. A system without a pool parameter gives the same
-    value at every pool size.
+    value at every pool size; a pool parameter with bounds (Risk's 1-3 attacking dice) has
+    rows only for the pools inside them.
 
     Example:
         >>> [round(p, 4) for p in curve_frame(["uwr"], [1, 2], rungs=["Normal"])["p_pass"]]
@@ -123,7 +124,8 @@ def curve_frame(entries: Iterable[Any], pools: Iterable[int] = range(1, 11),
     """
     sizes = tuple(int(n) for n in pools)
     frames = [line_curve(line, sizes, method, trials, seed) for line in read_entries(entries, rungs)]
-    return pd.concat(frames, ignore_index=True)
+    drawn = [frame for frame in frames if len(frame)] or frames[:1]
+    return pd.concat(drawn, ignore_index=True)
 
 
 def line_curve(line: Line, pools: tuple[int, ...], method: str, trials: int,
@@ -154,7 +156,11 @@ def _line_curve(line: Line, pools: tuple[int, ...], method: str, trials: int,
     sys_ = line.system_object
     knobs = {k: v for k, v in line.params if k != sys_.pool_parameter}
     chosen = [Rung(AS_SET) if name == AS_SET else name for name in line.chosen_rungs()]
-    frame = success_curve(sys_, pools, chosen, label=line.label, method=method, trials=trials,
+    low, high = pool_bounds(sys_)
+    inside = tuple(n for n in pools if low <= n <= high)   # Risk attacks with 1-3 dice only:
+    if not inside:                                          # its curve stops where its rules do
+        return pd.DataFrame(columns=["label", "system", "pool", "rung", "p_pass", "stderr"])
+    frame = success_curve(sys_, inside, chosen, label=line.label, method=method, trials=trials,
                           seed=seed, **knobs)
     if "stderr" not in frame:
         frame["stderr"] = math.nan

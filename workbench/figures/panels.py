@@ -9,7 +9,7 @@ from typing import Any, Iterable, Sequence
 
 import plotly.graph_objects as go
 
-from ..analysis import evaluate
+from ..analysis import counts_dice, evaluate, pools_for
 from ..errors import WorkbenchError
 from . import frames as _frames
 from .charts import (
@@ -77,8 +77,13 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
              for line in lines]
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=names, shared_yaxes=True,
                         horizontal_spacing=0.06, vertical_spacing=row_spacing(rows, 0.12))
+    axes = []
     for index, line in enumerate(lines):
-        frame = _frames.line_curve(line, tuple(sizes), "exact", 100_000, 0)
+        sys_ = line.system_object
+        # each system along the pools it can roll: Risk's 1-3 dice, a skill's round values
+        own = pools_for(sys_, sizes) if sys_.pool_parameter else sizes
+        axes.append((own, "dice in the pool" if counts_dice(sys_) else sys_.pool_parameter))
+        frame = _frames.line_curve(line, tuple(own), "exact", 100_000, 0)
         row, col = divmod(index, columns)
         for step, (rung, part) in enumerate(frame.groupby("rung", sort=False)):
             fig.add_trace(go.Scatter(
@@ -91,7 +96,9 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
     fig.update_yaxes(**percent_axis(), title_text="")
     for row in range(1, rows + 1):
         fig.update_yaxes(title_text="P(pass)", row=row, col=1)
-    fig.update_xaxes(title_text="dice in the pool", **_pool_ticks(sizes))
+    for index, (own, named) in enumerate(axes):
+        row, col = divmod(index, columns)
+        fig.update_xaxes(title_text=named, row=row + 1, col=col + 1, **_pool_ticks(own))
     fig.update_layout(template=TEMPLATE_NAME, title={"text": title}, autosize=True,
                       height=(panel_height or PANEL_HEIGHT) * rows + 140,
                       legend={"groupclick": "toggleitem", "tracegroupgap": 12},

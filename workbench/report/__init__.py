@@ -41,7 +41,7 @@ def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
         >>> build_report("/tmp/report.html", ["nope"])  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        workbench.errors.WorkbenchError: unknown system 'nope'; known: uwr, fons, unnamed, arrata, erzahlspiel, ... (or a path to a .toml data file)
+        workbench.errors.WorkbenchError: unknown system 'nope'; known: uwr, fons, unnamed, arrata, erzahlspiel, ...
     """
     if not isinstance(out, (str, Path)) or not str(out):
         raise ParameterError(None, "out", out, "a file name ending in .html")

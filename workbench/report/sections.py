@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import stateful, validation
 from .._display import READABLE_NAMES, readable_table
-from ..analysis import success_curve
+from ..analysis import counts_dice, pool_bounds, pool_label, success_curve, typical_pool, pools_for
 from ..api import check
 from ..errors import ParameterError, WorkbenchError
 from ..ladders import difficulty_table, parse_wanted, solve_ladder
@@ -163,7 +163,7 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
         if not sys_.ladder:
             ladders.items.append(f"{sys_.name}: no difficulty ladder in its data file.")
             continue
-        table = difficulty_table(sys_, sizes if sys_.pool_parameter else [1])
+        table = difficulty_table(sys_, pools_for(sys_, sizes) if sys_.pool_parameter else [1])
         numeric = [c for c in table.columns if table[c].dtype.kind == "f"]
         ladders.items.append(Table(sys_.name, table, percent=numeric))
         if not sys_.pool_parameter:  # pooled ladders are the curves above
@@ -178,7 +178,8 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
         for sys_ in picked_variants:
             base = sys_.base
             if base and sys_.pool_parameter:
-                what_if.items.append(figures.difference_figure(sys_, base, sizes, height=380))
+                what_if.items.append(figures.difference_figure(sys_, base, pools_for(sys_, sizes),
+                                                               height=380))
             else:
                 what_if.items.append(f"{sys_.name}: no pool size to compare along; see its "
                                      "outcome chart below.")
@@ -194,7 +195,7 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
         if sys_ in narrative:
             outcomes.items.append(figures.narrative_odds_figure(sys_, height=420))
         elif sys_ in tiered:
-            outcomes.items.append(figures.tier_figure(sys_, sizes, height=420))
+            outcomes.items.append(figures.tier_figure(sys_, pools_for(sys_, sizes), height=420))
     if outcomes.items:
         sections.append(outcomes)
     state = _stateful_section(chosen)
@@ -207,7 +208,7 @@ def _wanted_text(wanted: Mapping[str, float]) -> str:
     return ", ".join(f"{name} {p:.0%}" for name, p in wanted.items())
 
 
-def own_wanted(system: Any, pool: int = TYPICAL_POOL, shape: Sequence[float] = DEFAULT_SHAPE
+def own_wanted(system: Any, pool: int | None = None, shape: Sequence[float] = DEFAULT_SHAPE
                ) -> dict[str, float]:
     """Wanted odds for a system's own rungs: the easiest (likeliest at ``pool`` dice with the
     system's own settings) gets ``shape[0]``, the hardest ``shape[-1]``, the rungs between
@@ -220,7 +221,7 @@ def own_wanted(system: Any, pool: int = TYPICAL_POOL, shape: Sequence[float] = D
         {'Success with a Twist': 0.9, 'Success': 0.57, 'Triumph': 0.2}
     """
     sys_ = get_system(system)
-    frame = success_curve(sys_, [pool])
+    frame = success_curve(sys_, [typical_pool(sys_) if pool is None else pool])
     names = list(dict.fromkeys(frame["rung"]))
     odds = dict(zip(frame["rung"], frame["p_pass"]))
     easiest_first = sorted(names, key=lambda name: -float(odds[name] or 0))  # stable on ties
@@ -267,12 +268,15 @@ def _solved_section(pooled, sizes, wanted: str | None) -> Section:
             own = ", ".join(r.name for r in sys_.ladder)
             section.items.append(f"{sys_.name}: its rungs ({own}) are not those asked for; "
                                  "its own rungs are solved instead, at 90% down to 20%.")
-        solution = solve_ladder(sys_, goals, pool=TYPICAL_POOL, pools=TYPICAL_POOLS)
+        pool = typical_pool(sys_)
+        low, high = pool_bounds(sys_)
+        near = [n for n in TYPICAL_POOLS if low <= n <= high] if counts_dice(sys_) else [pool]
+        solution = solve_ladder(sys_, goals, pool=pool, pools=sorted({pool, *near}))
         if not solution.ordered:
             caption += " — not ordered: rungs cross"
         section.items.append(Table(caption, solution.table(), percent=["wanted", "achieved"],
                                    pp=["error"]))
-        section.items.append(figures.ladder_figure(solution, sizes, height=380))
+        section.items.append(figures.ladder_figure(solution, pools_for(sys_, sizes), height=380))
     if not pooled:
         section.items.append("Solved ladders need a system with a pool size.")
     return section
@@ -285,7 +289,7 @@ def _and(names: Sequence[str]) -> str:
 
 
 def _has_tiers(sys_) -> bool:
-    return check(sys_, **{sys_.pool_parameter: 1}).tiers is not None
+    return check(sys_, **{sys_.pool_parameter: typical_pool(sys_)}).tiers is not None
 
 
 def _glance(chosen) -> Section:
@@ -294,16 +298,20 @@ def _glance(chosen) -> Section:
 
     rows = []
     for sys_ in chosen:
-        frame = success_curve(sys_, [TYPICAL_POOL])
+        pool = typical_pool(sys_)
+        frame = success_curve(sys_, [pool])
         steps = " → ".join(f"{rung} {_percent(p)}" for rung, p in zip(frame["rung"], frame["p_pass"]))
         rows.append({"system": f"{sys_.name} ({sys_.id})",
-                     "pool": sys_.pool_parameter or "one die",
-                     f"P(pass) at {TYPICAL_POOL} dice, easiest to hardest": steps})
+                     "pool": pool_label(sys_, pool) if sys_.pool_parameter else "one die",
+                     "P(pass), easiest to hardest": steps})
     single = any(not sys_.pool_parameter for sys_ in chosen)
-    return Section("At a glance", "Each system's ladder at a typical pool of "
-                   f"{TYPICAL_POOL} dice" + (" (a single die where the system rolls one)"
-                                             if single else "") + ". Every number is exact "
-                   "unless marked simulated.",
+    other = any(sys_.pool_parameter and not counts_dice(sys_) for sys_ in chosen)
+    dice = any(sys_.pool_parameter and counts_dice(sys_) for sys_ in chosen)
+    return Section("At a glance", "Each system's ladder at a typical pool" +
+                   (f" of {TYPICAL_POOL} dice" if dice else "") +
+                   (" (a single die where the system rolls one)" if single else "") +
+                   (" (a knob that is not a number of dice, such as a skill, at its default)"
+                    if other else "") + ". Every number is exact unless marked simulated.",
                    [Table("", pd.DataFrame(rows))])
 
 

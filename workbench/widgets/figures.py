@@ -102,6 +102,10 @@ def settled_pools(settings: ExplorerSettings) -> tuple[int, ...]:
     """
     frame = _figures.curve_frame(_lines(settings), range(1, SETTLE_CAP + 1))
     curves = frame.pivot_table(index="pool", columns=["label", "rung"], values="p_pass")
+    if curves.empty:
+        return tuple(range(1, SETTLE_MIN + 1))
+    # A curve whose pool parameter ends early (Risk: 3 dice) holds its last value from there.
+    curves = curves.reindex(range(1, SETTLE_CAP + 1)).ffill().bfill()
     end = curves.loc[SETTLE_CAP]
     for size in range(SETTLE_MIN, SETTLE_CAP + 1):
         if ((curves.loc[size] - end).abs() <= SETTLE_TOLERANCE).all():

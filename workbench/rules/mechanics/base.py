@@ -68,6 +68,11 @@ class Mechanic:
     def cross_check(self, p: Mapping[str, Any]) -> None:
         """Reject combinations of individually valid values."""
 
+    def adds_dice(self, name: str) -> bool:
+        """Whether parameter ``name`` is a number of dice (tables head its values "4 dice"
+        and show 1-10); a mechanic that cannot say is taken to count dice."""
+        return True
+
     pass_from: str | None = None
 
     def tier_names(self) -> tuple[str, ...]:

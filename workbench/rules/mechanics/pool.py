@@ -104,6 +104,11 @@ class PoolMechanic(PoolReading, Mechanic):
                                         if name not in self._pool_keys and name not in shorthand)
         self.uses_obstacle = any(e.verb == "obstacle" for s in model.params.values() for e in s.effect)
 
+    def adds_dice(self, name: str) -> bool:
+        """Whether parameter ``name`` adds dice (``effect = { add_dice = ... }``), as a pool
+        size does; a skill, a modifier or a target does not."""
+        return any(verb == "add_dice" for verb, *_ in self._plan.get(name, ()))
+
     # -- reading the file ------------------------------------------------------------------
     def _fail(self, where: str, problem: str):
         raise DataFileError(self.source, where, problem)
