@@ -269,7 +269,7 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
     """Read a raw distribution (exact or simulated) as ``system``'s check result."""
     mechanic = system.mechanic
     found = mechanic.extra(params)
-    if not isinstance(found, Mapping):
+    if type(found) is not dict and not isinstance(found, Mapping):   # a dict: at once
         raise WorkbenchError(f"{mechanic.system_id}: extra(p) returned {shown(found)}; allowed: a "
                              "dict of facts to show beside the result")
     pmf, extra = outcomes(mechanic, raw), dict(found)
