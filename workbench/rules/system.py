@@ -5,6 +5,7 @@ A system describes; :func:`workbench.check` and the other entry points compute.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Iterable, Iterator, Mapping
 
 from ..errors import DataFileError, ParameterError, WorkbenchError, shown
@@ -188,14 +189,18 @@ class System:
         reading = [(name, self.params[name]) for name in getattr(self.mechanic, "reading_parameters", ())]
         shared: dict[tuple, tuple[dict[str, Any], PoolSpec]] = {}
         parse = self._parse
+        skipped = {name for name, _ in reading}
+        layout, rest, getter = None, (), None
         for given in points:
             key = None
             if reading:
-                rest = dict(given)
-                for name, _ in reading:
-                    rest.pop(name, None)
-                values = tuple(rest.values())
-                key = (tuple(rest), values, tuple(map(type, values)))   # 1 and True differ
+                names = tuple(given)
+                if names != layout:   # a grid's points name the same parameters: once
+                    layout = names
+                    rest = tuple(name for name in names if name not in skipped)
+                    getter = itemgetter(*rest) if len(rest) > 1 else None
+                values = getter(given) if getter is not None else tuple(given[name] for name in rest)
+                key = (rest, values, tuple(map(type, values)))   # 1 and True differ
                 try:
                     found = shared.get(key)
                 except TypeError:   # an unhashable value: resolved (and refused) on its own
