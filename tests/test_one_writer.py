@@ -10,7 +10,10 @@ file and line.
 from __future__ import annotations
 
 import ast
+import signal
 from pathlib import Path
+
+import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 PATH_WRITES = {"write_text", "write_bytes", "touch"}   # the path is the receiver
@@ -116,3 +119,25 @@ def test_ctrl_c_before_any_write_says_only_interrupted(tmp_path, monkeypatch, ca
     assert cli.main(["table", "uwr", "--out", str(tmp_path / "odds.rst")]) == 130
     assert capsys.readouterr().err == "workbench: interrupted\n"
     assert (tmp_path / "odds.rst").read_text() == "old\n"
+
+
+def test_sigterm_just_after_the_rename_names_the_file_written(tmp_path, monkeypatch, capsys):
+    """As with Ctrl-C: a kill that lands after the file is renamed into place says it is there."""
+    from workbench import cli
+    from workbench.cli import _docs
+
+    def killed(*args, **kwargs):
+        raise cli.Terminated
+
+    monkeypatch.setattr(_docs, "print", killed, raising=False)
+    out = tmp_path / "odds.rst"
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:   # entry() sets the program's own signal handlers: the test process gets its back
+        with pytest.raises(SystemExit) as stop:
+            cli.entry(["table", "uwr", "--out", str(out)])
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    assert stop.value.code == 143
+    assert capsys.readouterr().err == f"workbench: terminated after writing {out}\n"
+    assert out.read_text() == cli_table_text()

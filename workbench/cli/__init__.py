@@ -82,9 +82,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 INTERRUPTED = "workbench: interrupted"
+TERMINATED = "workbench: terminated"
 
 
-def interrupted_line(written: list[str]) -> str:
+def interrupted_line(written: list[str], how: str = INTERRUPTED) -> str:
     """What Ctrl-C prints: one line, naming any file that was already written whole (a file
     is renamed into place in one step, so it is either that or untouched).
 
@@ -95,8 +96,8 @@ def interrupted_line(written: list[str]) -> str:
         'workbench: interrupted after writing odds.rst'
     """
     if not written:
-        return INTERRUPTED
-    return f"{INTERRUPTED} after writing {', '.join(dict.fromkeys(written))}"
+        return how
+    return f"{how} after writing {', '.join(dict.fromkeys(written))}"
 
 
 class Terminated(BaseException):
@@ -115,13 +116,14 @@ def entry(argv: list[str] | None = None) -> "NoReturn":
     down, so it cannot print a traceback or replace the status."""
     _startup.loaded()
     signal.signal(signal.SIGTERM, _terminate)
+    before = len(files.replaced())
     try:
         code = main(argv)
     except KeyboardInterrupt:   # in the instant between the command's end and here
-        print(interrupted_line(files.replaced()), file=sys.stderr)
+        print(interrupted_line(files.replaced()[before:]), file=sys.stderr)
         code = 130
-    except Terminated:
-        print("workbench: terminated", file=sys.stderr)
+    except Terminated:   # a file renamed into place before it is whole and new: said so
+        print(interrupted_line(files.replaced()[before:], TERMINATED), file=sys.stderr)
         code = 143
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
