@@ -11,7 +11,8 @@ import workbench
 from workbench.errors import WorkbenchError
 from workbench.widgets import (AS_SET, EntrySettings, Explorer, ExplorerSettings, SettingsError,
                                curve_frame, difference_frame, figure, outcome_frame)
-from workbench.widgets.controls import (NOT_SET, TYPICAL_POOL, EntryControls, knob_widget,
+from workbench.analysis import counts_dice
+from workbench.widgets.controls import (NOT_SET, EntryControls, knob_widget,
                                         slider_bounds)
 from workbench.widgets.settings import _format
 
@@ -214,9 +215,11 @@ def test_every_declared_parameter_gets_a_control(system):
     assert set(controls.knobs) == set(sys_.params)
     settings = controls.settings()
     pool = sys_.params.get(sys_.pool_parameter)
-    typical = {} if pool is None else {  # a typical pool, within the parameter's bounds
-        pool.name: min(max(TYPICAL_POOL, pool.minimum or 0),
-                       pool.maximum if pool.maximum is not None else TYPICAL_POOL)}
+    # a typical pool within the parameter's bounds: 4 dice, or a skill's (modifier's) default
+    wanted = 4 if pool is None or counts_dice(sys_) else pool.default
+    typical = {} if pool is None else {
+        pool.name: min(max(wanted, pool.minimum or 0, 0),
+                       pool.maximum if pool.maximum is not None else wanted)}
     assert sys_.resolve(**settings.knobs) == sys_.resolve(**typical)  # defaults round-trip
     for name, param in sys_.params.items():
         widget = controls.knobs[name]

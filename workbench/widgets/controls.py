@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
+from ..analysis import typical_pool
 from ..errors import WorkbenchError
 from ..rules.params import Param
 from ..rules.registry import get_system
@@ -22,8 +23,6 @@ SLIDER_SPAN_POSITIVE = 30
 """Largest value a slider offers for a count (pools past 30 dice are off any table)."""
 SLIDER_SPAN_SIGNED = 6
 """Slider bounds for signed levels such as favor and advantage."""
-TYPICAL_POOL = 4
-"""Dice a new entry starts with: a typical character's pool (a pool of 0 passes nothing)."""
 NOT_SET = "(not set)"
 """What an optional parameter left unset shows (and holds: a ``None`` value would show blank)."""
 _LAYOUT = widgets.Layout(width="360px")
@@ -101,7 +100,8 @@ def knob_value(widget: widgets.ValueWidget) -> Any:
 class EntryControls:
     """The controls of one system or variant in the explorer: knobs, rungs, label, remove.
 
-    A new entry starts at a typical character's pool (:data:`TYPICAL_POOL` dice) unless
+    A new entry starts at a typical character's pool
+    (:func:`~workbench.analysis.typical_pool`: 4 dice, or a skill's default) unless
     ``params`` name the pool.
 
     Example:
@@ -121,9 +121,7 @@ class EntryControls:
         params = dict(params or {})
         pool = sys_.pool_parameter
         if pool and pool not in params and not _pool_set_otherwise(sys_, params):
-            declared = sys_.params[pool]
-            params[pool] = min(max(TYPICAL_POOL, declared.minimum or 0),
-                               declared.maximum if declared.maximum is not None else TYPICAL_POOL)
+            params[pool] = typical_pool(sys_)   # 4 dice in bounds, or a skill's default
         resolved = sys_.resolve(**params)  # checks the given values and fills defaults
         self.knobs = {name: knob_widget(param, resolved[name]) for name, param in sys_.params.items()}
         ladder = [r.name for r in sys_.ladder]
