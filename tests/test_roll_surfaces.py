@@ -208,3 +208,9 @@ def test_the_ladder_command_solves_a_skill_system_at_its_default_skill():
     assert data["pool"] == 50 and data["pools"] == [50]
     achieved = {r["name"]: r["achieved"] for r in data["rungs"]}
     assert achieved == {"Regular": pytest.approx(0.5), "Hard": pytest.approx(0.25)}   # d100 <= 50, <= 25
+
+
+def test_a_rung_no_pool_reaches_says_so_in_the_systems_own_words():
+    skill = wb.solve_ladder("call-of-cthulhu-7e", {"Regular": 0.99}, pool=50)
+    note = skill.rungs[0].note
+    assert "no pool from skill 20 to skill 80 comes within" in note and "dice" not in note

@@ -113,5 +113,8 @@ def reaching_pool(sys_: System, knobs: Mapping[str, Any], base: dict, goal: floa
         if abs(best.at_typical - goal) <= tolerance:
             return (f"{best.rung.describe()} would come within {100 * tolerance:.1f} pp of it "
                     f"{where(size)} ({pct(best.at_typical)})")
-    span = f"{min(order)}-{max(order)}" if order else str(pool)
-    return f"no pool of {span} dice comes within {100 * tolerance:.1f} pp with these settings"
+    if not order:
+        return f"no other pool than {where(pool).removeprefix('at ')} to try"
+    # "from 1 die to 34 dice", "from skill 20 to skill 80": in the system's own words
+    span = f"from {where(min(order)).removeprefix('at ')} to {where(max(order)).removeprefix('at ')}"
+    return f"no pool {span} comes within {100 * tolerance:.1f} pp with these settings"
