@@ -140,3 +140,19 @@ def test_the_core_never_imports_sphinx():
             "print(sorted(m for m in ('sphinx', 'docutils', 'myst_parser') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_ladder_block_without_pool_solves_at_the_systems_typical_pool(tmp_path, capsys):
+    """A skill system's wanted odds hold at its default skill (Call of Cthulhu: 50), not at
+    "4" as if it counted dice; a dice system's at 4 dice; a pool given wins."""
+    from workbench.render import parse_block
+    assert parse_block("ladder", "call-of-cthulhu-7e", {"want": "Regular=0.5"}).pool == 50
+    assert parse_block("ladder", "uwr", {"want": "Normal=0.7"}).pool == 4
+    assert parse_block("ladder", "call-of-cthulhu-7e", {"want": "Regular=0.5", "pool": "70"}).pool == 70
+    page = tmp_path / "page.md"
+    page.write_text('```workbench-ladder call-of-cthulhu-7e want="Regular=0.5,Hard=0.25"\n```\n')
+    assert main(["render", str(page)]) == 0
+    rows = [line for line in page.read_text().splitlines() if line.startswith("| Regular") or line.startswith("| Hard")]
+    # Regular success at skill 50 is a roll of 50 or under: exactly one half; Hard (half
+    # the skill, 25 or under) exactly a quarter. Solved at skill 4 they were 4% and 2%.
+    assert "| 50.0%    | 50.0%" in rows[0] and "| 25.0%    | 25.0%" in rows[1], rows

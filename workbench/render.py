@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from ._version import __version__
 from .errors import ParameterError, WorkbenchError
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
-from .analysis import pools_for
+from .analysis import pools_for, typical_pool
 from .ladders import difficulty_table, ladder_table, pool_label, solve_ladder
 from .rules.content import content_key
 from .rules.registry import get_system
@@ -271,7 +271,10 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         out["want"] = settings.get("want")
         if out["want"] is not None and not out["want"].strip():
             raise BlockOptionError("want", out["want"], OPTIONS["want"][1])
-        out["pool"] = _whole("pool", settings.get("pool", "4"), 0, MAX_POOL)
+        # Unless given: 4 dice within the system's bounds, or a skill's default (Call of
+        # Cthulhu: skill 50), as the ladder command and the explorer choose.
+        out["pool"] = (_whole("pool", settings["pool"], 0, MAX_POOL) if "pool" in settings
+                       else typical_pool(sys_))
     if kind == "ladder":
         out["show"] = _choice("show", settings.get("show", "solution"), LADDER_SHOWS)
     if kind == "figure":

@@ -40,7 +40,8 @@ def register(sub) -> None:
     p.add_argument("--pools", default=None, help="pool sizes, e.g. 1-10 or 2,4,6 (default 1-10)")
     p.add_argument("--rungs", default=None, help="comma-separated rungs to draw (default: all)")
     p.add_argument("--want", default=None, help='with --kind ladder: solve first, e.g. "Easy=0.9,Normal=0.7"')
-    p.add_argument("--pool", default=None, help="with --want: the pool the odds are wanted at (default 4)")
+    p.add_argument("--pool", default=None, help="with --want: the pool the odds are wanted at (default 4 dice within the "
+                                                "system's bounds; a skill: its default)")
     p.add_argument("--condition", default=None, metavar="TEXT",
                    help='with --kind ladder: P(this condition) instead of P(pass), e.g. "beaten == 2"')
     p.add_argument("--stat", default=None, metavar="NAME",

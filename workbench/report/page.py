@@ -9,6 +9,7 @@ import datetime as _dt
 import html
 from typing import Sequence
 
+from ..analysis import pool_label, pools_for
 from .sections import Table
 
 _STYLE = """
@@ -82,7 +83,7 @@ def render_page(title: str, sections: Sequence, systems: Sequence[str],
 <main>
 <header>
 <h1>{html.escape(title)}</h1>
-<p>Systems: {html.escape(chosen)}. Pool sizes {pool_sizes[0]} to {pool_sizes[-1]}.
+<p>Systems: {html.escape(chosen)}. {html.escape(pools_sentence(systems, pool_sizes))}
 Made {today} with <code>workbench report</code>.</p>
 </header>
 <nav><ol>{toc}</ol></nav>
@@ -92,3 +93,26 @@ Made {today} with <code>workbench report</code>.</p>
 </body>
 </html>
 """
+
+
+def pools_sentence(systems: Sequence[str], pool_sizes: Sequence[int]) -> str:
+    """What the curves and tables span, in each system's own words when they differ.
+
+    Example:
+        >>> pools_sentence(["uwr", "fons"], range(1, 11))
+        'Pool sizes 1 to 10.'
+        >>> pools_sentence(["uwr", "call-of-cthulhu-7e", "risk"], range(1, 11))
+        'Pools: uwr 1 to 10 dice; call-of-cthulhu-7e skill 10 to skill 90; risk attackers 1 to attackers 3.'
+    """
+    sizes = list(pool_sizes)
+    spans = [(name, pools_for(name, sizes)) for name in systems]
+    if all(pools == sizes for _, pools in spans):
+        return f"Pool sizes {sizes[0]} to {sizes[-1]}."
+    parts = []
+    for name, pools in spans:
+        if not pools:
+            continue
+        last = pool_label(name, pools[-1])
+        first = str(pools[0]) if last.endswith(" dice") else pool_label(name, pools[0])
+        parts.append(f"{name} {last}" if len(pools) == 1 else f"{name} {first} to {last}")
+    return "Pools: " + "; ".join(parts) + "."
