@@ -13,7 +13,9 @@ sweep on the command line.
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +30,7 @@ except ImportError:  # tests/ is not a package: pytest puts tests/ itself on sys
     import _gallery_more_brute as mb
 
 TOLERANCE = 1e-12
+GALLERY = Path(wb.__file__).parent / "data" / "gallery"
 
 # (system, parameters, [(index in the brute force's outcome, what the workbench reads)])
 # "stat:NAME" compares a statistic's distribution, anything else is a condition whose
@@ -251,12 +254,33 @@ def _two_values(sys_) -> str:
     return f"{low},{low + 1}"
 
 
-@pytest.mark.xfail(strict=True, reason="the ladder solver tries whole-number knobs only from 1 upwards "
-                                       "(_ladder_search._rising_levels), so a modifier that must go to 0 or "
-                                       "below is never tried and a reachable rung is called unreachable")
 def test_the_ladder_solver_tries_negative_modifiers():
+    """Whole-number knobs that may go below 1 (modifiers) are tried over their whole range
+    (they were once tried from 1 upwards only, so these rungs were called unreachable)."""
     # Pendragon skill 10 at -5 passes 25% of the time; Warhammer 4e skill 40 at -20 passes 20%.
     assert wb.check("pendragon", skill=10, modifier=-5).p_pass == pytest.approx(0.25)
     assert wb.check("warhammer-4e", skill=40, modifier=-20).p_pass == pytest.approx(0.2)
-    assert wb.solve_ladder("pendragon", {"Hard": 0.25}, pool=10).unreachable == []
-    assert wb.solve_ladder("warhammer-4e", {"Hard": 0.2}, pool=40).unreachable == []
+    pendragon = wb.solve_ladder("pendragon", {"Hard": 0.25}, pool=10)
+    assert pendragon.unreachable == [] and pendragon.rungs[0].rung.set == {"modifier": -5}
+    warhammer = wb.solve_ladder("warhammer-4e", {"Easy": 0.6, "Average": 0.4, "Hard": 0.2}, pool=40)
+    assert [r.rung.set["modifier"] for r in warhammer.rungs] == [20, 0, -20]
+    # Mothership's advantage (-1, 0, 1): all three are tried, each rung gets its own.
+    mothership = wb.solve_ladder("mothership-1e", {"Advantage": 0.9, "Plain": 0.4, "Disadvantage": 0.1}, pool=40)
+    assert sorted(r.rung.set["advantage"] for r in mothership.rungs) == [-1, 0, 1]
+
+
+def test_a_ladder_that_adds_big_steps_tries_steps_of_that_size(tmp_path):
+    """Rungs that add -10 / -20 to a modifier are solved in steps of 10 (up to twice the
+    largest), not the -2 to +2 that suits favor +1."""
+    from workbench._ladder_search import difficulty_knobs
+    assert difficulty_knobs("uwr")["favor"] == (-2, -1, 0, 1, 2)   # favor +1: as before
+    source = (GALLERY / "warhammer-4e.toml").read_text()
+    adding = source.replace('id = "warhammer-4e"', 'id = "warhammer-adds"')
+    adding = re.sub(r"set = \{ modifier = (-?\d+) \}", r"add = { modifier = \1 }", adding)
+    assert "add = { modifier = -20 }" in adding
+    path = tmp_path / "warhammer-adds.toml"
+    path.write_text(adding)
+    steps = difficulty_knobs(str(path))["modifier"]
+    assert steps == tuple(range(-80, 81, 10)), steps
+    solution = wb.solve_ladder(str(path), {"Hard": 0.2}, pool=40)
+    assert solution.unreachable == [] and solution.rungs[0].rung.add == {"modifier": -20}

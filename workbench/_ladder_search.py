@@ -6,8 +6,9 @@ is at most as likely to pass as the rung above it (the easier one), and it is *d
 no two rungs are equally likely at the typical pool. Among all ladders that keep their order
 the search returns the one closest to the wanted odds at the typical pool: first the least
 total shortfall beyond the tolerance, then the least total distance, then the smallest
-changes (least favor added), then the lowest targets / Obs. It is an exact dynamic programme
-over (rung, setting) pairs, so it never misses a better ordered ladder.
+changes (least favor added), then the lowest targets / Obs (modifiers: nearest 0). It is
+an exact dynamic programme over (rung, setting) pairs, so it never misses a better ordered
+ladder.
 """
 from __future__ import annotations
 
@@ -25,8 +26,8 @@ from .rules.registry import get_system
 from .rules.system import Rung, System
 from .validation import suggest
 
-#: Relative steps tried for knobs a ladder *adds* to (favor): the seeds only use +1, and past
-#: +-2 favor the success face is already at its clamp on a d6.
+#: Steps tried for a knob a ladder *adds* to in steps of 1 (favor: the seeds only use +1, and
+#: past +-2 favor the success face is already at its clamp on a d6). Larger steps scale it.
 DEFAULT_ADD_STEPS = range(-2, 3)
 #: P(pass) values closer than this are the same probability (float noise, not a difference).
 SAME = 1e-12
@@ -47,7 +48,7 @@ class Candidate:
     p_pass: tuple[float, ...]
     at_typical: float
     change: int  # total size of what the setting adds (favor steps)
-    level: int  # total of the whole-number values it sets (targets, Obs)
+    level: int  # total size of the whole-number values it sets (targets, Obs, |modifiers|)
 
     def cost(self, wanted: float, tolerance: float) -> int:
         distance = abs(self.at_typical - wanted)
@@ -79,12 +80,14 @@ class Conflict:
 
 
 def difficulty_knobs(system: "str | System",
-                     add_steps: Sequence[int] = DEFAULT_ADD_STEPS) -> dict[str, tuple | None]:
+                     add_steps: Sequence[int] | None = None) -> dict[str, tuple | None]:
     """The settings a system's ladder turns, with the values the solver tries.
 
     Keys a rung *sets* that are choices (die colour) try every choice; whole-number keys it
-    sets (target, Ob) map to ``None``: the solver raises them from 1 until P(pass) is
-    negligible. Keys a rung *adds* to (favor) try ``add_steps``.
+    sets map to ``None``: the solver tries them over their range (:func:`whole_levels`: a
+    target or Ob from 1 until P(pass) is negligible, a modifier over every value it allows).
+    Keys a rung *adds* to try ``add_steps``; by default steps of the size the ladder itself
+    adds, up to twice its largest (favor +1: -2 to +2; a modifier -10/-20: -40 to +40 by 10).
 
     Example:
         >>> difficulty_knobs("uwr")
@@ -99,7 +102,7 @@ def difficulty_knobs(system: "str | System",
             param = sys_.params[key]
             knobs[key] = tuple(param.choices) if param.kind == "choice" else None
         for key in rung.add:
-            knobs[key] = tuple(add_steps)
+            knobs[key] = tuple(add_steps) if add_steps is not None else _add_steps(sys_, key)
     if not knobs:
         raise WorkbenchError(f"{sys_.id}: has no difficulty ladder to solve for "
                              "([[ladder]] in its data file sets nothing)")
@@ -213,7 +216,7 @@ def candidates(sys_: System, knobs: Mapping[str, tuple | None], base: dict,
               for k, values in knobs.items() if values is not None}
     listed = {k: values or (0,) for k, values in listed.items()}
     rising = [k for k, v in knobs.items() if v is None]
-    levels = 6 ** len(rising) if len(rising) > 1 else len(list(_rising_levels(sys_, rising)))
+    levels = sum(1 for _ in _rising_levels(sys_, rising))
     settings = math.prod(len(values) for values in listed.values()) * max(levels, 1)
     SWEEP_POINTS.check(settings * len(pools), f"solve_ladder {sys_.id} ({settings:,} settings "
                        f"x {len(pools)} pools)", fewer="fewer pools in the range or fewer knob values")
@@ -221,6 +224,7 @@ def candidates(sys_: System, knobs: Mapping[str, tuple | None], base: dict,
     out = []
     for combo in itertools.product(*listed.values()):
         fixed = dict(zip(listed, combo))
+        seen = False
         for levels in _rising_levels(sys_, rising):
             setting = {**fixed, **levels}
             rung = Rung("?", {k: v for k, v in setting.items() if k not in adds},
@@ -228,9 +232,12 @@ def candidates(sys_: System, knobs: Mapping[str, tuple | None], base: dict,
             probs = p_pass(rung)
             out.append(Candidate(rung, probs, probs[typical],
                                  sum(abs(v) for v in rung.add.values()),
-                                 sum(v for v in rung.set.values() if isinstance(v, int))))
-            if len(rising) == 1 and probs[typical] < NEGLIGIBLE:
+                                 sum(abs(v) for v in rung.set.values() if isinstance(v, int))))
+            # A target past the last reachable one: every higher one is rarer still. (A
+            # modifier rising from its least value starts negligible: go on until it is not.)
+            if len(rising) == 1 and probs[typical] < NEGLIGIBLE and seen:
                 break
+            seen = seen or probs[typical] >= NEGLIGIBLE
     return out
 
 
@@ -240,19 +247,63 @@ def _within(param, value) -> bool:
 
 
 def _rising_levels(sys_: System, rising: list[str]):
-    """Targets / Obs from 1 upwards (one rising knob; the caller stops when negligible), or
-    the product of small ranges when a ladder sets several whole-number knobs."""
+    """The whole-number knobs' values to try: each over :func:`whole_levels` (one knob; the
+    caller stops once P(pass) has fallen to negligible), or the product of a dozen levels
+    each when a ladder sets several."""
     if not rising:
         yield {}
         return
     if len(rising) > 1:
         yield from (dict(zip(rising, values)) for values in
-                    itertools.product(*(range(1, 7) for _ in rising)))
+                    itertools.product(*(_thinned(sys_, key, whole_levels(sys_, key)) for key in rising)))
         return
     key = rising[0]
-    top = min(sys_.params[key].maximum or MAX_THRESHOLD, MAX_THRESHOLD)
-    for level in range(max(sys_.params[key].minimum or 0, 1), top + 1):
+    for level in whole_levels(sys_, key):
         yield {key: level}
+
+
+def whole_levels(sys_: System, key: str) -> range:
+    """The values tried for a whole-number knob that rungs set.
+
+    A target or Ob (its rungs set it to 1 or more and it allows nothing below 0) runs from 1
+    upwards: a check with nothing to beat is not a difficulty. A modifier (it allows values
+    below 0, or a rung sets it to 0 or less) runs over every value it allows. Either way
+    within +-:data:`MAX_THRESHOLD`.
+
+    Example:
+        >>> import workbench
+        >>> whole_levels(workbench.system("uwr"), "target")
+        range(1, 201)
+        >>> whole_levels(workbench.system("warhammer-4e"), "modifier")
+        range(-60, 61)
+    """
+    param = sys_.params[key]
+    own = [rung.set[key] for rung in sys_.ladder if isinstance(rung.set.get(key), int)]
+    modifier = (param.minimum is not None and param.minimum < 0) or any(v <= 0 for v in own)
+    low = max(param.minimum, -MAX_THRESHOLD) if param.minimum is not None else -MAX_THRESHOLD
+    if not modifier:
+        low = max(low, 1)
+    high = min(param.maximum, MAX_THRESHOLD) if param.maximum is not None else MAX_THRESHOLD
+    return range(low, max(high, low) + 1)
+
+
+def _thinned(sys_: System, key: str, levels: range) -> list[int]:
+    """At most a dozen of ``levels`` for a ladder that sets several whole-number knobs
+    (evenly spread, with the values its own rungs set)."""
+    if len(levels) <= 12:
+        return list(levels)
+    own = {rung.set[key] for rung in sys_.ladder if isinstance(rung.set.get(key), int)}
+    step = -(-len(levels) // 12)
+    return sorted({*levels[::step], *(v for v in own if v in levels)})
+
+
+def _add_steps(sys_: System, key: str) -> tuple[int, ...]:
+    """Steps tried for a knob the ladder adds to: multiples of the steps its rungs add, up to
+    twice the largest (at least +-2 of them)."""
+    own = [abs(rung.add[key]) for rung in sys_.ladder if rung.add.get(key)]
+    unit = math.gcd(*own) if own else 1
+    reach = max(2 * unit, 2 * max(own, default=1))
+    return tuple(range(-reach, reach + 1, unit))
 
 
 def ordered_choice(cands: Sequence[Candidate], wanted: Sequence[float], tolerance: float,
