@@ -170,6 +170,13 @@ def test_alien_by_hand():
     assert wb.check("alien-rpg", dice=4).p_pass == pytest.approx(1 - (5 / 6) ** 4)
     result = wb.check("alien-rpg", dice=2, stress=2)
     assert result.probability("panic == 1") == pytest.approx(11 / 36)
+    # A true/false statistic stands alone in .probability, as in --condition and the file.
+    assert result.probability("panic") == result.probability("panic == 1")
+    assert result.probability("not panic") == pytest.approx(25 / 36)
+    assert wb.simulate("alien-rpg", dice=2, stress=2, trials=20_000, seed=1).probability("panic") == \
+        pytest.approx(11 / 36, abs=0.02)
+    with pytest.raises(wb.WorkbenchError, match="is a number, not a condition"):
+        result.probability("panic_faces")   # a count still needs comparing
     assert result.tiers["Success, panic"] + result.tiers["Failure, panic"] == pytest.approx(11 / 36)
 
 

@@ -31,7 +31,8 @@ class Joint(RichResult):
     """P(every statistic takes these values): ``values[i]`` has one value per name, in the
     order of ``names``; ``probabilities[i]`` is its probability (a frequency when simulated).
 
-    ``parameters`` are the check's parameter values that conditions may read.
+    ``parameters`` are the check's parameter values that conditions may read; ``flags`` the
+    statistics that are true/false (a condition may name one alone: ``"panic"``).
     """
 
     names: tuple[str, ...]
@@ -39,6 +40,7 @@ class Joint(RichResult):
     probabilities: np.ndarray
     trials: int | None = None
     parameters: Mapping[str, Any] = field(default_factory=dict)
+    flags: tuple[str, ...] = ()
 
     def __post_init__(self):
         values = np.asarray(self.values, dtype=np.int64).reshape(-1, len(self.names))
@@ -71,7 +73,8 @@ class Joint(RichResult):
     def where(self, condition: str) -> np.ndarray:
         """One true/false per row: whether ``condition`` holds there."""
         try:
-            expression = parse(condition, known=list(self.columns()), want="bool")
+            expression = parse(condition, known=list(self.columns()), want="bool",
+                               conditions=[name for name in self.flags if name in self.names])
         except ExpressionError as exc:
             raise WorkbenchError(f"condition {exc}") from None
         value = np.broadcast_to(evaluate(expression, self.columns()), (len(self),))

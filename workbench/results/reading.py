@@ -261,7 +261,10 @@ def probability(mechanic: Mechanic, raw: "RawDistribution | JointDistribution",
 
 def joint(system: System, raw: JointDistribution, params: Mapping[str, Any]) -> Joint:
     """The check's statistics together, as a result."""
-    return Joint(raw.names, raw.values, raw.probabilities, trials=raw.trials, parameters=dict(params))
+    statistics = getattr(system.mechanic, "statistics", None)
+    flags = tuple(statistics.flags) if statistics is not None else ()
+    return Joint(raw.names, raw.values, raw.probabilities, trials=raw.trials, parameters=dict(params),
+                 flags=flags)
 
 
 def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any],
