@@ -1,5 +1,9 @@
 """The exact joint distribution of a :class:`~workbench.rules.roll.RollSpec`'s statistics.
 
+One die picked by rank among identical dice that do not explode (the highest of 3d6, the
+middle of 3d20), read by the total, is an order statistic with a closed form
+(:mod:`workbench.engine.order`) that gives the same distribution; every other roll is walked.
+
 Every statistic becomes one or two small whole-number *registers* (a running sum, the dice
 seen so far, a die's value...), and the dice are evaluated outcome by outcome, as in icepool
 (Liu, "Icepool: Efficient Computation of Dice Pool Probabilities", AIIDE 2022):
@@ -13,7 +17,8 @@ seen so far, a die's value...), and the dice are evaluated outcome by outcome, a
 2. The other dice only add to sums, so they are added one at a time
    (:func:`workbench.engine._kernels.walk.convolve`).
 3. The registers are read as statistics; the total and derived statistics are evaluated
-   from them (:mod:`workbench.engine.expressions`); equal rows are merged.
+   from them and equal rows merged (:mod:`workbench.engine.columns`, which the closed form
+   ends with too).
 
 Example:
     >>> from workbench.rules.roll import Die, Keep, RollSpec
@@ -34,9 +39,11 @@ from ..errors import WorkbenchError
 from ..rules.expressions import parse
 from ..rules.roll import Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
 from ._rows import merge_rows, unique_rows
+from .columns import joint_from_columns
 from .dice import die_outcomes
 from .expressions import evaluate
 from .joint import JointDistribution
+from .order import order_statistic_roll
 
 MAX_STATES = 5_000_000
 """Most distinct combinations of statistics one exact roll may come to."""
@@ -90,6 +97,9 @@ def evaluate_roll(spec: RollSpec) -> JointDistribution:
     """The exact :class:`JointDistribution` of every statistic of ``spec``."""
     if not isinstance(spec, RollSpec):
         raise WorkbenchError(f"evaluate_roll needs a RollSpec, got {type(spec).__name__}")
+    closed = order_statistic_roll(spec)
+    if closed is not None:
+        return closed
     counts = spec.count_names
     groups, survive = [], 1.0
     for index, (die, n) in enumerate(spec.groups):
@@ -417,31 +427,17 @@ def _convolve(plan, slot, sizes, state):
 
 
 def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
-    """Step 3: registers read as statistics; totals and derived statistics evaluated."""
-    spec = plan.spec
+    """Step 3: registers read as statistics (:func:`~workbench.engine.columns.joint_from_columns`
+    reads the total and derived statistics from them)."""
     codes, probabilities = state
     keep = probabilities > 0.0
-    codes, probabilities = codes[keep], probabilities[keep]
-    registers = [(codes // stride) % size + low
-                 for stride, size, low in zip(_strides(sizes), sizes, lows)]
-    columns = dict(spec.values)
+    if not keep.all():
+        codes, probabilities = codes[keep], probabilities[keep]
+    needed = {source for source in plan.source.values() if source is not None}
+    registers = {}
+    for j, (stride, size, low) in enumerate(zip(_strides(sizes).tolist(), sizes.tolist(), lows.tolist())):
+        if j in needed:
+            registers[j] = (codes // stride) % size + low if size > 1 else np.full(len(codes), low, np.int64)
     zeros = np.zeros(len(codes), np.int64)
-    for name, source in plan.source.items():
-        columns[name] = zeros if source is None else registers[source]
-    if spec.total is not None:
-        columns["total"] = np.broadcast_to(evaluate(spec.total, columns), codes.shape).astype(np.int64)
-    total = columns["total"] + spec.modifier
-    if spec.floor is not None:
-        total = np.maximum(total, spec.floor)
-    if spec.ceiling is not None:
-        total = np.minimum(total, spec.ceiling)
-    columns["total"] = total
-    for stat in spec.stats:
-        if isinstance(stat, Derived):
-            columns[stat.name] = np.broadcast_to(evaluate(stat.expression, columns), codes.shape).astype(np.int64)
-    names = spec.statistic_names
-    matrix = np.stack([columns[name] for name in names], axis=1) if len(codes) else np.zeros((0, len(names)), np.int64)
-    rows, merged = merge_rows(matrix, probabilities)
-    merged *= 1.0 - lost
-    keep = merged > 0.0
-    return JointDistribution(names, rows[keep], merged[keep], lost_mass=float(lost))
+    columns = {name: zeros if source is None else registers[source] for name, source in plan.source.items()}
+    return joint_from_columns(plan.spec, columns, probabilities, lost)
