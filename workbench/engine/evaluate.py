@@ -38,12 +38,13 @@ import numpy as np
 from ..errors import WorkbenchError
 from ..rules.expressions import parse
 from ..rules.roll import Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
-from ._rows import merge_rows, unique_rows
+from ._rows import merge_rows
 from .columns import joint_from_columns
 from .dice import die_outcomes
 from .expressions import evaluate
 from .joint import JointDistribution
 from .order import order_statistic_roll
+from .walk_tables import outcome_tables
 
 MAX_STATES = 5_000_000
 """Most distinct combinations of statistics one exact roll may come to."""
@@ -109,17 +110,21 @@ def evaluate_roll(spec: RollSpec) -> JointDistribution:
         if spec.score_expressions:
             attributes = _with_scores(spec, attributes)
         survive *= (1.0 - lost) ** n
-        groups.append((index, die, n, attributes, probabilities / probabilities.sum()))
+        if lost:   # chances given that the chain ended within the links followed
+            probabilities = probabilities / probabilities.sum()
+        groups.append((index, die, n, attributes, probabilities))
     plan = _Plan(spec, groups)
     _plan_statistics(plan)
     walked = sorted({g for r in plan.registers if r.kind in _RANKED for g in r.first | r.second})
     descending = "top" in plan.anchors or "bottom" not in plan.anchors
     _positions_in_walk_order(plan, descending)
     _ranges(plan)
-    lows = np.array([r.low for r in plan.registers], np.int64)
-    sizes = np.array([r.high - r.low + 1 for r in plan.registers], np.int64)
-    _refuse_beyond(math.prod(map(float, sizes.tolist())))
-    state = (np.array([int(np.dot(-lows, _strides(sizes)))], np.int64), np.ones(1))
+    low_list = [r.low for r in plan.registers]
+    size_list = [r.high - r.low + 1 for r in plan.registers]
+    _refuse_beyond(math.prod(map(float, size_list)))
+    start = -sum(low * stride for low, stride in zip(low_list, _strides(size_list)))   # every register at 0
+    lows, sizes = np.array(low_list, np.int64), np.array(size_list, np.int64)
+    state = (np.array([start], np.int64), np.ones(1))
     if walked:
         state = _walk(plan, walked, descending, lows, sizes, state)
     for slot in range(len(groups)):
@@ -318,91 +323,47 @@ def _ranges(plan: _Plan) -> None:
         register.low, register.high = low, high
 
 
-def _strides(sizes: np.ndarray) -> np.ndarray:
+def _strides(sizes: list[int]) -> list[int]:
+    """Each register's place value in a state's code (a few registers: plain integers, exact)."""
     strides, stride = [], 1
-    for size in sizes.tolist():   # a few registers: plain integers, exact
+    for size in sizes:
         strides.append(stride)
         stride *= size
-    return np.array(strides, dtype=np.int64)
+    return strides
 
 
 def _ops(plan: _Plan) -> np.ndarray:
-    ops = np.zeros((len(plan.registers), 7), np.int64)
-    for j, register in enumerate(plan.registers):
-        ops[j, 0] = register.kind
-        ops[j, 1:1 + len(register.args)] = register.args
-    return ops
+    rows = [[register.kind, *register.args] + [0] * (6 - len(register.args)) for register in plan.registers]
+    return np.array(rows, np.int64).reshape(len(rows), 7)
 
 
 def _walk(plan, walked, descending, lows, sizes, start):
     """Step 1: the ranked dice, outcome by outcome (merging groups that can walk as one)."""
-    from ._kernels import walk as kernels  # numba loads on the first ranked roll, not on import
+    from ._kernels import walk as kernels  # lazy: numba loads on the first ranked roll, not on import
 
-    every = np.concatenate([plan.groups[g][3] for g in walked])
-    first, inverse = unique_rows(every)
-    rows = every[first]
-    n_out = len(rows)
-    if descending:
-        rows, inverse = rows[::-1], n_out - 1 - inverse
-    probability = np.zeros((len(walked), n_out))
-    at = 0
-    for i, g in enumerate(walked):
-        size = len(plan.groups[g][3])
-        probability[i, inverse[at:at + size]] = plan.groups[g][4]
-        at += size
-    tail = np.cumsum(probability[:, ::-1], axis=1)[:, ::-1]
-    chances = np.divide(probability, tail, out=np.zeros_like(tail), where=tail > 0)
-    tops = np.argmax(probability > 0, axis=1)
-    chance = {g: chances[i] for i, g in enumerate(walked)}
-    top = {g: int(tops[i]) for i, g in enumerate(walked)}
-    # Groups with the same part in every register and the same chances once both have
-    # joined walk as one (the paper's mixed right-truncated dice: d4 ... d12 together).
-    roles = {g: tuple((g in r.first, g in r.second) for r in plan.registers) for g in walked}
-    classes: list[list] = []
-    for g in walked:
-        for members in classes:
-            h = members[0]
-            both = max(top[g], top[h])
-            if roles[g] == roles[h] and np.all(np.abs(chance[g][both:] - chance[h][both:])
-                                               <= 1e-13 * np.abs(chance[h][both:])):
-                members.append(g)
-                break
-        else:
-            classes.append([g])
-    n_groups = len(classes)
-    q = np.zeros((n_groups, n_out))
-    join = np.zeros((n_groups, n_out), np.int64)
-    pend = np.zeros((n_groups, n_out), np.int64)
-    r_max = np.zeros(n_groups, np.int64)
-    for m, members in enumerate(classes):
-        for g in sorted(members, key=lambda g: -top[g]):   # the earliest-joining member last
-            q[m] = np.where(np.arange(n_out) >= top[g], chance[g], q[m])
-            n = plan.groups[g][2]
-            join[m, top[g]] += n
-            pend[m, :top[g]] += n
-            r_max[m] += n
-    n_regs = len(plan.registers)
-    sel_a = np.zeros((n_regs, n_groups), np.bool_)
-    sel_b = np.zeros((n_regs, n_groups), np.bool_)
-    for j, register in enumerate(plan.registers):
-        for m, members in enumerate(classes):
-            sel_a[j, m] = members[0] in register.first
-            sel_b[j, m] = members[0] in register.second
-    gate = np.zeros((n_groups, n_regs), np.bool_)
-    droppable = np.ones(n_groups, np.bool_)
-    for m in range(n_groups):
-        for j, register in enumerate(plan.registers):
-            if sel_a[j, m] or sel_b[j, m]:
+    registers = plan.registers
+    roles = [tuple((g in r.first, g in r.second) for r in registers) for g in walked]
+    tables = outcome_tables([plan.groups[g][3:5] for g in walked], [plan.groups[g][2] for g in walked],
+                            roles, descending)
+    leaders = [walked[members[0]] for members in tables.classes]
+    sel_a = [[g in register.first for g in leaders] for register in registers]
+    sel_b = [[g in register.second for g in leaders] for register in registers]
+    gate = [[False] * len(registers) for _ in leaders]
+    droppable = [True] * len(leaders)
+    for m, g in enumerate(leaders):
+        for j, register in enumerate(registers):
+            if sel_a[j][m] or sel_b[j][m]:
                 if register.kind not in _DROPPABLE:
                     droppable[m] = False
                 elif register.kind == COUNTER:
-                    gate[m, j] = True
-    _refuse_beyond(math.prod(map(float, sizes.tolist())) * math.prod(float(r + 1) for r in r_max.tolist()))
-    fresh_next = np.ones(n_out, np.bool_)
-    fresh_next[:-1] = rows[1:, 0] != rows[:-1, 0]
-    codes, probabilities, ok = kernels.walk(np.ascontiguousarray(rows, np.int64), fresh_next, q, join, pend,
-                                            r_max, lows, sizes, _ops(plan), sel_a, sel_b, gate, droppable,
-                                            bool(descending), *start, MAX_STATES)
+                    gate[m][j] = True
+    _refuse_beyond(math.prod(map(float, sizes.tolist())) * math.prod(float(r + 1) for r in tables.r_max.tolist()))
+    shape = (len(registers), len(leaders))
+    codes, probabilities, ok = kernels.walk(
+        tables.rows, tables.fresh_next, tables.q, tables.join, tables.pend, tables.r_max, lows, sizes,
+        _ops(plan), np.array(sel_a, np.bool_).reshape(shape), np.array(sel_b, np.bool_).reshape(shape),
+        np.array(gate, np.bool_).reshape(shape[::-1]), np.array(droppable, np.bool_), bool(descending),
+        *start, MAX_STATES)
     _check(ok)
     return codes, probabilities
 
@@ -412,7 +373,7 @@ def _convolve(plan, slot, sizes, state):
     from ._kernels import walk as kernels  # numba loads on the first such roll, not on import
 
     index, die, n, attributes, probabilities = plan.groups[slot]
-    strides = _strides(sizes)
+    strides = _strides(sizes.tolist())
     deltas = np.zeros(len(attributes), np.int64)
     for j, register in enumerate(plan.registers):
         if register.kind == ADD and slot in register.first:
@@ -429,13 +390,11 @@ def _convolve(plan, slot, sizes, state):
 def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
     """Step 3: registers read as statistics (:func:`~workbench.engine.columns.joint_from_columns`
     reads the total and derived statistics from them)."""
-    codes, probabilities = state
-    keep = probabilities > 0.0
-    if not keep.all():
-        codes, probabilities = codes[keep], probabilities[keep]
+    codes, probabilities = state   # (rows of probability 0 are left out at the end)
     needed = {source for source in plan.source.values() if source is not None}
     registers = {}
-    for j, (stride, size, low) in enumerate(zip(_strides(sizes).tolist(), sizes.tolist(), lows.tolist())):
+    size_list = sizes.tolist()
+    for j, (stride, size, low) in enumerate(zip(_strides(size_list), size_list, lows.tolist())):
         if j in needed:
             registers[j] = (codes // stride) % size + low if size > 1 else np.full(len(codes), low, np.int64)
     zeros = np.zeros(len(codes), np.int64)
