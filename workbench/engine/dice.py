@@ -100,6 +100,8 @@ def _chain(die: Die, count_names: tuple[str, ...], dice_in_pool: int):
 
 def _face_rows(die: Die, count_names: tuple[str, ...]) -> np.ndarray:
     """One row per face: its value, then its counts (0 for a count the die does not score)."""
+    if not count_names:
+        return np.array(die.values, np.int64).reshape(die.sides, 1)
     counts = dict(die.counts)
     zeros = (0,) * die.sides
     columns = [die.values, *(counts.get(name, zeros) for name in count_names)]

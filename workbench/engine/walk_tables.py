@@ -20,6 +20,7 @@ Example:
 """
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import NamedTuple
 
 import numpy as np
@@ -42,28 +43,25 @@ class OutcomeTables(NamedTuple):
 
 def outcome_tables(tables: list, counts: list[int], roles: list[tuple], descending: bool) -> OutcomeTables:
     """Tables for walked groups: ``tables[i]`` is group ``i``'s ``(attributes, probabilities)``
-    (distinct rows), ``counts[i]`` its dice, ``roles[i]`` the part it plays in each statistic
+    (distinct rows, sorted, each with a chance above 0, as :func:`~workbench.engine.dice.die_outcomes`
+    gives them), ``counts[i]`` its dice, ``roles[i]`` the part it plays in each statistic
     (groups walk as one only when their roles are equal)."""
-    listed = [(attributes.tolist(), probabilities.tolist()) for attributes, probabilities in tables]
-    outcomes = sorted({tuple(row) for rows, _ in listed for row in rows}, reverse=descending)
+    width = tables[0][0].shape[1]
+    # An outcome's key: its value alone when there are no counts, else its whole row.
+    listed = [(attributes[:, 0].tolist() if width == 1 else list(map(tuple, attributes.tolist())),
+               probabilities.tolist()) for attributes, probabilities in tables]
+    outcomes = sorted({key for keys, _ in listed for key in keys}, reverse=descending)
     n_out = len(outcomes)
-    place = {row: o for o, row in enumerate(outcomes)}
+    place = {key: o for o, key in enumerate(outcomes)}
     chances, tops = [], []
-    for rows, probabilities in listed:
+    for keys, probabilities in listed:
         shown = [0.0] * n_out
-        for row, p in zip(rows, probabilities):
-            shown[place[tuple(row)]] = p
-        chance, tail = [0.0] * n_out, 0.0
-        for o in range(n_out - 1, -1, -1):      # P(this outcome or a later one), from the last
-            tail += shown[o]
-            if tail > 0.0:
-                chance[o] = shown[o] / tail
-        chances.append(chance)
-        tops.append(0)
-        for o, p in enumerate(shown):    # the group's first outcome in walk order
-            if p > 0.0:
-                tops[-1] = o
-                break
+        for key, p in zip(keys, probabilities):
+            shown[place[key]] = p
+        # P(this outcome or a later one), added from the last outcome on
+        tails = list(accumulate(reversed(shown)))[::-1]
+        chances.append([p / tail if tail > 0.0 else 0.0 for p, tail in zip(shown, tails)])
+        tops.append(min(map(place.__getitem__, keys)))   # (die outcomes all have chances > 0)
     classes: list[list[int]] = []
     for g in range(len(tables)):
         for members in classes:
@@ -87,8 +85,9 @@ def outcome_tables(tables: list, counts: list[int], roles: list[tuple], descendi
             for o in range(top):
                 pend[m][o] += counts[g]
             r_max[m] += counts[g]
-    fresh_next = [outcomes[o][0] != outcomes[o + 1][0] for o in range(n_out - 1)] + [True]
-    return OutcomeTables(np.array(outcomes, np.int64).reshape(n_out, -1), np.array(fresh_next, np.bool_),
+    values = outcomes if width == 1 else [key[0] for key in outcomes]
+    fresh_next = [values[o] != values[o + 1] for o in range(n_out - 1)] + [True]
+    return OutcomeTables(np.array(outcomes, np.int64).reshape(n_out, width), np.array(fresh_next, np.bool_),
                          np.array(q, float).reshape(len(classes), n_out),
                          np.array(join, np.int64).reshape(len(classes), n_out),
                          np.array(pend, np.int64).reshape(len(classes), n_out),
