@@ -1,16 +1,18 @@
 """The exact joint distribution of a :class:`~workbench.rules.roll.RollSpec`'s statistics.
 
-One die picked by rank among identical dice that do not explode (the highest of 3d6, the
-middle of 3d20), read by the total, is an order statistic with a closed form
-(:mod:`workbench.engine.order`) that gives the same distribution; every other roll is walked.
+First, a closed form where the pool allows it: dice of one type that do not explode and
+score no counts, with one die picked by rank (the highest of 3d6, the middle of 3d20) read by
+the total and derived statistics, is an order statistic (:mod:`workbench.engine.order`, the
+same distribution as the walk's). Every other roll is walked:
 
 Every statistic becomes one or two small whole-number *registers* (a running sum, the dice
 seen so far, a die's value...), and the dice are evaluated outcome by outcome, as in icepool
 (Liu, "Icepool: Efficient Computation of Dice Pool Probabilities", AIIDE 2022):
 
 1. Dice that a statistic reads by rank (kept, picked, compared, matched) are *walked*: their
-   outcomes in rank order, drawing at each outcome how many of each group's unresolved dice
-   show it (:func:`workbench.engine._kernels.walk.walk`). Groups that play the same part and
+   outcomes in rank order (tables made by :mod:`workbench.engine.walk_tables`), drawing at
+   each outcome how many of each group's unresolved dice show it
+   (:func:`workbench.engine._kernels.walk.walk`). Groups that play the same part and
    whose dice differ only by truncation (a d6 is a d10 that stopped at 6) walk as one group,
    joining it at their highest face; a group no statistic needs any more (every kept die
    found) is dropped from the state.
@@ -101,13 +103,13 @@ def evaluate_roll(spec: RollSpec) -> JointDistribution:
     closed = order_statistic_roll(spec)
     if closed is not None:
         return closed
-    counts = spec.count_names
+    counts, dice, scored = spec.count_names, spec.dice, bool(spec.score_expressions)
     groups, survive = [], 1.0
     for index, (die, n) in enumerate(spec.groups):
         if n <= 0:
             continue
-        attributes, probabilities, lost = die_outcomes(die, counts, spec.dice)
-        if spec.score_expressions:
+        attributes, probabilities, lost = die_outcomes(die, counts, dice)
+        if scored:
             attributes = _with_scores(spec, attributes)
         survive *= (1.0 - lost) ** n
         if lost:   # chances given that the chain ended within the links followed
@@ -358,12 +360,11 @@ def _walk(plan, walked, descending, lows, sizes, start):
                 elif register.kind == COUNTER:
                     gate[m][j] = True
     _refuse_beyond(math.prod(map(float, sizes.tolist())) * math.prod(float(r + 1) for r in tables.r_max.tolist()))
-    shape = (len(registers), len(leaders))
+    selected = np.array([sel_a, sel_b], np.bool_).reshape(2, len(registers), len(leaders))
     codes, probabilities, ok = kernels.walk(
         tables.rows, tables.fresh_next, tables.q, tables.join, tables.pend, tables.r_max, lows, sizes,
-        _ops(plan), np.array(sel_a, np.bool_).reshape(shape), np.array(sel_b, np.bool_).reshape(shape),
-        np.array(gate, np.bool_).reshape(shape[::-1]), np.array(droppable, np.bool_), bool(descending),
-        *start, MAX_STATES)
+        _ops(plan), selected[0], selected[1], np.array(gate, np.bool_).reshape(len(leaders), len(registers)),
+        np.array(droppable, np.bool_), bool(descending), *start, MAX_STATES)
     _check(ok)
     return codes, probabilities
 
@@ -397,6 +398,6 @@ def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
     for j, (stride, size, low) in enumerate(zip(_strides(size_list), size_list, lows.tolist())):
         if j in needed:
             registers[j] = (codes // stride) % size + low if size > 1 else np.full(len(codes), low, np.int64)
-    zeros = np.zeros(len(codes), np.int64)
+    zeros = np.zeros(len(codes), np.int64) if None in plan.source.values() else None
     columns = {name: zeros if source is None else registers[source] for name, source in plan.source.items()}
     return joint_from_columns(plan.spec, columns, probabilities, lost)
