@@ -109,6 +109,13 @@ def test_larger_pools_keep_tiny_probabilities_to_their_last_digits(die, n, stat)
     assert closed.probabilities.min() < 1e-20 or die is not d6   # 6^-40 is there, not rounded to 0
 
 
+def test_values_too_unlikely_for_a_float_are_left_out_as_the_walk_leaves_them():
+    spec = RollSpec(((d6, 500),), stats=(Pick("p"),), total="60 // p")   # 6^-500 underflows to 0
+    closed = order.order_statistic_roll(spec)
+    assert 60 not in closed.values[:, 0]
+    assert_same_as_walk(closed, walked(spec), rtol=1e-9)
+
+
 def test_two_identical_dice_highest_by_hand():
     spec = RollSpec(((d6, 2),), stats=(Pick("high"),), total="high")
     assert [round(float(p) * 36, 9) for p in order.order_statistic_roll(spec).probabilities] == [1, 3, 5, 7, 9, 11]

@@ -391,7 +391,11 @@ def _convolve(plan, slot, sizes, state):
 def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
     """Step 3: registers read as statistics (:func:`~workbench.engine.columns.joint_from_columns`
     reads the total and derived statistics from them)."""
-    codes, probabilities = state   # (rows of probability 0 are left out at the end)
+    codes, probabilities = state
+    if not probabilities.all():
+        # States of probability 0 (underflow) are not read: a total could divide by 0 there.
+        reached = probabilities > 0.0
+        codes, probabilities = codes[reached], probabilities[reached]
     needed = {source for source in plan.source.values() if source is not None}
     registers = {}
     size_list = sizes.tolist()

@@ -53,6 +53,8 @@ def order_statistic_roll(spec: RollSpec) -> JointDistribution | None:
     if len(values) * (position + 1) * n > TERMS_UP_TO:
         return None
     probabilities = order_statistic(chances, n, position)
+    if 0.0 in probabilities:   # underflow, as in the walk: such values are left out before reading
+        values, probabilities = zip(*[(v, p) for v, p in zip(values, probabilities) if p > 0.0])
     return joint_from_columns(spec, {name: np.array(values, np.int64)}, np.array(probabilities), lost=0.0)
 
 
