@@ -98,8 +98,8 @@ def test_percentile_dice_by_rank(extra):
 
 
 @pytest.mark.parametrize("die, n, stat", [
-    (d10, 30, Pick("p")), (d10, 30, Pick("p", order="lowest", position=2)),
-    (Die.numbered("d20", 20), 11, Pick("p", order="middle")), (fudge, 9, Pick("p", position=3)),
+    (d10, 30, Pick("p")), (d10, 30, Pick("p", order="lowest", position=1)),
+    (Die.numbered("d20", 20), 5, Pick("p", order="middle")), (fudge, 9, Pick("p", position=3)),
     (d6, 40, Pick("p", order="lowest")), (d6, 40, Pick("p"))])
 def test_larger_pools_keep_tiny_probabilities_to_their_last_digits(die, n, stat):
     spec = RollSpec(((die, n),), stats=(stat,), total="p")
@@ -137,7 +137,7 @@ def test_rolls_outside_the_closed_form_take_the_walk(spec):
 
 def test_a_pool_beyond_the_budget_walks(monkeypatch):
     spec = RollSpec(((d6, 5),), stats=(Pick("p", position=1),), total="p")
-    monkeypatch.setattr(order, "TERMS_UP_TO", 10)
+    monkeypatch.setattr(order, "WORK_UP_TO", 10)
     assert order.order_statistic_roll(spec) is None
     monkeypatch.undo()
     assert_same_as_walk(order.order_statistic_roll(spec), walked(spec))

@@ -12,9 +12,10 @@ than, exactly, or less than ``x``:
     P(X_p = x) = sum over u <= p, e >= p + 1 - u of  n! / (u! e! (n-u-e)!) a^u b^e c^(n-u-e)
 
 Every term is positive, so small probabilities keep their precision (no difference of two
-cumulative probabilities). The sum has about ``(p + 1) * n`` terms per value (``p`` counted
-from the nearer end); larger pools than :data:`TERMS_UP_TO` allows are left to the walk of
-:mod:`workbench.engine.evaluate`, which gives the same distribution.
+cumulative probabilities); ``p`` is counted from the nearer end. For the highest (or lowest)
+die the sum is ``(b + c)^n - c^n``, written as ``b`` times ``n`` positive terms. Pools larger
+than :data:`WORK_UP_TO` allows are left to the walk of :mod:`workbench.engine.evaluate`,
+which gives the same distribution.
 
 Example:
     >>> from workbench.rules.roll import Die, Pick, RollSpec
@@ -33,9 +34,10 @@ from .columns import joint_from_columns
 from .dice import die_outcomes
 from .joint import JointDistribution
 
-TERMS_UP_TO = 4000
-"""Most terms (values times terms per value) the closed form sums in plain Python; above
-that the walk is quicker."""
+WORK_UP_TO = 4000
+"""Most steps the closed form takes in plain Python (above that the walk is quicker, as
+measured): the highest or lowest die takes ``n`` steps per value; another position ``p``
+(from the nearer end) sums ``(p + 1) * (n - p)`` terms per value, each about six steps."""
 
 
 def order_statistic_roll(spec: RollSpec) -> JointDistribution | None:
@@ -50,7 +52,8 @@ def order_statistic_roll(spec: RollSpec) -> JointDistribution | None:
         values, chances, position = values[::-1], chances[::-1], n - 1 - from_top
     else:
         position = from_top
-    if len(values) * (position + 1) * n > TERMS_UP_TO:
+    per_value = n if position == 0 else 6 * (position + 1) * (n - position)
+    if len(values) * per_value > WORK_UP_TO:
         return None
     probabilities = order_statistic(chances, n, position)
     if 0.0 in probabilities:   # underflow, as in the walk: such values are left out before reading
