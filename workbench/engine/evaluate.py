@@ -10,9 +10,9 @@ seen so far, a die's value...), and the dice are evaluated outcome by outcome, a
 (Liu, "Icepool: Efficient Computation of Dice Pool Probabilities", AIIDE 2022):
 
 1. Dice that a statistic reads by rank (kept, picked, compared, matched) are *walked*: their
-   outcomes in rank order (tables made by :mod:`workbench.engine.walk_tables`), drawing at
-   each outcome how many of each group's unresolved dice show it
-   (:func:`workbench.engine._kernels.walk.walk`). Groups that play the same part and
+   outcomes in rank order, drawing at each outcome how many of each group's unresolved dice
+   show it (:func:`workbench.engine._kernels.walk.walk`, after
+   :func:`~workbench.engine._kernels.walk_groups.walk_groups` made its tables in the same call). Groups that play the same part and
    whose dice differ only by truncation (a d6 is a d10 that stopped at 6) walk as one group,
    joining it at their highest face; a group no statistic needs any more (every kept die
    found) is dropped from the state.
@@ -46,14 +46,12 @@ from .dice import die_outcomes
 from .expressions import evaluate
 from .joint import JointDistribution
 from .order import order_statistic_roll
-from .walk_tables import outcome_tables
 
 MAX_STATES = 5_000_000
 """Most distinct combinations of statistics one exact roll may come to."""
 
 ADD, COUNTER, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, RUN = range(10)
 _RANKED = (COUNTER, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, RUN)
-_DROPPABLE = (COUNTER, KEEP, PICK)
 
 
 @dataclass
@@ -341,31 +339,21 @@ def _ops(plan: _Plan) -> np.ndarray:
 
 def _walk(plan, walked, descending, lows, sizes, start):
     """Step 1: the ranked dice, outcome by outcome (merging groups that can walk as one)."""
-    from ._kernels import walk as kernels  # lazy: numba loads on the first ranked roll, not on import
+    from ._kernels import walk_groups as kernels  # lazy: numba loads on the first ranked roll, not on import
 
     registers = plan.registers
-    roles = [tuple((g in r.first, g in r.second) for r in registers) for g in walked]
-    tables = outcome_tables([plan.groups[g][3:5] for g in walked], [plan.groups[g][2] for g in walked],
-                            roles, descending)
-    leaders = [walked[members[0]] for members in tables.classes]
-    sel_a = [[g in register.first for g in leaders] for register in registers]
-    sel_b = [[g in register.second for g in leaders] for register in registers]
-    gate = [[False] * len(registers) for _ in leaders]
-    droppable = [True] * len(leaders)
-    for m, g in enumerate(leaders):
-        for j, register in enumerate(registers):
-            if sel_a[j][m] or sel_b[j][m]:
-                if register.kind not in _DROPPABLE:
-                    droppable[m] = False
-                elif register.kind == COUNTER:
-                    gate[m][j] = True
-    _refuse_beyond(math.prod(map(float, sizes.tolist())) * math.prod(float(r + 1) for r in tables.r_max.tolist()))
-    selected = np.array([sel_a, sel_b], np.bool_).reshape(2, len(registers), len(leaders))
-    codes, probabilities, ok = kernels.walk(
-        tables.rows, tables.fresh_next, tables.q, tables.join, tables.pend, tables.r_max, lows, sizes,
-        _ops(plan), selected[0], selected[1], np.array(gate, np.bool_).reshape(len(leaders), len(registers)),
-        np.array(droppable, np.bool_), bool(descending), *start, MAX_STATES)
-    _check(ok)
+    groups = [plan.groups[g] for g in walked]
+    attributes = np.concatenate([group[3] for group in groups]) if len(groups) > 1 else groups[0][3]
+    chances = np.concatenate([group[4] for group in groups]) if len(groups) > 1 else groups[0][4]
+    roles = [[(g in r.first, g in r.second) for r in registers] for g in walked]
+    codes, probabilities, status, span = kernels.walk_groups(
+        attributes, chances, np.array([len(group[3]) for group in groups], np.int64),
+        np.array([group[2] for group in groups], np.int64),
+        np.array(roles, np.bool_).reshape(len(walked), len(registers), 2), _ops(plan), lows, sizes,
+        bool(descending), *start, MAX_STATES)
+    if status == 3:
+        _refuse_beyond(span)
+    _check(status)
     return codes, probabilities
 
 
