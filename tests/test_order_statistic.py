@@ -60,33 +60,43 @@ def stat_cases(n):
 
 # (total expression, the same in Python, modifier, floor, ceiling)
 TOTALS = [("p", lambda s: s["p"], 0, None, None),
+          ("p", lambda s: s["p"], 2, 3, 5),
+          ("p", lambda s: s["p"], -1, None, 2),
           ("2 * p - 3", lambda s: 2 * s["p"] - 3, 1, None, None),
           ("p >= 3", lambda s: int(s["p"] >= 3), 0, None, None),
           ("-p", lambda s: -s["p"], -1, -3, 2),
           ("p + bonus", lambda s: s["p"] + s["bonus"], 0, 0, 5)]
 
 
+def cases(n):
+    """Every statistic naming one die, every total, with and without a derived statistic
+    (without one, a total that is the die alone is read directly, not through columns.py)."""
+    for stat in stat_cases(n):
+        for total in TOTALS:
+            for derived in (True, False):
+                yield (stat, *total, (Derived("twice", "total * 2"),) if derived else ())
+
+
 @pytest.mark.parametrize("die", DICE, ids=lambda d: d.name)
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_every_position_and_total_against_the_walk_and_brute_force(die, n):
     taken = 0
-    for stat in stat_cases(n):
-        for text, function, modifier, floor, ceiling in TOTALS:
-            spec = RollSpec(((die, n),), stats=(stat, Derived("twice", "total * 2")), total=text,
-                            modifier=modifier, floor=floor, ceiling=ceiling, values={"bonus": 2})
-            closed = order.order_statistic_roll(spec)
-            index = getattr(stat, "position", getattr(stat, "skip", 0))
-            if stat.order != "middle" and index >= n:
-                assert closed is None      # no die at that rank: the walk's zero column
-                continue
-            assert closed is not None
-            taken += 1
-            assert_same_as_walk(closed, walked(spec))
-            brute = brute_joint(spec, function, {"twice": lambda s: s["total"] * 2}, {"bonus": 2})
-            mine = as_dict(closed)
-            assert max(abs(mine.get(k, 0.0) - brute.get(k, 0.0)) for k in set(mine) | set(brute)) <= 1e-12
-            assert evaluate_roll(spec).values.tolist() == closed.values.tolist()
-    assert taken >= 5 * (4 * n + 2)
+    for stat, text, function, modifier, floor, ceiling, derived in cases(n):
+        spec = RollSpec(((die, n),), stats=(stat, *derived), total=text,
+                        modifier=modifier, floor=floor, ceiling=ceiling, values={"bonus": 2})
+        closed = order.order_statistic_roll(spec)
+        index = getattr(stat, "position", getattr(stat, "skip", 0))
+        if stat.order != "middle" and index >= n:
+            assert closed is None      # no die at that rank: the walk's zero column
+            continue
+        assert closed is not None
+        taken += 1
+        assert_same_as_walk(closed, walked(spec))
+        brute = brute_joint(spec, function, {"twice": lambda s: s["total"] * 2}, {"bonus": 2})
+        mine = as_dict(closed)
+        assert max(abs(mine.get(k, 0.0) - brute.get(k, 0.0)) for k in set(mine) | set(brute)) <= 1e-12
+        assert evaluate_roll(spec).values.tolist() == closed.values.tolist()
+    assert taken >= 2 * len(TOTALS) * (4 * n + 2)
 
 
 @pytest.mark.parametrize("extra", [-2, 1])

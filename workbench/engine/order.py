@@ -58,7 +58,28 @@ def order_statistic_roll(spec: RollSpec) -> JointDistribution | None:
     probabilities = order_statistic(chances, n, position)
     if 0.0 in probabilities:   # underflow, as in the walk: such values are left out before reading
         values, probabilities = zip(*[(v, p) for v, p in zip(values, probabilities) if p > 0.0])
+    if _total_is_the_die(spec, name):
+        return _read_directly(spec, values, probabilities)
     return joint_from_columns(spec, {name: np.array(values, np.int64)}, np.array(probabilities), lost=0.0)
+
+
+def _total_is_the_die(spec: RollSpec, name: str) -> bool:
+    """Whether the total reads the picked die alone (then modifier, floor and ceiling), and
+    nothing is derived from them: the joint's rows are (total, die) for each value."""
+    return spec.total.tree == ("name", name) and len(spec.stats) == 1
+
+
+def _read_directly(spec: RollSpec, values, probabilities) -> JointDistribution:
+    """The rows (total, die) sorted, as :func:`~workbench.engine.columns.joint_from_columns`
+    would give them, without its general machinery (values differ, so rows do)."""
+    totals = [value + spec.modifier for value in values]
+    if spec.floor is not None:
+        totals = [max(total, spec.floor) for total in totals]
+    if spec.ceiling is not None:
+        totals = [min(total, spec.ceiling) for total in totals]
+    rows = sorted(zip(totals, values, probabilities))
+    return JointDistribution(spec.statistic_names, np.array([row[:2] for row in rows], np.int64),
+                             np.array([row[2] for row in rows]))
 
 
 def order_statistic(chances: list[float], n: int, position: int) -> list[float]:
