@@ -42,13 +42,13 @@ def die_outcomes(die: "Die | Percentile", count_names: tuple[str, ...],
         attributes = np.zeros((len(values), 1 + len(count_names)), np.int64)
         attributes[:, 0] = values
         return _frozen(attributes, probabilities, 0.0)
+    if any(die.explodes):
+        return _chain(die, count_names, dice_in_pool)
     faces = _face_rows(die, count_names)
-    if not any(die.explodes):
-        chances = np.full(len(faces), 1.0 / die.sides)
-        if all(a < b for a, b in zip(die.values, die.values[1:])):
-            return _frozen(faces, chances, 0.0)   # values in order, all different: rows already are
-        return _merged(faces, chances, 0.0)
-    return _chain(die, count_names, dice_in_pool)
+    chances = np.full(die.sides, 1.0 / die.sides)
+    if list(die.values) == sorted(set(die.values)):
+        return _frozen(faces, chances, 0.0)   # values in order, all different: rows already are
+    return _merged(faces, chances, 0.0)
 
 
 def _chain(die: Die, count_names: tuple[str, ...], dice_in_pool: int):
@@ -99,13 +99,13 @@ def _chain(die: Die, count_names: tuple[str, ...], dice_in_pool: int):
 
 
 def _face_rows(die: Die, count_names: tuple[str, ...]) -> np.ndarray:
+    """One row per face: its value, then its counts (0 for a count the die does not score)."""
+    if not count_names:
+        return np.array(die.values, np.int64).reshape(die.sides, 1)
     counts = dict(die.counts)
-    rows = np.zeros((die.sides, 1 + len(count_names)), np.int64)
-    rows[:, 0] = die.values
-    for j, name in enumerate(count_names):
-        if name in counts:
-            rows[:, 1 + j] = counts[name]
-    return rows
+    zeros = (0,) * die.sides
+    columns = [die.values, *(counts.get(name, zeros) for name in count_names)]
+    return np.array(list(zip(*columns)), np.int64).reshape(die.sides, len(columns))
 
 
 def _merged(attributes: np.ndarray, probabilities: np.ndarray, lost: float):

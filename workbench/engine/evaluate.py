@@ -1,19 +1,26 @@
 """The exact joint distribution of a :class:`~workbench.rules.roll.RollSpec`'s statistics.
 
+First, a closed form where the pool allows it: dice of one type that do not explode and
+score no counts, with one die picked by rank (the highest of 3d6, the middle of 3d20) read by
+the total and derived statistics, is an order statistic (:mod:`workbench.engine.order`, the
+same distribution as the walk's). Every other roll is walked:
+
 Every statistic becomes one or two small whole-number *registers* (a running sum, the dice
 seen so far, a die's value...), and the dice are evaluated outcome by outcome, as in icepool
 (Liu, "Icepool: Efficient Computation of Dice Pool Probabilities", AIIDE 2022):
 
 1. Dice that a statistic reads by rank (kept, picked, compared, matched) are *walked*: their
    outcomes in rank order, drawing at each outcome how many of each group's unresolved dice
-   show it (:func:`workbench.engine._kernels.walk.walk`). Groups that play the same part and
+   show it (:func:`workbench.engine._kernels.walk.walk`, after
+   :func:`~workbench.engine._kernels.walk_groups.walk_groups` made its tables in the same call). Groups that play the same part and
    whose dice differ only by truncation (a d6 is a d10 that stopped at 6) walk as one group,
    joining it at their highest face; a group no statistic needs any more (every kept die
    found) is dropped from the state.
 2. The other dice only add to sums, so they are added one at a time
    (:func:`workbench.engine._kernels.walk.convolve`).
 3. The registers are read as statistics; the total and derived statistics are evaluated
-   from them (:mod:`workbench.engine.expressions`); equal rows are merged.
+   from them and equal rows merged (:mod:`workbench.engine.columns`, which the closed form
+   ends with too).
 
 Example:
     >>> from workbench.rules.roll import Die, Keep, RollSpec
@@ -33,17 +40,18 @@ import numpy as np
 from ..errors import WorkbenchError
 from ..rules.expressions import parse
 from ..rules.roll import Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
-from ._rows import merge_rows, unique_rows
+from ._rows import merge_rows
+from .columns import joint_from_columns
 from .dice import die_outcomes
 from .expressions import evaluate
 from .joint import JointDistribution
+from .order import order_statistic_roll
 
 MAX_STATES = 5_000_000
 """Most distinct combinations of statistics one exact roll may come to."""
 
 ADD, COUNTER, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, RUN = range(10)
 _RANKED = (COUNTER, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, RUN)
-_DROPPABLE = (COUNTER, KEEP, PICK)
 
 
 @dataclass
@@ -90,26 +98,33 @@ def evaluate_roll(spec: RollSpec) -> JointDistribution:
     """The exact :class:`JointDistribution` of every statistic of ``spec``."""
     if not isinstance(spec, RollSpec):
         raise WorkbenchError(f"evaluate_roll needs a RollSpec, got {type(spec).__name__}")
-    counts = spec.count_names
+    closed = order_statistic_roll(spec)
+    if closed is not None:
+        return closed
+    counts, dice, scored = spec.count_names, spec.dice, bool(spec.score_expressions)
     groups, survive = [], 1.0
     for index, (die, n) in enumerate(spec.groups):
         if n <= 0:
             continue
-        attributes, probabilities, lost = die_outcomes(die, counts, spec.dice)
-        if spec.score_expressions:
+        attributes, probabilities, lost = die_outcomes(die, counts, dice)
+        if scored:
             attributes = _with_scores(spec, attributes)
         survive *= (1.0 - lost) ** n
-        groups.append((index, die, n, attributes, probabilities / probabilities.sum()))
+        if lost:   # chances given that the chain ended within the links followed
+            probabilities = probabilities / probabilities.sum()
+        groups.append((index, die, n, attributes, probabilities))
     plan = _Plan(spec, groups)
     _plan_statistics(plan)
     walked = sorted({g for r in plan.registers if r.kind in _RANKED for g in r.first | r.second})
     descending = "top" in plan.anchors or "bottom" not in plan.anchors
     _positions_in_walk_order(plan, descending)
     _ranges(plan)
-    lows = np.array([r.low for r in plan.registers], np.int64)
-    sizes = np.array([r.high - r.low + 1 for r in plan.registers], np.int64)
-    _refuse_beyond(math.prod(map(float, sizes.tolist())))
-    state = (np.array([int(np.dot(-lows, _strides(sizes)))], np.int64), np.ones(1))
+    low_list = [r.low for r in plan.registers]
+    size_list = [r.high - r.low + 1 for r in plan.registers]
+    _refuse_beyond(math.prod(map(float, size_list)))
+    start = -sum(low * stride for low, stride in zip(low_list, _strides(size_list)))   # every register at 0
+    lows, sizes = np.array(low_list, np.int64), np.array(size_list, np.int64)
+    state = (np.array([start], np.int64), np.ones(1))
     if walked:
         state = _walk(plan, walked, descending, lows, sizes, state)
     for slot in range(len(groups)):
@@ -308,92 +323,37 @@ def _ranges(plan: _Plan) -> None:
         register.low, register.high = low, high
 
 
-def _strides(sizes: np.ndarray) -> np.ndarray:
+def _strides(sizes: list[int]) -> list[int]:
+    """Each register's place value in a state's code (a few registers: plain integers, exact)."""
     strides, stride = [], 1
-    for size in sizes.tolist():   # a few registers: plain integers, exact
+    for size in sizes:
         strides.append(stride)
         stride *= size
-    return np.array(strides, dtype=np.int64)
+    return strides
 
 
 def _ops(plan: _Plan) -> np.ndarray:
-    ops = np.zeros((len(plan.registers), 7), np.int64)
-    for j, register in enumerate(plan.registers):
-        ops[j, 0] = register.kind
-        ops[j, 1:1 + len(register.args)] = register.args
-    return ops
+    rows = [[register.kind, *register.args] + [0] * (6 - len(register.args)) for register in plan.registers]
+    return np.array(rows, np.int64).reshape(len(rows), 7)
 
 
 def _walk(plan, walked, descending, lows, sizes, start):
     """Step 1: the ranked dice, outcome by outcome (merging groups that can walk as one)."""
-    from ._kernels import walk as kernels  # numba loads on the first ranked roll, not on import
+    from ._kernels import walk_groups as kernels  # lazy: numba loads on the first ranked roll, not on import
 
-    every = np.concatenate([plan.groups[g][3] for g in walked])
-    first, inverse = unique_rows(every)
-    rows = every[first]
-    n_out = len(rows)
-    if descending:
-        rows, inverse = rows[::-1], n_out - 1 - inverse
-    probability = np.zeros((len(walked), n_out))
-    at = 0
-    for i, g in enumerate(walked):
-        size = len(plan.groups[g][3])
-        probability[i, inverse[at:at + size]] = plan.groups[g][4]
-        at += size
-    tail = np.cumsum(probability[:, ::-1], axis=1)[:, ::-1]
-    chances = np.divide(probability, tail, out=np.zeros_like(tail), where=tail > 0)
-    tops = np.argmax(probability > 0, axis=1)
-    chance = {g: chances[i] for i, g in enumerate(walked)}
-    top = {g: int(tops[i]) for i, g in enumerate(walked)}
-    # Groups with the same part in every register and the same chances once both have
-    # joined walk as one (the paper's mixed right-truncated dice: d4 ... d12 together).
-    roles = {g: tuple((g in r.first, g in r.second) for r in plan.registers) for g in walked}
-    classes: list[list] = []
-    for g in walked:
-        for members in classes:
-            h = members[0]
-            both = max(top[g], top[h])
-            if roles[g] == roles[h] and np.all(np.abs(chance[g][both:] - chance[h][both:])
-                                               <= 1e-13 * np.abs(chance[h][both:])):
-                members.append(g)
-                break
-        else:
-            classes.append([g])
-    n_groups = len(classes)
-    q = np.zeros((n_groups, n_out))
-    join = np.zeros((n_groups, n_out), np.int64)
-    pend = np.zeros((n_groups, n_out), np.int64)
-    r_max = np.zeros(n_groups, np.int64)
-    for m, members in enumerate(classes):
-        for g in sorted(members, key=lambda g: -top[g]):   # the earliest-joining member last
-            q[m] = np.where(np.arange(n_out) >= top[g], chance[g], q[m])
-            n = plan.groups[g][2]
-            join[m, top[g]] += n
-            pend[m, :top[g]] += n
-            r_max[m] += n
-    n_regs = len(plan.registers)
-    sel_a = np.zeros((n_regs, n_groups), np.bool_)
-    sel_b = np.zeros((n_regs, n_groups), np.bool_)
-    for j, register in enumerate(plan.registers):
-        for m, members in enumerate(classes):
-            sel_a[j, m] = members[0] in register.first
-            sel_b[j, m] = members[0] in register.second
-    gate = np.zeros((n_groups, n_regs), np.bool_)
-    droppable = np.ones(n_groups, np.bool_)
-    for m in range(n_groups):
-        for j, register in enumerate(plan.registers):
-            if sel_a[j, m] or sel_b[j, m]:
-                if register.kind not in _DROPPABLE:
-                    droppable[m] = False
-                elif register.kind == COUNTER:
-                    gate[m, j] = True
-    _refuse_beyond(math.prod(map(float, sizes.tolist())) * math.prod(float(r + 1) for r in r_max.tolist()))
-    fresh_next = np.ones(n_out, np.bool_)
-    fresh_next[:-1] = rows[1:, 0] != rows[:-1, 0]
-    codes, probabilities, ok = kernels.walk(np.ascontiguousarray(rows, np.int64), fresh_next, q, join, pend,
-                                            r_max, lows, sizes, _ops(plan), sel_a, sel_b, gate, droppable,
-                                            bool(descending), *start, MAX_STATES)
-    _check(ok)
+    registers = plan.registers
+    groups = [plan.groups[g] for g in walked]
+    attributes = np.concatenate([group[3] for group in groups]) if len(groups) > 1 else groups[0][3]
+    chances = np.concatenate([group[4] for group in groups]) if len(groups) > 1 else groups[0][4]
+    roles = [[(g in r.first, g in r.second) for r in registers] for g in walked]
+    codes, probabilities, status, span = kernels.walk_groups(
+        attributes, chances, np.array([len(group[3]) for group in groups], np.int64),
+        np.array([group[2] for group in groups], np.int64),
+        np.array(roles, np.bool_).reshape(len(walked), len(registers), 2), _ops(plan), lows, sizes,
+        bool(descending), *start, MAX_STATES)
+    if status == 3:
+        _refuse_beyond(span)
+    _check(status)
     return codes, probabilities
 
 
@@ -402,7 +362,7 @@ def _convolve(plan, slot, sizes, state):
     from ._kernels import walk as kernels  # numba loads on the first such roll, not on import
 
     index, die, n, attributes, probabilities = plan.groups[slot]
-    strides = _strides(sizes)
+    strides = _strides(sizes.tolist())
     deltas = np.zeros(len(attributes), np.int64)
     for j, register in enumerate(plan.registers):
         if register.kind == ADD and slot in register.first:
@@ -417,31 +377,19 @@ def _convolve(plan, slot, sizes, state):
 
 
 def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
-    """Step 3: registers read as statistics; totals and derived statistics evaluated."""
-    spec = plan.spec
+    """Step 3: registers read as statistics (:func:`~workbench.engine.columns.joint_from_columns`
+    reads the total and derived statistics from them)."""
     codes, probabilities = state
-    keep = probabilities > 0.0
-    codes, probabilities = codes[keep], probabilities[keep]
-    registers = [(codes // stride) % size + low
-                 for stride, size, low in zip(_strides(sizes), sizes, lows)]
-    columns = dict(spec.values)
-    zeros = np.zeros(len(codes), np.int64)
-    for name, source in plan.source.items():
-        columns[name] = zeros if source is None else registers[source]
-    if spec.total is not None:
-        columns["total"] = np.broadcast_to(evaluate(spec.total, columns), codes.shape).astype(np.int64)
-    total = columns["total"] + spec.modifier
-    if spec.floor is not None:
-        total = np.maximum(total, spec.floor)
-    if spec.ceiling is not None:
-        total = np.minimum(total, spec.ceiling)
-    columns["total"] = total
-    for stat in spec.stats:
-        if isinstance(stat, Derived):
-            columns[stat.name] = np.broadcast_to(evaluate(stat.expression, columns), codes.shape).astype(np.int64)
-    names = spec.statistic_names
-    matrix = np.stack([columns[name] for name in names], axis=1) if len(codes) else np.zeros((0, len(names)), np.int64)
-    rows, merged = merge_rows(matrix, probabilities)
-    merged *= 1.0 - lost
-    keep = merged > 0.0
-    return JointDistribution(names, rows[keep], merged[keep], lost_mass=float(lost))
+    if not probabilities.all():
+        # States of probability 0 (underflow) are not read: a total could divide by 0 there.
+        reached = probabilities > 0.0
+        codes, probabilities = codes[reached], probabilities[reached]
+    needed = {source for source in plan.source.values() if source is not None}
+    registers = {}
+    size_list = sizes.tolist()
+    for j, (stride, size, low) in enumerate(zip(_strides(size_list), size_list, lows.tolist())):
+        if j in needed:
+            registers[j] = (codes // stride) % size + low if size > 1 else np.full(len(codes), low, np.int64)
+    zeros = np.zeros(len(codes), np.int64) if None in plan.source.values() else None
+    columns = {name: zeros if source is None else registers[source] for name, source in plan.source.items()}
+    return joint_from_columns(plan.spec, columns, probabilities, lost)

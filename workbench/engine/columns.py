@@ -1,0 +1,84 @@
+"""The last step of every exact roll: statistics' columns read as a :class:`JointDistribution`.
+
+The engine's routes (the walk of :mod:`workbench.engine.evaluate`, the closed form of
+:mod:`workbench.engine.order`) end with one column per statistic they computed and one
+probability per row. Here the total is read (the sum of the dice, or ``spec.total`` evaluated
+over the statistics and parameters), the modifier, floor and ceiling applied, derived
+statistics evaluated, and equal rows merged.
+
+Example:
+    >>> import numpy as np
+    >>> from workbench.rules.roll import Die, Pick, RollSpec
+    >>> spec = RollSpec(((Die.numbered("d4", 4), 2),), stats=(Pick("high"),), total="high", modifier=1)
+    >>> joint = joint_from_columns(spec, {"high": np.array([1, 2, 3, 4])},
+    ...                            np.array([1, 3, 5, 7]) / 16, lost=0.0)
+    >>> joint.values.tolist()
+    [[2, 1], [3, 2], [4, 3], [5, 4]]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..rules.expressions import Expression
+from ..rules.roll import Derived, RollSpec
+from ._rows import SMALL, merge_rows
+from .expressions import evaluate
+from .joint import JointDistribution
+
+
+def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray, lost: float) -> JointDistribution:
+    """The joint distribution of ``spec``'s statistics from ``columns`` (statistic name ->
+    int64 array, one value per row; ``"total"`` when ``spec.total`` is ``None``) and each
+    row's probability (conditional on the explosion chains that were followed; ``lost`` is
+    the probability cut off them)."""
+    rows = len(probabilities)
+    named = dict(spec.values)
+    named.update(columns)
+    total = _column(spec.total, named, rows) if spec.total is not None else named["total"]
+    if spec.modifier:
+        total = total + spec.modifier
+    if spec.floor is not None:
+        total = np.maximum(total, spec.floor)
+    if spec.ceiling is not None:
+        total = np.minimum(total, spec.ceiling)
+    named["total"] = total
+    for stat in spec.stats:
+        if isinstance(stat, Derived):
+            named[stat.name] = _column(stat.expression, named, rows)
+    names = spec.statistic_names
+    if rows <= SMALL:   # a few rows: merged in plain Python (numpy's fixed costs would dominate)
+        values, merged = _merged_small([named[name].tolist() for name in names], probabilities.tolist(), lost)
+    else:
+        matrix = np.empty((rows, len(names)), np.int64)
+        for j, name in enumerate(names):
+            matrix[:, j] = named[name]
+        values, merged = merge_rows(matrix, probabilities)
+        if lost:
+            merged *= 1.0 - lost
+        keep = merged > 0.0
+        if not keep.all():
+            values, merged = values[keep], merged[keep]
+    return JointDistribution(names, values, merged, lost_mass=float(lost))
+
+
+def _merged_small(columns: list[list[int]], probabilities: list[float], lost: float):
+    """Distinct rows sorted, probabilities of equal rows added (as :func:`merge_rows` does),
+    scaled by ``1 - lost``; rows of probability 0 left out."""
+    merged: dict = {}
+    for row, p in zip(zip(*columns), probabilities):
+        merged[row] = merged.get(row, 0.0) + p
+    scale = 1.0 - lost
+    keys = [row for row in sorted(merged) if merged[row] * scale > 0.0]
+    values = np.array(keys, dtype=np.int64).reshape(len(keys), len(columns))
+    return values, np.array([merged[row] * scale for row in keys], dtype=float)
+
+
+def _column(expression: Expression, named: dict, rows: int) -> np.ndarray:
+    """An expression's value on every row (a statistic named alone is its column as it is)."""
+    tree = expression.tree
+    if tree[0] == "name" and isinstance(named.get(tree[1]), np.ndarray):
+        return named[tree[1]]
+    value = np.asarray(evaluate(expression, named))
+    if value.shape == (rows,):
+        return value.astype(np.int64, copy=False)
+    return np.broadcast_to(value, (rows,)).astype(np.int64)
