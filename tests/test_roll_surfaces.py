@@ -214,3 +214,78 @@ def test_a_rung_no_pool_reaches_says_so_in_the_systems_own_words():
     skill = wb.solve_ladder("call-of-cthulhu-7e", {"Regular": 0.99}, pool=50)
     note = skill.rungs[0].note
     assert "no pool from skill 20 to skill 80 comes within" in note and "dice" not in note
+
+
+TWO_D10 = '''id = "better-of-two"
+name = "Better of two d10 rolled under a skill"
+mechanic = "pool"
+pool_parameter = "skill"
+total = "kept"
+pass_if = "total <= skill"
+
+[dice.first]
+sides = 10
+count = 1
+
+[dice.second]
+sides = 10
+count = 1
+
+[stats.first_die]
+pick = "highest"
+dice = "first"
+
+[stats.second_die]
+pick = "highest"
+dice = "second"
+
+[stats.kept]
+expression = "min(first_die, second_die) if advantage else max(first_die, second_die)"
+
+[stats.margin]
+expression = "skill - total"
+
+[params.skill]
+default = 5
+min = 0
+max = 10
+
+[params.advantage]
+default = true
+
+[[ladder]]
+name = "Plain"
+set = {}
+'''
+
+
+@pytest.mark.parametrize("advantage", [True, False])
+def test_the_total_may_read_an_expression_that_does_not_read_it(tmp_path, advantage):
+    """``total = "kept"`` where kept is an expression over two dice: the total is worked out
+    after it; a later expression still reads the total. Checked against every face pair."""
+    path = tmp_path / "better.toml"
+    path.write_text(TWO_D10)
+    result = wb.check(str(path), skill=6, advantage=advantage)
+    kept = [min(a, b) if advantage else max(a, b) for a in range(1, 11) for b in range(1, 11)]
+    for total in range(1, 11):
+        assert result.pmf[total] == pytest.approx(kept.count(total) / 100, abs=1e-12)
+    assert result.p_pass == pytest.approx(sum(k <= 6 for k in kept) / 100, abs=1e-12)
+    assert result.probability("margin >= 3") == pytest.approx(sum(6 - k >= 3 for k in kept) / 100, abs=1e-12)
+    # One concrete roll reads the same way (score), and so does a simulation.
+    scored = wb.score(str(path), {"first": [9], "second": [4]}, skill=6, advantage=advantage)
+    assert scored.stats["total"] == (4 if advantage else 9) and scored.passed == advantage
+    simulated = wb.simulate(str(path), skill=6, advantage=advantage, trials=40_000, seed=3)
+    assert simulated.p_pass == pytest.approx(result.p_pass, abs=0.015)
+
+
+def test_a_total_reading_an_expression_that_reads_the_total_is_a_load_error(tmp_path):
+    path = tmp_path / "circle.toml"
+    path.write_text(TWO_D10.replace('total = "kept"', 'total = "margin"'))
+    with pytest.raises(DataFileError, match=r"total.*reads 'margin', which reads the total \(a circle\)"):
+        wb.load_system(path)
+    from workbench.rules.roll import Derived, Die, Pick, RollSpec
+    d6 = Die.numbered("d6", 6)
+    with pytest.raises(WorkbenchError, match="a circle"):
+        RollSpec(((d6, 2),), stats=(Pick("high"), Derived("shown", "total + 1")), total="shown")
+    ok = RollSpec(((d6, 2),), stats=(Pick("high"), Derived("double", "2 * high")), total="double")
+    assert ok.derived_before_total == ("double",)

@@ -2,9 +2,10 @@
 
 The engine's routes (the walk of :mod:`workbench.engine.evaluate`, the closed form of
 :mod:`workbench.engine.order`) end with one column per statistic they computed and one
-probability per row. Here the total is read (the sum of the dice, or ``spec.total`` evaluated
-over the statistics and parameters), the modifier, floor and ceiling applied, derived
-statistics evaluated, and equal rows merged.
+probability per row. Here the derived statistics that do not read the total are evaluated,
+then the total (the sum of the dice, or ``spec.total`` evaluated over the statistics and
+parameters) with its modifier, floor and ceiling, then the other derived statistics; equal
+rows are merged.
 
 Example:
     >>> import numpy as np
@@ -34,6 +35,10 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
     rows = len(probabilities)
     named = dict(spec.values)
     named.update(columns)
+    early = spec.derived_before_total
+    for stat in spec.stats:   # the derived statistics the total may read come first
+        if isinstance(stat, Derived) and stat.name in early:
+            named[stat.name] = _column(stat.expression, named, rows)
     total = _column(spec.total, named, rows) if spec.total is not None else named["total"]
     if spec.modifier:
         total = total + spec.modifier
@@ -43,7 +48,7 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
         total = np.minimum(total, spec.ceiling)
     named["total"] = total
     for stat in spec.stats:
-        if isinstance(stat, Derived):
+        if isinstance(stat, Derived) and stat.name not in early:
             named[stat.name] = _column(stat.expression, named, rows)
     names = spec.statistic_names
     if rows <= SMALL:   # a few rows: merged in plain Python (numpy's fixed costs would dominate)

@@ -63,6 +63,10 @@ def score_roll(spec: RollSpec, faces: "Sequence[int] | Mapping[str, Sequence[int
     for stat in spec.stats:
         if not isinstance(stat, Derived):
             columns[stat.name] = _statistic(stat, dice, spec)
+    early = spec.derived_before_total
+    for stat in spec.stats:   # the derived statistics the total may read come first
+        if isinstance(stat, Derived) and stat.name in early:
+            columns[stat.name] = _evaluated(stat.expression, columns)
     total = sum(v for _, v, _ in dice) if spec.total is None else _evaluated(spec.total, columns)
     total += spec.modifier
     if spec.floor is not None:
@@ -71,7 +75,7 @@ def score_roll(spec: RollSpec, faces: "Sequence[int] | Mapping[str, Sequence[int
         total = min(total, spec.ceiling)
     columns["total"] = total
     for stat in spec.stats:
-        if isinstance(stat, Derived):
+        if isinstance(stat, Derived) and stat.name not in early:
             columns[stat.name] = _evaluated(stat.expression, columns)
     row = [int(columns[name]) for name in spec.statistic_names]
     return JointDistribution(spec.statistic_names, np.array([row]), np.ones(1))

@@ -254,6 +254,26 @@ class Derived:
             object.__setattr__(self, "expression", parse(self.expression))
 
 
+def before_total(stats) -> tuple[str, ...]:
+    """Names of the derived statistics among ``stats`` that read neither the total nor a
+    derived statistic that does (each reads only those before it).
+
+    Example:
+        >>> before_total((Derived("kept", "min(a, b)"), Derived("margin", "skill - total")))
+        ('kept',)
+    """
+    late: set[str] = {"total"}
+    early = []
+    for stat in stats:
+        if isinstance(stat, Derived):
+            expression = stat.expression if isinstance(stat.expression, Expression) else parse(stat.expression)
+            if late & set(expression.names):
+                late.add(stat.name)
+            else:
+                early.append(stat.name)
+    return tuple(early)
+
+
 Statistic = Union[Sum, Keep, Pick, Beats, Pairs, LargestSet, Sets, Derived]
 RANKED = (Keep, Pick, Beats, Pairs, LargestSet, Sets)
 """Statistics that depend on how the dice rank (the rest are sums over dice)."""
@@ -351,10 +371,17 @@ class RollSpec:
                 known = [name for name in taken if name != "value"]
                 object.__setattr__(stat, "expression", _checked(stat.expression, [*known, *parameters], where))
             taken.add(stat.name)
+        early = before_total(self.stats)
+        object.__setattr__(self, "_early", early)
         if self.total is not None:
             base = [s.name for s in self.stats if not isinstance(s, Derived)]
             expression = self.total if isinstance(self.total, Expression) else parse(str(self.total))
-            object.__setattr__(self, "total", _checked(expression, [*counts, *base, *parameters], "total"))
+            late = [s.name for s in self.stats if isinstance(s, Derived) and s.name not in early]
+            circle = [name for name in expression.names if name in late]
+            if circle:
+                raise WorkbenchError(f"total: reads {circle[0]!r}, which reads the total (a circle); "
+                                     "the total may read statistics that do not read it")
+            object.__setattr__(self, "total", _checked(expression, [*counts, *base, *early, *parameters], "total"))
 
     @property
     def dice(self) -> int:
@@ -365,6 +392,12 @@ class RollSpec:
     def count_names(self) -> tuple[str, ...]:
         """Every count any die type scores, in order of first appearance."""
         return self._counts
+
+    @property
+    def derived_before_total(self) -> tuple[str, ...]:
+        """The :class:`Derived` statistics that do not read the total (directly or through
+        another): worked out before it, so the total may read them."""
+        return self._early
 
     @property
     def score_expressions(self) -> tuple[str, ...]:

@@ -27,7 +27,7 @@ from ...errors import DataFileError, ParameterError, WorkbenchError
 from ...limits import MAX_DICE
 from ..expressions import Expression, ExpressionError, evaluate_numbers, parse
 from ..roll import (Beats, Derived, Die, Keep, LargestSet, Pairs, Percentile, Pick, RollSpec,
-                    Sets, Sum)
+                    Sets, Sum, before_total)
 from ...validation import suggest
 from ..schema import PoolFile, _names
 
@@ -48,8 +48,7 @@ class Statistics:
         self._check_names()
         self._check_dice()
         self._check_statistics()
-        self.total = self._expression("total", model.total, [*self.counts, *self.base, *self.readable]) \
-            if model.total else None
+        self.total = self._total(model.total) if model.total else None
         everything = ["total", *self.counts, *self.base, *self.derived, *self.readable]
         conditions = [n for n in self.derived if self._expression(
             f"stats.{n}.expression", model.stats[n].expression, everything).kind == "bool"]
@@ -125,6 +124,19 @@ class Statistics:
             self._expression(f"stats.{name}.expression", self.model.stats[name].expression,
                              [*done, *self.readable])
             done.append(name)
+
+    def _total(self, text: str) -> Expression:
+        """The total's expression: over the counts, the statistics from the dice, the derived
+        statistics that do not read the total themselves, and the parameters."""
+        early = before_total([Derived(name, self._expression(
+            f"stats.{name}.expression", self.model.stats[name].expression,
+            ["total", *self.counts, *self.base, *self.derived[:i], *self.readable]))
+            for i, name in enumerate(self.derived)])
+        circle = [name for name in _words(text) if name in self.derived and name not in early]
+        if circle:
+            self._fail("total", f"reads {circle[0]!r}, which reads the total (a circle); the total may "
+                       "read the statistics that do not read it")
+        return self._expression("total", text, [*self.counts, *self.base, *early, *self.readable])
 
     def _parameters_read(self) -> set[str]:
         """Parameters the dice or the statistics depend on (conditions only say what passes)."""
