@@ -411,8 +411,13 @@ def _die_results(die: dict):
     return results
 
 
+_COUNT_ORDER: list = []
+"""The counts in the order the file first names them: dice of equal value rank by them, more
+first, the first-named count deciding (data/README.md, Statistics)."""
+
+
 def _ranked(rolled, order="highest"):
-    ranked = sorted(rolled, key=lambda d: (d[1], tuple(d[2].get(c, 0) for c in ("a", "b"))), reverse=True)
+    ranked = sorted(rolled, key=lambda d: (d[1], tuple(d[2].get(c, 0) for c in _COUNT_ORDER)), reverse=True)
     return ranked if order == "highest" else ranked[::-1]
 
 
@@ -473,6 +478,7 @@ def roll_brute(design: dict, params: dict):
     for name, die in design["dice"].items():
         dice += [(name, _die_results(die))] * (die["count"] + params.get(f"n_{name}", 0))
     counts = sorted({c for d in design["dice"].values() for c in d["counts"]})
+    _COUNT_ORDER[:] = dict.fromkeys(c for d in design["dice"].values() for c in sorted(d["counts"]))
     names = ["total", *counts, *design["stats"]]
     joint, p_pass = {}, Fraction(0)
     for combo in itertools.product(*[results for _, results in dice]):

@@ -262,7 +262,7 @@ def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, An
         passing = raw.column("total") >= target
     if mechanic.tier_names():
         passing = passing & (_joint_tiers(mechanic, raw, p) > -2)
-    return float(raw.probabilities[passing].sum())
+    return min(float(raw.probabilities[passing].sum()), 1.0)   # rounding may sum past 1
 
 
 def probability(mechanic: Mechanic, raw: "RawDistribution | JointDistribution",
