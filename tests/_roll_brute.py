@@ -107,8 +107,9 @@ def _chosen(rolled, names):
 
 
 def _rank(rolled):
-    """Dice highest first: by value, then by counts (more first)."""
-    return sorted(rolled, key=lambda r: (r[1], tuple(sorted(r[2].items()))), reverse=True)
+    """Dice highest first: by value, then by counts (more first), the count the roll names
+    first deciding first (``r[2]`` holds the counts in the spec's order)."""
+    return sorted(rolled, key=lambda r: (r[1], tuple(r[2].values())), reverse=True)
 
 
 def _statistic(stat, rolled):

@@ -83,7 +83,7 @@ class Joint(RichResult):
     def probability(self, condition: str) -> float:
         """P(``condition``), a condition over the statistics and the parameters such as
         ``"hits == 0 and ones >= 1"`` or ``"ones > dice / 2"``."""
-        return float(self.probabilities[self.where(condition)].sum())
+        return min(float(self.probabilities[self.where(condition)].sum()), 1.0)  # rounding may sum past 1
 
     def to_dict(self) -> dict[str, Any]:
         """``{"names": [...], "rows": [[value, ..., probability], ...]}`` (probabilities to 15

@@ -28,7 +28,7 @@ from ..engine.expressions import evaluate
 from ..engine.joint import JointDistribution
 from ..engine.raw import RawDistribution
 from ..errors import WorkbenchError, shown
-from ..limits import MAX_TOTAL
+from ..limits import MAX_TOTAL, MAX_TOTALS
 from ..rules.mechanics.base import Mechanic
 from ..rules.system import System
 from .check import CheckResult
@@ -43,6 +43,7 @@ def outcomes(mechanic: Mechanic, raw: RawDistribution) -> Distribution:
         return _checked_distribution(mechanic, "outcomes(raw)", custom(raw), raw)
     labels = mechanic.labels
     if labels is None:
+        _check_span(mechanic, raw)
         return Distribution.of_totals(raw.offset, raw.pmf, raw.trials)
     totals = raw.totals
     if len(totals) and (totals[0] < 0 or totals[-1] >= len(labels)):
@@ -51,6 +52,24 @@ def outcomes(mechanic: Mechanic, raw: RawDistribution) -> Distribution:
     probs = np.zeros(len(labels))
     probs[totals] = raw.pmf
     return Distribution(tuple(labels), probs, trials=raw.trials)
+
+
+def _check_span(mechanic: Mechanic, raw) -> None:
+    """Refuse a table of totals wider than MAX_TOTALS before it is laid out (a total such as
+    ``hits * 400000000`` has three values, but a table from the least to the greatest would
+    hold 800 million)."""
+    column = getattr(raw, "column", None)
+    if column is None:
+        return
+    totals = column("total")
+    if not len(totals):
+        return
+    low, high = int(totals.min()), int(totals.max())
+    if high - low + 1 > MAX_TOTALS:
+        raise WorkbenchError(f"{mechanic.system_id}: totals run from {low:,} to {high:,}, "
+                             f"{high - low + 1:,} values, more than the {MAX_TOTALS:,} one table "
+                             "holds; allowed: a total whose values lie closer together (scale it "
+                             "down, e.g. with //)")
 
 
 _CELLS: dict[tuple, tuple[np.ndarray, np.ndarray, bool]] = {}
@@ -243,7 +262,7 @@ def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, An
         passing = raw.column("total") >= target
     if mechanic.tier_names():
         passing = passing & (_joint_tiers(mechanic, raw, p) > -2)
-    return float(raw.probabilities[passing].sum())
+    return min(float(raw.probabilities[passing].sum()), 1.0)   # rounding may sum past 1
 
 
 def probability(mechanic: Mechanic, raw: "RawDistribution | JointDistribution",

@@ -37,6 +37,7 @@ Example:
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -377,4 +378,4 @@ def _number_of(tree: tuple, names: Mapping[str, Any], text: str):
         return left * right
     if right == 0:
         raise WorkbenchError(f"{text!r} divides by zero")
-    return left / right if op == "/" else (left // right if op == "//" else left % right)
+    return Fraction(left) / right if op == "/" else (left // right if op == "//" else left % right)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..errors import DataFileError
@@ -264,6 +264,17 @@ class DieSpec(_Strict):
         return list(self.faces) if self.faces is not None else list(range(1, self.face_count + 1))
 
 
+def _not_blank(text):
+    if isinstance(text, str) and not text.strip():
+        raise ValueError("is empty; write an expression such as \"hits >= 2\", or leave the key out")
+    return text
+
+
+ExpressionText = Annotated[str, AfterValidator(_not_blank)]
+"""An expression's text where leaving the key out has a meaning of its own (``total``,
+``pass_if``, a tier's ``condition``): written empty, it is refused rather than read as left out."""
+
+
 class Tier(_Strict):
     """``[[tiers]]``: a named range of totals; the first tier that fits a roll names it."""
 
@@ -271,7 +282,7 @@ class Tier(_Strict):
     min: TotalValue | None = None
     max: TotalValue | None = None
     all_negative: bool | None = None
-    condition: str | None = None
+    condition: ExpressionText | None = None
     passes: bool = True
     when: When = {}
 
@@ -434,9 +445,9 @@ class PoolFile(_Common):
     cancel_out: list[CancelOut] = Field([], max_length=MAX_EFFECTS)
     shorthand: dict[str, Shorthand] = {}
     stats: dict[str, StatSpec] = {}
-    total: str | None = None
+    total: ExpressionText | None = None
     ceiling: int | None = None
-    pass_if: str | None = None
+    pass_if: ExpressionText | None = None
 
     @model_validator(mode="after")
     def _floor_below_ceiling(self):
