@@ -38,6 +38,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import WorkbenchError
+from ..limits import EXACT_WORK
 from ..rules.expressions import parse
 from ..rules.roll import Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
 from ._rows import merge_rows
@@ -140,13 +141,38 @@ def _refuse_beyond(states: float) -> None:
                              "than an exact result can number; use fewer dice or statistics")
 
 
-def _check(status: int) -> None:
+HASH_STEP = 10
+"""A step of the walk or of adding dice (one combination of statistics meeting one outcome,
+kept in a hash table) counted as this many steps of exact computing against
+:data:`~workbench.limits.EXACT_WORK`."""
+
+
+def _most_states(per_state: float) -> int:
+    """The most combinations a step may hold so that the whole roll, at ``per_state`` steps
+    for each combination held, stays within the exact-work budget (and within MAX_STATES):
+    the kernels stop as soon as a step holds more, so a roll past the budget is refused
+    after at most about that much work, not after minutes."""
+    budget = EXACT_WORK.current() / HASH_STEP
+    return int(max(1, min(MAX_STATES, budget // max(per_state, 1.0))))
+
+
+def _check(status: int, most: int = MAX_STATES) -> None:
     """A kernel's status: 0 fine, 1 a register out of range (a bug), 2 too many states."""
     if status == 1:
         raise RuntimeError("a register left its range: this is a bug in the workbench's planner")
+    if status == 2 and most < MAX_STATES:
+        raise WorkbenchError(
+            f"this roll would need more than {_short(EXACT_WORK.current())} steps of exact computing "
+            f"(over {most:,} combinations of its statistics at once), more than the limit; use fewer "
+            f"dice or statistics, or raise the limit with the environment variable {EXACT_WORK.env} "
+            f"(e.g. {EXACT_WORK.env}={_short(EXACT_WORK.current() * 10)})")
     if status == 2:
         raise WorkbenchError(f"this roll needs more than {MAX_STATES:,} combinations of its statistics "
                              "at once, more than an exact result keeps; use fewer dice or statistics")
+
+
+def _short(number: float) -> str:
+    return f"{number:.3g}".replace("e+", "e").replace("e0", "e")
 
 
 def _selection(plan: _Plan, names: tuple[str, ...]) -> frozenset:
@@ -346,14 +372,17 @@ def _walk(plan, walked, descending, lows, sizes, start):
     attributes = np.concatenate([group[3] for group in groups]) if len(groups) > 1 else groups[0][3]
     chances = np.concatenate([group[4] for group in groups]) if len(groups) > 1 else groups[0][4]
     roles = [[(g in r.first, g in r.second) for r in registers] for g in walked]
+    # Each combination held meets every outcome, splitting over how many dice of each group
+    # show it (groups that walk as one split less: this is an upper bound).
+    most = _most_states(len(attributes) * math.prod(float(group[2] + 1) for group in groups))
     codes, probabilities, status, span = kernels.walk_groups(
         attributes, chances, np.array([len(group[3]) for group in groups], np.int64),
         np.array([group[2] for group in groups], np.int64),
         np.array(roles, np.bool_).reshape(len(walked), len(registers), 2), _ops(plan), lows, sizes,
-        bool(descending), *start, MAX_STATES)
+        bool(descending), *start, most)
     if status == 3:
         _refuse_beyond(span)
-    _check(status)
+    _check(status, most)
     return codes, probabilities
 
 
@@ -371,8 +400,9 @@ def _convolve(plan, slot, sizes, state):
         return state
     unique, inverse = np.unique(deltas, return_inverse=True)
     merged = np.bincount(inverse.reshape(-1), weights=probabilities, minlength=len(unique))
-    codes, probabilities, status = kernels.convolve(*state, unique, merged, n, MAX_STATES)
-    _check(status)
+    most = _most_states(float(n) * len(unique))
+    codes, probabilities, status = kernels.convolve(*state, unique, merged, n, most)
+    _check(status, most)
     return codes, probabilities
 
 
