@@ -7,6 +7,7 @@ import io
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 import workbench
@@ -114,3 +115,16 @@ def test_rst_pmf_with_a_cut_tail_is_valid_restructuredtext(capsys):
     cells = [node.astext() for node in tree.findall(lambda n: n.tagname == "entry")]
     assert "< 0.01%" in cells and any(c.startswith("≥ ") for c in cells)
     assert cells[cells.index("lost_mass") + 1] == "0.00%"  # 2.5e-15: float noise, not a mark
+
+
+def test_a_table_of_totals_far_apart_shows_only_the_possible_ones(tmp_path):
+    """A count times 1000 as the total: three possible totals among 2001, not 2001 rows of 0%
+    (the table of a dense distribution keeps its impossible totals inside the range)."""
+    from workbench._display import cut_tails
+    probabilities = np.zeros(2001)
+    probabilities[[0, 1000, 2000]] = [4 / 9, 4 / 9, 1 / 9]
+    rows = cut_tails(range(2001), probabilities, 5e-5)
+    assert [(label, round(p, 12)) for label, p, _ in rows] == [("0", round(4 / 9, 12)), ("1000", round(4 / 9, 12)),
+                                                               ("2000", round(1 / 9, 12))]
+    dense = cut_tails(range(5), [0.25, 0.0, 0.5, 0.0, 0.25], 5e-5)
+    assert [label for label, _, _ in dense] == ["0", "1", "2", "3", "4"]

@@ -48,6 +48,10 @@ def _as_number(outcome: Any) -> int | None:
         return None
 
 
+SPARSE_ROWS = 200
+"""A table of more outcomes than this, most of them impossible, shows only the possible ones."""
+
+
 def cut_tails(outcomes, probabilities, resolution: float) -> list[tuple[str, float, bool]]:
     """The rows a table shows for a distribution: ``(label, probability, is_tail)``.
 
@@ -57,12 +61,21 @@ def cut_tails(outcomes, probabilities, resolution: float) -> list[tuple[str, flo
     ``≥ k`` holding their total, which the table then writes as ``< 0.01%``; a tail of
     outcomes that never happen is dropped. Labelled outcomes (narrative dice, tiers) are all
     kept. The cut never changes which outcomes a reader can see as possible: the merged tail
-    says it is there.
+    says it is there. Of more than :data:`SPARSE_ROWS` outcomes, most of them impossible
+    (totals far apart), only the possible ones are shown.
 
     Example:
         >>> cut_tails([0, 1, 2, 3, 4], [1e-9, 0.5, 0.3, 0.2 - 2e-9, 1e-9], 5e-5)
         [('≤ 0', 1e-09, True), ('1', 0.5, False), ('2', 0.3, False), ('3', 0.199999998, False), ('≥ 4', 1e-09, True)]
     """
+    probabilities = np.asarray(list(probabilities) if not isinstance(probabilities, np.ndarray)
+                               else probabilities, dtype=float)
+    possible = np.flatnonzero(probabilities)
+    if len(probabilities) > SPARSE_ROWS and 2 * len(possible) < len(probabilities):
+        # Totals far apart (a count times 1000): the impossible ones between them are not
+        # shown, or the table would be thousands of rows of 0%.
+        outcomes = list(outcomes)
+        outcomes, probabilities = [outcomes[i] for i in possible], probabilities[possible]
     items = [(o, float(p)) for o, p in zip(outcomes, probabilities)]
     numbers = [_as_number(o) for o, _ in items]
     if resolution <= 0 or len(items) < 2 or any(n is None for n in numbers):
