@@ -5,7 +5,10 @@ workbench's exact engine and icepool compute the same distribution (every statis
 names, jointly); the two answers are compared (largest difference in any probability) and
 timed:
 
-- the workbench: best of several runs, every cache of the engine cleared before each
+- the workbench: best of several runs (at least ``REPEATS``, and at least ``MIN_SECONDS`` of
+  runs, as ``timeit`` ranges automatically: a call of a tenth of a millisecond needs many
+  samples before the best of them is its cost rather than noise), every cache of the engine
+  cleared before each
   (numba's one-time compilation is paid by a warm-up run first, and reported apart);
 - icepool: in a fresh Python process per run (its evaluators remember every sub-result for
   the rest of a process, so a second run in one process would be a lookup), after a
@@ -34,6 +37,7 @@ from workbench.rules.roll import Beats, Die, Keep, LargestSet, Pairs, Percentile
 
 TARGET = 10.0
 REPEATS = 7
+MIN_SECONDS = 0.3
 ICEPOOL_RUNS = 3
 
 
@@ -113,11 +117,14 @@ def workbench_time(spec) -> tuple[float, float, object]:
     ours(spec)
     first = time.perf_counter() - start
     best = float("inf")
-    for _ in range(REPEATS):
+    runs, spent = 0, 0.0
+    while runs < REPEATS or spent < MIN_SECONDS:
+        runs += 1
         clear_caches()
         start = time.perf_counter()
         result = ours(spec)
-        best = min(best, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        best, spent = min(best, seconds), spent + seconds
     return first, best, result
 
 
