@@ -317,3 +317,15 @@ def test_clashes_with_several_rungs_are_named_once_in_one_sentence():
     assert normal.endswith("target=1 would come within 5.0 pp of it at 8d6 (67.0%)")
     check = workbench.check("unnamed", d6=8, target=1).p_pass
     assert abs(check - 0.7) <= 0.05 and f"({check:.1%})" in normal
+
+
+def test_a_ladder_setting_several_whole_numbers_tries_low_targets_and_spread_modifiers():
+    """Several whole-number knobs multiply: a target tries its first six values (as before
+    modifiers could be turned), a modifier about a dozen across its range with the ladder's own."""
+    from workbench._ladder_search import _thinned, whole_levels
+    uwr = workbench.system("uwr")
+    assert _thinned(uwr, "target", whole_levels(uwr, "target")) == [1, 2, 3, 4, 5, 6]
+    warhammer = workbench.system("warhammer-4e")
+    tried = _thinned(warhammer, "modifier", whole_levels(warhammer, "modifier"))
+    assert tried[0] == -60 and tried[-1] >= 50 and len(tried) <= 16
+    assert {40, 0, -20, -30} <= set(tried)

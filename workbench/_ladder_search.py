@@ -288,13 +288,17 @@ def whole_levels(sys_: System, key: str) -> range:
 
 
 def _thinned(sys_: System, key: str, levels: range) -> list[int]:
-    """At most a dozen of ``levels`` for a ladder that sets several whole-number knobs
-    (evenly spread, with the values its own rungs set)."""
-    if len(levels) <= 12:
-        return list(levels)
+    """About a dozen of ``levels`` for a ladder that sets several whole-number knobs, with
+    the values its own rungs set: a target's or Ob's first six (the lowest are the ones
+    that matter), a modifier's spread evenly over its range."""
     own = {rung.set[key] for rung in sys_.ladder if isinstance(rung.set.get(key), int)}
-    step = -(-len(levels) // 12)
-    return sorted({*levels[::step], *(v for v in own if v in levels)})
+    if levels.start >= 1:
+        tried = levels[:6]
+    elif len(levels) <= 12:
+        tried = levels
+    else:
+        tried = levels[::-(-len(levels) // 12)]
+    return sorted({*tried, *(v for v in own if v in levels)})
 
 
 def _add_steps(sys_: System, key: str) -> tuple[int, ...]:
