@@ -111,14 +111,14 @@ class Budget:
         ``fewer`` says what to ask for less of."""
         budget = self.current()
         if not amount <= budget:   # NaN and infinity too
-            need = _short(amount) if _short(amount) != _short(budget) else f"{amount:,.0f}"
+            need = short_number(amount) if short_number(amount) != short_number(budget) else f"{amount:,.0f}"
             raise WorkbenchError(
                 f"{where}: this run would need about {need} {self.what}, more than the "
-                f"limit of {_short(budget)}; use {fewer}, or raise the limit with the environment "
-                f"variable {self.env} (e.g. {self.env}={_short(budget * 10)})")
+                f"limit of {short_number(budget)}; use {fewer}, or raise the limit with the environment "
+                f"variable {self.env} (e.g. {self.env}={short_number(budget * 10)})")
 
 
-def _short(number: float) -> str:
+def short_number(number: float) -> str:
     """``1e+11`` as people write it: ``1e11``; ``2.5e+09`` -> ``2.5e9``."""
     if number == float("inf"):
         return "infinitely many"

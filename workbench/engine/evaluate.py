@@ -38,7 +38,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import WorkbenchError
-from ..limits import EXACT_WORK
+from ..limits import EXACT_WORK, short_number
 from ..rules.expressions import parse
 from ..rules.roll import Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
 from ._rows import merge_rows
@@ -162,17 +162,13 @@ def _check(status: int, most: int = MAX_STATES) -> None:
         raise RuntimeError("a register left its range: this is a bug in the workbench's planner")
     if status == 2 and most < MAX_STATES:
         raise WorkbenchError(
-            f"this roll would need more than {_short(EXACT_WORK.current())} steps of exact computing "
+            f"this roll would need more than {short_number(EXACT_WORK.current())} steps of exact computing "
             f"(over {most:,} combinations of its statistics at once), more than the limit; use fewer "
             f"dice or statistics, or raise the limit with the environment variable {EXACT_WORK.env} "
-            f"(e.g. {EXACT_WORK.env}={_short(EXACT_WORK.current() * 10)})")
+            f"(e.g. {EXACT_WORK.env}={short_number(EXACT_WORK.current() * 10)})")
     if status == 2:
         raise WorkbenchError(f"this roll needs more than {MAX_STATES:,} combinations of its statistics "
                              "at once, more than an exact result keeps; use fewer dice or statistics")
-
-
-def _short(number: float) -> str:
-    return f"{number:.3g}".replace("e+", "e").replace("e0", "e")
 
 
 def _selection(plan: _Plan, names: tuple[str, ...]) -> frozenset:
