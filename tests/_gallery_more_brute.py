@@ -89,7 +89,9 @@ def mothership(skill, advantage=0):
     def score(roll):
         degrees = [degree(x) for x in roll]
         d = max(degrees) if advantage > 0 else min(degrees)
-        shown = min(roll) if advantage >= 0 else max(roll)
+        # The roll kept is one of degree d: the lower of two with advantage, else the higher.
+        of_degree = [x for x, g in zip(roll, degrees) if g == d]
+        shown = min(of_degree) if advantage > 0 else max(of_degree)
         return (shown, MOTHERSHIP_DEGREES[d], d >= 2)
 
     return enumerate_rolls([range(100)] * (2 if advantage else 1), score)
