@@ -111,3 +111,18 @@ def test_a_huge_pool_with_statistics_is_refused_quickly(tmp_path):
     except subprocess.TimeoutExpired:
         pytest.fail("still computing after 20 s")
     assert run.returncode == 2 and "limit" in run.stderr.lower()
+
+
+@pytest.mark.parametrize("text, words", [
+    ("hits // 0", "divides by zero ('//' at character 6 has 0 on its right)"),
+    ("hits % 0", "divides by zero"),
+    ("hits / false", "divides by zero"),
+    ("hits * 123456789012345678901", "too large (at most 18 digits)"),
+])
+def test_a_constant_mistake_in_an_expression_is_a_load_error_naming_the_entry(tmp_path, text, words):
+    """Found at load, naming the file and the entry (a division by zero was once said only
+    when a check ran, without the entry)."""
+    path = write(tmp_path, top=f'total = "{text}"')
+    with pytest.raises(DataFileError) as caught:
+        wb.load_system(path)
+    assert "entry 'total'" in str(caught.value) and words in str(caught.value)

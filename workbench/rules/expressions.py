@@ -281,6 +281,9 @@ class _Parser:
         while (token := self.peek()) is not None and token[1] in ("*", "/", "//", "%"):
             self.index += 1
             value = ("binary", token[1], value, self.unary(depth))
+            if token[1] != "*" and value[3] in (("number", 0), ("number", False)):
+                raise ExpressionError(self.text, f"divides by zero ('{token[1]}' at character "
+                                                 f"{token[2] + 1} has 0 on its right)")
         return value
 
     def unary(self, depth):
@@ -298,7 +301,8 @@ class _Parser:
         if kind == "number":
             self.index += 1
             if len(value) > 18:
-                raise ExpressionError(self.text, f"number {value[:20]}... at character {start + 1} is too large")
+                raise ExpressionError(self.text, f"number {value[:20]}... at character {start + 1} is too "
+                                                 "large (at most 18 digits)")
             return ("number", int(value))
         if kind == "keyword" and value in ("true", "false"):
             self.index += 1
