@@ -111,7 +111,7 @@ def difficulty_knobs(system: "str | System",
 
 def check_knobs(sys_: System, knobs: Mapping[str, Any]) -> dict[str, tuple | None]:
     """Knobs given to the solver, checked against the system: each a parameter; ``None``
-    (raise it from 1) only for a whole-number one; listed values ones the parameter allows
+    (its whole range, see :func:`whole_levels`) only for a whole-number one; listed values ones the parameter allows
     (or, for a knob the ladder adds to, whole numbers to add).
 
     Example:
@@ -131,7 +131,7 @@ def check_knobs(sys_: System, knobs: Mapping[str, Any]) -> dict[str, tuple | Non
         if values is None:
             if param.kind != "int":
                 raise ParameterError(sys_.id, f"knobs[{key!r}]", None, "values to try (None, "
-                                     "raise it from 1, suits whole-number parameters only): "
+                                     "its whole range, suits whole-number parameters only): "
                                      + param.allowed())
             out[key] = None
             continue

@@ -391,8 +391,9 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
             statistics and parameters, such as ``"beaten == 2"`` (Ironsworn's strong hit).
         **params: the character's other settings (quality, rerolls, ...).
 
-    Ties go to the smaller change (least favor added), then to the lower target. Targets and
-    Obs start at 1: a check with nothing to beat is not a difficulty.
+    Ties go to the smaller change (least favor added), then to the lower target (a modifier:
+    the one nearest 0). Targets and Obs start at 1: a check with nothing to beat is not a
+    difficulty; a modifier is tried over its whole range, below 0 too.
 
     Example:
         >>> wanted = "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2"
@@ -416,7 +417,7 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     if knobs is not None and (not isinstance(knobs, Mapping) or not all(
             value is None or isinstance(value, (tuple, list, range)) for value in knobs.values())):
         raise ParameterError(None, "knobs", knobs, "a mapping knob -> values to try (or None "
-                             "to raise it from 1), such as {'target': None, 'favor': (0, 1)}")
+                             "to try its whole range: a target from 1 up, a modifier from its min), such as {'target': None, 'favor': (0, 1)}")
     goals = check_goals(parse_wanted(wanted) if isinstance(wanted, str) else wanted, tolerance)
     base = sys_.mechanic.preprocess(dict(params))  # stat="A5" -> quality="A", dice=5
     sized = sys_.pool_parameter is not None and pool is not None
