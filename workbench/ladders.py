@@ -417,7 +417,8 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     if knobs is not None and (not isinstance(knobs, Mapping) or not all(
             value is None or isinstance(value, (tuple, list, range)) for value in knobs.values())):
         raise ParameterError(None, "knobs", knobs, "a mapping knob -> values to try (or None "
-                             "to try its whole range: a target from 1 up, a modifier from its min), such as {'target': None, 'favor': (0, 1)}")
+                             "to try its whole range: a target from 1 up, a modifier from its "
+                             "min), such as {'target': None, 'favor': (0, 1)}")
     goals = check_goals(parse_wanted(wanted) if isinstance(wanted, str) else wanted, tolerance)
     base = sys_.mechanic.preprocess(dict(params))  # stat="A5" -> quality="A", dice=5
     sized = sys_.pool_parameter is not None and pool is not None
