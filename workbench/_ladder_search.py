@@ -112,8 +112,7 @@ def difficulty_knobs(system: "str | System",
 def check_knobs(sys_: System, knobs: Mapping[str, Any]) -> dict[str, tuple | None]:
     """Knobs given to the solver, checked against the system: each a parameter; ``None``
     (its whole range, see :func:`whole_levels`) only for a whole-number one; listed values
-    ones the parameter allows
-    (or, for a knob the ladder adds to, whole numbers to add).
+    ones the parameter allows (or, for a knob the ladder adds to, whole numbers to add).
 
     Example:
         >>> import workbench
