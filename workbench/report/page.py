@@ -10,6 +10,7 @@ import html
 from typing import Sequence
 
 from ..analysis import pool_label, pools_for
+from ..rules.registry import get_system
 from .sections import Table
 
 _STYLE = """
@@ -101,11 +102,12 @@ def pools_sentence(systems: Sequence[str], pool_sizes: Sequence[int]) -> str:
     Example:
         >>> pools_sentence(["uwr", "fons"], range(1, 11))
         'Pool sizes 1 to 10.'
-        >>> pools_sentence(["uwr", "call-of-cthulhu-7e", "risk"], range(1, 11))
+        >>> pools_sentence(["uwr", "call-of-cthulhu-7e", "risk", "erzahlspiel"], range(1, 11))
         'Pools: uwr 1 to 10 dice; call-of-cthulhu-7e skill 10 to skill 90; risk attackers 1 to attackers 3.'
     """
     sizes = list(pool_sizes)
-    spans = [(name, pools_for(name, sizes)) for name in systems]
+    # A system without a pool size (Erzählspiel's one die) has nothing to say here.
+    spans = [(name, pools_for(name, sizes)) for name in systems if get_system(name).pool_parameter]
     if all(pools == sizes for _, pools in spans):
         return f"Pool sizes {sizes[0]} to {sizes[-1]}."
     parts = []
