@@ -141,3 +141,35 @@ def test_sigterm_just_after_the_rename_names_the_file_written(tmp_path, monkeypa
     assert stop.value.code == 143
     assert capsys.readouterr().err == f"workbench: terminated after writing {out}\n"
     assert out.read_text() == cli_table_text()
+
+
+def test_ctrl_c_that_a_library_turns_into_its_own_error_is_still_one_line(tmp_path, monkeypatch, capsys):
+    """Ctrl-C while pydantic builds a validator comes out as pydantic's SchemaError (found by
+    the random Ctrl-C test: a traceback). The program remembers the interrupt and answers it
+    with the one line and status 130; the same error without a Ctrl-C is still a traceback."""
+    from workbench import _startup, cli
+    from workbench.cli import _docs
+
+    def interrupted_inside_a_library(*args, **kwargs):
+        try:
+            _startup._keyboard_interrupt(signal.SIGINT, None)   # what Ctrl-C runs
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error building validator: KeyboardInterrupt") from exc
+
+    monkeypatch.setattr(_docs, "not_a_data_file", interrupted_inside_a_library)
+    monkeypatch.setattr(_startup, "_interrupts", 0)
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    out = tmp_path / "odds.rst"
+    try:
+        with pytest.raises(SystemExit) as stop:
+            cli.entry(["table", "uwr", "--out", str(out)])
+        assert stop.value.code == 130
+        assert capsys.readouterr().err == "workbench: interrupted\n"
+        assert not out.exists()
+        monkeypatch.setattr(_startup, "_interrupts", 0)
+        monkeypatch.setattr(_docs, "not_a_data_file", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("a bug")))
+        with pytest.raises(RuntimeError, match="a bug"):
+            cli.entry(["table", "uwr", "--out", str(out)])
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)

@@ -44,11 +44,28 @@ def _interrupted_while_loading(signum, frame) -> None:
     os._exit(130)
 
 
+_interrupts = 0
+
+
+def _keyboard_interrupt(signum, frame) -> None:
+    """Python's own answer to Ctrl-C (``KeyboardInterrupt``), remembered: a library may turn
+    the interrupt into an error of its own (pydantic, building a validator in compiled code,
+    reports it as a ``SchemaError``), and the program must still know it was Ctrl-C."""
+    global _interrupts
+    _interrupts += 1
+    raise KeyboardInterrupt
+
+
+def interrupted() -> bool:
+    """Whether Ctrl-C has reached the program since its own code started."""
+    return _interrupts > 0
+
+
 def loaded() -> None:
     """The program's own code runs now: Ctrl-C raises ``KeyboardInterrupt`` again, to be
     answered where the work is (and files are cleaned up)."""
     if signal.getsignal(signal.SIGINT) is _interrupted_while_loading:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, _keyboard_interrupt)
 
 
 if (is_the_program() and threading.current_thread() is threading.main_thread()

@@ -125,6 +125,13 @@ def entry(argv: list[str] | None = None) -> "NoReturn":
     except Terminated:   # a file renamed into place before it is whole and new: said so
         print(interrupted_line(files.replaced()[before:], TERMINATED), file=sys.stderr)
         code = 143
+    except Exception:
+        if not _startup.interrupted():
+            raise
+        # Ctrl-C that a library turned into an error of its own (pydantic reports an
+        # interrupt while it builds a validator as a SchemaError): still Ctrl-C.
+        print(interrupted_line(files.replaced()[before:]), file=sys.stderr)
+        code = 130
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sys.exit(code)
