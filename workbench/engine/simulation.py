@@ -13,16 +13,18 @@ Reproducibility: trials are cut into blocks of :data:`BLOCK_SIZE`; block ``k`` a
 from stream ``k`` of the seed (xoshiro256** seeded through SplitMix64), and per-block counts
 are whole numbers added together, so a seed gives identical results on every run and for
 any number of threads. Seeds are stable within a version of the workbench; a change to the
-generator or the dice would be noted in the changelog.
+generator or the dice is noted in the changelog (``docs/changelog.md``).
 
-Speed: a pool of one die type (at most 256 sides) that is summed without rerolls (success
-counting, open-ended and bounce dice alone) runs on the byte-table fast path of
-:mod:`workbench.engine._kernels.fast` (a word of eight dice at a time for pools of eight dice
-or more), several times faster than the general kernel and with *identical* results for the
-same seed (same bytes, same dice, same order); every other pool runs on
-:func:`workbench.engine._kernels.pool.histogram_blocks`. The generator is unchanged by these
-paths: a seed gives the counts it always gave. ``benchmarks/bench_simulate.py``
-measures both against numpy.
+Speed: a pool of one die type that is summed without explosions or rerolls (success
+counting, cancelling failures, plain sums) runs on the chunk path of
+:mod:`workbench.engine._kernels.chunks`: several dice per random draw (five d6, four d10),
+each draw a uniform number over every roll of those dice, read from a table of what they
+add up to. Such a pool with explosions (open-ended and bounce dice; at most 256 sides) runs
+on the byte-table path of :mod:`workbench.engine._kernels.fast` (one die per byte, identical
+results to the general kernel for the same seed); every other pool runs on
+:func:`workbench.engine._kernels.pool.histogram_blocks`. ``benchmarks/bench_simulate.py``
+measures them against numpy. Version 0.2.0 brought the chunk path: a seed gives plain pools
+other counts than 0.1.0 gave (the same distribution, other dice drawn).
 
 Interrupting (Ctrl-C) a long run stops it after the current chunk of blocks, closes the
 progress bar and re-raises ``KeyboardInterrupt``: a partial run returns nothing, so it can
@@ -238,20 +240,24 @@ def _kernel(spec: PoolSpec):
     several dice kept, rerolls of dice with cancelling faces) take
     :func:`workbench.engine._kernels.pool.histogram_blocks_general`.
 
-    Pools of one die type that are summed without rerolls take the byte-table fast path
-    (:mod:`workbench.engine._kernels.fast`), which bins the sum of the dice only: the modifier and
-    floor are applied to its histogram afterwards (:func:`_apply_modifier_and_floor`).
-    Everything else takes the general face-table kernel. Both have the signature
-    ``(seed, first_block, block_count, block_size, trials, *args, low, hist, extremes)``
-    and roll the same dice for the same seed.
+    Pools of one die type that are summed without rerolls take a fast path that bins the sum
+    of the dice only (the modifier and floor are applied to its histogram afterwards,
+    :func:`_apply_modifier_and_floor`): the chunk path (:mod:`workbench.engine._kernels.chunks`)
+    without explosions, else the byte-table path (:mod:`workbench.engine._kernels.fast`),
+    which rolls the same dice as the general kernel for the same seed. Everything else takes
+    the general face-table kernel. All have the signature
+    ``(seed, first_block, block_count, block_size, trials, *args, low, hist, extremes)``.
     """
     if not spec.plain:
         from ._kernels import pool  # lazy: numba
         return pool.histogram_blocks_general, pack_general(spec), spec
     if len(spec.groups) == 1 and spec.keep == "sum" and not spec.rerolls:
-        from ._kernels import fast  # lazy: numba
+        from ._kernels import chunks, fast  # lazy: numba
 
         die, count = spec.groups[0]
+        tables = chunks.chunk_tables(die.values, die.explodes, count)
+        if tables is not None:
+            return chunks.chunk_histogram_blocks, tables, replace(spec, modifier=0, floor=None)
         table = fast.byte_table(die.values, die.explodes, count)
         if table is not None:
             return fast.sum_histogram_blocks, (table, count), replace(spec, modifier=0, floor=None)

@@ -1,8 +1,10 @@
-"""The fast path of the bulk simulator: one die type, summed, no rerolls, via a byte table.
+"""The byte-table path of the bulk simulator: one die type, summed, no rerolls.
 
-Most checks are "roll N of one die, add up the face values" (success counting, with or without
-exploding faces and cancelling failures). For those, :func:`sum_histogram_blocks` replaces
-the general :func:`~workbench.engine._kernels.pool.histogram_blocks` and runs several times faster.
+Many checks are "roll N of one die, add up the face values, some faces explode" (open-ended
+and bounce dice, with or without cancelling failures). For those, :func:`sum_histogram_blocks`
+replaces the general :func:`~workbench.engine._kernels.pool.histogram_blocks` and runs several
+times faster. (Without explosions, :mod:`.chunks` is faster still and is used instead;
+:func:`byte_table` accepts such pools too.)
 
 How: every byte ``b`` of the xoshiro256** stream is turned by a 256-entry table into one
 int64 that packs everything a die contributes (see :func:`byte_table`)::
