@@ -21,10 +21,9 @@ first; a half left over at the end of a check starts the next one. :func:`refere
 rolls the same draws one die at a time in plain Python, for the tests.
 
 A chunk table has at most :data:`CHUNK_ENTRIES` entries (80 kB of int64: a d6 chunk is 5
-dice, d7 to d10 4, d11 to d21 3, up to d100 2); dice with more sides take one die per draw,
-up to 10,000 sides (larger dice take the general kernel).
-10,000 rather than 8,192 entries: 10d10 in two draws of four dice and one of two ran 1.55 G
-dice/s a thread, in three of three and one of one 1.33 G.
+dice, d7 to d10 4, d11 to d21 3, up to d100 2); dice with more sides take one die per draw.
+Why 10,000 and not 8,192: 10d10 as draws of 4 + 4 + 2 dice ran 1.55 G dice/s a thread, as
+3 + 3 + 3 + 1 (the most under 8,192) 1.33 G.
 """
 from __future__ import annotations
 
@@ -82,8 +81,9 @@ def _table(values: np.ndarray, dice: int) -> np.ndarray:
 def chunk_tables(values, explodes, count: int):
     """``(full, full_draws, rest)`` for ``count`` dice with these face values, or ``None``
     where the chunk path does not apply (explosions, more than 2**16 - 1 dice or
-    :data:`CHUNK_ENTRIES` sides, totals too large for the packed fields): ``full_draws`` draws from ``full``, then one from ``rest``
-    (an empty table when the chunks use every die).
+    :data:`CHUNK_ENTRIES` sides, totals too large for the packed fields). A check is
+    ``full_draws`` draws from ``full``, then one from ``rest`` (an empty table when the
+    chunks use every die).
 
     Example:
         >>> full, draws, rest = chunk_tables([0, 0, 0, 0, 1, 1], [False] * 6, 12)

@@ -9,6 +9,8 @@ per word) and maps it with Lemire's multiply-and-reject method: ``m = byte * sid
 the die is ``m >> 8`` unless the low byte of ``m`` falls in the ``256 % sides`` values
 that would over-represent some faces, in which case the byte is thrown away and another
 drawn. No modulo bias, no floating point. Larger dice use the same method on 32 bits.
+(The simulator's chunk path, ``chunks.py``, draws several dice at once from 32-bit halves
+by the same method; the functions here roll one die at a time.)
 
 State layout (``np.ndarray`` of ``uint64``, length :data:`STATE_WORDS`): words 0-3 are the
 xoshiro state; word 4 holds unused bytes of the last word drawn, word 5 how many.
