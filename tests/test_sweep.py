@@ -208,3 +208,20 @@ def test_a_sweep_without_a_seed_draws_one_and_keeps_it():
     again = sweep("simulate", grid, system="uwr", target=1, trials=2_000, seed=first.attrs["seed"])
     pd.testing.assert_frame_equal(first, again)
     assert 0 <= first.attrs["seed"] < 2**64
+
+
+@pytest.mark.parametrize("system, grid, fixed", [
+    ("shadowrun-5e", {"dice": [4, 8]}, {}),        # a roll with statistics (data file)
+    ("blades", {"dice": [1, 3]}, {}),
+])
+def test_simulated_sweep_of_a_roll_with_statistics_agrees_with_check(system, grid, fixed):
+    # Rolls with statistics are drawn from their exact table; the sweep's budget estimate
+    # once read them as dice pools and failed before the first point.
+    frame = sweep("simulate", grid, system=system, trials=40_000, seed=8, **fixed)
+    assert len(frame) == 2 and frame.attrs["partial"] is False
+    for row in frame.to_dict("records"):
+        params = {name: int(row[name]) for name in grid}
+        exact = wb.check(system, **params, **fixed)
+        alone = wb.simulate(system, trials=40_000, seed=int(row["seed"]), **params, **fixed)
+        assert row["p_pass"] == alone.p_pass
+        assert abs(row["p_pass"] - exact.p_pass) <= 5 * np.sqrt(exact.p_pass * (1 - exact.p_pass) / 40_000)

@@ -100,3 +100,15 @@ def test_every_point_and_the_out_file_are_checked_before_the_first_point_runs(tm
     code = main(["sweep", "check", "--grid", "dice=1-3", "system=uwr", "--out", str(tmp_path) + "/"])
     assert code == 2 and "--out" in capsys.readouterr().err
 
+
+
+def test_simulated_sweep_of_a_gallery_roll_writes_the_whole_file(tmp_path, capsys):
+    out = tmp_path / "glitch.csv"
+    code = main(["sweep", "simulate", "--grid", "dice=4,8", "system=shadowrun-5e",
+                 "--trials", "20000", "--seed", "3", "--out", str(out)])
+    assert code == 0
+    frame = pd.read_csv(out)
+    assert frame["dice"].tolist() == [4, 8]
+    for row in frame.to_dict("records"):
+        alone = wb.simulate("shadowrun-5e", dice=int(row["dice"]), trials=20_000, seed=int(row["seed"]))
+        assert row["p_pass"] == pytest.approx(alone.p_pass, abs=1e-12)

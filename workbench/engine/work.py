@@ -184,9 +184,13 @@ def check_exact(spec: PoolSpec, where: str = "an exact check",
     return work
 
 
-def rolled_per_check(spec: PoolSpec) -> float:
+def rolled_per_check(spec) -> float:
     """Dice one simulated check rolls on average: each initial die with its expected explosion
-    chain (through ``explode_into``, up to its cap), each reroll once more."""
+    chain (through ``explode_into``, up to its cap), each reroll once more. A roll that is not
+    a :class:`PoolSpec` (statistics, scored in Python, odds given outright) is drawn from its
+    exact table: one number a check, counted as one die."""
+    if not isinstance(spec, PoolSpec):
+        return 1.0
     rolled = 0.0
     for die, count in spec.groups:
         expected, alive, kind, extra = 1.0, 1.0, die, 0
