@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import workbench
+import workbench as wb
 from workbench.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -156,6 +157,27 @@ def test_pmf_markdown(capsys):
     assert "**Outcomes**" in out and "**Summary**" in out
     assert any(set(line) <= set("|-: ") and "-" in line for line in out.splitlines())  # rule row
     assert "p_pass" in out and "55.56%" in out
+
+
+@pytest.mark.parametrize("fmt", ["md", "rst", "csv"])
+def test_simulated_pmf_table_names_the_run_so_it_can_be_repeated(capsys, fmt):
+    # Without --seed the seed is fresh: a table that did not say it could never be repeated.
+    code, out, _ = run(capsys, "pmf", "uwr", "dice=4", "target=2", "--simulate", "--trials", "3000",
+                       "--format", fmt)
+    assert code == 0
+    cells = {}
+    for line in out.splitlines():
+        parts = [p.strip() for p in line.replace("|", ",").split(",") if p.strip()]
+        if len(parts) == 2 and parts[0] in ("trials", "seed", "p_pass"):
+            cells[parts[0]] = parts[1]
+    assert cells["trials"] == "3000"
+    again = wb.simulate("uwr", dice=4, target=2, trials=3000, seed=int(cells["seed"]))
+    if fmt == "csv":
+        assert float(cells["p_pass"]) == pytest.approx(again.p_pass, abs=1e-14)
+    else:
+        assert cells["p_pass"] == f"{100 * again.p_pass:.2f}%"
+    code, out, _ = run(capsys, "pmf", "uwr", "dice=4", "target=2", "--format", fmt)
+    assert "seed" not in out and "trials" not in out          # an exact table has neither
 
 
 def test_pmf_rst_is_valid_restructuredtext(capsys):

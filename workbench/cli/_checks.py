@@ -139,6 +139,10 @@ def _result_frames(data: dict, numbers: NumberFormat | None) -> list[tuple[str, 
     if numbers:
         summary = {k: numbers.text(v) if k in _PROBABILITIES else
                    ("" if v is None else f"{round_sig(v, 6):g}") for k, v in summary.items()}
+    if data.get("method") == "simulate":
+        # The run that gave these numbers, so a table can be repeated: a left-out --seed is
+        # fresh, and only the result knows it.
+        summary.update({"trials": str(data["trials"]), "seed": str(data["seed"])})
     frames.append(("Summary", pd.DataFrame({"quantity": list(summary), "value": list(summary.values())})))
     if numbers:
         frames = [(name, format_numbers(frame, numbers)) for name, frame in frames]
