@@ -353,3 +353,18 @@ def test_chunk_path_agrees_with_exact_on_random_pools(spec):
     assert chi_square_p(cells(raw), cells(exact), trials) > 1e-9
     if exact.table.shape[1] <= 3:
         assert raw.offset == exact.offset
+
+
+def test_p_pass_is_a_share_of_the_trials_and_never_past_one():
+    # A simulated P(pass) is passes / trials: every trial of 56 dice needing 2 successes
+    # passes, and summing the table's floats once gave 1.0000000000000002 (CSV and Python);
+    # an exact long tail summed to 1.00000000000006 (JSON).
+    trials = 2_000_000
+    for dice in (47, 56, 154, 192):
+        result = simulate("uwr", dice=dice, target=2, trials=trials, seed=1)
+        assert result.p_pass == 1.0 and result.p_pass_stderr == 0.0
+    some = simulate("uwr", dice=4, target=2, trials=trials, seed=1)
+    assert some.p_pass * trials == round(some.p_pass * trials)          # a whole count
+    assert abs(some.p_pass - some.pmf.at_least(2)) < 1e-12
+    for dice in (78, 99, 106, 154):
+        assert 0.0 <= workbench.check("uwr", dice=dice, target=1).p_pass <= 1.0

@@ -322,6 +322,7 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
         passed = p_pass(mechanic, raw, params)
     else:
         passed = declared_p_pass(mechanic, raw, params, target, cells)
+    passed = _as_probability(passed, raw.trials)
     return CheckResult(system=system.id, params=dict(params), pmf=pmf, tiers=tier_dist,
                        p_pass=passed, lost_mass=raw.lost_mass, method=method, trials=raw.trials,
                        seed=seed, extra=extra)
@@ -330,6 +331,17 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
 # -- what a mechanic written in Python reads, checked once ------------------------------------
 SHARE_TOLERANCE = 1e-9
 """How far a reading's shares may stray from the check's whole probability (float noise)."""
+
+
+def _as_probability(p: float | None, trials: int | None) -> float | None:
+    """A probability summed from a table, without the float noise of the sum: within 0 and 1
+    (a long tail summed may pass 1 by 1e-14), and for a simulation the share of trials it
+    counts (passes / trials exactly: 2e6 passes of 2e6 trials are 1, not 1.0000000000000002)."""
+    if p is None:
+        return None
+    if trials:
+        p = round(p * trials) / trials
+    return min(max(float(p), 0.0), 1.0)
 
 
 def _whole(raw) -> float:
