@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from workbench import check
+from workbench.errors import ParameterError
 from workbench.stateful import (burn_scene, clock, drama_campaign, pool_maximum,
                                 rounds_until_hits, taken_out)
 
@@ -173,3 +174,28 @@ def test_progress_bar_and_chunking_do_not_change_results(capsys, monkeypatch):
     shown = clock(4, "green", method="simulate", trials=trials, seed=12, progress=True)
     assert quiet.frame.equals(shown.frame)
     assert "clock" in capsys.readouterr().err
+
+
+def test_campaign_computes_each_different_check_once_with_a_bar(monkeypatch, capsys):
+    """A campaign's exact odds (which the policy reads) are computed once per different
+    check, with a bar when asked; the campaign is the one the checks give."""
+    import workbench.stateful.drama as drama
+
+    calls = []
+    real = drama.check
+    monkeypatch.setattr(drama, "check", lambda system, **params: (calls.append(params), real(system, **params))[1])
+    checks = [{"d6": 2}, {"d6": 3, "target": 2}, {"d6": 2}] * 4
+    result = drama.drama_campaign(checks, trials=2000, seed=3, progress=True)
+    assert len(calls) == 2
+    assert "exact odds of each check" in capsys.readouterr().err
+    monkeypatch.setattr(drama, "check", real)
+    again = drama.drama_campaign(checks, trials=2000, seed=3, progress=False)
+    assert result.checks.equals(again.checks)
+    assert list(result.checks["p_pass_without"]) == pytest.approx(
+        [real("unnamed", **c).p_pass for c in checks])
+
+
+def test_campaign_start_names_what_it_allows():
+    most = pool_maximum(3, 1, "seed")
+    with pytest.raises(ParameterError, match=rf"start.*'empty'.*\"full\" or a number of dice from 0 to {most}"):
+        drama_campaign([{"d6": 2}], players=3, tier=1, start="empty")

@@ -33,6 +33,7 @@ from ..results import reading
 from ..results.rich import RichResult
 from ..rules.registry import get_system
 from ..rules.system import System
+from ..validation import optional_boolean
 from ._common import (
     check_work,
     need_choice,
@@ -140,6 +141,35 @@ def _wanted(policy, p_without: np.ndarray, per_session: list[int], threshold, di
     return np.array(numbers, np.int64), "plan"
 
 
+EXACT_CHECKS_BAR_FROM = 1000
+"""Campaigns with at least this many different checks show a bar while their exact odds are
+computed (the policy reads them before any campaign is rolled), when ``progress=None``."""
+
+
+def _exact_checks(system: System, flat: list[dict], progress: bool | None) -> list:
+    """The exact result of every check of a campaign, each different check computed once,
+    with a progress bar for many different checks (20,000 checks of up to 500 dice took a
+    minute with no bar before the simulation's own)."""
+    distinct: dict[str, dict] = {}
+    for params in flat:
+        distinct.setdefault(repr(sorted(params.items())), params)
+    show = len(distinct) >= EXACT_CHECKS_BAR_FROM if progress is None else progress
+    bar = None
+    if show:
+        from tqdm.auto import tqdm  # lazy: tqdm.auto loads ipywidgets
+        bar = tqdm(total=len(distinct), desc="exact odds of each check", unit="check")
+    results = {}
+    try:
+        for key, params in distinct.items():
+            results[key] = check(system, **params)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return [results[repr(sorted(params.items()))] for params in flat]
+
+
 def drama_campaign(session: Iterable, *, sessions: int | None = None, players: int = 4,
                    tier: int = 1, drama_pool: str = "seed", start: "int | str" = "full",
                    policy: "str | Sequence[int]" = "when_likely_to_fail", threshold: float = 0.5,
@@ -178,7 +208,9 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
     plan = _sessions(session, sessions)
     maximum = pool_maximum(players, tier, drama_pool)
     if isinstance(start, str):
-        need_choice(WHERE, "start", start, ("full",))
+        if start != "full":
+            raise ParameterError(WHERE, "start", start, f'"full" or a number of dice from 0 to '
+                                 f"{maximum} (the pool maximum for these players and tier)")
         level0 = maximum
     else:
         level0 = need_int(WHERE, "start", start, 0, maximum)
@@ -188,6 +220,7 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
         need_probability(WHERE, "refill_rate", rate)
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
+    progress = optional_boolean(WHERE, "progress", progress)
     total = sum(len(checks) for checks in plan)
     if total > MAX_CAMPAIGN_CHECKS:
         raise ParameterError(WHERE, "session", f"{total} checks", f"at most {MAX_CAMPAIGN_CHECKS} "
@@ -213,7 +246,7 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
             pending = 0
             position += len(checks)
 
-    exact = [check(sys_, **params) for params in flat]
+    exact = _exact_checks(sys_, flat, progress)
     p_without = np.array([r.p_pass for r in exact])
     wanted, policy_name = _wanted(policy, p_without, [len(c) for c in plan], threshold, dice_per_spend)
 
