@@ -199,3 +199,19 @@ def test_campaign_start_names_what_it_allows():
     most = pool_maximum(3, 1, "seed")
     with pytest.raises(ParameterError, match=rf"start.*'empty'.*\"full\" or a number of dice from 0 to {most}"):
         drama_campaign([{"d6": 2}], players=3, tier=1, start="empty")
+
+
+@pytest.mark.parametrize("make", [
+    lambda **k: clock(4, "black", max_rolls=20, **k),
+    lambda **k: taken_out("green", max_exchanges=4, **k),
+    lambda **k: rounds_until_hits("uwr", {"dice": 2}, {"dice": 6}, hits=3, max_rounds=6, **k),
+], ids=["clock", "taken_out", "rounds_until_hits"])
+def test_cut_runs_give_the_same_mean_exact_and_simulated(make):
+    """Cut at max_*, both methods give the mean of the runs that ended within the table (the
+    exact one was the uncut expectation: 24.0 against a simulated 14.68 for the clock)."""
+    exact = make()
+    simulated = make(method="simulate", trials=TRIALS, seed=4, progress=False)
+    assert exact.tail > 0.05 and abs(simulated.tail - exact.tail) < 5 * math.sqrt(exact.tail / TRIALS)
+    assert abs(simulated.mean - exact.mean) < 5 * simulated.mean_stderr
+    rows = exact.frame
+    assert exact.mean == pytest.approx((rows.iloc[:, 0] * rows["probability"]).sum() / rows["probability"].sum())

@@ -409,8 +409,10 @@ def _facts(obj) -> tuple[str, list[tuple[str, str]]]:
             facts.append(("trials", f"{obj.trials:,}"))
         return "", facts
     if kind == "StepsResult":
-        facts = [(f"mean {obj.quantity}", _number(obj.mean) + _plus_minus(obj.mean_stderr, False))]
-        if obj.tail > NOISE:
+        cut = obj.tail > NOISE
+        facts = [(f"mean {obj.quantity}" + (" of the runs ending within the table" if cut else ""),
+                  _number(obj.mean) + _plus_minus(obj.mean_stderr, False))]
+        if cut:
             facts.append(("beyond the table", _percent(obj.tail)))
         if obj.method == "simulate":
             facts += [("trials", f"{obj.trials:,}"), ("seed", str(obj.seed))]

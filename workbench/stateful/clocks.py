@@ -47,7 +47,8 @@ def clock(segments: int = 4, die: "str | int | None" = None, *,
             down) or ``{"advantage": n}`` (default: the system's default die, yellow).
         system: a narrative system (``"erzahlspiel"`` or a what-if variant of it).
         method: ``"exact"`` or ``"simulate"``; ``trials``, ``seed``, ``progress`` for the latter.
-        max_rolls: longest run followed (probability beyond it is the result's ``tail``).
+        max_rolls: longest run followed (probability beyond it is the result's ``tail``;
+            if any, the mean is that of the runs ending within it).
         **rule_options: the system's rule options: ``dice="d6"`` (regular dice),
             ``ladder="spectrum"``.
 

@@ -201,7 +201,8 @@ def taken_out(actor: "str | int | None" = None, reactor: "str | int | None" = No
         system: a narrative system (``"erzahlspiel"`` or a what-if variant of it).
         method: ``"exact"`` or ``"simulate"``.
         trials, seed, progress: for simulations (``seed=None`` draws a fresh seed).
-        max_exchanges: longest fight followed (probability beyond it is the ``tail``).
+        max_exchanges: longest fight followed (probability beyond it is the ``tail``; if
+            any, the mean is that of the fights ending within it).
         **rule_options: the system's rule options for every roll: ``dice="d6"`` (the
             regular-dice variant), ``ladder="spectrum"``.
 

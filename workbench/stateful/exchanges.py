@@ -53,7 +53,8 @@ def rounds_until_hits(system: "str | System", actor: Mapping[str, Any] | None = 
         hits: hits needed.
         method: ``"exact"`` (negative binomial over the exact P(hit) of
             :func:`workbench.versus`) or ``"simulate"``.
-        trials, seed, progress: for simulations; ``max_rounds``: longest fight followed.
+        trials, seed, progress: for simulations; ``max_rounds``: longest fight followed
+            (beyond it: the ``tail``; if any, the mean is that of the fights ending within it).
 
     Returns:
         A :class:`~workbench.stateful.StepsResult` over ``rounds``; ``params["p_hit"]`` is the
