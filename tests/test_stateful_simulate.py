@@ -215,3 +215,8 @@ def test_cut_runs_give_the_same_mean_exact_and_simulated(make):
     assert abs(simulated.mean - exact.mean) < 5 * simulated.mean_stderr
     rows = exact.frame
     assert exact.mean == pytest.approx((rows.iloc[:, 0] * rows["probability"]).sum() / rows["probability"].sum())
+
+
+def test_a_bad_check_in_a_campaign_is_named_by_session_and_check():
+    with pytest.raises(ParameterError, match=r"session 2 check 2: d6' got -1; allowed: a whole number"):
+        drama_campaign([[{"d6": 2}], [{"d6": 3}, {"d6": -1}]], trials=10, seed=1)

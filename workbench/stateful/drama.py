@@ -233,7 +233,11 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
             if "drama" in given:
                 raise ParameterError(WHERE, f"session {s + 1} check {c + 1}: drama", given["drama"],
                                      "left out (the spending policy decides the Drama Dice)")
-            flat.append(sys_.resolve(**given))
+            try:
+                flat.append(sys_.resolve(**given))
+            except ParameterError as error:  # say which check of the campaign it was
+                raise ParameterError(WHERE, f"session {s + 1} check {c + 1}: {error.parameter}",
+                                     error.value, error.allowed) from None
             labels.append((s + 1, c + 1))
     # A session's +1 comes before its first check; an empty session passes its die on.
     starts = np.zeros(len(flat), np.int64)
