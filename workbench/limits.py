@@ -125,6 +125,17 @@ def short_number(number: float) -> str:
     return f"{number:.3g}".replace("e+", "e").replace("e0", "e")
 
 
+def count_text(number: float) -> str:
+    """A count as people read it beside a limit: every digit up to a trillion (``10,000,001``
+    against ``10,000,000``, where ``1e7`` against ``1e7`` said nothing), else short.
+
+    Example:
+        >>> count_text(10_000_001), count_text(2.5e13)
+        ('10,000,001', '2.5e13')
+    """
+    return f"{number:,.0f}" if number < 1e12 else short_number(number)
+
+
 MAX_TOTALS = 10**7
 """Most different totals one check's table may hold, exact or simulated (80 MB a row)."""
 

@@ -42,7 +42,7 @@ import numpy as np
 
 from .. import validation
 from ..errors import WorkbenchError
-from ..limits import MAX_SEED, MAX_TOTALS, MAX_TRIALS, ROLLED_DICE  # noqa: F401  (MAX_*: re-exported)
+from ..limits import MAX_SEED, MAX_TOTALS, MAX_TRIALS, ROLLED_DICE, count_text  # noqa: F401  (MAX_*: re-exported)
 from ..rules.pool import PoolSpec
 from ..rules.roll import RollSpec
 from ..rules.scored import Outcomes, ScoredRoll
@@ -112,9 +112,9 @@ def check_work(trials: int, spec: "PoolSpec | RollSpec") -> None:
     ROLLED_DICE.check(float(trials) * rolled_per_check(spec), "simulate")
     width = spread_of_totals(spec)
     if width > MAX_TOTALS:
-        raise WorkbenchError(f"simulate: these dice spread over about {width:.3g} different totals, "
-                             f"more than the {MAX_TOTALS:.0e} one table may hold; allowed: dice "
-                             "whose face values lie closer together (or fewer dice)".replace("e+0", "e"))
+        raise WorkbenchError(f"simulate: these dice spread over up to {count_text(width)} different totals, "
+                             f"more than the {count_text(MAX_TOTALS)} one table may hold; allowed: dice "
+                             "whose face values lie closer together (or fewer dice)")
     for die, count in spec.groups:
         if not die.plain:   # its chain's moments are read from the exact chain
             check_exact(PoolSpec(((die, 1),)), f"simulate (the explosion chain of {die.name!r})",

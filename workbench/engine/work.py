@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import WorkbenchError
-from ..limits import EXACT_WORK, MAX_CHAIN_LINKS, MAX_TOTALS
+from ..limits import EXACT_WORK, MAX_CHAIN_LINKS, MAX_TOTALS, count_text
 from ..rules.pool import DieType, PoolSpec
 
 PYTHON_STEP = 2000
@@ -177,9 +177,9 @@ def check_exact(spec: PoolSpec, where: str = "an exact check",
     work = exact_work(spec, **estimate)
     if work.totals > MAX_TOTALS:
         raise WorkbenchError(
-            f"{where}: {work.biggest} spread over about {work.totals:.3g} different totals, more "
-            f"than the {MAX_TOTALS:.0e} one table may hold; allowed: dice whose face values lie "
-            "closer together (or fewer dice)".replace("e+0", "e"))
+            f"{where}: {work.biggest} spread over up to {count_text(work.totals)} different totals, more "
+            f"than the {count_text(MAX_TOTALS)} one table may hold; allowed: dice whose face values lie "
+            "closer together (or fewer dice)")
     EXACT_WORK.check(work.steps, f"{where} ({work.biggest})", fewer=fewer)
     return work
 
