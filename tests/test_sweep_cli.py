@@ -112,3 +112,19 @@ def test_simulated_sweep_of_a_gallery_roll_writes_the_whole_file(tmp_path, capsy
     for row in frame.to_dict("records"):
         alone = wb.simulate("shadowrun-5e", dice=int(row["dice"]), trials=20_000, seed=int(row["seed"]))
         assert row["p_pass"] == pytest.approx(alone.p_pass, abs=1e-12)
+
+
+def test_sweep_csv_numbers_carry_no_float_noise(capsys):
+    """15 significant digits, as the JSON: a pass rate reads 0.684, never 0.6839999999999999."""
+    import re
+
+    assert main(["sweep", "simulate", "--grid", "dice=1-6", "system=uwr", "--trials", "1000",
+                 "--seed", "3"]) == 0
+    text = capsys.readouterr().out
+    digits = [len(re.sub(r"[^0-9]", "", number.split("e")[0]).lstrip("0"))
+              for number in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", text)]
+    assert digits and max(digits) <= 15, text
+    frame = pd.read_csv(io.StringIO(text))
+    expected = sweep("simulate", {"dice": list(range(1, 7))}, system="uwr", trials=1000, seed=3)
+    assert frame["mean_stderr"].tolist() == pytest.approx(expected["mean_stderr"].tolist(), rel=1e-14)
+    assert frame["seed"].tolist() == expected["seed"].tolist()

@@ -134,9 +134,14 @@ def partial_path(out: str) -> Path:
     return path.with_name(f"{path.stem}.partial{path.suffix}")
 
 
+CSV_FLOATS = "%.15g"
+"""Numbers in sweep CSV: 15 significant digits, every digit a double holds without its float
+noise (0.684, not 0.6839999999999999), as the JSON output rounds them."""
+
+
 def _write(frame, out: str | None) -> None:
     if out is None:
-        frame.to_csv(sys.stdout, index=False)
+        frame.to_csv(sys.stdout, index=False, float_format=CSV_FLOATS)
         return
     suffix = Path(out).suffix.lower()
     frame = frame.copy()
@@ -148,7 +153,7 @@ def _write(frame, out: str | None) -> None:
     # existing file as it was.
     with files.replacing(out, "--out") as scratch:
         if suffix == ".csv":
-            frame.to_csv(scratch, index=False)
+            frame.to_csv(scratch, index=False, float_format=CSV_FLOATS)
         elif suffix == ".json":
             frame.to_json(scratch, orient="records", indent=1, double_precision=15)
         else:
