@@ -85,8 +85,11 @@ def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
         system: system id, alias, variant id, path to a data file, or a ``System``.
         trials: checks to roll, a whole number from 1 to 1e10 (standard errors shrink
             as ``1/sqrt(trials)``).
-        seed: 0 to 2**64 - 1 gives identical results on every run and thread count;
-            ``None`` draws a fresh seed, reported as ``result.seed``.
+        seed: 0 to 2**64 - 1 gives identical results on every run and thread count of
+            one version (the changelog names versions that draw other dice for a seed);
+            ``None`` draws a fresh seed, reported as ``result.seed``. Every die is rolled:
+            plain pools several dice per random draw (a uniform draw over every roll of,
+            say, five d6), exploding dice one at a time, chains and all.
         progress: show a tqdm progress bar (``None``: only for long runs).
         **params: the check's parameters, checked exactly as :func:`workbench.check` does.
 
