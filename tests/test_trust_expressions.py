@@ -126,3 +126,34 @@ def test_a_constant_mistake_in_an_expression_is_a_load_error_naming_the_entry(tm
     with pytest.raises(DataFileError) as caught:
         wb.load_system(path)
     assert "entry 'total'" in str(caught.value) and words in str(caught.value)
+
+
+def test_totals_far_apart_are_listed_as_the_possible_ones_only(tmp_path):
+    """40 dice, total = hits * 100000: 41 possible totals over 4,000,001 whole numbers. The
+    result, its JSON and its table list the 41 (the JSON was 79 MB of zeros, 23 s, 1.9 GB),
+    each with the binomial probability; a whole number between them has probability 0."""
+    from math import comb
+
+    path = write(tmp_path, top='total = "hits * 100000"')
+    result = wb.check(path, dice=40)
+    assert result.pmf.outcomes == tuple(range(0, 4_000_001, 100_000))
+    for hits in (0, 13, 40):
+        exact = Fraction(comb(40, hits) * 2 ** (40 - hits), 3 ** 40)
+        assert result.pmf[hits * 100_000] == pytest.approx(float(exact), rel=1e-12, abs=1e-300)
+    assert result.pmf[50_000] == 0.0 and result.pmf.at_least(1_300_001) == pytest.approx(
+        sum(float(Fraction(comb(40, h) * 2 ** (40 - h), 3 ** 40)) for h in range(14, 41)))
+    assert result.mean == pytest.approx(40 / 3 * 100_000)
+    done = subprocess.run([sys.executable, "-m", "workbench", "pmf", path, "dice=40", "--format",
+                           "json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    import json
+    assert len(json.loads(done.stdout)["pmf"]) == 41 and len(done.stdout) < 1_000_000
+    few = wb.check(path, dice=1)   # a span of 100,001 with 2 possible totals
+    assert few.pmf.outcomes == (0, 100_000)
+
+
+def test_totals_close_together_keep_every_whole_number(tmp_path):
+    """A total with gaps but close together (hits * 2 over 40 dice: 81 whole numbers) keeps
+    its consecutive table, the impossible odd totals at 0, as before."""
+    result = wb.check(write(tmp_path, top='total = "hits * 2"'), dice=40)
+    assert result.pmf.outcomes == tuple(range(0, 81)) and result.pmf[3] == 0.0
