@@ -226,7 +226,7 @@ CHUNK_PATH_POOLS = [
 
 def _reference_histogram(spec: PoolSpec, seed: int, trials: int) -> dict:
     """{(disaster, total): checks} of the chunk path's dice rolled one at a time (block 0)."""
-    from workbench.engine._kernels.chunks import reference_counts
+    from _chunk_reference import reference_counts
 
     die, count = spec.groups[0]
     counts: dict = {}
@@ -261,7 +261,8 @@ def test_chunk_path_rolls_the_reference_dice(system, params):
     (tuple(range(100)), 5),             # 2 + 2 + 1
 ])
 def test_chunk_kernel_matches_the_reference_on_any_faces(faces, count):
-    from workbench.engine._kernels.chunks import chunk_block, chunk_tables, reference_counts
+    from _chunk_reference import reference_counts
+    from workbench.engine._kernels.chunks import chunk_block, chunk_tables
 
     full, draws, rest = chunk_tables(faces, [False] * len(faces), count)
     low = count * min(faces)

@@ -34,6 +34,7 @@ import numpy as np
 from .errors import WorkbenchError
 from .export.tables import NumberFormat, format_numbers
 from .numbers import JSON_DIGITS, fixed, json_ready, round_sig  # noqa: F401  (the number rule, shown here)
+from .results.distribution import possible_only
 from .results.rich import register_views
 from .rules.registry import get_system
 
@@ -48,10 +49,6 @@ def _as_number(outcome: Any) -> int | None:
         return None
 
 
-SPARSE_ROWS = 200
-"""A table of more outcomes than this, most of them impossible, shows only the possible ones."""
-
-
 def cut_tails(outcomes, probabilities, resolution: float) -> list[tuple[str, float, bool]]:
     """The rows a table shows for a distribution: ``(label, probability, is_tail)``.
 
@@ -61,8 +58,8 @@ def cut_tails(outcomes, probabilities, resolution: float) -> list[tuple[str, flo
     ``≥ k`` holding their total, which the table then writes as ``< 0.01%``; a tail of
     outcomes that never happen is dropped. Labelled outcomes (narrative dice, tiers) are all
     kept. The cut never changes which outcomes a reader can see as possible: the merged tail
-    says it is there. Of more than :data:`SPARSE_ROWS` outcomes, most of them impossible
-    (totals far apart), only the possible ones are shown.
+    says it is there. Of outcomes most of them impossible (totals far apart), only the
+    possible ones are shown (:func:`~workbench.results.distribution.possible_only`).
 
     Example:
         >>> cut_tails([0, 1, 2, 3, 4], [1e-9, 0.5, 0.3, 0.2 - 2e-9, 1e-9], 5e-5)
@@ -71,7 +68,7 @@ def cut_tails(outcomes, probabilities, resolution: float) -> list[tuple[str, flo
     probabilities = np.asarray(list(probabilities) if not isinstance(probabilities, np.ndarray)
                                else probabilities, dtype=float)
     possible = np.flatnonzero(probabilities)
-    if len(probabilities) > SPARSE_ROWS and 2 * len(possible) < len(probabilities):
+    if possible_only(len(possible), len(probabilities)):
         # Totals far apart (a count times 1000): the impossible ones between them are not
         # shown, or the table would be thousands of rows of 0%.
         outcomes = list(outcomes)

@@ -14,6 +14,22 @@ from ..numbers import round_sig
 from .rich import RichResult
 
 
+SPARSE_SPAN = 200
+"""Totals spanning more whole numbers than this, fewer than half of them possible, are
+listed as the possible ones only: in a roll's distribution (and so its JSON) and in tables."""
+
+
+def possible_only(possible: int, span: int) -> bool:
+    """Whether ``possible`` totals spread over ``span`` whole numbers are listed one by one
+    (the impossible ones between them left out) rather than as every whole number.
+
+    Example:
+        >>> possible_only(41, 4_000_001), possible_only(150, 250), possible_only(41, 41)
+        (True, False, False)
+    """
+    return span > SPARSE_SPAN and 2 * possible < span
+
+
 class UnknownOutcome(WorkbenchError, KeyError):
     """An outcome a distribution does not have (a ``KeyError`` too, as a dict lookup gives).
 

@@ -32,7 +32,7 @@ from ..limits import MAX_TOTAL, MAX_TOTALS
 from ..rules.mechanics.base import Mechanic
 from ..rules.system import System
 from .check import CheckResult
-from .distribution import Distribution
+from .distribution import Distribution, possible_only
 from .joint import Joint
 
 
@@ -46,7 +46,7 @@ def outcomes(mechanic: Mechanic, raw: RawDistribution) -> Distribution:
         _check_span(mechanic, raw)
         if isinstance(raw, JointDistribution):
             totals, probs = raw.marginal("total")
-            if len(totals) and _sparse(len(totals), int(totals[-1] - totals[0]) + 1):
+            if len(totals) and possible_only(len(totals), int(totals[-1] - totals[0]) + 1):
                 # Totals far apart (a count times 1000): the possible ones only, not a
                 # table of millions of impossible totals between them.
                 return Distribution(tuple(int(t) for t in totals), probs, raw.trials)
@@ -58,21 +58,6 @@ def outcomes(mechanic: Mechanic, raw: RawDistribution) -> Distribution:
     probs = np.zeros(len(labels))
     probs[totals] = raw.pmf
     return Distribution(tuple(labels), probs, trials=raw.trials)
-
-
-SPARSE_SPAN = 200
-"""A roll's totals spanning more whole numbers than this, fewer than half of them possible,
-are listed as the possible totals only (its distribution, JSON and tables)."""
-
-
-def _sparse(possible: int, span: int) -> bool:
-    """Whether ``possible`` totals over ``span`` whole numbers are listed one by one.
-
-    Example:
-        >>> _sparse(41, 4_000_001), _sparse(150, 250), _sparse(41, 41)
-        (True, False, False)
-    """
-    return span > SPARSE_SPAN and 2 * possible < span
 
 
 def _check_span(mechanic: Mechanic, raw) -> None:

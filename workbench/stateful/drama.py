@@ -150,9 +150,10 @@ def _exact_checks(system: System, flat: list[dict], progress: bool | None) -> li
     """The exact result of every check of a campaign, each different check computed once,
     with a progress bar for many different checks (20,000 checks of up to 500 dice took a
     minute with no bar before the simulation's own)."""
+    keys = [repr(sorted(params.items())) for params in flat]
     distinct: dict[str, dict] = {}
-    for params in flat:
-        distinct.setdefault(repr(sorted(params.items())), params)
+    for key, params in zip(keys, flat):
+        distinct.setdefault(key, params)
     show = len(distinct) >= EXACT_CHECKS_BAR_FROM if progress is None else progress
     bar = None
     if show:
@@ -167,7 +168,7 @@ def _exact_checks(system: System, flat: list[dict], progress: bool | None) -> li
     finally:
         if bar is not None:
             bar.close()
-    return [results[repr(sorted(params.items()))] for params in flat]
+    return [results[key] for key in keys]
 
 
 def drama_campaign(session: Iterable, *, sessions: int | None = None, players: int = 4,

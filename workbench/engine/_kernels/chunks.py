@@ -17,8 +17,8 @@ Draws are unbiased (Lemire's multiply-and-reject on 32 bits): a 32-bit half ``x`
 generator word gives ``p = x * m`` for ``m = sides ** g``; the draw is ``p >> 32`` unless the
 low 32 bits of ``p`` fall below ``2**32 mod m`` (fewer than one draw in 400,000 for
 ``m <= 10,000``), when the half is thrown away and the next one drawn. Halves are read low half
-first; a half left over at the end of a check starts the next one. :func:`reference_counts`
-rolls the same draws one die at a time in plain Python, for the tests.
+first; a half left over at the end of a check starts the next one. (The tests roll the same
+draws one die at a time in plain Python and compare.)
 
 A chunk table has at most :data:`CHUNK_ENTRIES` entries (80 kB of int64: a d6 chunk is 5
 dice, d7 to d10 4, d11 to d21 3, up to d100 2); dice with more sides take one die per draw.
@@ -38,7 +38,7 @@ from .fast import (
     STANDING_SHIFT,
     VALUE_SHIFT,
 )
-from .rng import next_u64, seed_state, xoshiro_step
+from .rng import seed_state, xoshiro_step
 
 CHUNK_ENTRIES = 10_000
 """Most entries of one chunk table (``sides ** g``)."""
@@ -173,32 +173,3 @@ def chunk_histogram_blocks(seed, first_block, block_count, block_size, trials, f
         stop = min(start + block_size, trials)
         chunk_block(seed, block, stop - start, full, full_draws, rest, low, hist[b], extremes[b])
 
-
-def reference_counts(seed: int, block: int, trials: int, values, count: int) -> dict:
-    """The chunk path's dice rolled one die at a time in plain Python (slow; for tests):
-    ``{(disaster, total): checks}`` for ``trials`` checks of stream ``block`` of ``seed``."""
-    values = [int(v) for v in values]
-    sides = len(values)
-    dice = chunk_size(sides, count)
-    draws = [dice] * (count // dice) + ([count % dice] if count % dice else [])
-    state = seed_state(np.uint64(seed), block)
-    halves: list[int] = []
-    counts: dict = {}
-    for _ in range(trials):
-        faces = []
-        for size in draws:
-            outcomes = sides ** size
-            while True:
-                if not halves:
-                    word = int(next_u64(state))
-                    halves = [word & 0xFFFFFFFF, word >> 32]
-                product = halves.pop(0) * outcomes
-                if product % _TWO32 >= _TWO32 % outcomes:
-                    break
-            roll = product >> 32
-            for _ in range(size):
-                faces.append(values[roll % sides])
-                roll //= sides
-        key = (int(all(v < 0 for v in faces)), sum(faces))
-        counts[key] = counts.get(key, 0) + 1
-    return counts
