@@ -63,8 +63,12 @@ def interrupted() -> bool:
 
 def loaded() -> None:
     """The program's own code runs now: Ctrl-C raises ``KeyboardInterrupt`` again, to be
-    answered where the work is (and files are cleaned up)."""
-    if signal.getsignal(signal.SIGINT) is _interrupted_while_loading:
+    answered where the work is (and files are cleaned up), and is remembered. This holds
+    however the program was started (the script, ``python -m workbench``, or Python calling
+    :func:`workbench.cli.entry`): a handler someone else installed is left alone."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGINT) in (_interrupted_while_loading, signal.default_int_handler):
         signal.signal(signal.SIGINT, _keyboard_interrupt)
 
 
