@@ -181,3 +181,44 @@ def test_ctrl_c_that_a_library_turns_into_its_own_error_is_still_one_line(tmp_pa
     finally:
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
+
+
+CTRL_C_WHILE_VALIDATORS_ARE_BUILT = """
+import os, signal, sys
+import pydantic._internal._model_construction as construction
+from pydantic_core import SchemaValidator, core_schema
+from workbench.rules import registry
+
+built = construction.ModelMetaclass.__new__
+
+
+class Interrupting:   # Ctrl-C landing while pydantic's compiled core builds a validator
+    def __repr__(self):
+        raise KeyboardInterrupt
+
+
+def interrupted(*args, **kwargs):
+    SchemaValidator(core_schema.nullable_schema(core_schema.literal_schema([Interrupting()])))
+    return built(*args, **kwargs)
+
+construction.ModelMetaclass.__new__ = interrupted
+try:
+    registry.load_system(registry.DATA_DIR / "systems" / "uwr.toml")
+except KeyboardInterrupt as exc:
+    print("KeyboardInterrupt from", type(exc.__cause__).__name__)
+    sys.exit(0)
+print("no interrupt seen")
+"""
+
+
+def test_ctrl_c_while_the_validators_are_built_is_a_keyboard_interrupt():
+    """Pydantic turns Ctrl-C during its first (lazy) import into a ``SchemaError``; a notebook
+    or script reading its first data file sees ``KeyboardInterrupt`` instead (the fault tests'
+    random Ctrl-C found the SchemaError traceback)."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", CTRL_C_WHILE_VALIDATORS_ARE_BUILT],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "KeyboardInterrupt from SchemaError\n", (done.stdout, done.stderr)

@@ -169,11 +169,37 @@ def _merge(base: dict, change: dict) -> dict:
     return out
 
 
+def _interrupt_inside(exc: BaseException | None) -> bool:
+    """Whether ``exc`` was caused by Ctrl-C: along its chain, or (pydantic's compiled core
+    keeps no chain) named in the text of a ``SchemaError``."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt) or (
+                type(exc).__name__ == "SchemaError" and "KeyboardInterrupt" in str(exc)):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def _validating_modules():
+    """The modules that validate data files, imported on first use (pydantic takes a few
+    tenths of a second to load). Pydantic reports Ctrl-C while it builds a validator as a
+    ``SchemaError`` of its own; here it is Ctrl-C again (``KeyboardInterrupt``), so a
+    notebook, a script or the command line sees the interrupt it asked for."""
+    try:
+        from . import schema
+        from .mechanics import narrative, pool
+    except Exception as exc:
+        if _interrupt_inside(exc):
+            raise KeyboardInterrupt from exc
+        raise
+    return narrative.NarrativeDie, pool.PoolMechanic, schema.validate
+
+
 def build_system(data: dict[str, Any], path: Path | None, base: str | None = None) -> System:
     """Make a :class:`System` from parsed (and merged) data-file contents."""
-    from .mechanics.narrative import NarrativeDie  # lazy: pydantic
-    from .mechanics.pool import PoolMechanic  # lazy: pydantic
-    from .schema import validate  # lazy: pydantic
+    NarrativeDie, PoolMechanic, validate = _validating_modules()
 
     model = validate(data, path)
     if model.mechanic == "pool":
