@@ -188,8 +188,8 @@ def _validating_modules():
     ``SchemaError`` of its own; here it is Ctrl-C again (``KeyboardInterrupt``), so a
     notebook, a script or the command line sees the interrupt it asked for."""
     try:
-        from . import schema
-        from .mechanics import narrative, pool
+        from . import schema  # lazy: pydantic
+        from .mechanics import narrative, pool  # lazy: pydantic
     except Exception as exc:
         if _interrupt_inside(exc):
             raise KeyboardInterrupt from exc
