@@ -18,8 +18,10 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
 
+# On every core, up to four (each worker loads numba and the rules; more workers gain little
+# and cost memory); PYTEST_ARGS adds options, e.g. PYTEST_ARGS='-n 0' for one process.
 test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 $(PYTEST_ARGS)
 
 # The project's documentation, warnings as errors (tests/test_docs.py builds it in the suite).
 docs: $(STAMP)
