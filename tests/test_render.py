@@ -105,6 +105,31 @@ def test_bad_blocks_are_one_line_with_status_2(tmp_path, capsys, body, message):
     assert page.read_text(encoding="utf-8") == body
 
 
+def test_a_page_named_twice_is_filled_once(tmp_path, capsys, monkeypatch):
+    """A glob and a name, ``./``, or a link to the page: one page, filled once. (It was filled
+    under its first name, then refused under the second as "changed on disk while render
+    ran": an error after a write, over a change render had made itself.)"""
+    page = tmp_path / "odds.md"
+    page.write_text(PAGE, encoding="utf-8")
+    (tmp_path / "link.md").symlink_to(page)
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "render", "--check", "odds.md", "./odds.md", "link.md")
+    assert code == 1 and err == "odds.md: would change\n"
+    assert page.read_text(encoding="utf-8") == PAGE
+    code, _, err = run(capsys, "render", "odds.md", "./odds.md", "link.md", str(page))
+    assert (code, err) == (0, "updated odds.md (3 blocks)\n")
+    filled = page.read_text(encoding="utf-8")
+    assert filled.count(BEGIN) == 3 and filled.count(END) == 3
+    assert (tmp_path / "link.md").is_symlink()
+    single = tmp_path / "single.md"
+    single.write_text(PAGE, encoding="utf-8")
+    assert run(capsys, "render", "single.md")[2] == "updated single.md (3 blocks)\n"
+    assert single.read_text(encoding="utf-8") == filled
+    one = tmp_path / "one.md"
+    one.write_text("```workbench-table uwr pools=1-2\n```\n", encoding="utf-8")
+    assert run(capsys, "render", "one.md")[2] == "updated one.md (1 block)\n"
+
+
 def test_windows_line_ends_are_kept(tmp_path, capsys):
     page = tmp_path / "odds.md"
     page.write_bytes(PAGE.replace("\n", "\r\n").encode("utf-8"))

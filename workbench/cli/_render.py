@@ -30,8 +30,9 @@ def register(sub) -> None:
     p.set_defaults(run=run_render)
 
 
-def _read(name: str) -> tuple[str, str]:
-    """The page's text (without a byte-order mark) and the mark to put back."""
+def _read(name: str) -> tuple[str, str, tuple[int, int]]:
+    """The page's text (without a byte-order mark), the mark to put back, and which file it
+    is (device and inode: the same page under two names, a link or ``./``, is one page)."""
     try:
         status = os.stat(name)
         if not stat.S_ISREG(status.st_mode):   # a pipe would wait for ever, a folder fails
@@ -45,9 +46,10 @@ def _read(name: str) -> tuple[str, str]:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise WorkbenchError(f"file {name!r} cannot be read: {reason}") from None
+    identity = (status.st_dev, status.st_ino)
     if text.startswith(_BOM):
-        return text[len(_BOM):], _BOM
-    return text, ""
+        return text[len(_BOM):], _BOM, identity
+    return text, "", identity
 
 
 def run_render(args) -> int:
@@ -56,9 +58,12 @@ def run_render(args) -> int:
     if args.figures is not None and not args.check and not os.access(args.figures, os.W_OK):
         raise WorkbenchError(f"--figures {args.figures!r}: cannot write in this folder; allowed: "
                              "a folder you may write to")
-    pages = []
+    pages, seen = [], set()
     for name in args.files:   # every page read and its blocks found before any work
-        text, mark = _read(name)
+        text, mark, identity = _read(name)
+        if identity in seen:   # named twice (a glob and a name, a link): filled once
+            continue
+        seen.add(identity)
         if find_blocks(text, name) and not args.check:   # a page with blocks will be written
             files.check_target(name, "page", example="rules.md")
         pages.append((name, text, mark))
@@ -75,7 +80,8 @@ def run_render(args) -> int:
         if result.text != text:
             _unchanged_since_read(name, mark + text)
             files.write_text(name, mark + result.text, "page")
-        print(f"updated {name} ({result.blocks} blocks)", file=sys.stderr)
+        print(f"updated {name} ({result.blocks} block{'' if result.blocks == 1 else 's'})",
+              file=sys.stderr)
     return 1 if args.check and updated else 0
 
 
