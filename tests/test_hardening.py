@@ -200,7 +200,7 @@ API_CALLS = [
     lambda: wb.check(None),
     lambda: wb.check(3),
     lambda: wb.margin_distribution(None, None),
-    lambda: wb.ladder_table("uwr", None),
+    lambda: wb.ladder_table("uwr", "1-3"),  # None: the default sizes
     lambda: wb.ladder_table("uwr", [1.5]),
     lambda: wb.difficulty_table("uwr", 5),
     lambda: wb.success_curve("uwr", [1], rungs=[None]),

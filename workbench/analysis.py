@@ -23,7 +23,8 @@ from .rules.system import Rung, System
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd  # lazy: pandas
 
-DEFAULT_POOLS = range(1, 21)
+#: The most dice a curve shows when no pool sizes are given (within the system's bounds).
+CURVE_DICE = 20
 
 
 def pool_size_list(pool_sizes: Any, name: str = "pool_sizes") -> list[int]:
@@ -132,21 +133,23 @@ def pools_for(system: "str | System", pool_sizes: Iterable[int]) -> list[int]:
     return [n for n in pool_sizes if low <= n <= high] or default_pool_sizes(sys_)
 
 
-def default_pool_sizes(system: "str | System", most: int = 12) -> list[int]:
-    """The pool sizes a table shows when none are given: 1-10 dice for a dice pool (within the
-    parameter's bounds); for another knob (a skill of 1-99, a modifier) at most ``most``
-    round values across its range (pool sizes are never negative).
+def default_pool_sizes(system: "str | System", most: int = 12, dice: int = 10) -> list[int]:
+    """The pool sizes a table shows when none are given: 1 to ``dice`` dice for a dice pool
+    (within the parameter's bounds); for another knob (a skill of 1-99, a modifier) at most
+    ``most`` round values across its range (pool sizes are never negative).
 
     Example:
         >>> default_pool_sizes("uwr")
         [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
         >>> default_pool_sizes("call-of-cthulhu-7e")
         [10, 20, 30, 40, 50, 60, 70, 80, 90]
+        >>> default_pool_sizes("fate")
+        [0, 1, 2, 3, 4, 5, 6, 7, 8]
     """
     sys_ = get_system(system)
     low, high = pool_bounds(sys_)
     if counts_dice(sys_):
-        return list(range(max(1, low), min(high, 10) + 1)) or [max(1, low)]
+        return list(range(max(1, low), min(high, dice) + 1)) or [max(1, low)]
     step = next((s for s in _ROUND_STEPS if (high - low) // s + 1 <= most), _ROUND_STEPS[-1])
     first = -(-low // step) * step
     return list(range(first, high + 1, step)) or [low]
@@ -232,14 +235,15 @@ def _planned_pools(sys_: System, rungs: list[Rung], sizes: list[int], params: di
     return planned
 
 
-def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_POOLS,
+def success_curve(system: "str | System", pool_sizes: Iterable[int] | None = None,
                   rungs: "Sequence[str | Rung] | None" = None, *, label: str | None = None,
                   method: str = "exact", trials: int = 200_000, seed: int | None = None,
                   condition: str | None = None, **params: Any) -> pd.DataFrame:
     """P(pass) for each pool size and ladder rung, as a long DataFrame.
 
     Columns: ``label``, ``system``, ``pool``, ``rung``, ``p_pass``, ``mean`` and, for simulated
-    curves, ``stderr``. ``params`` are the character's other settings (favor, quality, ...).
+    curves, ``stderr``. Without ``pool_sizes``: 1 to :data:`CURVE_DICE` dice, or round values
+    of a knob that is not a number of dice, within the system's bounds. ``params`` are the character's other settings (favor, quality, ...).
     With ``condition`` (a condition over the system's statistics and parameters, such as
     ``"ones * 2 > dice"`` or ``"beaten == 2"``) the ``p_pass`` column holds P(condition).
 
@@ -254,7 +258,8 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_PO
     # and the curve's own pool sizes take its place (as they take the place of dice=5).
     params = sys_.mechanic.preprocess(dict(params))
     chosen = _rungs(sys_, rungs)
-    sizes = pool_size_list(pool_sizes)
+    sizes = pool_size_list(default_pool_sizes(sys_, most=CURVE_DICE, dice=CURVE_DICE)
+                           if pool_sizes is None else pool_sizes)
     method = validation.method("success_curve", method)
     parsed = None if condition is None else sys_.condition(condition)
     if method == "simulate":  # one seed for every point: a fresh one is drawn once, here
@@ -343,9 +348,12 @@ def comparison_labels(read: list[tuple[str | None, Any, dict]]) -> list[str]:
     return labels
 
 
-def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] = DEFAULT_POOLS,
+def side_by_side(entries: Iterable[Any], pool_sizes: Iterable[int] | None = None,
                  **options: Any) -> pd.DataFrame:
     """A wide table: one row per pool size, one column per (label, rung).
+
+    Without ``pool_sizes`` each entry is read at its own system's default sizes (as
+    :func:`success_curve`); a size one system cannot roll is left empty (NaN) in its columns.
 
     ``entries`` are system ids, or ``(system, params)`` pairs, or ``(label, system, params)``
     triples for variants compared with their baseline.

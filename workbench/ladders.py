@@ -43,17 +43,15 @@ from .rules.system import Rung, System
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd  # lazy: pandas
 
-DEFAULT_TABLE_POOLS = range(1, 11)
-
-
-def ladder_table(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS,
+def ladder_table(system: "str | System", pool_sizes: Iterable[int] | None = None,
                  rungs: "Sequence[str | Rung] | None" = None, condition: str | None = None,
                  **params: Any) -> pd.DataFrame:
     """P(pass) with one row per ladder rung and one column per pool size.
 
     Built on :func:`workbench.analysis.success_curve`. A system without a pool parameter
     (Erzählspiel: one die per check) gets a single column, ``P(pass)``. With ``condition``
-    (over the system's statistics and parameters) the cells are P(condition).
+    (over the system's statistics and parameters) the cells are P(condition). Without
+    ``pool_sizes``: :func:`default_pool_sizes` (1-10 dice, within the system's bounds).
 
     Example:
         >>> table = ladder_table("uwr", [1, 2])
@@ -61,7 +59,7 @@ def ladder_table(system: "str | System", pool_sizes: Iterable[int] = DEFAULT_TAB
         [0.0, 0.1111]
     """
     sys_ = get_system(system)
-    sizes = pool_size_list(pool_sizes)
+    sizes = pool_size_list(default_pool_sizes(sys_) if pool_sizes is None else pool_sizes)
     long = success_curve(sys_, sizes or [1], rungs, condition=condition, **params)
     if not sys_.pool_parameter:
         long = long.drop_duplicates("rung")
@@ -260,13 +258,17 @@ class LadderSolution(RichResult):
             rows.append({**row, "reachable": rung.reachable, "note": rung.note})
         return pd.DataFrame(rows)
 
-    def across_pools(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
-        """P(pass) of the solved rungs for any pool sizes (rows: rungs in the order asked;
-        columns: pool sizes)."""
-        return ladder_table(self.source or self.system, pool_sizes, list(self.ladder),
-                            condition=self.condition, **self.params)
+    def _pool_sizes(self, pool_sizes: Iterable[int] | None) -> Iterable[int]:
+        """The sizes given, else the system's :func:`default_pool_sizes`."""
+        return default_pool_sizes(self.source or self.system) if pool_sizes is None else pool_sizes
 
-    def curves(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> pd.DataFrame:
+    def across_pools(self, pool_sizes: Iterable[int] | None = None) -> pd.DataFrame:
+        """P(pass) of the solved rungs for any pool sizes (rows: rungs in the order asked;
+        columns: pool sizes; by default :func:`default_pool_sizes`)."""
+        return ladder_table(self.source or self.system, self._pool_sizes(pool_sizes),
+                            list(self.ladder), condition=self.condition, **self.params)
+
+    def curves(self, pool_sizes: Iterable[int] | None = None) -> pd.DataFrame:
         """The solved ladder as curves, one row per (rung, pool), ready to draw: columns
         ``rung, setting, wanted, pool, p_pass, in_range`` (the pool is one of ``pools``,
         where the order is enforced) and ``typical`` (the pool the odds were wanted at).
@@ -277,7 +279,7 @@ class LadderSolution(RichResult):
             [['Normal', 1, False], ['Normal', 4, True], ['Hard', 1, False], ['Hard', 4, True]]
         """
         import pandas as pd  # lazy: pandas
-        sizes = list(pool_sizes)
+        sizes = list(self._pool_sizes(pool_sizes))
         wide = self.across_pools(sizes)
         rows = []
         for rung in self.rungs:
@@ -290,10 +292,10 @@ class LadderSolution(RichResult):
                              "typical": self.pool is None or size == self.pool})
         return pd.DataFrame(rows)
 
-    def crossings(self, pool_sizes: Iterable[int] = DEFAULT_TABLE_POOLS) -> tuple[Conflict, ...]:
+    def crossings(self, pool_sizes: Iterable[int] | None = None) -> tuple[Conflict, ...]:
         """Pairs of solved rungs out of order at any of ``pool_sizes``: the harder one more
         likely to pass than the easier one (ties are not crossings)."""
-        sizes = [n for n in pool_sizes] if self.pool is not None else [None]
+        sizes = list(self._pool_sizes(pool_sizes)) if self.pool is not None else [None]
         if not sizes:
             return ()
         wide = self.across_pools([n for n in sizes if n is not None] or [1])
@@ -360,7 +362,7 @@ def pools_text(system: "str | System", pools: Sequence, quality: str | None = No
 def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", pool: int | None = 4,
                  *, pools: "Iterable[int] | None" = None, tolerance: float = 0.05,
                  knobs: "Mapping[str, Sequence | None] | None" = None,
-                 report_pools: Iterable[int] = DEFAULT_TABLE_POOLS, condition: str | None = None,
+                 report_pools: Iterable[int] | None = None, condition: str | None = None,
                  **params: Any) -> LadderSolution:
     """The closest ladder to the wanted odds whose rungs keep their order.
 
@@ -386,7 +388,8 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         tolerance: how far off (at ``pool``) a rung may be and still count as reachable.
         knobs: override :func:`difficulty_knobs` (e.g. ``{"target": None, "favor": (0,)}``
             to solve with targets only).
-        report_pools: pools where crossings are reported (``outside``) but not enforced.
+        report_pools: pools where crossings are reported (``outside``) but not enforced;
+            by default :func:`default_pool_sizes` (1-10 dice, within the system's bounds).
         condition: solve for P(condition) instead of P(pass): a condition over the system's
             statistics and parameters, such as ``"beaten == 2"`` (Ironsworn's strong hit).
         **params: the character's other settings (quality, rerolls, ...).
@@ -488,5 +491,7 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
                               conflicts=conflicts + tuple(c for c in ties if c not in conflicts))
     if not sized:
         return solution
-    outside = [n for n in report_pools if n not in range_pools]
+    report = pool_size_list(default_pool_sizes(sys_) if report_pools is None else report_pools,
+                            "report_pools")
+    outside = [n for n in report if n not in range_pools]
     return replace(solution, outside=solution.crossings(outside) if outside else ())

@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .. import validation
-from ..analysis import evaluate, success_curve
+from ..analysis import default_pool_sizes, evaluate, pool_size_list, success_curve
 from ..api import check
 from ..errors import ParameterError, WorkbenchError
 from ..rules.registry import get_system
@@ -462,7 +462,7 @@ def tier_figure(system: "str | System", pools: Iterable[int] = range(1, 9), *,
 
 
 # -- ladders -----------------------------------------------------------------------------
-def ladder_figure(system_or_solution: Any, pools: Iterable[int] = DEFAULT_POOLS,
+def ladder_figure(system_or_solution: Any, pools: Iterable[int] | None = None,
                   rungs: Sequence[str] | None = None, *, height: int = DEFAULT_HEIGHT,
                   title: str | None = None, condition: str | None = None, **params: Any) -> go.Figure:
     """A ladder's rungs as P(pass) curves over pool sizes (bars for single-die systems).
@@ -471,7 +471,8 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] = DEFAULT_POOLS,
     ladder (:func:`workbench.ladders.solve_ladder`; anything with ``system``, ``ladder`` and
     ``params``): the solved settings are drawn, with each wanted probability marked at the
     pool it was solved for. ``condition`` draws P(condition) (over the system's statistics and
-    parameters) instead of P(pass); a solved ladder brings its own.
+    parameters) instead of P(pass); a solved ladder brings its own. Without ``pools``: the
+    system's :func:`~workbench.analysis.default_pool_sizes` (1-10 dice, within its bounds).
 
     Example:
         >>> [trace.name for trace in ladder_figure("uwr", [1, 2, 3]).data]
@@ -488,7 +489,7 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] = DEFAULT_POOLS,
     else:
         sys_ = get_system(system_or_solution)
         chosen = rungs
-    sizes = [int(n) for n in pools]
+    sizes = default_pool_sizes(sys_) if pools is None else pool_size_list(pools, "pools")
     frame = success_curve(sys_, sizes, chosen, condition=condition, **params)
     names = list(dict.fromkeys(frame["rung"]))
     if solution is not None:
