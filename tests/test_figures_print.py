@@ -132,3 +132,44 @@ def test_one_directive_regenerates_the_erzahlspiel_d6_chart(tmp_path):
     html = (docs / "_build" / "index.html").read_text(encoding="utf-8")
     assert "1d6, 2d6 and 3d6 keep highest or lowest" in html
     assert 'alt="Erzählspiel narrative dice: the share of each outcome, one column per level of advantage"' in html
+
+
+@pytest.mark.parametrize("system", sorted(s.id for s in wb.systems()))
+def test_every_system_draws_its_outcomes_chart_with_the_engines_shares(system):
+    """`workbench figure SYSTEM --kind outcomes` failed with AttributeError ('RollSpec' has no
+    'keep') for every published game of the gallery; each column holds the check it names."""
+    sys_ = wb.system(system)
+    fig = knob_figure(system)
+    knob = sys_.pool_parameter or next(p.name for p in sys_.params.values()
+                                       if p.kind == "choice" and not p.rule_option)
+    levels = knob_levels(system, knob)
+    assert len(fig.data[0].x) == len(levels)
+    column = len(levels) // 2
+    result = wb.check(system, **{knob: levels[column]})
+    shares = result.tiers if result.tiers is not None else result.pmf
+    for trace in fig.data:
+        named = {(f'net {o}' if isinstance(o, int) else str(o)): p
+                 for o, p in shares.items()}.get(str(trace.name), 0.0)
+        assert trace.y[column] == pytest.approx(float(named), abs=1e-9), trace.name
+    assert sum(trace.y[column] for trace in fig.data) == pytest.approx(1.0, abs=1e-9)
+    if sys_.pool_parameter and not wb.analysis.counts_dice(sys_):   # a skill, not dice
+        assert all(x.startswith(f"{knob} ") for x in fig.data[0].x)
+
+
+def test_what_a_published_roll_rolls_is_written_as_a_rulebook_does():
+    assert pool_text(wb.system("dnd5e").pool(modifier=3, advantage=True)) == "2d20 +3"
+    assert pool_text(wb.system("dnd5e").pool(modifier=-2)) == "1d20 −2"
+    assert pool_text(wb.system("genesys").pool(ability=2, difficulty=1)).startswith("2 ability")
+    assert "bonus die" in pool_text(wb.system("call-of-cthulhu-7e").pool(skill=40, bonus=1))
+    assert knob_levels("fate", "skill") == list(range(0, 9))    # Fate's skill stops at 8
+
+
+def test_cli_draws_a_published_games_outcomes(capsys, tmp_path):
+    """The command a designer types for Fate's odds chart: one column per skill 0-8 (the
+    skill's range), written as HTML (no browser needed), each column's shares in the page."""
+    page = tmp_path / "fate.html"
+    code, out, err = run(capsys, "figure", "fate", "--kind", "outcomes", "--out", str(page))
+    assert code == 0, err
+    text = page.read_text()
+    assert all(f"skill {n}" in text for n in range(9)) and "skill 9" not in text
+    assert "Succeed with style" in text

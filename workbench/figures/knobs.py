@@ -8,12 +8,15 @@ and drawn by :func:`workbench.figures.charts.stacked_outcomes_figure`.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 import plotly.graph_objects as go
 
+from ..analysis import counts_dice, default_pool_sizes
 from ..errors import ParameterError, WorkbenchError
 from ..rules.pool import PoolSpec
+from ..rules.roll import Percentile, RollSpec
 from ..rules.registry import get_system
 from ..rules.system import System
 from .charts import resolved_seed, stacked_outcomes_figure
@@ -23,6 +26,11 @@ from .style import DEFAULT_HEIGHT
 #: Levels drawn for a whole-number knob when none are given: its default and two either side
 #: (a pool size: 1 to 6 dice).
 SPREAD = 2
+#: Die names written straight after their count (``3d6``, ``4dF``); others get a space
+#: (``2 difficulty``, ``1 wild``).
+DICE_NOTATION = re.compile(r"d(\d+|F|%)")
+#: Columns drawn at most for a pool parameter that is not a number of dice (a skill of 1-99).
+KNOB_COLUMNS = 10
 
 
 def default_knob(system: "str | System") -> str:
@@ -44,18 +52,22 @@ def default_knob(system: "str | System") -> str:
 
 def knob_levels(system: "str | System", knob: str) -> list[Any]:
     """The levels drawn when none are given: every choice, false and true, or a whole
-    number's default and :data:`SPREAD` either side (1 to 6 for the pool size).
+    number's default and :data:`SPREAD` either side (1 to 6 for the pool size; for a pool
+    parameter that is not a number of dice, at most :data:`KNOB_COLUMNS` round values across
+    its range).
 
     Example:
         >>> knob_levels("erzahlspiel", "advantage"), knob_levels("arrata", "quality")
         ([-2, -1, 0, 1, 2], ['B', 'A', 'S'])
-        >>> knob_levels("uwr", "dice")
-        [1, 2, 3, 4, 5, 6]
+        >>> knob_levels("uwr", "dice"), knob_levels("call-of-cthulhu-7e", "skill")
+        ([1, 2, 3, 4, 5, 6], [10, 20, 30, 40, 50, 60, 70, 80, 90])
     """
     sys_ = get_system(system)
     param = _param(sys_, knob)
     if param.kind == "choice":
         return list(param.choices)
+    if knob == sys_.pool_parameter and not counts_dice(sys_):
+        return default_pool_sizes(sys_, most=KNOB_COLUMNS)
     if param.kind == "bool":
         return [False, True]
     if knob == sys_.pool_parameter:
@@ -77,7 +89,7 @@ def _param(sys_: System, knob: str):
     return sys_.params[knob]
 
 
-def pool_text(spec: PoolSpec) -> str:
+def pool_text(spec: "PoolSpec | RollSpec") -> str:
     """What a pool rolls, as designers write it: ``3d6 keep lowest``, ``2d6 + 1d8``.
 
     Example:
@@ -86,15 +98,32 @@ def pool_text(spec: PoolSpec) -> str:
         '3d6 keep highest'
         >>> pool_text(wb.system("unnamed").pool(d6=2, d8=1))
         '2d6 + 1d8'
+        >>> pool_text(wb.system("call-of-cthulhu-7e").pool(skill=40, bonus=1))
+        '1d100 with 1 bonus die'
     """
-    dice = " + ".join(f"{count}{die.name}" if die.name.startswith("d") else f"{count} {die.name}"
-                      for die, count in spec.groups if count) or "no dice"
+    dice = " + ".join(f"{count}{die.name}" if DICE_NOTATION.fullmatch(die.name)
+                      else f"{count} {die.name}" for die, count in spec.groups if count) or "no dice"
+    if isinstance(spec, RollSpec):
+        return dice + _roll_text(spec)
     if spec.keep != "sum":
         kept = spec.kept or 1
         dice += f" keep {spec.keep}" if kept == 1 else f" keep {kept} {spec.keep}"
     if spec.rerolls:
         dice += f", {spec.rerolls} reroll" + ("s" if spec.rerolls > 1 else "")
     return dice
+
+
+def _roll_text(spec: RollSpec) -> str:
+    """What a published roll adds to its dice: bonus or penalty dice, `` +3``. (How its
+    statistics read the dice is the system's description, not repeated per column.)"""
+    text = ""
+    extra = sum(die.extra for die, count in spec.groups if count and isinstance(die, Percentile))
+    if extra:
+        text += f" with {abs(extra)} {'bonus' if extra > 0 else 'penalty'} " + \
+            ("die" if abs(extra) == 1 else "dice")
+    if spec.modifier:
+        text += f" {_level_text(spec.modifier) if spec.modifier < 0 else '+' + str(spec.modifier)}"
+    return text
 
 
 def _level_text(value: Any) -> str:
@@ -150,7 +179,7 @@ def knob_figure(system: "str | System", knob: str | None = None,
     columns = []
     for level, pool in zip(chosen, pools):
         named = f"{knob} {_level_text(level)}"
-        if knob == sys_.pool_parameter:
+        if knob == sys_.pool_parameter and counts_dice(sys_):
             named = pool
         columns.append(f"{pool}<br>{named}" if varied else named)
     entries = [{"system": sys_, "params": given, "label": column}
