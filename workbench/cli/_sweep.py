@@ -30,7 +30,9 @@ def register(sub) -> None:
                                      "(one row per point)")
     p.add_argument("function", help="one of " + ", ".join(FUNCTIONS))
     p.add_argument("params", nargs="*", metavar="NAME=VALUE",
-                   help="settings held fixed at every point (system=uwr, session='[...]')")
+                   help="settings held fixed at every point (system=uwr, session='[...]'); "
+                        "the sweep's own settings are options: --seed, --progress, --trials "
+                        "(trials=N works too)")
     p.add_argument("--grid", required=True,
                    help='the swept settings, e.g. "players=2-6 tier=0-3 refill_rate=0,0.2"')
     p.add_argument("--trials", default=None, help="trials per point (simulations)")
@@ -101,8 +103,9 @@ def parse_grid(text: str) -> dict[str, list]:
     if not words:
         raise WorkbenchError("--grid got ''; allowed: NAME=VALUES words such as "
                              '"players=2-6 tier=0-3"')
-    return {name: grid_values(value, name)
-            for name, value in parse_assignments(words, "--grid entry").items()}
+    assignments = parse_assignments(words, "--grid entry")
+    check_sweep_options(assignments, "--grid")
+    return {name: grid_values(value, name) for name, value in assignments.items()}
 
 
 def check_out(out: str | None) -> None:
@@ -160,10 +163,42 @@ def _write(frame, out: str | None) -> None:
             frame.to_parquet(scratch, index=False)
 
 
+SWEEP_OPTIONS = {
+    "seed": "--seed {value} (the sweep's seed; each point's seed comes from it)",
+    "progress": "--progress (a progress bar on stderr)",
+    "trials": None,   # a setting of the functions too: trials=N works as --trials N
+    "executor": "none on the command line, which runs the sweep on this machine (executor= "
+                "is an option of the Python sweep())",
+    "function": "the function as the word after sweep (workbench sweep {value} ...)",
+    "grid": "--grid \"NAME=VALUES ...\" for the swept settings",
+}
+"""Names that are options of the sweep itself, not settings of the function it evaluates:
+given as NAME=VALUE (fixed or in --grid) each is refused in one line saying where it goes."""
+
+
+def check_sweep_options(assignments: dict[str, str], where: str) -> None:
+    """Refuse a NAME=VALUE that is an option of the sweep itself (``seed=3``: ``--seed 3``).
+
+    Example:
+        >>> check_sweep_options({"dice": "4", "trials": "100"}, "NAME=VALUE")
+        >>> check_sweep_options({"seed": "3"}, "NAME=VALUE")
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: NAME=VALUE seed=3 is an option of the sweep, not a setting of the function; allowed: --seed 3 (the sweep's seed; each point's seed comes from it)
+    """
+    for name, value in assignments.items():
+        if SWEEP_OPTIONS.get(name):
+            raise WorkbenchError(f"{where} {name}={value} is an option of the sweep, not a "
+                                 "setting of the function; allowed: "
+                                 + SWEEP_OPTIONS[name].format(value=value))
+
+
 def run_sweep(args) -> int:
 
     grid = parse_grid(args.grid)
-    fixed = {name: read_value(value, name) for name, value in parse_assignments(args.params).items()}
+    params = parse_assignments(args.params)
+    check_sweep_options(params, "NAME=VALUE")
+    fixed = {name: read_value(value, name) for name, value in params.items()}
     for name in grid:
         if name in fixed:
             raise WorkbenchError(f"parameter {name!r} is both swept (--grid) and fixed")

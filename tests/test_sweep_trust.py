@@ -1,0 +1,53 @@
+"""The sweep surfaces under odd input: ``workbench sweep`` and ``workbench.sweep.sweep``.
+
+Each bad input ends in one line naming the parameter, what was given and what is allowed (exit
+status 2 on the command line), never a traceback; odd but meaningful input gives the value a
+user would expect.
+"""
+from __future__ import annotations
+
+import pytest
+
+from workbench.cli import main
+
+
+def _fails(capsys, argv: list[str]) -> str:
+    """Run a command that must be refused: exit 2, nothing on stdout, one line on stderr."""
+    code = main(argv)
+    captured = capsys.readouterr()
+    assert code == 2, (code, captured)
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("workbench: error: "), captured.err
+    return lines[0]
+
+
+# -- 1. options of the sweep itself given as NAME=VALUE -----------------------------------
+@pytest.mark.parametrize("word, said", [
+    ("seed=3", "NAME=VALUE seed=3 is an option of the sweep, not a setting of the function; "
+               "allowed: --seed 3"),
+    ("progress=true", "NAME=VALUE progress=true is an option of the sweep, not a setting of the "
+                      "function; allowed: --progress"),
+    ("executor=processes", "NAME=VALUE executor=processes is an option of the sweep"),
+    ("function=check", "allowed: the function as the word after sweep (workbench sweep check"),
+    ("grid=dice=3", "NAME=VALUE grid=dice=3 is an option of the sweep"),
+])
+def test_sweep_options_given_as_settings_say_which_option(capsys, word, said):
+    # Before: a TypeError traceback (sweep() got multiple values for keyword argument 'seed').
+    line = _fails(capsys, ["sweep", "simulate", "--grid", "dice=1-2", "system=uwr", word])
+    assert said in line, line
+
+
+def test_sweep_options_in_the_grid_say_which_option(capsys):
+    line = _fails(capsys, ["sweep", "simulate", "--grid", "dice=1-2 seed=1,2", "system=uwr"])
+    assert "--grid seed=1,2 is an option of the sweep" in line and "--seed" in line, line
+
+
+def test_trials_as_a_setting_is_the_trials_option(capsys):
+    assert main(["sweep", "simulate", "--grid", "dice=1-2", "system=uwr", "trials=100",
+                 "--seed", "1"]) == 0
+    by_setting = capsys.readouterr().out
+    assert main(["sweep", "simulate", "--grid", "dice=1-2", "system=uwr", "--trials", "100",
+                 "--seed", "1"]) == 0
+    assert capsys.readouterr().out == by_setting
+    assert by_setting.splitlines()[1].split(",")[3] == "100"   # the trials column
