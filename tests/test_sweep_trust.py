@@ -51,3 +51,12 @@ def test_trials_as_a_setting_is_the_trials_option(capsys):
                  "--seed", "1"]) == 0
     assert capsys.readouterr().out == by_setting
     assert by_setting.splitlines()[1].split(",")[3] == "100"   # the trials column
+
+
+@pytest.mark.parametrize("function", ["check", "simulate"])
+def test_a_setting_named_self_is_an_unknown_parameter(capsys, function):
+    # Before: a TypeError traceback (System.resolve() got multiple values for argument 'self').
+    line = _fails(capsys, ["sweep", function, "--grid", "dice=1-2 self=1", "system=uwr"])
+    assert "uwr: parameter 'self' got 1; allowed: a parameter of this system" in line, line
+    line = _fails(capsys, ["sweep", function, "--grid", "dice=1-2", "system=uwr", "self=1"])
+    assert "parameter 'self' got 1" in line, line
