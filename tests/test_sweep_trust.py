@@ -60,3 +60,31 @@ def test_a_setting_named_self_is_an_unknown_parameter(capsys, function):
     assert "uwr: parameter 'self' got 1; allowed: a parameter of this system" in line, line
     line = _fails(capsys, ["sweep", function, "--grid", "dice=1-2", "system=uwr", "self=1"])
     assert "parameter 'self' got 1" in line, line
+
+
+# -- 2. a required setting left out ------------------------------------------------------
+@pytest.mark.parametrize("argv, said", [
+    (["rounds_until_hits", "--grid", "hits=1-2"],
+     "sweep rounds_until_hits: no 'system'; allowed: give system=... as a fixed setting or a "
+     "grid column (a system id, variant id or data file, e.g. system=uwr)"),
+    (["drama_campaign", "--grid", "players=2-3"],
+     "sweep drama_campaign: no 'session'; allowed: give session=... as a fixed setting"),
+    (["burn_scene", "--grid", "threshold=0.5"], "sweep burn_scene: no 'scene'; allowed: give scene="),
+    (["solve_ladder", "--grid", "pool=2-3", "system=uwr"],
+     "sweep solve_ladder: no 'wanted'; allowed: give wanted=... as a fixed setting or a grid "
+     "column (e.g. wanted=Normal=0.7)"),
+    (["check", "--grid", "dice=1-2"], "sweep check: no 'system'; allowed: system=..."),
+    (["versus", "--grid", "actor.dice=1-2"], "sweep versus: no 'system'"),
+])
+def test_a_missing_required_setting_is_named(capsys, argv, said):
+    # Before: rounds_until_hits printed a TypeError traceback (missing 'system').
+    line = _fails(capsys, ["sweep", *argv])
+    assert said in line, line
+
+
+def test_python_sweep_names_a_missing_system():
+    from workbench.errors import WorkbenchError
+    from workbench.sweep import sweep
+    with pytest.raises(WorkbenchError, match=r"^sweep rounds_until_hits: no 'system'; allowed: "
+                                             r"give system=\.\.\."):
+        sweep("rounds_until_hits", {"hits": [1, 2]})

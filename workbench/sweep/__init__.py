@@ -130,16 +130,24 @@ def _sweep_seed(seed: Any) -> int:
 
 def _need_required(target, names, fixed) -> None:
     """A function's required arguments must come from the grid or the fixed settings, before
-    any point runs (``drama_campaign`` needs its ``session``)."""
-
-    given = set(names) | set(fixed) | {"system"}
+    any point runs (``drama_campaign`` needs its ``session``, ``rounds_until_hits`` its
+    ``system``)."""
+    given = set(names) | set(fixed)
     given |= {name.partition(".")[0] for name in given}   # reactor.dice gives the reactor
     for name, param in inspect.signature(target.function).parameters.items():
         if (param.default is inspect.Parameter.empty and name not in given
                 and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL)):
-            raise WorkbenchError(f"sweep {target.name}: no {name!r}; allowed: give {name}=... as a "
-                                 "fixed setting or a grid column (on the command line a JSON value, "
-                                 "e.g. session='[{\"d6\": 3}]')")
+            raise WorkbenchError(f"sweep {target.name}: no {name!r}; allowed: give {name}=... as "
+                                 "a fixed setting or a grid column"
+                                 + _REQUIRED_EXAMPLES.get(name, ""))
+
+
+_REQUIRED_EXAMPLES = {
+    "system": " (a system id, variant id or data file, e.g. system=uwr)",
+    "session": " (on the command line a JSON list of checks, e.g. session='[{\"d6\": 3}]')",
+    "scene": " (on the command line a JSON list of checks, e.g. scene='[{\"d6\": 3}]')",
+    "wanted": " (e.g. wanted=Normal=0.7)",
+}
 
 
 def _allowed(target, names, points, fixed) -> set[str] | None:
