@@ -88,3 +88,46 @@ def test_python_sweep_names_a_missing_system():
     with pytest.raises(WorkbenchError, match=r"^sweep rounds_until_hits: no 'system'; allowed: "
                                              r"give system=\.\.\."):
         sweep("rounds_until_hits", {"hits": [1, 2]})
+
+
+# -- 3. --grid read as a shell user means it ---------------------------------------------
+def _csv(capsys, argv: list[str]):
+    import io
+
+    import pandas as pd
+
+    assert main(argv) == 0
+    return pd.read_csv(io.StringIO(capsys.readouterr().out))
+
+
+def test_a_json_list_in_the_grid_gives_its_values(capsys):
+    # Before: "--grid quality got '[A,B]'; allowed: JSON (Expecting value)" (quotes lost).
+    frame = _csv(capsys, ["sweep", "check", "--grid", 'quality=["A","B"] dice=2,3',
+                          "system=arrata"])
+    assert frame[["quality", "dice"]].values.tolist() == [["A", 2], ["A", 3], ["B", 2], ["B", 3]]
+    assert frame["mean"].round(6).tolist() == [1.333333, 2.0, 1.0, 1.5]
+
+
+def test_quotes_in_the_grid_group_spaces_and_commas(capsys):
+    from workbench.cli._grid import parse_grid
+
+    assert parse_grid('''label="a b",'c,d' tier=0-1 q="A" ''') == {
+        "label": ["a b", "c,d"], "tier": [0, 1], "q": ["A"]}
+    assert parse_grid('session=[[{"d6": 2}], [{"d6": 3, "target": 2}]] '
+                      'actor={"dice": 2},{"dice": 3}') == {
+        "session": [[{"d6": 2}], [{"d6": 3, "target": 2}]],
+        "actor": [{"dice": 2}, {"dice": 3}]}
+    # A value with spaces reaches the system whole (and is refused there, naming it).
+    line = _fails(capsys, ["sweep", "check", "--grid", 'quality="A, B"', "system=arrata"])
+    assert "parameter 'quality' got 'A, B'; allowed: one of B, A, S" in line, line
+
+
+@pytest.mark.parametrize("grid, said", [
+    ('dice=1-2 quality="B', "--grid got 'dice=1-2 quality=\"B'; allowed: quotes in pairs (no closing \")"),
+    ("dice=[1,2", "--grid got 'dice=[1,2'; allowed: JSON with its brackets closed"),
+    ("dice=[]", "--grid dice got '[]'; allowed: a JSON list of at least one value"),
+    ('quality=["A",B]', "--grid quality got '[\"A\",B]'; allowed: JSON"),
+])
+def test_broken_quotes_and_json_in_the_grid_are_named(capsys, grid, said):
+    line = _fails(capsys, ["sweep", "check", "--grid", grid, "system=arrata"])
+    assert said in line, line
