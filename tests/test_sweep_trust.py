@@ -131,3 +131,21 @@ def test_quotes_in_the_grid_group_spaces_and_commas(capsys):
 def test_broken_quotes_and_json_in_the_grid_are_named(capsys, grid, said):
     line = _fails(capsys, ["sweep", "check", "--grid", grid, "system=arrata"])
     assert said in line, line
+
+
+# -- 4. list and dict cells on stdout ----------------------------------------------------
+def test_csv_on_stdout_writes_list_and_dict_cells_as_json_like_the_file(capsys, tmp_path):
+    argv = ["sweep", "drama_campaign", "--grid", 'session=[[{"d6": 2}], [{"d6": 3, "target": 2}]]',
+            "--trials", "500", "--seed", "1"]
+    assert main(argv) == 0
+    stdout = capsys.readouterr().out
+    out = tmp_path / "r.csv"
+    assert main([*argv, "--out", str(out)]) == 0
+    capsys.readouterr()
+    # Before: stdout had the Python repr [{'d6': 2}]; the file had JSON [{"d6": 2}].
+    assert stdout.encode() == out.read_bytes().replace(b"\r\n", b"\n")
+    lines = stdout.splitlines()
+    assert lines[1].startswith('"[{""d6"": 2}]",') and lines[2].startswith('"[{""d6"": 3, ""target"": 2}]",')
+    assert main(["sweep", "versus", "--grid", 'actor={"dice": 2},{"dice": 3}', 'reactor={"dice": 1}',
+                 "system=uwr"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith('"{""dice"": 2}",0.407407407407407,')

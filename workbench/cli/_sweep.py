@@ -81,16 +81,23 @@ CSV_FLOATS = "%.15g"
 noise (0.684, not 0.6839999999999999), as the JSON output rounds them."""
 
 
+def _json_cells(frame):
+    """``frame`` with its list and dict cells (sessions, actors) as JSON text, as every
+    output writes them (CSV on stdout, CSV, JSON and Parquet files)."""
+    frame = frame.copy()
+    for column in frame.columns:
+        if frame[column].dtype == object and frame[column].map(
+                lambda v: isinstance(v, (list, dict))).any():
+            frame[column] = frame[column].map(json.dumps)
+    return frame
+
+
 def _write(frame, out: str | None) -> None:
+    frame = _json_cells(frame)
     if out is None:
         frame.to_csv(sys.stdout, index=False, float_format=CSV_FLOATS)
         return
     suffix = Path(out).suffix.lower()
-    frame = frame.copy()
-    for column in frame.columns:   # lists and dicts (sessions, actors) as JSON text
-        if frame[column].dtype == object and frame[column].map(
-                lambda v: isinstance(v, (list, dict))).any():
-            frame[column] = frame[column].map(json.dumps)
     # Written to a temporary file and renamed when complete: Ctrl-C or a full disk leaves an
     # existing file as it was.
     with files.replacing(out, "--out") as scratch:
