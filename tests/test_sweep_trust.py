@@ -149,3 +149,63 @@ def test_csv_on_stdout_writes_list_and_dict_cells_as_json_like_the_file(capsys, 
     assert main(["sweep", "versus", "--grid", 'actor={"dice": 2},{"dice": 3}', 'reactor={"dice": 1}',
                  "system=uwr"]) == 0
     assert capsys.readouterr().out.splitlines()[1].startswith('"{""dice"": 2}",0.407407407407407,')
+
+
+# -- 5. DataFrame grids as pandas leaves them ---------------------------------------------
+def test_an_empty_dataframe_cell_is_named_by_column_and_row():
+    import numpy as np
+    import pandas as pd
+
+    from workbench.errors import WorkbenchError
+    from workbench.sweep import sweep
+
+    grid = pd.DataFrame({"dice": [2, 3, 4], "target": [1, np.nan, 2]}, index=[10, 11, 12])
+    # Before: "point 1 of 3 (dice=2, target=1.0): uwr: parameter 'target' got 1.0", blaming
+    # a good cell (pandas made the column float because of the gap).
+    with pytest.raises(WorkbenchError) as caught:
+        sweep("check", grid, system="uwr")
+    assert str(caught.value) == ("sweep grid: the DataFrame's column 'target' is empty in row 11 "
+                                 "(point 2 of 3; got nan); allowed: a value in every cell (fill "
+                                 "it, or drop the row)")
+    # A float column's gap in a float setting was run as nan (or refused only by the setting).
+    grid = pd.DataFrame({"refill_rate": [0.5, np.nan]})
+    with pytest.raises(WorkbenchError, match=r"column 'refill_rate' is empty in row 1 \(point 2 of 2"):
+        sweep("drama_campaign", grid, session=[{"d6": 2}], trials=200, seed=1)
+    grid = pd.DataFrame({"dice": pd.array([2, None], dtype="Int64")})
+    with pytest.raises(WorkbenchError, match=r"column 'dice' is empty in row 1 .*got <NA>"):
+        sweep("check", grid, system="uwr")
+
+
+def test_whole_floats_from_a_dataframe_are_whole_numbers():
+    import pandas as pd
+
+    from workbench.sweep import sweep
+
+    # pandas reads an int column with a gap (filled later) or from CSV as float: 2.0, 3.0.
+    frame = sweep("check", pd.DataFrame({"dice": [2.0, 3.0], "target": [1.0, 2.0]}), system="uwr")
+    expected = sweep("check", {"dice": [2, 3], "target": [1, 2]}, system="uwr")
+    assert frame["dice"].tolist() == [2, 3] and frame["p_pass"].tolist() == [
+        expected["p_pass"][0], expected["p_pass"][3]]
+    # A simulation's points keep their seeds (3.0 is the point players=3, as in a dict grid);
+    # a float setting stays float.
+    by_frame = sweep("drama_campaign", pd.DataFrame({"players": [2.0, 3.0], "refill_rate": [0.0, 1.0]}),
+                     session=[{"d6": 2}], trials=200, seed=1)
+    by_dict = sweep("drama_campaign", {"players": [2, 3], "refill_rate": [0.0, 1.0]},
+                    session=[{"d6": 2}], trials=200, seed=1)
+    assert by_frame["seed"].tolist() == [by_dict["seed"][0], by_dict["seed"][3]]
+    assert by_frame["pass_with"].tolist() == [by_dict["pass_with"][0], by_dict["pass_with"][3]]
+    assert by_frame["refill_rate"].tolist() == [0.0, 1.0]
+    by_frame = sweep("versus", pd.DataFrame({"actor.dice": [2.0]}), system="uwr", reactor={"dice": 2})
+    assert by_frame["p_actor"][0] == sweep("versus", {"actor.dice": [2]}, system="uwr",
+                                           reactor={"dice": 2})["p_actor"][0]
+
+
+def test_a_fraction_from_a_dataframe_is_still_refused():
+    import pandas as pd
+
+    from workbench.errors import WorkbenchError
+    from workbench.sweep import sweep
+
+    with pytest.raises(WorkbenchError, match=r"point 2 of 2 \(dice=3\.5\): uwr: parameter 'dice' "
+                                             r"got 3\.5; allowed: a whole number from 0 to 1000"):
+        sweep("check", pd.DataFrame({"dice": [2.0, 3.5]}), system="uwr")

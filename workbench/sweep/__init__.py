@@ -96,7 +96,7 @@ def sweep(function: Any, grid: Any, *, seed: int | None = None, executor: Any = 
 
 
 def _sweep(target, grid, seed, executor, progress, fixed):
-    names, points = grid_points(grid)
+    names, points = grid_points(grid, target.wants_whole)
     seed = _sweep_seed(seed)
     progress = validation.optional_boolean("sweep", "progress", progress)
     for name in ("seed", "progress"):
