@@ -209,3 +209,33 @@ def test_a_fraction_from_a_dataframe_is_still_refused():
     with pytest.raises(WorkbenchError, match=r"point 2 of 2 \(dice=3\.5\): uwr: parameter 'dice' "
                                              r"got 3\.5; allowed: a whole number from 0 to 1000"):
         sweep("check", pd.DataFrame({"dice": [2.0, 3.5]}), system="uwr")
+
+
+# -- the neighbourhood: a setting given twice ---------------------------------------------
+def test_python_sweep_refuses_a_setting_both_in_the_grid_and_fixed():
+    from workbench.errors import WorkbenchError
+    from workbench.sweep import sweep
+
+    # Before: the grid's dice silently won, and dice=5 was dropped.
+    with pytest.raises(WorkbenchError) as caught:
+        sweep("check", {"dice": [1, 2]}, system="uwr", dice=5)
+    assert str(caught.value) == ("sweep check: 'dice' is both in the grid and fixed (dice=5); "
+                                 "allowed: one of them (a fixed value is a grid of one value)")
+    with pytest.raises(WorkbenchError, match=r"'system' is both in the grid and fixed \(system='fons'\)"):
+        sweep("check", {"system": ["uwr"], "dice": [1]}, system="fons")
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--grid", "dice=1-3", "dice=2"],
+     "parameter 'dice' is both swept (--grid dice=1-3) and fixed (dice=2); allowed: one of them"),
+    (["--grid", "dice=1-3 trials=5", "--trials", "4"],
+     "trials is given twice (--trials and --grid trials=...); allowed: one of them"),
+    (["--grid", "dice=1-3", "trials=5", "--trials", "4"],
+     "trials is given twice (--trials and trials=...); allowed: one of them"),
+    (["--grid", "dice=1 dice=2"], "--grid entry 'dice' is given twice"),
+    (["--grid", "dice=1-3 system="], "--grid system got ''; allowed: a range such as 2-6"),
+    (["--grid", "dice=1-100001"], "--grid dice got '1-100001'; allowed: ranges of at most 100,000 values"),
+])
+def test_a_setting_given_twice_or_empty_on_the_command_line(capsys, argv, said):
+    line = _fails(capsys, ["sweep", "simulate", "system=uwr", *argv])
+    assert said in line, line

@@ -149,10 +149,14 @@ def run_sweep(args) -> int:
     fixed = {name: read_value(value, name) for name, value in params.items()}
     for name in grid:
         if name in fixed:
-            raise WorkbenchError(f"parameter {name!r} is both swept (--grid) and fixed")
+            raise WorkbenchError(f"parameter {name!r} is both swept (--grid {name}="
+                                 f"{shown_value(words[name])}) and fixed ({name}={params[name]}); "
+                                 "allowed: one of them")
     if args.trials is not None:
         if "trials" in fixed or "trials" in grid:
-            raise WorkbenchError("trials is given twice (--trials and NAME=VALUE)")
+            raise WorkbenchError("trials is given twice (--trials and "
+                                 + ("--grid trials=...)" if "trials" in grid else "trials=...)")
+                                 + "; allowed: one of them")
         fixed["trials"] = validation.trials(None, args.trials, "--trials")
     seed = None if args.seed is None else validation.seed(None, args.seed, "--seed", text=True)
     check_out(args.out)   # before the first point runs

@@ -30,7 +30,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from .. import validation
-from ..errors import WorkbenchError
+from ..errors import WorkbenchError, shown
 from ..ladders import parse_wanted, solve_ladder
 from ..rules.registry import get_system
 from ._budget import check_sweep_work
@@ -102,6 +102,11 @@ def _sweep(target, grid, seed, executor, progress, fixed):
     for name in ("seed", "progress"):
         if name in fixed:
             raise WorkbenchError(f"sweep {target.name}: {name!r} is set by the sweep itself")
+    for name in names:
+        if name in fixed:   # the grid's value would win at every point, the fixed one unused
+            raise WorkbenchError(f"sweep {target.name}: {name!r} is both in the grid and fixed "
+                                 f"({name}={shown(fixed[name])}); allowed: one of them (a "
+                                 "fixed value is a grid of one value)")
     check_names(target.name, names, _allowed(target, names, points, fixed), fixed)
     _need_required(target, names, fixed)
     known = check_every_point(target, points, fixed)
