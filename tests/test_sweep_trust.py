@@ -239,3 +239,23 @@ def test_python_sweep_refuses_a_setting_both_in_the_grid_and_fixed():
 def test_a_setting_given_twice_or_empty_on_the_command_line(capsys, argv, said):
     line = _fails(capsys, ["sweep", "simulate", "system=uwr", *argv])
     assert said in line, line
+
+
+# -- the neighbourhood: rule options of clock and taken_out --------------------------------
+def test_rule_options_of_clock_and_taken_out_can_be_swept(capsys):
+    import workbench as wb
+    from workbench.sweep import sweep
+
+    # Before: "sweep clock: unknown parameter 'dice'; allowed: die, max_rolls, ..." although
+    # clock(3, "green", dice="d6") takes it.
+    frame = sweep("clock", {"segments": [2, 3], "dice": ["narrative", "d6"]}, die="green", seed=1)
+    assert frame["mean"].tolist() == [wb.clock(s, "green", dice=d).mean
+                                      for s in (2, 3) for d in ("narrative", "d6")]
+    frame = _csv(capsys, ["sweep", "taken_out", "--grid", "ladder=steps,spectrum", "dice=d6",
+                          "--seed", "1"])
+    assert frame["ladder"].tolist() == ["steps", "spectrum"]
+    assert frame["mean"].tolist() == pytest.approx(
+        [wb.taken_out(ladder=ladder, dice="d6").mean for ladder in ("steps", "spectrum")], abs=1e-12)
+    line = _fails(capsys, ["sweep", "taken_out", "--grid", "mode=apply", "foo=1"])
+    assert ("sweep taken_out: unknown parameter 'foo'; allowed: actor, death_spiral, dice, ladder, "
+            "max_exchanges") in line, line

@@ -160,11 +160,38 @@ def _allowed(target, names, points, fixed) -> set[str] | None:
     :func:`check_every_point` resolves every point, so a misspelt name fails at once)."""
     allowed = target.allowed()
     if allowed is not None:
-        return allowed
+        return allowed | _rule_options(target, points, fixed)
     if "system" not in fixed and "system" not in names:
         raise WorkbenchError(f"sweep {target.name}: no 'system'; allowed: system=... (a system "
                              "id, variant id or data file) or a grid of systems")
     return None
+
+
+def _rule_options(target, points: list[dict], fixed: Mapping[str, Any]) -> set[str]:
+    """The rule options a function taking ``**rule_options`` (``clock``, ``taken_out``) passes
+    to its system: of every system the sweep names (fixed, in the grid, else the default), so
+    ``--grid "ladder=steps,spectrum"`` sweeps a rule option as it would a setting."""
+    parameters = inspect.signature(target.function).parameters
+    if "rule_options" not in parameters:
+        return set()
+    if "system" in fixed:
+        names = [fixed["system"]]
+    elif points and "system" in points[0]:
+        names = list({_key(point["system"]): point["system"] for point in points}.values())
+    else:
+        names = [parameters["system"].default]
+    options: set[str] = set()
+    for name in names:
+        try:
+            system = get_system(name)
+        except (WorkbenchError, TypeError):   # a bad system is refused, named, when it runs
+            continue
+        options |= {option for option, param in system.params.items() if param.rule_option}
+    return options
+
+
+def _key(system: Any) -> Any:
+    return system if isinstance(system, str) else id(system)
 
 
 def check_every_point(target, points: list[dict], fixed: Mapping[str, Any]) -> dict | None:
