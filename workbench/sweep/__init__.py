@@ -36,6 +36,7 @@ from ..rules.registry import get_system
 from ._budget import check_sweep_work
 from ._functions import TARGETS, find_target, versus_sides
 from ._grid import check_names, grid_points
+from ._settings import allowed_names, need_required
 from ._run import Runner
 from ._seeds import point_seed
 
@@ -107,8 +108,8 @@ def _sweep(target, grid, seed, executor, progress, fixed):
             raise WorkbenchError(f"sweep {target.name}: {name!r} is both in the grid and fixed "
                                  f"({name}={shown(fixed[name])}); allowed: one of them (a "
                                  "fixed value is a grid of one value)")
-    check_names(target.name, names, _allowed(target, names, points, fixed), fixed)
-    _need_required(target, names, fixed)
+    check_names(target.name, names, allowed_names(target, names, fixed, points), fixed)
+    need_required(target, names, fixed)
     known = check_every_point(target, points, fixed)
     check_sweep_work(target, points, fixed)
     if not (executor in (None, "local", "processes") or hasattr(executor, "submit")
@@ -131,67 +132,6 @@ def _sweep_seed(seed: Any) -> int:
     """The sweep's one seed: checked, or fresh for ``None`` (each point's seed, derived from
     it, is in the frame's seed column, so any point re-runs alone)."""
     return validation.seed("sweep", seed)
-
-
-def _need_required(target, names, fixed) -> None:
-    """A function's required arguments must come from the grid or the fixed settings, before
-    any point runs (``drama_campaign`` needs its ``session``, ``rounds_until_hits`` its
-    ``system``)."""
-    given = set(names) | set(fixed)
-    given |= {name.partition(".")[0] for name in given}   # reactor.dice gives the reactor
-    for name, param in inspect.signature(target.function).parameters.items():
-        if (param.default is inspect.Parameter.empty and name not in given
-                and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL)):
-            raise WorkbenchError(f"sweep {target.name}: no {name!r}; allowed: give {name}=... as "
-                                 "a fixed setting or a grid column"
-                                 + _REQUIRED_EXAMPLES.get(name, ""))
-
-
-_REQUIRED_EXAMPLES = {
-    "system": " (a system id, variant id or data file, e.g. system=uwr)",
-    "session": " (on the command line a JSON list of checks, e.g. session='[{\"d6\": 3}]')",
-    "scene": " (on the command line a JSON list of checks, e.g. scene='[{\"d6\": 3}]')",
-    "wanted": " (e.g. wanted=Normal=0.7)",
-}
-
-
-def _allowed(target, names, points, fixed) -> set[str] | None:
-    """Parameters the function takes, or ``None`` when each system checks its own (then
-    :func:`check_every_point` resolves every point, so a misspelt name fails at once)."""
-    allowed = target.allowed()
-    if allowed is not None:
-        return allowed | _rule_options(target, points, fixed)
-    if "system" not in fixed and "system" not in names:
-        raise WorkbenchError(f"sweep {target.name}: no 'system'; allowed: system=... (a system "
-                             "id, variant id or data file) or a grid of systems")
-    return None
-
-
-def _rule_options(target, points: list[dict], fixed: Mapping[str, Any]) -> set[str]:
-    """The rule options a function taking ``**rule_options`` (``clock``, ``taken_out``) passes
-    to its system: of every system the sweep names (fixed, in the grid, else the default), so
-    ``--grid "ladder=steps,spectrum"`` sweeps a rule option as it would a setting."""
-    parameters = inspect.signature(target.function).parameters
-    if "rule_options" not in parameters:
-        return set()
-    if "system" in fixed:
-        names = [fixed["system"]]
-    elif points and "system" in points[0]:
-        names = list({_key(point["system"]): point["system"] for point in points}.values())
-    else:
-        names = [parameters["system"].default]
-    options: set[str] = set()
-    for name in names:
-        try:
-            system = get_system(name)
-        except (WorkbenchError, TypeError):   # a bad system is refused, named, when it runs
-            continue
-        options |= {option for option, param in system.params.items() if param.rule_option}
-    return options
-
-
-def _key(system: Any) -> Any:
-    return system if isinstance(system, str) else id(system)
 
 
 def check_every_point(target, points: list[dict], fixed: Mapping[str, Any]) -> dict | None:
