@@ -124,7 +124,7 @@ class System:
     def outcome_labels(self) -> tuple[str, ...] | None:
         return getattr(self.mechanic, "labels", None)
 
-    def resolve(self, **given) -> dict[str, Any]:
+    def resolve(self, /, **given) -> dict[str, Any]:
         """Every parameter with its checked value, defaults filled in.
 
         Example:
@@ -166,7 +166,7 @@ class System:
         self._parsed[key] = (param, parsed)
         return parsed
 
-    def pool(self, **given) -> PoolSpec:
+    def pool(self, /, **given) -> PoolSpec:
         """The dice rolled for a check with these parameters."""
         return self.mechanic.pool(self.resolve(**given))
 

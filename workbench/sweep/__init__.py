@@ -30,12 +30,13 @@ from typing import Any, Mapping
 import numpy as np
 
 from .. import validation
-from ..errors import WorkbenchError
+from ..errors import WorkbenchError, shown
 from ..ladders import parse_wanted, solve_ladder
 from ..rules.registry import get_system
 from ._budget import check_sweep_work
 from ._functions import TARGETS, find_target, versus_sides
 from ._grid import check_names, grid_points
+from ._settings import allowed_names, need_required
 from ._run import Runner
 from ._seeds import point_seed
 
@@ -96,14 +97,19 @@ def sweep(function: Any, grid: Any, *, seed: int | None = None, executor: Any = 
 
 
 def _sweep(target, grid, seed, executor, progress, fixed):
-    names, points = grid_points(grid)
+    names, points = grid_points(grid, target.wants_whole)
     seed = _sweep_seed(seed)
     progress = validation.optional_boolean("sweep", "progress", progress)
     for name in ("seed", "progress"):
         if name in fixed:
             raise WorkbenchError(f"sweep {target.name}: {name!r} is set by the sweep itself")
-    check_names(target.name, names, _allowed(target, names, points, fixed), fixed)
-    _need_required(target, names, fixed)
+    for name in names:
+        if name in fixed:   # the grid's value would win at every point, the fixed one unused
+            raise WorkbenchError(f"sweep {target.name}: {name!r} is both in the grid and fixed "
+                                 f"({name}={shown(fixed[name])}); allowed: one of them (a "
+                                 "fixed value is a grid of one value)")
+    check_names(target.name, names, allowed_names(target, names, fixed, points), fixed)
+    need_required(target, names, fixed)
     known = check_every_point(target, points, fixed)
     check_sweep_work(target, points, fixed)
     if not (executor in (None, "local", "processes") or hasattr(executor, "submit")
@@ -126,32 +132,6 @@ def _sweep_seed(seed: Any) -> int:
     """The sweep's one seed: checked, or fresh for ``None`` (each point's seed, derived from
     it, is in the frame's seed column, so any point re-runs alone)."""
     return validation.seed("sweep", seed)
-
-
-def _need_required(target, names, fixed) -> None:
-    """A function's required arguments must come from the grid or the fixed settings, before
-    any point runs (``drama_campaign`` needs its ``session``)."""
-
-    given = set(names) | set(fixed) | {"system"}
-    given |= {name.partition(".")[0] for name in given}   # reactor.dice gives the reactor
-    for name, param in inspect.signature(target.function).parameters.items():
-        if (param.default is inspect.Parameter.empty and name not in given
-                and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL)):
-            raise WorkbenchError(f"sweep {target.name}: no {name!r}; allowed: give {name}=... as a "
-                                 "fixed setting or a grid column (on the command line a JSON value, "
-                                 "e.g. session='[{\"d6\": 3}]')")
-
-
-def _allowed(target, names, points, fixed) -> set[str] | None:
-    """Parameters the function takes, or ``None`` when each system checks its own (then
-    :func:`check_every_point` resolves every point, so a misspelt name fails at once)."""
-    allowed = target.allowed()
-    if allowed is not None:
-        return allowed
-    if "system" not in fixed and "system" not in names:
-        raise WorkbenchError(f"sweep {target.name}: no 'system'; allowed: system=... (a system "
-                             "id, variant id or data file) or a grid of systems")
-    return None
 
 
 def check_every_point(target, points: list[dict], fixed: Mapping[str, Any]) -> dict | None:

@@ -62,6 +62,19 @@ class Target:
         return names - {"seed", "progress", "params"}
 
 
+    def wants_whole(self, name: str) -> bool:
+        """Whether ``name`` takes a whole number (or no number at all) rather than any number:
+        only the function's own ``float`` settings (``refill_rate``, ``threshold``,
+        ``tolerance``) take 3.5; a system's parameters never do.
+
+        Example:
+            >>> TARGETS["drama_campaign"].wants_whole("players"), TARGETS["drama_campaign"].wants_whole("refill_rate")
+            (True, False)
+        """
+        parameter = inspect.signature(self.function).parameters.get(name)
+        return parameter is None or "float" not in str(parameter.annotation)
+
+
 def versus_sides(system: Any, settings: Mapping[str, Any]) -> tuple[dict, dict]:
     """The actor's and the reactor's parameters of a point of a ``versus`` sweep.
 

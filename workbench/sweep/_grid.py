@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .. import validation
-from ..errors import WorkbenchError
+from ..errors import WorkbenchError, shown
 from ..limits import SWEEP_POINTS
 from ._budget import check_points, grid_count
 
@@ -26,8 +26,14 @@ def _values(name: str, values: Any) -> list:
     return out
 
 
-def grid_points(grid: Any) -> tuple[list[str], list[dict]]:
+def grid_points(grid: Any, wants_whole: Callable[[str], bool] = lambda name: True
+                ) -> tuple[list[str], list[dict]]:
     """The parameter names and the points of a grid, in order (the last name varies fastest).
+
+    A DataFrame's rows are read as pandas leaves them, and put right: an empty cell (NaN,
+    None) is refused naming its column and row, and a whole float (3.0: pandas makes an int
+    column with a gap, or one read from CSV, float) is the whole number 3 where the parameter
+    wants one (``wants_whole(name)``); 3.5 stays 3.5 and is refused by the parameter.
 
     Example:
         >>> grid_points({"dice": range(1, 3), "target": [1, 2]})
@@ -38,10 +44,10 @@ def grid_points(grid: Any) -> tuple[list[str], list[dict]]:
         if len(set(names)) != len(names):
             raise WorkbenchError(f"sweep grid: the DataFrame's columns {names} repeat a name")
         check_points(len(grid))
-        points = [{k: _plain(v) for k, v in row.items()} for row in grid.to_dict("records")]
-        if not names or not points:
+        if not names or not len(grid):
             raise WorkbenchError("sweep grid: the DataFrame is empty; allowed: one row per "
                                  "point, one column per parameter")
+        points = _rows(grid, names, wants_whole)
     elif isinstance(grid, Mapping):
         names = [str(k) for k in grid]
         if not names:
@@ -58,6 +64,25 @@ def grid_points(grid: Any) -> tuple[list[str], list[dict]]:
             raise WorkbenchError(f"sweep grid: parameter {name!r} is set by the sweep itself "
                                  "(each point's seed comes from the sweep's seed)")
     return names, points
+
+
+def _rows(frame, names: list[str], wants_whole: Callable[[str], bool]) -> list[dict]:
+    empty = frame.isna().to_numpy()   # NaN, None, NA; a list or a dict in a cell is a value
+    if empty.any():
+        rows, columns = empty.nonzero()   # row by row: the first empty cell of the grid
+        row, column = int(rows[0]), int(columns[0])
+        raise WorkbenchError(f"sweep grid: the DataFrame's column {names[column]!r} is empty in "
+                             f"row {_plain(frame.index[row])!r} (point {row + 1} of {len(frame)}; got "
+                             f"{shown(_plain(frame.iat[row, column]))}); allowed: a value in "
+                             "every cell (fill it, or drop the row)")
+    whole = {name: wants_whole(name) for name in names}
+    return [{name: _whole(_plain(value)) if whole[name] else _plain(value)
+             for name, value in zip(names, row.values())} for row in frame.to_dict("records")]
+
+
+def _whole(value: Any) -> Any:
+    """3.0 -> 3 (a whole float, as pandas leaves an int column with a gap); else as given."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _plain(value: Any) -> Any:
