@@ -19,6 +19,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from . import validation
 from .analysis import _exact_point
 from .errors import ParameterError, WorkbenchError
 from .limits import MAX_RUNGS, SWEEP_POINTS
@@ -151,16 +152,18 @@ def check_knobs(sys_: System, knobs: Mapping[str, Any]) -> dict[str, tuple | Non
 def check_goals(wanted: Mapping[str, float], tolerance: float) -> dict[str, float]:
     """The wanted odds, checked: each a number from 0 to 1, at least one."""
     goals = dict(wanted)
+    checked = {}
     for name, value in goals.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        try:   # any real number: a float, a Fraction, numpy's float32 or int64; not a bool
+            checked[name] = validation.probability(None, f"wanted[{name!r}]", value)
+        except ParameterError:
             raise WorkbenchError(f"wanted probability for {name!r} got {value!r}; "
-                                 "allowed: a number from 0 to 1")
+                                 "allowed: a number from 0 to 1") from None
     if not goals or len(goals) > MAX_RUNGS:
         raise WorkbenchError(f"wanted names {len(goals)} rungs; allowed: 1 to {MAX_RUNGS} "
                              "RUNG=PROBABILITY")
-    if not 0 <= tolerance <= 1:
-        raise WorkbenchError(f"tolerance got {tolerance!r}; allowed: a number from 0 to 1")
-    return {name: float(value) for name, value in goals.items()}
+    validation.probability(None, "tolerance", tolerance)
+    return checked
 
 
 def check_pools(pool: int | None, pools: "Iterable[int] | None") -> tuple[int, ...]:
