@@ -48,3 +48,127 @@ def test_tolerance_not_a_probability(tolerance):
     with pytest.raises(ParameterError) as info:
         solve_ladder("uwr", {"Normal": 0.7}, pool=4, tolerance=tolerance)
     assert str(info.value) == f"tolerance got {tolerance!r}; allowed: a number from 0 to 1"
+
+
+# ------------------------------------------------- 2. the report: nothing named twice
+
+
+def test_report_system_twice_is_refused(tmp_path):
+    from workbench.report import build_report
+    out = tmp_path / "r.html"
+    with pytest.raises(ParameterError) as info:
+        build_report(out, ["uwr", "uwr"], pool_sizes=[3, 4])
+    assert str(info.value) == ("systems got ['uwr', 'uwr']; allowed: each system once "
+                               "('uwr' is given twice)")
+    assert not out.exists()
+
+
+def test_report_system_and_its_alias_is_refused(tmp_path):
+    from workbench.report import build_report
+    with pytest.raises(ParameterError) as info:
+        build_report(tmp_path / "r.html", ["uwr", "hkrpg"], pool_sizes=[3, 4])
+    assert str(info.value) == ("systems got ['uwr', 'hkrpg']; allowed: each system once "
+                               "('uwr' is given twice: as 'uwr' and 'hkrpg')")
+
+
+def test_report_variant_twice_or_as_a_system_is_refused():
+    from workbench.report import report_sections
+    with pytest.raises(ParameterError, match="each variant once .'fons-exploding' is given twice"):
+        report_sections(["fons"], ["fons-exploding", "fons-exploding"], [3])
+    with pytest.raises(ParameterError, match="'fons-exploding' is given as both"):
+        report_sections(["fons-exploding"], ["fons-exploding"], [3])
+
+
+def test_report_pool_twice_is_refused(tmp_path):
+    from workbench.report import build_report
+    with pytest.raises(ParameterError) as info:
+        build_report(tmp_path / "r.html", ["uwr"], pool_sizes=[3, 4, 3])
+    assert str(info.value) == ("pool_sizes got [3, 4, 3]; allowed: each pool size once "
+                               "(3 is given twice)")
+
+
+def test_report_wanted_rung_in_no_ladder_fails_first(tmp_path, monkeypatch):
+    from workbench import report as report_module
+    from workbench.report import sections
+
+    def no_work(*args, **kwargs):   # the curves must not even start
+        raise AssertionError("work began before --want was checked")
+    monkeypatch.setattr(sections, "_glance", no_work)
+    with pytest.raises(WorkbenchError) as info:
+        report_module.build_report(tmp_path / "r.html", ["uwr", "arrata"], pool_sizes=[3, 4],
+                                   wanted="Easy=0.9,Hardd=0.2")
+    assert str(info.value) == (
+        "--want rung 'Hardd' is in no ladder of the chosen systems; allowed: rungs of "
+        "uwr: Easy, Normal, Difficult, Extreme; arrata: Ob 1, Ob 2, Ob 3, Ob 4, Ob 5, Ob 6")
+    with pytest.raises(WorkbenchError, match="wanted probability for 'Easy' got 1.5"):
+        report_module.build_report(tmp_path / "r.html", ["uwr"], pool_sizes=[3, 4],
+                                   wanted="Easy=1.5")
+
+
+def test_report_wanted_for_one_of_the_systems_still_solves(tmp_path):
+    from workbench.report import report_sections
+    sections = report_sections(["uwr", "fons"], pool_sizes=[4], wanted="Easy=0.9,Normal=0.7")
+    assert [s.title for s in sections][-1] == "Ladders solved for wanted odds"
+
+
+def test_cli_report_system_twice(capsys, tmp_path):
+    from workbench.cli import main
+    code = main(["report", "--out", str(tmp_path / "r.html"), "--systems", "uwr,HKRPG",
+                 "--no-progress"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err
+    assert err.endswith("each system once ('uwr' is given twice: as 'uwr' and 'HKRPG')")
+    assert not (tmp_path / "r.html").exists()
+
+
+# ----------------------------------------- 3. pool sizes and rungs: each once, or an error
+
+
+@pytest.mark.parametrize("call", [
+    lambda: __import__("workbench").ladders.ladder_table("uwr", [3, 3]),
+    lambda: __import__("workbench").ladders.difficulty_table("uwr", [3, 3]),
+    lambda: __import__("workbench").analysis.side_by_side(["uwr"], [3, 3]),
+    lambda: __import__("workbench").analysis.success_curve("uwr", [3, 3]),
+    lambda: __import__("workbench").ladders.ladder_table("uwr", np.array([3, 3])),
+], ids=["ladder_table", "difficulty_table", "side_by_side", "success_curve", "numpy"])
+def test_pool_size_twice_is_refused(call):
+    with pytest.raises(ParameterError) as info:
+        call()
+    assert str(info.value).endswith("; allowed: each pool size once (3 is given twice)")
+    assert str(info.value).startswith("pool_sizes got ")
+
+
+@pytest.mark.parametrize("rungs, twice", [(["Easy", "Easy"], "'Easy' is given twice"),
+                                          (["Easy", "easy"], "'Easy' is given twice: as 'Easy' and 'easy'")])
+def test_rung_twice_is_refused(rungs, twice):
+    from workbench.analysis import success_curve
+    from workbench.ladders import ladder_table
+    for call in (ladder_table, success_curve):
+        with pytest.raises(ParameterError) as info:
+            call("uwr", [3], rungs)
+        assert str(info.value) == f"uwr: parameter 'rungs' got {rungs!r}; allowed: each rung once ({twice})"
+
+
+def test_solver_pools_twice_names_the_pool():
+    with pytest.raises(WorkbenchError) as info:
+        solve_ladder("uwr", "Easy=0.9", pool=4, pools=[3, 4, 4])
+    assert str(info.value).startswith("pools got [3, 4, 4]: pool size 4 is given twice; allowed:")
+
+
+@pytest.mark.parametrize("argv, option, text", [
+    (["table", "uwr", "--pools", "4,04"], "--pools", "4,04"),
+    (["ladder", "uwr", "--want", "Easy=0.9", "--pools", "3-5,04"], "--pools", "3-5,04"),
+    (["ladder", "uwr", "--want", "Easy=0.9", "--across", "4,04"], "--across", "4,04")])
+def test_cli_pool_written_two_ways_is_one_pool(capsys, argv, option, text):
+    from workbench.cli import main
+    assert main(argv + ["--format", "md"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"workbench: error: {option} got {text!r}: pool size 4 is given twice; allowed: "
+                   "sizes from 0 to 100 such as 1-10 or 2,4,6, each once")
+
+
+def test_cli_pool_04_is_pool_4(capsys):
+    from workbench.cli import main
+    assert main(["table", "uwr", "--pools", "04", "--format", "csv"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.endswith(",4 dice") and header.count("dice") == 1

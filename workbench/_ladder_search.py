@@ -179,9 +179,13 @@ def check_pools(pool: int | None, pools: "Iterable[int] | None") -> tuple[int, .
         raise WorkbenchError(f"pools got {pools!r}; allowed: whole numbers >= 0, e.g. range(3, 7)") from None
     if all(whole(n) for n in sizes):
         sizes = tuple(int(n) for n in sizes)
-    if not sizes or not all(whole(n) for n in sizes) or len(set(sizes)) != len(sizes):
+    if not sizes or not all(whole(n) for n in sizes):
         raise WorkbenchError(f"pools got {pools!r}; allowed: distinct whole numbers >= 0, "
                              "e.g. range(3, 7)")
+    twice = next((n for i, n in enumerate(sizes) if n in sizes[:i]), None)
+    if twice is not None:
+        raise WorkbenchError(f"pools got {pools!r}: pool size {twice} is given twice; allowed: "
+                             "distinct whole numbers >= 0, e.g. range(3, 7)")
     if pool not in sizes:
         raise WorkbenchError(f"pool {pool} is not among pools {list(sizes)}; allowed: the "
                              "typical pool must lie in the range the order is kept over")

@@ -265,6 +265,35 @@ def real_number(where: str | None, name: str, value: Any, minimum: float | None 
     return number
 
 
+def once(where: str | None, name: str, given: Any, keys: Sequence[Any], what: str,
+         shown_as: Sequence[Any] | None = None) -> None:
+    """Refuse a list naming the same thing twice (a pool size, a rung, a system): the rule
+    everywhere is an error naming what was repeated, never a table with a doubled row or
+    column. ``keys`` are what makes two entries the same (``4`` for ``4`` and ``04``, a
+    system's id for it and its alias); ``shown_as`` how each was given (default ``given``).
+
+    Example:
+        >>> once(None, "pool_sizes", [3, 4, 3], [3, 4, 3], "pool size")
+        Traceback (most recent call last):
+        ...
+        workbench.errors.ParameterError: pool_sizes got [3, 4, 3]; allowed: each pool size once (3 is given twice)
+        >>> once(None, "systems", ["uwr", "HKRPG"], ["uwr", "uwr"], "system")
+        Traceback (most recent call last):
+        ...
+        workbench.errors.ParameterError: systems got ['uwr', 'HKRPG']; allowed: each system once ('uwr' is given twice: as 'uwr' and 'HKRPG')
+    """
+    first: dict = {}
+    for index, key in enumerate(keys):
+        if key in first:
+            if shown_as is None:   # as given, when the list given is the one checked
+                shown_as = given if isinstance(given, (list, tuple)) and len(given) == len(keys) else keys
+            names = list(shown_as)
+            a, b = names[first[key]], names[index]
+            twice = f"{key!r} is given twice" + (f": as {a!r} and {b!r}" if a != b else "")
+            raise ParameterError(where, name, given, f"each {what} once ({twice})")
+        first[key] = index
+
+
 def probability(where: str | None, name: str, value: Any, *, text: bool = False) -> float:
     """A probability from 0 to 1.
 
