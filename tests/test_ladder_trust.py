@@ -172,3 +172,44 @@ def test_cli_pool_04_is_pool_4(capsys):
     assert main(["table", "uwr", "--pools", "04", "--format", "csv"]) == 0
     header = capsys.readouterr().out.splitlines()[0]
     assert header.endswith(",4 dice") and header.count("dice") == 1
+
+
+# ---------------------------------- 4. a knob the solver turns is not a character setting
+
+
+def test_knob_given_as_a_setting_is_refused():
+    with pytest.raises(ParameterError) as info:
+        solve_ladder("uwr", "Normal=0.7,Hard=0.3", pool=4, target=2)
+    assert str(info.value) == (
+        "uwr: parameter 'target' got 2; allowed: no value here: the solver chooses target for "
+        "each rung (its knobs: target, favor); to keep target=2, let the solver turn only the "
+        "other knobs: knobs={'favor': (-2, -1, 0, 1, 2)} (on the command line --turn favor)")
+
+
+def test_added_knob_given_as_a_setting_is_refused():
+    # favor=1 used to shift every rung by +1 favor while the settings read 'target=2'
+    with pytest.raises(ParameterError, match=r"parameter 'favor' got 1; .* the solver chooses "
+                       r"favor for each rung .*knobs=\{'target': None\}"):
+        solve_ladder("uwr", "Normal=0.7", pool=4, favor=1)
+
+
+def test_knob_kept_out_of_the_search_is_a_setting():
+    solution = solve_ladder("uwr", "Normal=0.7,Hard=0.3", pool=4, knobs={"favor": (0, 1)}, target=2)
+    assert [r.rung.describe() for r in solution.rungs] == ["favor+1", ""]
+    assert solution.rungs[0].achieved == pytest.approx(0.6875)   # target 2, favor +1 at 4 dice
+    restricted = solve_ladder("uwr", "Normal=0.7", pool=4, knobs={"target": None}, favor=1)
+    assert restricted.rungs[0].rung.describe() == "target=2"
+    assert restricted.params == {"favor": 1}
+
+
+def test_only_knob_given_says_leave_it_out():
+    with pytest.raises(ParameterError, match=r"leave target=2 out, or solve with other knobs"):
+        solve_ladder("uwr", "Normal=0.7", pool=4, knobs={"target": None}, target=2)
+
+
+def test_cli_knob_given_as_a_setting(capsys):
+    from workbench.cli import main
+    assert main(["ladder", "uwr", "target=2", "--want", "Normal=0.7"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "the solver chooses target for each rung" in err
+    assert "--turn favor" in err

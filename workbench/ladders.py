@@ -359,6 +359,24 @@ def pools_text(system: "str | System", pools: Sequence, quality: str | None = No
     return f"at {joined}{unit}"
 
 
+def _not_also_given(sys_: System, knobs: Mapping[str, Any], params: Mapping[str, Any],
+                    base: Mapping[str, Any]) -> None:
+    """Refuse a character setting that is one of the knobs the solver turns (``target=2``
+    while it chooses a target for each rung): it was overridden, or (a knob rungs add to)
+    quietly shifted every rung. The message says how to keep it: turn only the others."""
+    for key in knobs:
+        if key not in base:
+            continue
+        said = f"{key}={params[key] if key in params else base[key]}"
+        others = {k: v for k, v in knobs.items() if k != key}
+        keep = (f"to keep {said}, let the solver turn only the other knobs: knobs={others!r} "
+                f"(on the command line --turn {','.join(others)})" if others else
+                f"leave {said} out, or solve with other knobs (knobs={{...}})")
+        raise ParameterError(sys_.id, key, params.get(key, base[key]),
+                             f"no value here: the solver chooses {key} for each rung "
+                             f"(its knobs: {', '.join(knobs)}); {keep}")
+
+
 def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", pool: int | None = 4,
                  *, pools: "Iterable[int] | None" = None, tolerance: float = 0.05,
                  knobs: "Mapping[str, Sequence | None] | None" = None,
@@ -392,7 +410,9 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
             by default :func:`default_pool_sizes` (1-10 dice, within the system's bounds).
         condition: solve for P(condition) instead of P(pass): a condition over the system's
             statistics and parameters, such as ``"beaten == 2"`` (Ironsworn's strong hit).
-        **params: the character's other settings (quality, rerolls, ...).
+        **params: the character's other settings (quality, rerolls, ...); not a knob the
+            solver turns (``target=2`` for UWR is an error: to fix the target, solve with
+            ``knobs={"favor": (-1, 0, 1)}``; then ``target=2`` is the character's setting).
 
     Ties go to the smaller change (least favor added), then to the lower target (a modifier:
     the one nearest 0). Targets and Obs start at 1: a check with nothing to beat is not a
@@ -437,6 +457,7 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         range_pools = (None,)
     sys_.resolve(**base)  # bad character settings fail here, before the search
     chosen_knobs = check_knobs(sys_, knobs) if knobs is not None else difficulty_knobs(sys_)
+    _not_also_given(sys_, chosen_knobs, params, base)
     typical = range_pools.index(pool) if sized else 0
     parsed = None if condition is None else sys_.condition(condition)
     cands = candidates(sys_, chosen_knobs, base, range_pools, typical, parsed)
