@@ -213,3 +213,67 @@ def test_cli_knob_given_as_a_setting(capsys):
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "the solver chooses target for each rung" in err
     assert "--turn favor" in err
+
+
+# ------------------------------------------------------------------- 5. work bounds
+
+
+def _uwr_candidates(favor, pools=(4,)):
+    import workbench
+    from workbench._ladder_search import candidates
+    sys_ = workbench.system("uwr")
+    return candidates(sys_, {"target": None, "favor": tuple(favor)}, {}, pools, 0)
+
+
+def test_settings_with_the_same_odds_are_one_candidate():
+    wide, narrow = _uwr_candidates(range(-50, 51)), _uwr_candidates(range(-10, 11))
+    assert len({c.p_pass for c in wide}) == len(wide)            # no odds twice
+    assert [c.rung for c in wide] == [c.rung for c in narrow]    # favor past +-10 adds nothing
+    assert len(wide) < 200                                      # (it was 101 x targets)
+
+
+def test_wide_favor_range_is_solved_within_memory(monkeypatch):
+    # used to compare 35,000 settings pairwise (a 35,000 x 35,000 x pools array: gigabytes,
+    # MemoryError on a small machine, minutes here); now only the ~90 with different odds
+    from workbench import ladders
+    search = ladders.ordered_choice
+    def few(cands, *args, **kwargs):
+        assert len(cands) < 200, f"{len(cands)} settings compared"
+        return search(cands, *args, **kwargs)
+    monkeypatch.setattr(ladders, "ordered_choice", few)
+    wanted = "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2"
+    wide = solve_ladder("uwr", wanted, pool=20, knobs={"target": None, "favor": range(-1000, 1001)})
+    narrow = solve_ladder("uwr", wanted, pool=20, knobs={"target": None, "favor": range(-6, 7)})
+    assert [r.rung.describe() for r in wide.rungs] == [r.rung.describe() for r in narrow.rungs]
+    assert [r.rung.describe() for r in wide.rungs] == [
+        "target=15, favor+3", "target=6", "target=4, favor-1", "target=9"]
+
+
+def test_fixed_target_with_a_wide_favor_range():
+    solution = solve_ladder("uwr", "Normal=0.7,Hard=0.3", pool=20, target=8,
+                            knobs={"favor": range(-1000, 1001)})
+    assert solution.ordered and len(solution.rungs) == 2
+    assert solution.rungs[0].achieved > solution.rungs[1].achieved
+
+
+def test_order_search_past_the_limit_is_refused_before_it_starts(monkeypatch):
+    from workbench import ladders
+    def no_search(*args, **kwargs):
+        raise AssertionError("the search began")
+    monkeypatch.setattr(ladders, "ordered_choice", no_search)
+    monkeypatch.setenv("WORKBENCH_MAX_LADDER_COMPARISONS", "1000")
+    with pytest.raises(WorkbenchError) as info:
+        solve_ladder("uwr", "Easy=0.9,Normal=0.7", pool=4, pools=[3, 4])
+    message = str(info.value)
+    assert message.startswith("solve_ladder uwr (")
+    assert "settings with different odds, compared pairwise at 2 pools and for 2 rungs)" in message
+    assert "more than the limit of 1e3; use fewer knob values (knobs={...}" in message
+    assert "WORKBENCH_MAX_LADDER_COMPARISONS" in message
+
+
+def test_default_limit_allows_the_usual_ladders():
+    from workbench.limits import LADDER_COMPARISONS
+    assert LADDER_COMPARISONS.default == 10**8
+    solution = solve_ladder("uwr", "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2", pool=4,
+                            pools=range(1, 11))
+    assert len(solution.rungs) == 4

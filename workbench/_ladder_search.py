@@ -22,7 +22,7 @@ import numpy as np
 from . import validation
 from .analysis import _exact_point
 from .errors import ParameterError, WorkbenchError
-from .limits import MAX_RUNGS, SWEEP_POINTS
+from .limits import LADDER_COMPARISONS, MAX_RUNGS, SWEEP_POINTS
 from .rules.registry import get_system
 from .rules.system import Rung, System
 from .validation import suggest
@@ -245,7 +245,34 @@ def candidates(sys_: System, knobs: Mapping[str, tuple | None], base: dict,
             if len(rising) == 1 and probs[typical] < NEGLIGIBLE and seen:
                 break
             seen = seen or probs[typical] >= NEGLIGIBLE
-    return out
+    return distinct_settings(out)
+
+
+def distinct_settings(cands: Sequence[Candidate]) -> list[Candidate]:
+    """One candidate per odds: settings with the very same P(pass) at every pool of the range
+    (favor past the point where every face succeeds, a target no pool can reach) are one
+    choice, kept as the least change, then the lowest level, then the first tried: the one
+    the search would pick among them anyway. Only the distinct odds are compared, so a knob
+    tried over a wide range (favor -1000 to 1000) costs what its distinct odds cost."""
+    best: dict[tuple, int] = {}
+    for index, cand in enumerate(cands):
+        key = tuple(round(p, 12) for p in cand.p_pass)
+        kept = best.get(key)
+        if kept is None or (cand.change, cand.level) < (cands[kept].change, cands[kept].level):
+            best[key] = index
+    return [cands[index] for index in sorted(best.values())]
+
+
+def check_search(sys_: System, cands: Sequence[Candidate], pools: Sequence, rungs: int) -> None:
+    """Refuse, before it starts, an order search past :data:`~workbench.limits.LADDER_COMPARISONS`:
+    each pair of settings is compared at every pool, then once more per rung."""
+    n = len(cands)
+    LADDER_COMPARISONS.check(
+        n * n * (len(pools) + rungs),
+        f"solve_ladder {sys_.id} ({n:,} settings with different odds, compared pairwise at "
+        f"{len(pools)} pool{'s' if len(pools) != 1 else ''} and for {rungs} rung{'s' if rungs != 1 else ''})",
+        fewer="fewer knob values (knobs={...}, e.g. a narrower favor range), fewer pools in the "
+              "range or fewer rungs")
 
 
 def _within(param, value) -> bool:
@@ -324,8 +351,11 @@ def ordered_choice(cands: Sequence[Candidate], wanted: Sequence[float], toleranc
     ``distinct``); ``None`` when no such ladder exists."""
     probs = np.array([c.p_pass for c in cands])
     typical = np.array([c.at_typical for c in cands])
-    # above[a, b]: setting a may sit directly above (be easier than) setting b.
-    above = (probs[:, None, :] >= probs[None, :, :] - SAME).all(axis=2)
+    # above[a, b]: setting a may sit directly above (be easier than) setting b; built one
+    # pool at a time (n x n, not n x n x pools, in memory at once).
+    above = np.ones((len(cands), len(cands)), dtype=bool)
+    for column in probs.T:
+        above &= column[:, None] >= column[None, :] - SAME
     if distinct:
         above &= typical[:, None] > typical[None, :] + SAME
     best: list[int | None] = [c.cost(wanted[0], tolerance) for c in cands]

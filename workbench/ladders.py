@@ -23,6 +23,7 @@ from ._ladder_search import (  # noqa: F401 (public here)
     Conflict,
     candidates,
     check_goals,
+    check_search,
     check_knobs,
     check_pools,
     closest_each,
@@ -463,6 +464,7 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
     cands = candidates(sys_, chosen_knobs, base, range_pools, typical, parsed)
     if not cands:
         raise WorkbenchError(f"{sys_.id}: the knobs {chosen_knobs} give no setting to try")
+    check_search(sys_, cands, range_pools, len(goals))   # before the search, not hours into it
     order = sorted(goals, key=lambda name: -goals[name])  # stable: equal odds keep their order
     ranked = [goals[name] for name in order]
     picks = ordered_choice(cands, ranked, tolerance)
