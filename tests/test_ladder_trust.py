@@ -277,3 +277,76 @@ def test_default_limit_allows_the_usual_ladders():
     solution = solve_ladder("uwr", "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2", pool=4,
                             pools=range(1, 11))
     assert len(solution.rungs) == 4
+
+
+# ------------------------------------------------------------------ the neighbourhood
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Easy=90%,Easy=0.5", "--want rung 'Easy' is given twice; allowed: each rung once"),
+    ("Easy=90%,easy=0.5", "--want rung 'Easy' is given twice (as 'Easy' and 'easy'); allowed: "
+                          "each rung once")])
+def test_wanted_text_rung_twice(text, message):
+    with pytest.raises(WorkbenchError) as info:
+        solve_ladder("uwr", text)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("wanted, message", [
+    ({"": 0.5}, "wanted names a rung ''; allowed: a rung name as text, such as 'Easy'"),
+    ({"  ": 0.5}, "wanted names a rung '  '; allowed: a rung name as text, such as 'Easy'"),
+    ({1: 0.5}, "wanted names a rung 1; allowed: a rung name as text, such as 'Easy'"),
+    ({"Easy": 0.9, "easy": 0.5}, "wanted names rung 'Easy' twice (as 'Easy' and 'easy'); "
+                                 "allowed: each rung once")])
+def test_wanted_names_must_be_distinct_text(wanted, message):
+    with pytest.raises(WorkbenchError) as info:
+        solve_ladder("uwr", wanted)
+    assert str(info.value) == message
+
+
+def test_report_wanted_rungs_differing_in_case_are_refused(tmp_path):
+    # the report reads rung names without case: 'easy' quietly replaced 'Easy'
+    from workbench.report import build_report
+    with pytest.raises(WorkbenchError, match="'Easy' is given twice .as 'Easy' and 'easy'"):
+        build_report(tmp_path / "r.html", ["uwr"], pool_sizes=[4], wanted="Easy=0.9,easy=0.5")
+
+
+@pytest.mark.parametrize("wanted, setting, achieved", [
+    (1e-300, "target=5", 0.0), (5e-324, "target=5", 0.0), (1 - 1e-17, "target=1, favor+2", 0.98765)])
+def test_extreme_odds_are_solved(wanted, setting, achieved):
+    rung = solve_ladder("uwr", {"R": wanted}, pool=4).rungs[0]
+    assert rung.rung.describe() == setting and rung.achieved == pytest.approx(achieved, abs=1e-5)
+    assert rung.reachable
+
+
+def test_pool_zero_says_nothing_can_pass():
+    rung = solve_ladder("uwr", "Easy=0.9", pool=0).rungs[0]
+    assert rung.achieved == 0.0 and not rung.reachable
+    assert rung.note.startswith("cannot reach 90.0% at 0 dice (the settings tried give 0.0% to 0.0%)")
+
+
+def test_pool_left_out_is_the_typical_pool():
+    # pool=None read as "no pool size": every rung at 0 dice, 0%
+    assert solve_ladder("uwr", "Easy=0.9", pool=None).pool == 4
+    # Call of Cthulhu's knob is a skill: the default pool was skill 4 (every rung near 0%)
+    coc = solve_ladder("call-of-cthulhu-7e", {"Regular": 0.5})
+    assert coc.pool == 50 and coc.rungs[0].achieved == pytest.approx(0.5)
+
+
+def test_pool_left_out_with_pools_that_exclude_four():
+    # was "pool 4 is not among pools [5, 6]" although no pool was given
+    solution = solve_ladder("uwr", "Easy=0.6", pools=[5, 6])
+    assert solution.pool == 5 and solution.pools == (5, 6)
+    assert solve_ladder("uwr", "Easy=0.6", pools=(n for n in [6, 7, 8])).pool == 7
+
+
+def test_pool_among_the_settings_is_the_typical_pool():
+    # was "give the pool as pool=4, not also dice=5" although no pool was given
+    assert solve_ladder("uwr", "Easy=0.6", dice=5).pool == 5
+
+
+def test_pool_given_outside_pools_is_refused():
+    with pytest.raises(WorkbenchError) as info:
+        solve_ladder("uwr", "Easy=0.9", pool=4, pools=[1, 2])
+    assert str(info.value) == ("pool 4 is not among pools [1, 2]; allowed: the typical pool "
+                               "must lie in the range the order is kept over")

@@ -150,10 +150,19 @@ def check_knobs(sys_: System, knobs: Mapping[str, Any]) -> dict[str, tuple | Non
 
 
 def check_goals(wanted: Mapping[str, float], tolerance: float) -> dict[str, float]:
-    """The wanted odds, checked: each a number from 0 to 1, at least one."""
+    """The wanted odds, checked: each a number from 0 to 1, at least one, each rung named
+    once (``Easy`` and ``easy`` are one rung) by non-empty text."""
     goals = dict(wanted)
     checked = {}
+    seen: dict[str, str] = {}
     for name, value in goals.items():
+        if not isinstance(name, str) or not name.strip():
+            raise WorkbenchError(f"wanted names a rung {name!r}; allowed: a rung name as text, "
+                                 "such as 'Easy'")
+        same = seen.setdefault(name.strip().lower(), name)
+        if same != name:   # rung names are read without case everywhere (tables, the report)
+            raise WorkbenchError(f"wanted names rung {same!r} twice (as {same!r} and {name!r}); "
+                                 "allowed: each rung once")
         try:   # any real number: a float, a Fraction, numpy's float32 or int64; not a bool
             checked[name] = validation.probability(None, f"wanted[{name!r}]", value)
         except ParameterError:
