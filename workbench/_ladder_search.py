@@ -19,9 +19,10 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from . import validation
 from .analysis import _exact_point
 from .errors import ParameterError, WorkbenchError
-from .limits import MAX_RUNGS, SWEEP_POINTS
+from .limits import LADDER_COMPARISONS, MAX_RUNGS, SWEEP_POINTS
 from .rules.registry import get_system
 from .rules.system import Rung, System
 from .validation import suggest
@@ -149,18 +150,29 @@ def check_knobs(sys_: System, knobs: Mapping[str, Any]) -> dict[str, tuple | Non
 
 
 def check_goals(wanted: Mapping[str, float], tolerance: float) -> dict[str, float]:
-    """The wanted odds, checked: each a number from 0 to 1, at least one."""
+    """The wanted odds, checked: each a number from 0 to 1, at least one, each rung named
+    once (``Easy`` and ``easy`` are one rung) by non-empty text."""
     goals = dict(wanted)
+    checked = {}
+    seen: dict[str, str] = {}
     for name, value in goals.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        if not isinstance(name, str) or not name.strip():
+            raise WorkbenchError(f"wanted names a rung {name!r}; allowed: a rung name as text, "
+                                 "such as 'Easy'")
+        same = seen.setdefault(name.strip().lower(), name)
+        if same != name:   # rung names are read without case everywhere (tables, the report)
+            raise WorkbenchError(f"wanted names rung {same!r} twice (as {same!r} and {name!r}); "
+                                 "allowed: each rung once")
+        try:   # any real number: a float, a Fraction, numpy's float32 or int64; not a bool
+            checked[name] = validation.probability(None, f"wanted[{name!r}]", value)
+        except ParameterError:
             raise WorkbenchError(f"wanted probability for {name!r} got {value!r}; "
-                                 "allowed: a number from 0 to 1")
+                                 "allowed: a number from 0 to 1") from None
     if not goals or len(goals) > MAX_RUNGS:
         raise WorkbenchError(f"wanted names {len(goals)} rungs; allowed: 1 to {MAX_RUNGS} "
                              "RUNG=PROBABILITY")
-    if not 0 <= tolerance <= 1:
-        raise WorkbenchError(f"tolerance got {tolerance!r}; allowed: a number from 0 to 1")
-    return {name: float(value) for name, value in goals.items()}
+    validation.probability(None, "tolerance", tolerance)
+    return checked
 
 
 def check_pools(pool: int | None, pools: "Iterable[int] | None") -> tuple[int, ...]:
@@ -176,9 +188,13 @@ def check_pools(pool: int | None, pools: "Iterable[int] | None") -> tuple[int, .
         raise WorkbenchError(f"pools got {pools!r}; allowed: whole numbers >= 0, e.g. range(3, 7)") from None
     if all(whole(n) for n in sizes):
         sizes = tuple(int(n) for n in sizes)
-    if not sizes or not all(whole(n) for n in sizes) or len(set(sizes)) != len(sizes):
+    if not sizes or not all(whole(n) for n in sizes):
         raise WorkbenchError(f"pools got {pools!r}; allowed: distinct whole numbers >= 0, "
                              "e.g. range(3, 7)")
+    twice = next((n for i, n in enumerate(sizes) if n in sizes[:i]), None)
+    if twice is not None:
+        raise WorkbenchError(f"pools got {pools!r}: pool size {twice} is given twice; allowed: "
+                             "distinct whole numbers >= 0, e.g. range(3, 7)")
     if pool not in sizes:
         raise WorkbenchError(f"pool {pool} is not among pools {list(sizes)}; allowed: the "
                              "typical pool must lie in the range the order is kept over")
@@ -238,7 +254,34 @@ def candidates(sys_: System, knobs: Mapping[str, tuple | None], base: dict,
             if len(rising) == 1 and probs[typical] < NEGLIGIBLE and seen:
                 break
             seen = seen or probs[typical] >= NEGLIGIBLE
-    return out
+    return distinct_settings(out)
+
+
+def distinct_settings(cands: Sequence[Candidate]) -> list[Candidate]:
+    """One candidate per odds: settings with the very same P(pass) at every pool of the range
+    (favor past the point where every face succeeds, a target no pool can reach) are one
+    choice, kept as the least change, then the lowest level, then the first tried: the one
+    the search would pick among them anyway. Only the distinct odds are compared, so a knob
+    tried over a wide range (favor -1000 to 1000) costs what its distinct odds cost."""
+    best: dict[tuple, int] = {}
+    for index, cand in enumerate(cands):
+        key = tuple(round(p, 12) for p in cand.p_pass)
+        kept = best.get(key)
+        if kept is None or (cand.change, cand.level) < (cands[kept].change, cands[kept].level):
+            best[key] = index
+    return [cands[index] for index in sorted(best.values())]
+
+
+def check_search(sys_: System, cands: Sequence[Candidate], pools: Sequence, rungs: int) -> None:
+    """Refuse, before it starts, an order search past :data:`~workbench.limits.LADDER_COMPARISONS`:
+    each pair of settings is compared at every pool, then once more per rung."""
+    n = len(cands)
+    LADDER_COMPARISONS.check(
+        n * n * (len(pools) + rungs),
+        f"solve_ladder {sys_.id} ({n:,} settings with different odds, compared pairwise at "
+        f"{len(pools)} pool{'s' if len(pools) != 1 else ''} and for {rungs} rung{'s' if rungs != 1 else ''})",
+        fewer="fewer knob values (knobs={...}, e.g. a narrower favor range), fewer pools in the "
+              "range or fewer rungs")
 
 
 def _within(param, value) -> bool:
@@ -317,8 +360,11 @@ def ordered_choice(cands: Sequence[Candidate], wanted: Sequence[float], toleranc
     ``distinct``); ``None`` when no such ladder exists."""
     probs = np.array([c.p_pass for c in cands])
     typical = np.array([c.at_typical for c in cands])
-    # above[a, b]: setting a may sit directly above (be easier than) setting b.
-    above = (probs[:, None, :] >= probs[None, :, :] - SAME).all(axis=2)
+    # above[a, b]: setting a may sit directly above (be easier than) setting b; built one
+    # pool at a time (n x n, not n x n x pools, in memory at once).
+    above = np.ones((len(cands), len(cands)), dtype=bool)
+    for column in probs.T:
+        above &= column[:, None] >= column[None, :] - SAME
     if distinct:
         above &= typical[:, None] > typical[None, :] + SAME
     best: list[int | None] = [c.cost(wanted[0], tolerance) for c in cands]

@@ -28,11 +28,16 @@ CURVE_DICE = 20
 
 
 def pool_size_list(pool_sizes: Any, name: str = "pool_sizes") -> list[int]:
-    """Pool sizes as a list of whole numbers from 0 to the largest pool, each checked.
+    """Pool sizes as a list of whole numbers from 0 to the largest pool, each checked and each
+    once: a size given twice is an error naming it (a table never shows a pool twice).
 
     Example:
         >>> pool_size_list(range(1, 4))
         [1, 2, 3]
+        >>> pool_size_list([3, 3])
+        Traceback (most recent call last):
+        ...
+        workbench.errors.ParameterError: pool_sizes got [3, 3]; allowed: each pool size once (3 is given twice)
     """
     if isinstance(pool_sizes, (str, bytes, Mapping)) or not isinstance(pool_sizes, Iterable):
         raise ParameterError(None, name, pool_sizes, "a list of pool sizes such as [1, 2, 3]")
@@ -40,6 +45,8 @@ def pool_size_list(pool_sizes: Any, name: str = "pool_sizes") -> list[int]:
     if not sizes or len(sizes) > MAX_DICE + 1:
         raise ParameterError(None, name, pool_sizes, f"one to {MAX_DICE + 1} pool sizes from 0 "
                              f"to {MAX_DICE}, such as [1, 2, 3]")
+    validation.once(None, name, pool_sizes if isinstance(pool_sizes, (list, tuple, range))
+                    else sizes, sizes, "pool size")
     return sizes
 
 
@@ -162,6 +169,7 @@ def _rungs(sys_: System, rungs: "Sequence[str | Rung] | None") -> list[Rung]:
         rungs = [rungs]
     if not isinstance(rungs, Iterable):
         raise ParameterError(sys_.id, "rungs", rungs, "rung names such as ['Normal']")
+    rungs = list(rungs)
     named = {r.name.lower(): r for r in sys_.ladder}
     out = []
     for rung in rungs:
@@ -174,6 +182,8 @@ def _rungs(sys_: System, rungs: "Sequence[str | Rung] | None") -> list[Rung]:
                                  "one of " + ", ".join(r.name for r in sys_.ladder))
     if not out:
         raise ParameterError(sys_.id, "rungs", rungs, "one or more rung names")
+    validation.once(sys_.id, "rungs", rungs, [r.name for r in out], "rung",
+                    [r if isinstance(r, str) else r.name for r in rungs])
     return out
 
 

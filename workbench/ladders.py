@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
+import numpy as np
+
 from . import _ladder_notes as _notes
 from . import validation
 from ._ladder_search import (  # noqa: F401 (public here)
@@ -23,6 +25,7 @@ from ._ladder_search import (  # noqa: F401 (public here)
     Conflict,
     candidates,
     check_goals,
+    check_search,
     check_knobs,
     check_pools,
     closest_each,
@@ -31,7 +34,7 @@ from ._ladder_search import (  # noqa: F401 (public here)
     ordered_choice,
 )
 from .analysis import (  # noqa: F401 (pool_label, default_pool_sizes: public here too)
-    default_pool_sizes, pool_label, pool_size_list, success_curve)
+    default_pool_sizes, pool_label, pool_size_list, success_curve, typical_pool)
 from .api import check
 from .errors import ParameterError, WorkbenchError
 from .limits import MAX_DICE
@@ -151,8 +154,11 @@ def parse_wanted(text: str) -> dict[str, float]:
         except ValueError:
             raise WorkbenchError(f"--want {name}={value!r}: not a probability; allowed: a number "
                                  "from 0 to 1, or a percentage such as 90%") from None
-        if name in wanted:
-            raise WorkbenchError(f"--want rung {name!r} is given twice")
+        twice = next((given for given in wanted if given.lower() == name.lower()), None)
+        if twice is not None:   # Easy=90%,Easy=0.5 or Easy=90%,easy=0.5: one rung
+            raise WorkbenchError(f"--want rung {twice!r} is given twice" + (
+                f" (as {twice!r} and {name!r})" if twice != name else "")
+                + "; allowed: each rung once")
         wanted[name] = number
     if not wanted:
         raise WorkbenchError(f"--want {text!r} names no rung; e.g. \"Easy=0.9,Normal=0.7\"")
@@ -359,7 +365,40 @@ def pools_text(system: "str | System", pools: Sequence, quality: str | None = No
     return f"at {joined}{unit}"
 
 
-def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", pool: int | None = 4,
+def _default_pool(sys_: System, base: Mapping[str, Any], pools: "Sequence | None") -> Any:
+    """The typical pool when none is given: the one among the character's settings, else
+    :func:`typical_pool` if ``pools`` has it, else the middle of ``pools`` (a pool of 0
+    dice, or ``None``, read as "no pool size", gave a ladder of 0% rungs)."""
+    if sys_.pool_parameter in base:
+        return base[sys_.pool_parameter]
+    typical = typical_pool(sys_)
+    if not isinstance(pools, (list, tuple, range)):
+        return typical   # (None: just the typical pool; anything else: check_pools says why)
+    sizes = sorted(n for n in pools if not isinstance(n, bool) and isinstance(n, (int, np.integer)))
+    if typical in sizes or not sizes or len(sizes) != len(list(pools)):
+        return typical   # (bad pools: the caller's check names what is wrong with them)
+    return sizes[(len(sizes) - 1) // 2]
+
+
+def _not_also_given(sys_: System, knobs: Mapping[str, Any], params: Mapping[str, Any],
+                    base: Mapping[str, Any]) -> None:
+    """Refuse a character setting that is one of the knobs the solver turns (``target=2``
+    while it chooses a target for each rung): it was overridden, or (a knob rungs add to)
+    quietly shifted every rung. The message says how to keep it: turn only the others."""
+    for key in knobs:
+        if key not in base:
+            continue
+        said = f"{key}={params[key] if key in params else base[key]}"
+        others = {k: v for k, v in knobs.items() if k != key}
+        keep = (f"to keep {said}, let the solver turn only the other knobs: knobs={others!r} "
+                f"(on the command line --turn {','.join(others)})" if others else
+                f"leave {said} out, or solve with other knobs (knobs={{...}})")
+        raise ParameterError(sys_.id, key, params.get(key, base[key]),
+                             f"no value here: the solver chooses {key} for each rung "
+                             f"(its knobs: {', '.join(knobs)}); {keep}")
+
+
+def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", pool: int | None = None,
                  *, pools: "Iterable[int] | None" = None, tolerance: float = 0.05,
                  knobs: "Mapping[str, Sequence | None] | None" = None,
                  report_pools: Iterable[int] | None = None, condition: str | None = None,
@@ -382,7 +421,10 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         wanted: rung name -> wanted P(pass); or text such as ``"Easy=0.9,Normal=0.7"``.
             Names are free (``Hard`` need not be in the seed).
         pool: the typical pool the odds are wanted at (ignored by systems without a pool
-            size, such as Erzählspiel's single die).
+            size, such as Erzählspiel's single die). ``None`` (the default): the pool given
+            among ``params`` (``dice=5``, ``stat="A5"``), else :func:`typical_pool` (4 dice,
+            or a skill's default such as Call of Cthulhu's 50) when it lies in ``pools``, else
+            the middle of ``pools``, as ``workbench ladder`` chooses it.
         pools: the pool sizes over which the order must hold, e.g. ``range(3, 7)``; default
             just ``pool``. ``pool`` must be one of them.
         tolerance: how far off (at ``pool``) a rung may be and still count as reachable.
@@ -392,7 +434,9 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
             by default :func:`default_pool_sizes` (1-10 dice, within the system's bounds).
         condition: solve for P(condition) instead of P(pass): a condition over the system's
             statistics and parameters, such as ``"beaten == 2"`` (Ironsworn's strong hit).
-        **params: the character's other settings (quality, rerolls, ...).
+        **params: the character's other settings (quality, rerolls, ...); not a knob the
+            solver turns (``target=2`` for UWR is an error: to fix the target, solve with
+            ``knobs={"favor": (-1, 0, 1)}``; then ``target=2`` is the character's setting).
 
     Ties go to the smaller change (least favor added), then to the lower target (a modifier:
     the one nearest 0). Targets and Obs start at 1: a check with nothing to beat is not a
@@ -424,6 +468,10 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
                              "min), such as {'target': None, 'favor': (0, 1)}")
     goals = check_goals(parse_wanted(wanted) if isinstance(wanted, str) else wanted, tolerance)
     base = sys_.mechanic.preprocess(dict(params))  # stat="A5" -> quality="A", dice=5
+    if isinstance(pools, Iterable) and not isinstance(pools, (str, bytes, Mapping, list, tuple, range)):
+        pools = tuple(pools)   # read once (a generator), then checked by check_pools
+    if pool is None and sys_.pool_parameter is not None:
+        pool = _default_pool(sys_, base, pools)
     sized = sys_.pool_parameter is not None and pool is not None
     if sized:
         if sys_.pool_parameter in base:
@@ -437,11 +485,13 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
         range_pools = (None,)
     sys_.resolve(**base)  # bad character settings fail here, before the search
     chosen_knobs = check_knobs(sys_, knobs) if knobs is not None else difficulty_knobs(sys_)
+    _not_also_given(sys_, chosen_knobs, params, base)
     typical = range_pools.index(pool) if sized else 0
     parsed = None if condition is None else sys_.condition(condition)
     cands = candidates(sys_, chosen_knobs, base, range_pools, typical, parsed)
     if not cands:
         raise WorkbenchError(f"{sys_.id}: the knobs {chosen_knobs} give no setting to try")
+    check_search(sys_, cands, range_pools, len(goals))   # before the search, not hours into it
     order = sorted(goals, key=lambda name: -goals[name])  # stable: equal odds keep their order
     ranked = [goals[name] for name in order]
     picks = ordered_choice(cands, ranked, tolerance)

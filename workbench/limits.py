@@ -155,3 +155,8 @@ ROLLED_DICE = Budget("rolled dice", 10**11, "WORKBENCH_MAX_ROLLED_DICE")
 
 SIMULATED_CHECKS = Budget("simulated checks", 10**10, "WORKBENCH_MAX_SIMULATED_CHECKS")
 """Checks one stateful simulation (campaigns, scenes, fights, clocks) may roll."""
+
+LADDER_COMPARISONS = Budget("comparisons of settings", 10**8, "WORKBENCH_MAX_LADDER_COMPARISONS")
+"""Comparisons one ladder search may make: every pair of distinct settings at every pool of the
+range, and again for every rung (a minute or so at the limit; a wide knob range such as favor
+-1000 to 1000 is mostly settings with the very same odds, which count once)."""

@@ -15,8 +15,9 @@ The rules:
 * A **yes/no** value is ``True`` or ``False`` (a numpy bool too); text such as ``true``,
   ``no``, ``on``, ``1`` only where the value may come from a command line.
 * A **choice** is one of the allowed values, text compared without case.
-* A **probability** is a real number from 0 to 1, a **rate** a finite number >= 0; not NaN,
-  not a bool; text such as ``0.7`` only from a command line.
+* A **probability** is a real number from 0 to 1, a **rate** a finite number >= 0 (a float,
+  an int, a ``Fraction``, a ``Decimal``, a numpy float or int); not NaN, not a bool; text such as
+  ``0.7`` only from a command line.
 
 Each failure is a :class:`~workbench.errors.ParameterError` (a ``WorkbenchError``) naming
 where, the parameter, the value given and what is allowed. ``where=None`` names the
@@ -34,8 +35,10 @@ Example:
 """
 from __future__ import annotations
 
+import decimal
 import difflib
 import math
+import numbers
 import re
 import secrets
 from typing import Any, Sequence
@@ -245,8 +248,11 @@ def real_number(where: str | None, name: str, value: Any, minimum: float | None 
                 ) -> float:
     """A finite real number within bounds (not a bool, not NaN; text only with ``text=True``)."""
     number = None
-    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
-        number = float(value)
+    if isinstance(value, (numbers.Real, decimal.Decimal, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+        try:
+            number = float(value)   # a Fraction, a numpy float32 as well as a float
+        except (OverflowError, ValueError):   # a Fraction or Decimal too large for a float
+            number = None
     elif text and isinstance(value, str) and _REAL_TEXT.match(value.strip()):
         number = float(value.strip().replace("_", ""))
     if number is None or not math.isfinite(number) or (minimum is not None and number < minimum) or (
@@ -259,12 +265,42 @@ def real_number(where: str | None, name: str, value: Any, minimum: float | None 
     return number
 
 
+def once(where: str | None, name: str, given: Any, keys: Sequence[Any], what: str,
+         shown_as: Sequence[Any] | None = None) -> None:
+    """Refuse a list naming the same thing twice (a pool size, a rung, a system): the rule
+    everywhere is an error naming what was repeated, never a table with a doubled row or
+    column. ``keys`` are what makes two entries the same (``4`` for ``4`` and ``04``, a
+    system's id for it and its alias); ``shown_as`` how each was given (default ``given``).
+
+    Example:
+        >>> once(None, "pool_sizes", [3, 4, 3], [3, 4, 3], "pool size")
+        Traceback (most recent call last):
+        ...
+        workbench.errors.ParameterError: pool_sizes got [3, 4, 3]; allowed: each pool size once (3 is given twice)
+        >>> once(None, "systems", ["uwr", "HKRPG"], ["uwr", "uwr"], "system")
+        Traceback (most recent call last):
+        ...
+        workbench.errors.ParameterError: systems got ['uwr', 'HKRPG']; allowed: each system once ('uwr' is given twice: as 'uwr' and 'HKRPG')
+    """
+    first: dict = {}
+    for index, key in enumerate(keys):
+        if key in first:
+            if shown_as is None:   # as given, when the list given is the one checked
+                shown_as = given if isinstance(given, (list, tuple)) and len(given) == len(keys) else keys
+            names = list(shown_as)
+            a, b = names[first[key]], names[index]
+            twice = f"{key!r} is given twice" + (f": as {a!r} and {b!r}" if a != b else "")
+            raise ParameterError(where, name, given, f"each {what} once ({twice})")
+        first[key] = index
+
+
 def probability(where: str | None, name: str, value: Any, *, text: bool = False) -> float:
     """A probability from 0 to 1.
 
     Example:
-        >>> probability("drama_campaign", "threshold", 0.5)
-        0.5
+        >>> from fractions import Fraction
+        >>> probability("drama_campaign", "threshold", 0.5), probability(None, "p", Fraction(1, 4))
+        (0.5, 0.25)
     """
     return real_number(where, name, value, 0.0, 1.0, text=text, allowed="a number from 0 to 1")
 

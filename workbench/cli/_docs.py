@@ -34,11 +34,16 @@ LADDER_FORMATS = (*TABLE_FORMATS, "json")
 
 
 def parse_pools(text: str, option: str = "--pools") -> list[int]:
-    """``"1-10"``, ``"2,4,6"`` or ``"3"`` -> pool sizes (each 0..100, no repeats).
+    """``"1-10"``, ``"2,4,6"`` or ``"3"`` -> pool sizes (each 0..100, each once: ``04`` is
+    ``4``, so ``4,04`` is one pool given twice, an error as everywhere a pool repeats).
 
     Example:
-        >>> parse_pools("1-3,6")
-        [1, 2, 3, 6]
+        >>> parse_pools("1-3,6"), parse_pools("04")
+        ([1, 2, 3, 6], [4])
+        >>> parse_pools("3-5,04")
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: --pools got '3-5,04': pool size 4 is given twice; allowed: sizes from 0 to 100 such as 1-10 or 2,4,6, each once
     """
     sizes: list[int] = []
     allowed = f"allowed: sizes from 0 to {MAX_POOL} such as 1-10 or 2,4,6"
@@ -53,8 +58,12 @@ def parse_pools(text: str, option: str = "--pools") -> list[int]:
             sizes.append(int(part))
         else:
             raise WorkbenchError(f"{option} got {text!r}; {allowed}")
-    if any(n > MAX_POOL for n in sizes) or len(set(sizes)) != len(sizes):
-        raise WorkbenchError(f"{option} got {text!r}; {allowed}, each once")
+    if any(n > MAX_POOL for n in sizes):
+        raise WorkbenchError(f"{option} got {text!r}; {allowed}")
+    twice = next((n for i, n in enumerate(sizes) if n in sizes[:i]), None)
+    if twice is not None:   # 4,04 or 3-5,4: one pool, said twice
+        raise WorkbenchError(f"{option} got {text!r}: pool size {twice} is given twice; "
+                             f"{allowed}, each once")
     return sizes
 
 

@@ -13,10 +13,9 @@ from typing import Iterable, Sequence
 
 from .. import files, validation
 from ..errors import ParameterError
-from ..ladders import parse_wanted
 from .page import render_page
 from .sections import (DEFAULT_SYSTEMS, DEFAULT_WANTED, Section, Table, _check_choice,  # noqa: F401
-                       report_sections, report_title, show_sections)
+                       check_wanted, report_sections, report_title, show_sections)
 
 
 def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
@@ -49,8 +48,7 @@ def build_report(out: "str | Path", systems: Sequence[str] = DEFAULT_SYSTEMS,
     files.check_target(out, "out", suffixes=(".html", ".htm"), example="balance.html")
     out = Path(out)
     picked, picked_variants, sizes = _check_choice(systems, variants, pool_sizes)
-    if wanted is not None:
-        parse_wanted(wanted)  # a bad --want fails before any work
+    check_wanted([*picked, *picked_variants], wanted)  # a bad --want fails before any work
     sections = report_sections(picked, picked_variants, sizes, wanted=wanted)
     page = render_page(report_title(picked, picked_variants), sections, [s.id for s in picked],
                        [s.id for s in picked_variants], sizes, progress=progress)

@@ -17,7 +17,7 @@ from .._display import READABLE_NAMES, readable_table
 from ..analysis import counts_dice, pool_bounds, pool_label, success_curve, typical_pool, pools_for
 from ..api import check
 from ..errors import ParameterError, WorkbenchError
-from ..ladders import difficulty_table, parse_wanted, solve_ladder
+from ..ladders import check_goals, difficulty_table, parse_wanted, solve_ladder
 from ..limits import MAX_DICE
 from ..rules.registry import get_system
 
@@ -98,16 +98,60 @@ def _names(value: Any, name: str) -> list:
 def _check_choice(systems: Sequence[Any], variants: Sequence[Any], pool_sizes: Iterable[int]):
 
     # System objects, not ids: a variant loaded from a file is not known by its id alone.
-    picked = [get_system(name) for name in _names(systems, "systems")]
-    picked_variants = [get_system(name) for name in _names(variants, "variants")]
+    names, variant_names = _names(systems, "systems"), _names(variants, "variants")
+    picked = [get_system(name) for name in names]
+    picked_variants = [get_system(name) for name in variant_names]
     if not picked and not picked_variants:
         raise WorkbenchError("systems got nothing; allowed: one or more ids such as uwr,arrata")
+    # A system named twice (or by its id and an alias, or as a system and a variant) would
+    # get every section twice: refused, naming it.
+    validation.once(None, "systems", names, [s.id for s in picked], "system",
+                    [str(n) if not hasattr(n, "id") else n.id for n in names])
+    validation.once(None, "variants", variant_names, [s.id for s in picked_variants], "variant",
+                    [str(n) if not hasattr(n, "id") else n.id for n in variant_names])
+    both = [s.id for s in picked if s.id in {v.id for v in picked_variants}]
+    if both:
+        raise ParameterError(None, "variants", variant_names, f"variants not also among the "
+                             f"systems ({both[0]!r} is given as both)")
     if isinstance(pool_sizes, (str, bytes)) or not isinstance(pool_sizes, Iterable):
         raise ParameterError(None, "pool_sizes", pool_sizes, "whole numbers such as range(1, 11)")
+    given = pool_sizes if isinstance(pool_sizes, (list, tuple, range)) else None
     sizes = [validation.whole_number(None, "pool_sizes", n, 0, MAX_DICE) for n in pool_sizes]
     if not sizes:
         raise WorkbenchError("pool_sizes is empty; allowed: one or more whole numbers >= 1")
+    validation.once(None, "pool_sizes", sizes if given is None else given, sizes, "pool size")
     return picked, picked_variants, sizes
+
+
+def check_wanted(chosen: Sequence[Any], wanted: str | None) -> dict[str, float] | None:
+    """``wanted`` read and checked before any section is computed: each probability from 0
+    to 1, and every rung it names in the ladder of some chosen system with a pool size
+    (those are the ladders solved), so a misspelt rung fails at once, not after the curves.
+
+    Example:
+        >>> check_wanted([get_system("uwr")], "Easy=0.9,Hardd=0.2")
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: --want rung 'Hardd' is in no ladder of the chosen systems; allowed: rungs of uwr: Easy, Normal, Difficult, Extreme
+    """
+    if wanted is None:
+        return None
+    goals = check_goals(parse_wanted(wanted), 0.0)
+    solvable = [s for s in chosen if s.pool_parameter and s.ladder]
+    if not solvable:
+        raise WorkbenchError(f"--want {wanted!r}: none of the chosen systems has a difficulty "
+                             "ladder with a pool size to solve; allowed: leave --want out, or "
+                             "choose such a system (uwr, arrata, ...)")
+    if any(_fitted(s, goals) is not None for s in solvable):
+        return goals
+    own = {s.id: {r.name.lower() for r in s.ladder} for s in solvable}
+    nowhere = [name for name in goals if all(name.lower() not in rungs for rungs in own.values())]
+    rungs = "; ".join(f"{s.id}: {', '.join(r.name for r in s.ladder)}" for s in solvable)
+    if nowhere:
+        raise WorkbenchError(f"--want rung {nowhere[0]!r} is in no ladder of the chosen systems; "
+                             f"allowed: rungs of {rungs}")
+    raise WorkbenchError(f"--want {wanted!r}: no chosen system's ladder has all of "
+                         f"{', '.join(goals)}; allowed: the rungs of one ladder, {rungs}")
 
 
 def report_title(systems: Sequence[str], variants: Sequence[str] = ()) -> str:
@@ -140,6 +184,7 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
 
     picked, picked_variants, sizes = _check_choice(systems, variants, pool_sizes)
     chosen = [*picked, *picked_variants]
+    check_wanted(chosen, wanted)   # a bad or misplaced --want fails before any section
     pooled = [s for s in chosen if s.pool_parameter]
     sections = [_glance(chosen)]
 
