@@ -186,11 +186,14 @@ def test_knob_given_as_a_setting_is_refused():
         "other knobs: knobs={'favor': (-2, -1, 0, 1, 2)} (on the command line --turn favor)")
 
 
-def test_added_knob_given_as_a_setting_is_refused():
-    # favor=1 used to shift every rung by +1 favor while the settings read 'target=2'
-    with pytest.raises(ParameterError, match=r"parameter 'favor' got 1; .* the solver chooses "
-                       r"favor for each rung .*knobs=\{'target': None\}"):
-        solve_ladder("uwr", "Normal=0.7", pool=4, favor=1)
+def test_a_knob_rungs_add_to_is_the_characters_starting_value():
+    # favor=1 is the character's own favor: each rung adds to it, and the odds are theirs
+    import workbench
+    solution = solve_ladder("uwr", "Normal=0.7,Hard=0.3", pool=4, favor=1)
+    assert solution.params == {"favor": 1}
+    for rung in solution.rungs:
+        given = {"dice": 4, **rung.rung.set, "favor": 1 + rung.rung.add.get("favor", 0)}
+        assert rung.achieved == pytest.approx(workbench.check("uwr", **given).p_pass, abs=1e-12)
 
 
 def test_knob_kept_out_of_the_search_is_a_setting():

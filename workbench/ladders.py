@@ -382,11 +382,13 @@ def _default_pool(sys_: System, base: Mapping[str, Any], pools: "Sequence | None
 
 def _not_also_given(sys_: System, knobs: Mapping[str, Any], params: Mapping[str, Any],
                     base: Mapping[str, Any]) -> None:
-    """Refuse a character setting that is one of the knobs the solver turns (``target=2``
-    while it chooses a target for each rung): it was overridden, or (a knob rungs add to)
-    quietly shifted every rung. The message says how to keep it: turn only the others."""
+    """Refuse a character setting that is one of the knobs the solver sets for each rung
+    (``target=2`` while it chooses a target per rung: it was overridden). A knob the rungs
+    *add* to (favor) is the character's starting value: rungs add to it, within its bounds.
+    The message says how to keep a set knob: turn only the others."""
+    adds = {key for rung in sys_.ladder for key in rung.add}
     for key in knobs:
-        if key not in base:
+        if key not in base or key in adds:
             continue
         said = f"{key}={params[key] if key in params else base[key]}"
         others = {k: v for k, v in knobs.items() if k != key}
