@@ -22,7 +22,7 @@ def test_there_is_an_example_per_feature():
                 "sides = ", "counts = {", "count = 1", "total = ", "ceiling = ", "pass_if = ",
                 "condition = ", "keep = ", "drop = ", "pick = ", "position", "beats = ", "pairs = ", "ties = \"lose\"",
                 "largest_set = ", "sets = ", "sum = ", "expression = ", "score = ", "percentile = true",
-                "tens_dice = ", "points = "):
+                "tens_dice = ", "points = ", "tier_order = "):
         assert key in text, key
 
 
@@ -102,3 +102,5 @@ def test_the_statistics_examples_do_what_the_text_says(tmp_path):
     highest = load("highest-die", tmp_path)
     assert wb.check(highest, dice=0).p_pass == pytest.approx(0.25)            # the lower of two
     assert wb.check(highest, dice=2).tiers["Critical"] == pytest.approx(1 / 36)
+    assert wb.check(highest, dice=2).tiers.outcomes == (
+        "Bad outcome", "Partial success", "Full success", "Critical")              # tier_order

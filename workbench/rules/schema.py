@@ -439,6 +439,7 @@ class PoolFile(_Common):
     dice: dict[str, DieSpec] = Field(min_length=1, max_length=MAX_DIE_TYPES)
     params: dict[str, ParamSpec] = Field({}, max_length=MAX_PARAMS)
     tiers: list[Tier] = Field([], max_length=MAX_TIERS)
+    tier_order: list[str] = Field([], max_length=MAX_TIERS)
     outcome: Outcome | None = None
     versus: Versus | None = None
     floor: TotalValue | None = None
@@ -448,6 +449,23 @@ class PoolFile(_Common):
     total: ExpressionText | None = None
     ceiling: int | None = None
     pass_if: ExpressionText | None = None
+
+    @model_validator(mode="after")
+    def _every_tier_ranked_once(self):
+        """``tier_order`` (worst to best) names each tier exactly once, or is left out."""
+        if not self.tier_order:
+            return self
+        names = list(dict.fromkeys(t.name for t in self.tiers))
+        twice = [n for i, n in enumerate(self.tier_order) if n in self.tier_order[:i]]
+        unknown = [n for n in self.tier_order if n not in names]
+        missing = [n for n in names if n not in self.tier_order]
+        if twice or unknown or missing:
+            said = "; ".join(filter(None, [twice and f"{twice[0]!r} is named twice",
+                                           unknown and f"{unknown[0]!r} is no tier",
+                                           missing and f"{missing[0]!r} is missing"]))
+            raise ValueError(f"tier_order {self.tier_order!r}: {said}; allowed: every tier's "
+                             f"name once, worst first ({', '.join(map(repr, names))} in some order)")
+        return self
 
     @model_validator(mode="after")
     def _floor_below_ceiling(self):

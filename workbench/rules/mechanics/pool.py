@@ -86,7 +86,9 @@ class PoolMechanic(PoolReading, Mechanic):
         self._pools: dict[tuple, PoolSpec] = {}
         self._distinct: dict[tuple, PoolSpec] = {}
         self._dice_made: dict[tuple, DieType] = {}
-        self._tier_names = tuple(dict.fromkeys(t.name for t in model.tiers))
+        # Tables and charts list tiers worst to best: ``tier_order`` when the file gives it
+        # (the order tiers are tried in is another matter: the first that fits names a roll).
+        self._tier_names = tuple(model.tier_order or dict.fromkeys(t.name for t in model.tiers))
         # Which tiers apply depends on the parameters their conditions name, and only those.
         self._tier_keys = tuple(dict.fromkeys(key for t in model.tiers for key in t.when))
         self._tier_rules: dict[tuple, tuple] = {}
