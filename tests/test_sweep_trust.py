@@ -259,3 +259,11 @@ def test_rule_options_of_clock_and_taken_out_can_be_swept(capsys):
     line = _fails(capsys, ["sweep", "taken_out", "--grid", "mode=apply", "foo=1"])
     assert ("sweep taken_out: unknown parameter 'foo'; allowed: actor, death_spiral, dice, ladder, "
             "max_exchanges") in line, line
+
+
+def test_a_refused_point_names_the_sweep_once(capsys):
+    from workbench.cli import main
+    assert main(["sweep", "versus", "--grid", "method=exact,simulate", "system=uwr"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("sweep versus:") == 1 and "point 1 of 2 (method='exact')" in err, err
+    assert "'method' belongs to no side" in err and "\n" not in err

@@ -222,8 +222,9 @@ def _check_points(target, points: list[dict], fixed: Mapping[str, Any], systems:
 
 def _refuse_point(target, points: list[dict], number: int, exc: WorkbenchError):
     shown_point = ", ".join(f"{k}={v!r}" for k, v in points[number].items())
+    said = str(exc).removeprefix(f"sweep {target.name}: ")   # named once, at the front
     raise WorkbenchError(f"sweep {target.name}: point {number + 1} of {len(points)} "
-                         f"({shown_point}): {exc}") from None
+                         f"({shown_point}): {said}") from None
 
 
 _LADDER_OPTIONS = {name for name in inspect.signature(solve_ladder).parameters} - {"params"}
