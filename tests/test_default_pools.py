@@ -82,3 +82,16 @@ def test_pool_sizes_given_outside_the_bounds_are_still_an_error():
         wb.ladder_table("fate", [9])
     with pytest.raises(wb.ParameterError, match="report_pools"):
         wb.solve_ladder("uwr", {"Easy": 0.8}, report_pools="1-10")
+
+
+@pytest.mark.parametrize("system", ["hero-skill", "ironsworn", "mork-borg", "pbta", "unnamed"])
+def test_a_default_tier_chart_stays_within_bounds_with_the_engines_shares(system):
+    sys_ = get_system(system)
+    low, high = pool_bounds(sys_)
+    figure = charts.tier_figure(system)
+    sizes = list(figure.data[0].x)
+    assert sizes and all(low <= n <= high for n in sizes)
+    middle = sizes[len(sizes) // 2]
+    tiers = wb.check(system, **{sys_.pool_parameter: middle}).tiers
+    for trace in figure.data:
+        assert trace.y[sizes.index(middle)] == pytest.approx(tiers[trace.name], abs=1e-12)

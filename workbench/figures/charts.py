@@ -430,9 +430,14 @@ def narrative_odds_figure(system: "str | System" = "erzahlspiel", *,
                       legend={"traceorder": "reversed"}, legend_title="outcome", height=height)
 
 
-def tier_figure(system: "str | System", pools: Iterable[int] = range(1, 9), *,
+#: Columns of a tier chart when no pool sizes are given (1-8 dice).
+TIER_COLUMNS = 8
+
+
+def tier_figure(system: "str | System", pools: Iterable[int] | None = None, *,
                 height: int = DEFAULT_HEIGHT, **params: Any) -> go.Figure:
-    """Tier shares (worst at the bottom) stacked, one column per pool size.
+    """Tier shares (worst at the bottom) stacked, one column per pool size (by default 1-8
+    dice within the system's bounds, or round values of a knob that is not a number of dice).
 
     Example:
         >>> fig = tier_figure("unnamed", [1, 2])
@@ -442,7 +447,8 @@ def tier_figure(system: "str | System", pools: Iterable[int] = range(1, 9), *,
     sys_ = get_system(system)
     if not sys_.pool_parameter:
         raise WorkbenchError(f"{sys_.id}: has no pool size to chart tiers against")
-    sizes = [int(n) for n in pools]
+    sizes = (default_pool_sizes(sys_, most=TIER_COLUMNS, dice=TIER_COLUMNS) if pools is None
+             else pool_size_list(pools, "pools"))
     results = [check(sys_, **{**params, sys_.pool_parameter: n}) for n in sizes]
     if results[0].tiers is None:
         raise WorkbenchError(f"{sys_.id}: has no tiers; allowed: a system with degrees of "
