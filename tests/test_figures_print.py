@@ -173,3 +173,17 @@ def test_cli_draws_a_published_games_outcomes(capsys, tmp_path):
     text = page.read_text()
     assert all(f"skill {n}" in text for n in range(9)) and "skill 9" not in text
     assert "Succeed with style" in text
+
+
+def test_a_stack_of_many_outcomes_lays_its_legend_in_rows_under_the_plot():
+    """Genesys' net results (20-odd entries) ran off the bottom of a 480-px PNG beside the
+    plot; a legend that does not fit goes under the plot in rows, worst first."""
+    many = knob_figure("genesys")
+    assert len(many.data) * 20 > 480 - 170
+    assert many.layout.legend.orientation == "h" and many.layout.legend.yref == "container"
+    assert many.layout.legend.traceorder == "normal" and many.layout.legend.title.text == "worst first"
+    few = knob_figure("erzahlspiel")
+    assert few.layout.legend.orientation in (None, "v") and few.layout.legend.traceorder == "reversed"
+    assert few.layout.legend.title.text == "worst at the bottom"
+    tall = knob_figure("genesys", height=900)    # room enough: beside the plot again
+    assert tall.layout.legend.orientation in (None, "v")

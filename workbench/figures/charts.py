@@ -272,7 +272,29 @@ def stacked_outcomes_figure(frame: pd.DataFrame, method: str = "exact", *,
                       subtitle=method_note(method, trials, seed), height=height,
                       barmode="stack", bargap=0.25, y="percent",
                       yaxis={"range": [0, 1.0001]}, xaxis=ticks,
-                      legend={"traceorder": "reversed"}, legend_title="worst at the bottom")
+                      **_stack_legend(len(traces), height))
+
+
+#: Height of one legend entry (pixels at the workbench's font) and what a figure's title,
+#: subtitle and axis take from its height: a side legend with more entries than fit is cut
+#: off in a static image (a browser scrolls it; a PNG pasted into a rulebook cannot).
+LEGEND_ENTRY_PX = 20
+FIGURE_FRAME_PX = 170
+
+
+def _stack_legend(entries: int, height: int) -> dict:
+    """The legend of a stacked chart: beside the plot, worst at the bottom, while its entries
+    fit the height; else in rows under the plot, worst first (Genesys' 20-odd net results).
+
+    Example:
+        >>> _stack_legend(4, 480)["legend"]["traceorder"], _stack_legend(21, 480)["legend"]["orientation"]
+        ('reversed', 'h')
+    """
+    if entries * LEGEND_ENTRY_PX <= height - FIGURE_FRAME_PX:
+        return {"legend": {"traceorder": "reversed"}, "legend_title": "worst at the bottom"}
+    return {"legend": {"traceorder": "normal", "orientation": "h", "x": 0, "xanchor": "left",
+                       "yref": "container", "y": 0, "yanchor": "bottom"},
+            "legend_title": "worst first"}
 
 
 #: Characters on one line of a stacked column's label (labels wrap, never rotate).
