@@ -1,0 +1,50 @@
+"""The Python API beyond single checks, attacked as a designer would: opposed margins, result
+objects built by hand, stateful models' arguments. Each test names the input that once gave a
+wrong answer or a late, misnamed error."""
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+import workbench as wb
+from workbench import Distribution, ParameterError, WorkbenchError
+
+
+def brute_margin(actor: Distribution, reactor: Distribution, shift: int = 0) -> dict[int, float]:
+    """P(actor - reactor - shift = m) over every pair of outcomes, by hand."""
+    out: dict[int, float] = defaultdict(float)
+    for (a, pa), (r, pr) in itertools.product(actor.items(), reactor.items()):
+        out[a - r - shift] += pa * pr
+    return {m: p for m, p in out.items() if p > 0}
+
+
+def nonzero(dist: Distribution) -> dict[int, float]:
+    return {o: p for o, p in dist.items() if p > 0}
+
+
+# -- margin_distribution over outcomes with gaps ------------------------------------------
+@pytest.mark.parametrize("system, params, stat", [
+    ("savage-worlds", {"trait": "d6"}, "total"),       # exploding d6 + wild die: no 6, 12
+    ("risk", {}, "total"),                             # -2, 0, 2
+    ("cortex-prime", {"d6": 2, "d8": 1}, "kept"),      # 0 (hitches), then 2...
+])
+def test_margin_of_statistics_with_gaps_matches_brute_force(system, params, stat):
+    # Before: margin_distribution read the outcomes as first, first+1, ... and so placed the
+    # probabilities of (-2, 0, 2) at (-2, -1, 0): Risk's margin came out P(0) = 0.
+    dist = wb.check(system, **params).stats[stat]
+    assert list(dist.outcomes) != list(range(dist.outcomes[0], dist.outcomes[0] + len(dist)))
+    margin = wb.margin_distribution(dist, dist, 1)
+    want = brute_margin(dist, dist, 1)
+    got = nonzero(margin)
+    assert got.keys() == want.keys()
+    assert all(got[m] == pytest.approx(want[m], abs=1e-12) for m in want)
+    assert margin.mean == pytest.approx(sum(m * p for m, p in want.items()), abs=1e-9)
+
+
+def test_margin_of_far_apart_outcomes_lists_the_possible_ones():
+    # Before: {(0, 10**6) - (0, 10**6)} came out as -10**6, -10**6 + 1, -10**6 + 2.
+    coin = Distribution((0, 10**6), (0.5, 0.5))
+    assert wb.margin_distribution(coin, coin).to_dict() == {"-1000000": 0.25, "0": 0.5, "1000000": 0.25}
