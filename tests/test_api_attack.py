@@ -48,3 +48,24 @@ def test_margin_of_far_apart_outcomes_lists_the_possible_ones():
     # Before: {(0, 10**6) - (0, 10**6)} came out as -10**6, -10**6 + 1, -10**6 + 2.
     coin = Distribution((0, 10**6), (0.5, 0.5))
     assert wb.margin_distribution(coin, coin).to_dict() == {"-1000000": 0.25, "0": 0.5, "1000000": 0.25}
+
+
+# -- Distributions built by hand -----------------------------------------------------------
+@pytest.mark.parametrize("outcomes, probabilities, said", [
+    ((1, 0), (0.9, 0.1), "outcome 0 after 1; allowed: whole-number outcomes in increasing order"),
+    ((0, 0), (0.5, 0.5), "outcome 0 after 0; allowed: whole-number outcomes in increasing order, each once"),
+    (("hit", "hit"), (0.5, 0.5), "outcomes ('hit', 'hit'); allowed: each outcome once"),
+])
+def test_distribution_refuses_what_its_readings_cannot_read(outcomes, probabilities, said):
+    # Before: Distribution((1, 0), (0.9, 0.1)).at_least(1) said 0.0 (it is 0.9): at_least
+    # searches the outcomes in order; Distribution((0, 0), ...)[0] read only the first.
+    with pytest.raises(WorkbenchError, match="Distribution got ") as caught:
+        Distribution(outcomes, probabilities)
+    assert said in str(caught.value)
+
+
+def test_distribution_in_order_reads_as_before():
+    d = Distribution((-3, 0, 7), (0.25, 0.25, 0.5))
+    assert d.at_least(0) == 0.75 and d.at_least(1) == 0.5 and d.mean == pytest.approx(2.75)
+    assert Distribution((np.int64(1), np.int64(2)), (0.5, 0.5)).mean == 1.5
+    assert Distribution(("NO!", "YES!"), (0.5, 0.5))["YES!"] == 0.5
