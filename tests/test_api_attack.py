@@ -69,3 +69,20 @@ def test_distribution_in_order_reads_as_before():
     assert d.at_least(0) == 0.75 and d.at_least(1) == 0.5 and d.mean == pytest.approx(2.75)
     assert Distribution((np.int64(1), np.int64(2)), (0.5, 0.5)).mean == 1.5
     assert Distribution(("NO!", "YES!"), (0.5, 0.5))["YES!"] == 0.5
+
+
+# -- stateful models: every argument checked up front, under the function's own name ------
+def test_burn_scene_checks_progress_before_any_exact_check(monkeypatch):
+    # Before: progress="yes" was read only by the simulation loop, after the burn table's
+    # exact checks (up to 200,000 of them), and the error named "burn scenes".
+    import workbench.stateful.burn as burn
+
+    def no_check(*args, **kwargs):
+        raise AssertionError("an exact check ran before the arguments were checked")
+
+    monkeypatch.setattr(burn, "check", no_check)
+    scene = [{"traits": ["Nimble"], "aspects": ["Thief"], "d6": 1}] * 3
+    with pytest.raises(ParameterError) as caught:
+        wb.burn_scene(scene, traits={"Nimble": 2}, aspects={"Thief": 1}, trials=1000, seed=1,
+                      progress="yes")
+    assert str(caught.value) == "burn_scene: parameter 'progress' got 'yes'; allowed: True or False"

@@ -31,6 +31,7 @@ from ..limits import MAX_BURN_TABLE
 from ..results.rich import RichResult
 from ..rules.registry import get_system
 from ..rules.system import System
+from ..validation import optional_boolean
 from ._common import (
     check_work,
     need_choice,
@@ -140,6 +141,7 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
     threshold = need_probability(WHERE, "threshold", threshold)
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
+    progress = optional_boolean(WHERE, "progress", progress)
     checks, rest_before = _parse_scene(scene, trait_stack, aspect_stack)
     t_stack = np.array(list(trait_stack.values()), np.int64)
     a_stack = np.array(list(aspect_stack.values()), np.int64)
