@@ -86,3 +86,28 @@ def test_burn_scene_checks_progress_before_any_exact_check(monkeypatch):
         wb.burn_scene(scene, traits={"Nimble": 2}, aspects={"Thief": 1}, trials=1000, seed=1,
                       progress="yes")
     assert str(caught.value) == "burn_scene: parameter 'progress' got 'yes'; allowed: True or False"
+
+
+@pytest.mark.parametrize("call", [
+    lambda **bad: wb.clock(4, "yellow", **bad),
+    lambda **bad: wb.taken_out("yellow", **bad),
+    lambda **bad: wb.rounds_until_hits("uwr", {"dice": 4}, {"dice": 3}, **bad),
+], ids=["clock", "taken_out", "rounds_until_hits"])
+@pytest.mark.parametrize("bad, said", [
+    ({"trials": 0}, "parameter 'trials' got 0; allowed: a whole number from 1 to 1e10"),
+    ({"trials": 10**12}, "parameter 'trials' got 1000000000000; allowed: a whole number from 1 to 1e10"),
+    ({"seed": -1}, "parameter 'seed' got -1; allowed: a whole number from 0 to 2**64 - 1"),
+    ({"progress": "yes"}, "parameter 'progress' got 'yes'; allowed: True or False"),
+])
+def test_exact_answers_do_not_ignore_bad_simulation_arguments(call, bad, said):
+    # Before: clock(4, trials=0), taken_out(seed=-1), rounds_until_hits(..., progress="yes")
+    # answered exactly (the default method) as if the argument were fine.
+    with pytest.raises(ParameterError, match="^(clock|taken_out|rounds_until_hits): ") as caught:
+        call(**bad)
+    assert said in str(caught.value)
+
+
+def test_exact_answers_with_good_simulation_arguments_are_unchanged():
+    assert wb.clock(4, "yellow", trials=10, seed=3, progress=False).mean == pytest.approx(128 / 27)
+    assert wb.rounds_until_hits("uwr", {"dice": 4}, {"dice": 3}, trials=5, seed=0).mean == pytest.approx(
+        1 / wb.versus("uwr", {"dice": 4}, {"dice": 3}).p_actor)

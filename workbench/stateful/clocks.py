@@ -66,6 +66,11 @@ def clock(segments: int = 4, die: "str | int | None" = None, *,
     level = dice.level(WHERE, "die", dice.system.mechanic.default_die if die is None else die)
     size = need_int(WHERE, "segments", segments, 1, MAX_CLOCK_SEGMENTS)
     method = need_method(WHERE, method)
+    # The simulation's arguments are checked whatever the method: a bad one is an error,
+    # not silently left unused by an exact answer.
+    trials = need_trials(WHERE, trials)
+    seed = resolve_seed(WHERE, seed)
+    progress = optional_boolean(WHERE, "progress", progress)
     limit = need_steps(WHERE, "max_rolls", max_rolls)
     marks = dice.table(CLOCK_MARKS, "clock marks")
     params = {"segments": size, "die": dice.name(level), "system": dice.system.id, **dice.options}
@@ -85,9 +90,6 @@ def clock(segments: int = 4, die: "str | int | None" = None, *,
         chain = absorption_steps(transient, start, limit, leave)
         return exact_steps("rolls", chain.probabilities, chain.tail, chain.mean, params)
 
-    trials = need_trials(WHERE, trials)
-    seed = resolve_seed(WHERE, seed)
-    progress = optional_boolean(WHERE, "progress", progress)
     expected = clock(size, level_die(dice, level), system=dice.system, **dice.options).mean
     if not np.isfinite(expected):
         raise WorkbenchError(f"{WHERE}: the die {dice.name(level)} never marks a segment, so "
