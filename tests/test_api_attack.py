@@ -111,3 +111,50 @@ def test_exact_answers_with_good_simulation_arguments_are_unchanged():
     assert wb.clock(4, "yellow", trials=10, seed=3, progress=False).mean == pytest.approx(128 / 27)
     assert wb.rounds_until_hits("uwr", {"dice": 4}, {"dice": 3}, trials=5, seed=0).mean == pytest.approx(
         1 / wb.versus("uwr", {"dice": 4}, {"dice": 3}).p_actor)
+
+
+# -- the explorer's settings ----------------------------------------------------------------
+def _explorer():
+    from workbench.widgets import EntrySettings, ExplorerSettings, SettingsError, figure
+    return EntrySettings, ExplorerSettings, SettingsError, figure
+
+
+def test_explorer_settings_read_values_as_the_rest_of_the_workbench():
+    # Before: method="Exact" (which clock, taken_out and the CLI accept) was refused, and the
+    # numpy index np.int64(1) was no baseline while True was one.
+    EntrySettings, ExplorerSettings, SettingsError, _ = _explorer()
+    entries = (EntrySettings("uwr"), EntrySettings("hkrpg", {"favor": 1}))
+    settings = ExplorerSettings(entries, method=" Exact ", baseline=np.int64(1))
+    assert settings.method == "exact" and settings.baseline == 1 and type(settings.baseline) is int
+    with pytest.raises(SettingsError) as caught:
+        ExplorerSettings(entries, baseline=True)
+    assert str(caught.value) == ("explorer setting 'baseline' got True; allowed: a whole number "
+                                 "from 0 to 1")
+
+
+@pytest.mark.parametrize("make, setting, said", [
+    (lambda E, X: X("uwr"), "entries", "got 'uwr'; allowed: EntrySettings"),
+    (lambda E, X: X(("uwr", "fons")), "entries", "got 'uwr'; allowed: EntrySettings"),
+    (lambda E, X: X(None), "entries", "got None; allowed: EntrySettings"),
+    (lambda E, X: E("uwr", params=5), "params", "got 5; allowed: knob values as a mapping"),
+    (lambda E, X: E("uwr", params=["dice"]), "params", "got 'dice'; allowed: (name, value) pairs"),
+    (lambda E, X: E("uwr", rungs="Normal"), "rungs", "got 'Normal'; allowed: a list of rung names"),
+    (lambda E, X: E("uwr", label=5), "label", "got 5; allowed: legend text, or None"),
+])
+def test_explorer_settings_refuse_lookalikes_when_made(make, setting, said):
+    # Before: ExplorerSettings("uwr") held the entries 'u', 'w', 'r' and failed at drawing
+    # with "'str' object has no attribute 'display_label'"; rungs="Normal" became the rungs
+    # 'N', 'o', 'r'...; params=5 was a TypeError, None entries too.
+    EntrySettings, ExplorerSettings, SettingsError, _ = _explorer()
+    with pytest.raises(SettingsError) as caught:
+        make(EntrySettings, ExplorerSettings)
+    assert caught.value.setting == setting and said in str(caught.value)
+
+
+def test_figure_of_something_else_names_what_it_wants():
+    # Before: figure("uwr") was AttributeError: 'str' object has no attribute 'view'.
+    EntrySettings, ExplorerSettings, SettingsError, figure = _explorer()
+    with pytest.raises(SettingsError, match="setting 'settings' got 'uwr'; allowed: ExplorerSettings"):
+        figure("uwr")
+    one = ExplorerSettings(EntrySettings("fate"), view="outcomes")
+    assert len(one.entries) == 1 and figure(one).data
