@@ -4,6 +4,7 @@ wrong answer or a late, misnamed error."""
 from __future__ import annotations
 
 import itertools
+import re
 from collections import defaultdict
 
 import numpy as np
@@ -158,3 +159,23 @@ def test_figure_of_something_else_names_what_it_wants():
         figure("uwr")
     one = ExplorerSettings(EntrySettings("fate"), view="outcomes")
     assert len(one.entries) == 1 and figure(one).data
+
+
+# -- results show the seed that was used -------------------------------------------------
+@pytest.mark.parametrize("run", [
+    lambda seed: wb.burn_scene([{"d6": 2}], trials=1000, seed=seed),
+    lambda seed: wb.drama_campaign([{"d6": 2}], trials=1000, seed=seed),
+], ids=["burn_scene", "drama_campaign"])
+@pytest.mark.parametrize("seed", [3455801360657544005, 2**64 - 1, 12345])
+def test_campaign_results_show_their_seed_digit_for_digit(run, seed):
+    # Before: the summary was read as one row (a float Series), so burn_scene(seed=
+    # 3455801360657544005) showed "seed 3,455,801,360,657,544,192" (2**64 - 1 as
+    # ...551,616): typed back in, that seed rolls other dice. Fresh seeds (seed=None) are
+    # 64-bit, so almost every default run showed a wrong seed.
+    result = run(seed)
+    assert result.summary["seed"].iloc[0] == seed
+    shown = re.search(r"\bseed ([0-9,]+)", repr(result)).group(1)
+    assert shown == str(seed)
+    assert f">{seed}<" in result._repr_html_()
+    again = run(int(shown))
+    assert again.summary.equals(result.summary)
