@@ -179,3 +179,31 @@ def test_campaign_results_show_their_seed_digit_for_digit(run, seed):
     assert f">{seed}<" in result._repr_html_()
     again = run(int(shown))
     assert again.summary.equals(result.summary)
+
+
+# -- clock_table: the dice as clock() reads them ----------------------------------------------
+def test_clock_table_reads_levels_like_clock():
+    # Before: clock_table([4, 6], [0, "blue", -1]) gave the row "0" as NaN (the cells were
+    # filed under the number 0, the rows under the text "0"); {"advantage": 1} was a
+    # TypeError (unhashable dict). Each row is now the die's colour.
+    table = wb.clock_table([4, 6], [0, "blue", -1])
+    assert list(table.index) == ["yellow", "blue", "red"]
+    for size in (4, 6):
+        for level, colour in ((0, "yellow"), ("blue", "blue"), (-1, "red")):
+            assert table.loc[colour, size] == pytest.approx(wb.clock(size, level).mean, rel=1e-12)
+    assert not table.isna().any().any()
+    one = wb.clock_table([4], [{"advantage": 1}], within=3)
+    assert list(one.index) == ["green"] and one.iloc[0, 0] == pytest.approx(wb.clock(4, 1).within(3))
+
+
+@pytest.mark.parametrize("segments, dice, said", [
+    ([4, 4], None, "parameter 'segments' got [4, 4]; allowed: each size once (4 is listed twice)"),
+    ([4], ["yellow", "Yellow"], "parameter 'dice' got ['yellow', 'Yellow']; allowed: each die once"),
+    ([4], ["yellow", 0], "parameter 'dice' got ['yellow', 0]; allowed: each die once (yellow is listed twice)"),
+    ([4], ["purple"], "parameter 'dice' got 'purple'; allowed: a die colour of erzahlspiel"),
+])
+def test_clock_table_refuses_a_die_or_size_twice(segments, dice, said):
+    # Before: [4, 4] silently gave one column, ["yellow", 0] a NaN row.
+    with pytest.raises(ParameterError, match="^clock_table: ") as caught:
+        wb.clock_table(segments, dice)
+    assert said in str(caught.value)
