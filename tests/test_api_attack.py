@@ -207,3 +207,35 @@ def test_clock_table_refuses_a_die_or_size_twice(segments, dice, said):
     with pytest.raises(ParameterError, match="^clock_table: ") as caught:
         wb.clock_table(segments, dice)
     assert said in str(caught.value)
+
+
+# -- conditions over statistics and parameters ------------------------------------------------
+@pytest.mark.parametrize("system, params, condition, same_as", [
+    ("dnd5e", {"advantage": True}, "advantage", "true"),
+    ("dnd5e", {"advantage": False}, "advantage", "false"),
+    ("dnd5e", {"advantage": True}, "advantage or critical", "true"),
+    ("uwr", {"dice": 3, "half": True}, "half and total >= 1", "total >= 1"),
+    ("uwr", {"dice": 3}, "half", "false"),
+])
+def test_a_yes_no_parameter_stands_alone_in_a_condition(system, params, condition, same_as):
+    # Before: probability("advantage") was refused ("is a number, not a condition: compare
+    # it") although "not advantage" and "advantage and critical" were read.
+    result = wb.check(system, **params)
+    assert result.probability(condition) == pytest.approx(result.probability(same_as), abs=1e-12)
+
+
+def test_conditions_match_brute_force_over_every_face():
+    # Every roll of 3d6 scored by hand (Shadowrun: 5 and 6 hit, 1s are ones).
+    result = wb.check("shadowrun-5e", dice=3)
+    faces = list(itertools.product(range(1, 7), repeat=3))
+    conditions = {
+        "hits >= 2": lambda h, o: h >= 2,
+        "hits == 0 and ones >= 1": lambda h, o: h == 0 and o >= 1,
+        "1 <= hits + ones <= 2": lambda h, o: 1 <= h + o <= 2,
+        "ones > dice / 2": lambda h, o: o > 3 / 2,
+        "hits // 2 == ones % 2": lambda h, o: h // 2 == o % 2,
+        "max(hits, ones) == 1 if ones else hits == 3": lambda h, o: max(h, o) == 1 if o else h == 3,
+    }
+    for text, holds in conditions.items():
+        count = sum(holds(sum(f >= 5 for f in roll), sum(f == 1 for f in roll)) for roll in faces)
+        assert result.probability(text) == pytest.approx(count / len(faces), abs=1e-12), text

@@ -32,7 +32,8 @@ class Joint(RichResult):
     order of ``names``; ``probabilities[i]`` is its probability (a frequency when simulated).
 
     ``parameters`` are the check's parameter values that conditions may read; ``flags`` the
-    statistics that are true/false (a condition may name one alone: ``"panic"``).
+    statistics that are true/false (a condition may name one alone: ``"panic"``, as it may a
+    yes/no parameter: ``"advantage"``).
     """
 
     names: tuple[str, ...]
@@ -73,8 +74,11 @@ class Joint(RichResult):
     def where(self, condition: str) -> np.ndarray:
         """One true/false per row: whether ``condition`` holds there."""
         try:
+            # A true/false statistic or a yes/no parameter (dnd5e's advantage, uwr's half)
+            # may stand alone, as "panic" or "advantage and critical".
+            yes_no = [name for name, value in self.parameters.items() if isinstance(value, (bool, np.bool_))]
             expression = parse(condition, known=list(self.columns()), want="bool",
-                               conditions=[name for name in self.flags if name in self.names])
+                               conditions=[name for name in self.flags if name in self.names] + yes_no)
         except ExpressionError as exc:
             raise WorkbenchError(f"condition {exc}") from None
         value = np.broadcast_to(evaluate(expression, self.columns()), (len(self),))
