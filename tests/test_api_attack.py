@@ -239,3 +239,17 @@ def test_conditions_match_brute_force_over_every_face():
     for text, holds in conditions.items():
         count = sum(holds(sum(f >= 5 for f in roll), sum(f == 1 for f in roll)) for roll in faces)
         assert result.probability(text) == pytest.approx(count / len(faces), abs=1e-12), text
+
+
+@pytest.mark.parametrize("system, params, condition, said", [
+    ("uwr", {"dice": 3}, "total >= target", "parameter 'target' is None in this check"),
+    ("savage-worlds", {}, "trait == 6", "parameter 'trait' is 'd6' in this check"),
+    ("arrata", {"stat": "B4"}, "quality == 1", "parameter 'quality' is 'B' in this check"),
+])
+def test_a_parameter_that_is_no_number_is_named_as_such(system, params, condition, said):
+    # Before: "unknown name 'target'; names here: dice, favor, ..." although target is a
+    # parameter of UWR (left unset here).
+    with pytest.raises(WorkbenchError) as caught:
+        wb.check(system, **params).probability(condition)
+    assert str(caught.value).startswith(f"condition {condition!r}: {said}; conditions read whole numbers")
+    assert "unknown name" not in str(caught.value)

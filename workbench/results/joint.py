@@ -13,6 +13,7 @@ Example:
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -80,6 +81,13 @@ class Joint(RichResult):
             expression = parse(condition, known=list(self.columns()), want="bool",
                                conditions=[name for name in self.flags if name in self.names] + yes_no)
         except ExpressionError as exc:
+            unread = next((name for name, value in self.parameters.items() if name not in self.columns()
+                           and re.search(rf"unknown name '{re.escape(name)}'", exc.problem)), None)
+            if unread is not None:  # a parameter, but not a number: say so, not "unknown"
+                raise WorkbenchError(
+                    f"condition {exc.text!r}: parameter {unread!r} is {self.parameters[unread]!r} in "
+                    "this check; conditions read whole numbers and yes/no values (names here: "
+                    f"{', '.join(self.columns())})") from None
             raise WorkbenchError(f"condition {exc}") from None
         value = np.broadcast_to(evaluate(expression, self.columns()), (len(self),))
         return value if value.dtype == bool else value != 0
