@@ -253,3 +253,23 @@ def test_a_parameter_that_is_no_number_is_named_as_such(system, params, conditio
         wb.check(system, **params).probability(condition)
     assert str(caught.value).startswith(f"condition {condition!r}: {said}; conditions read whole numbers")
     assert "unknown name" not in str(caught.value)
+
+
+# -- drama_campaign: a check's settings never silently overruled ---------------------------
+def test_drama_pool_given_in_a_check_is_not_silently_overruled():
+    # Before: drama_campaign([{"d6": 2, "drama_pool": "source_page"}]) ran with the seed's
+    # pool maximum (10 for 4 players, tier 1) instead of the source page's 6, silently.
+    with pytest.raises(ParameterError) as caught:
+        wb.drama_campaign([{"d6": 2, "drama_pool": "source_page"}], trials=1000, seed=1)
+    assert str(caught.value).startswith(
+        "drama_campaign: parameter 'session 1 check 1: drama_pool' got 'source_page'; allowed: "
+        "left out, or the campaign's 'seed' (give drama_pool to drama_campaign")
+    same = wb.drama_campaign([{"d6": 2, "drama_pool": "Source_Page"}], drama_pool="source_page",
+                             trials=1000, seed=1)
+    assert same.summary["pool_max"].iloc[0] == wb.pool_maximum(4, 1, "source_page") == 6
+
+
+def test_a_bad_number_in_a_policy_plan_is_named_by_its_place():
+    # Before: "parameter 'policy' got 3" for the third check's entry.
+    with pytest.raises(ParameterError, match=r"parameter 'policy\[2\]' got 3; allowed: a whole number from 0 to 2"):
+        wb.drama_campaign([{"d6": 2}] * 3, policy=[0, 1, 3], trials=1000, seed=1)
