@@ -273,3 +273,30 @@ def test_a_bad_number_in_a_policy_plan_is_named_by_its_place():
     # Before: "parameter 'policy' got 3" for the third check's entry.
     with pytest.raises(ParameterError, match=r"parameter 'policy\[2\]' got 3; allowed: a whole number from 0 to 2"):
         wb.drama_campaign([{"d6": 2}] * 3, policy=[0, 1, 3], trials=1000, seed=1)
+
+
+def test_explorer_reads_its_arguments_as_its_settings_do():
+    # Before: Explorer(method="Exact") or view="Curve" was a traitlets TraitError ("Invalid
+    # selection: value not found"), Explorer("uwr") added the systems 'u', 'w', 'r', and
+    # pool_sizes=[0] failed in the slider ("setting lower > upper").
+    from workbench.widgets import Explorer
+    explorer = Explorer("uwr", view=" Curve", method="Exact", trials="2e5", pool_sizes=[0])
+    settings = explorer.settings()
+    assert [e.system for e in settings.entries] == ["uwr"]
+    assert (settings.view, settings.method, settings.trials, settings.pool_sizes) == (
+        "curve", "exact", 200_000, (1,))
+
+
+@pytest.mark.parametrize("bad, setting, said", [
+    ({"view": "pie"}, "view", "got 'pie'; allowed: one of curve, outcomes, difference"),
+    ({"method": "guess"}, "method", "got 'guess'; allowed: one of exact, simulate"),
+    ({"trials": "x"}, "trials", "got 'x'; allowed: a whole number from 1 to 1e10"),
+    ({"pool_sizes": []}, "pool_sizes", "got []; allowed: one to 1001 pool sizes"),
+])
+def test_explorer_refuses_a_bad_argument_by_name(bad, setting, said):
+    # Before: TraitError (view, method), ValueError "invalid literal for int()" (trials) and
+    # "min() arg is an empty sequence" (pool_sizes).
+    from workbench.widgets import Explorer, SettingsError
+    with pytest.raises(SettingsError) as caught:
+        Explorer(["uwr"], **bad)
+    assert caught.value.setting == setting and said in str(caught.value)
