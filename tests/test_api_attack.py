@@ -300,3 +300,9 @@ def test_explorer_refuses_a_bad_argument_by_name(bad, setting, said):
     with pytest.raises(SettingsError) as caught:
         Explorer(["uwr"], **bad)
     assert caught.value.setting == setting and said in str(caught.value)
+
+
+def test_explorer_settings_read_the_view_as_the_explorer_does():
+    # Before: ExplorerSettings(view="Curve") was refused while Explorer(view="Curve") drew.
+    EntrySettings, ExplorerSettings, SettingsError, _ = _explorer()
+    assert ExplorerSettings((EntrySettings("uwr"),), view=" Outcomes").view == "outcomes"

@@ -28,7 +28,7 @@ class SettingsError(WorkbenchError):
         >>> ExplorerSettings(entries=(EntrySettings("uwr"),), view="pie")
         Traceback (most recent call last):
         ...
-        workbench.widgets.settings.SettingsError: explorer setting 'view' got 'pie'; allowed: curve, outcomes, difference
+        workbench.widgets.settings.SettingsError: explorer setting 'view' got 'pie'; allowed: one of curve, outcomes, difference
     """
 
     def __init__(self, setting: str, value: object, allowed: str):
@@ -158,8 +158,7 @@ class ExplorerSettings:
         object.__setattr__(self, "seed", _checked("seed", validation.seed, None, seed))
         if not self.entries:
             raise SettingsError("entries", (), "at least one system or variant")
-        if self.view not in VIEWS:
-            raise SettingsError("view", self.view, ", ".join(VIEWS))
+        object.__setattr__(self, "view", _checked("view", validation.choice, None, "view", self.view, VIEWS))
         baseline = _checked("baseline", validation.whole_number, None, "baseline", self.baseline,
                             0, len(self.entries) - 1)
         object.__setattr__(self, "baseline", baseline)
