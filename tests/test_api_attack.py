@@ -306,3 +306,13 @@ def test_explorer_settings_read_the_view_as_the_explorer_does():
     # Before: ExplorerSettings(view="Curve") was refused while Explorer(view="Curve") drew.
     EntrySettings, ExplorerSettings, SettingsError, _ = _explorer()
     assert ExplorerSettings((EntrySettings("uwr"),), view=" Outcomes").view == "outcomes"
+
+
+def test_burn_scene_reads_trait_names_as_the_character_keeps_them():
+    # Before: traits={1: 2} with a check using traits [1] was refused: "parameter
+    # 'scene[0].traits' got 1; allowed: one of the character's traits: 1" (kept as '1').
+    by_number = wb.burn_scene([{"d6": 1, "traits": [1]}], traits={1: 2}, policy="always",
+                              trials=2000, seed=4)
+    by_text = wb.burn_scene([{"d6": 1, "traits": ["1"]}], traits={"1": 2}, policy="always",
+                            trials=2000, seed=4)
+    assert by_number.checks.equals(by_text.checks) and by_number.stacks.equals(by_text.stacks)

@@ -95,6 +95,7 @@ def _parse_scene(scene: Iterable, traits: dict, aspects: dict):
             if not isinstance(names, (list, tuple, set, frozenset)):
                 raise ParameterError(WHERE, f"scene[{i}].{kind}", names,
                                      f"names of the character's {kind}, such as ['Nimble']")
+            names = [str(name) for name in names]  # as the character's names are kept
             for name in names:
                 if name not in known:
                     raise ParameterError(WHERE, f"scene[{i}].{kind}", name,
