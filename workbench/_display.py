@@ -416,8 +416,9 @@ def _facts(obj) -> tuple[str, list[tuple[str, str]]]:
         settings = {k: v for k, v in obj.params.items() if not isinstance(v, (list, tuple, dict))}
         return f"{obj.method} · {_params(settings)}", facts
     if kind in ("DramaResult", "BurnResult"):
-        row = obj.summary.iloc[0]
-        facts = [(readable(name), _cell(name, row[name])) for name in obj.summary.columns]
+        # Cell by cell from each column: a row of mixed columns is one float Series, which
+        # would round a 64-bit seed (3455801360657544005 shown as ...544,192).
+        facts = [(readable(name), _cell(name, obj.summary[name].iloc[0])) for name in obj.summary.columns]
         return "simulated", facts
     if kind == "LadderSolution":
         where = [f"pool {obj.pool}"] if obj.pool is not None else []
@@ -437,6 +438,8 @@ def _cell(name, value) -> str:
     if isinstance(value, (bool, np.bool_)) or value is None:
         return _value(value if value is None else bool(value))
     if isinstance(value, (int, np.integer)):
+        if str(name) == "seed":  # as typed back in, digit for digit (as results' seeds show)
+            return str(int(value))
         return f"{int(value):,}" if abs(int(value)) >= 10_000 else str(int(value))
     if isinstance(value, (float, np.floating)):
         if _PROBABILITY_NAME.search(str(name)) or isinstance(name, (int, np.integer)):

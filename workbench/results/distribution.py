@@ -49,6 +49,31 @@ class UnknownOutcome(WorkbenchError, KeyError):
 
 
 
+def _check_outcomes(outcomes: tuple) -> None:
+    """Numbers as outcomes increase (``at_least`` and margins read them in order), and no
+    outcome is listed twice. (The probabilities are checked where a result is read from them:
+    a mechanic's readings say which hook gave a bad one.)"""
+    whole = [isinstance(o, (int, np.integer)) and not isinstance(o, bool) for o in outcomes]
+    if all(whole):
+        try:
+            increasing = bool(np.all(np.diff(np.array(outcomes, dtype=np.int64)) > 0))
+        except OverflowError:  # past 64 bits: compare them one by one
+            increasing = all(a < b for a, b in zip(outcomes, outcomes[1:]))
+        if increasing:
+            return
+        for before, after in zip(outcomes, outcomes[1:]):
+            if not before < after:
+                raise WorkbenchError(f"Distribution got outcome {shown(after)} after {shown(before)}; "
+                                     "allowed: whole-number outcomes in increasing order, each once")
+        return
+    try:
+        twice = len(set(outcomes)) != len(outcomes)
+    except TypeError:  # unhashable labels: compare them pair by pair
+        twice = any(a == b for i, a in enumerate(outcomes) for b in outcomes[i + 1:])
+    if twice:
+        raise WorkbenchError(f"Distribution got outcomes {shown(outcomes)}; allowed: each outcome once")
+
+
 @dataclass(frozen=True, repr=False)
 class Distribution(RichResult):
     """An immutable outcome -> probability table, outcomes in their natural order.
@@ -81,6 +106,7 @@ class Distribution(RichResult):
         if probs.ndim != 1 or len(self.outcomes) != len(probs):
             raise WorkbenchError(f"Distribution got {len(outcomes)} outcomes and probabilities "
                                  f"of shape {probs.shape}; allowed: one probability per outcome")
+        _check_outcomes(outcomes)
 
     @classmethod
     def of_totals(cls, first: int, probabilities, trials: int | None = None) -> "Distribution":

@@ -13,6 +13,7 @@ Example:
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -32,7 +33,8 @@ class Joint(RichResult):
     order of ``names``; ``probabilities[i]`` is its probability (a frequency when simulated).
 
     ``parameters`` are the check's parameter values that conditions may read; ``flags`` the
-    statistics that are true/false (a condition may name one alone: ``"panic"``).
+    statistics that are true/false (a condition may name one alone: ``"panic"``, as it may a
+    yes/no parameter: ``"advantage"``).
     """
 
     names: tuple[str, ...]
@@ -73,9 +75,19 @@ class Joint(RichResult):
     def where(self, condition: str) -> np.ndarray:
         """One true/false per row: whether ``condition`` holds there."""
         try:
+            # A true/false statistic or a yes/no parameter (dnd5e's advantage, uwr's half)
+            # may stand alone, as "panic" or "advantage and critical".
+            yes_no = [name for name, value in self.parameters.items() if isinstance(value, (bool, np.bool_))]
             expression = parse(condition, known=list(self.columns()), want="bool",
-                               conditions=[name for name in self.flags if name in self.names])
+                               conditions=[name for name in self.flags if name in self.names] + yes_no)
         except ExpressionError as exc:
+            unread = next((name for name, value in self.parameters.items() if name not in self.columns()
+                           and re.search(rf"unknown name '{re.escape(name)}'", exc.problem)), None)
+            if unread is not None:  # a parameter, but not a number: say so, not "unknown"
+                raise WorkbenchError(
+                    f"condition {exc.text!r}: parameter {unread!r} is {self.parameters[unread]!r} in "
+                    "this check; conditions read whole numbers and yes/no values (names here: "
+                    f"{', '.join(self.columns())})") from None
             raise WorkbenchError(f"condition {exc}") from None
         value = np.broadcast_to(evaluate(expression, self.columns()), (len(self),))
         return value if value.dtype == bool else value != 0

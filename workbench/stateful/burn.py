@@ -31,6 +31,7 @@ from ..limits import MAX_BURN_TABLE
 from ..results.rich import RichResult
 from ..rules.registry import get_system
 from ..rules.system import System
+from ..validation import optional_boolean
 from ._common import (
     check_work,
     need_choice,
@@ -94,6 +95,7 @@ def _parse_scene(scene: Iterable, traits: dict, aspects: dict):
             if not isinstance(names, (list, tuple, set, frozenset)):
                 raise ParameterError(WHERE, f"scene[{i}].{kind}", names,
                                      f"names of the character's {kind}, such as ['Nimble']")
+            names = [str(name) for name in names]  # as the character's names are kept
             for name in names:
                 if name not in known:
                     raise ParameterError(WHERE, f"scene[{i}].{kind}", name,
@@ -140,6 +142,7 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
     threshold = need_probability(WHERE, "threshold", threshold)
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
+    progress = optional_boolean(WHERE, "progress", progress)
     checks, rest_before = _parse_scene(scene, trait_stack, aspect_stack)
     t_stack = np.array(list(trait_stack.values()), np.int64)
     a_stack = np.array(list(aspect_stack.values()), np.int64)

@@ -66,6 +66,11 @@ def clock(segments: int = 4, die: "str | int | None" = None, *,
     level = dice.level(WHERE, "die", dice.system.mechanic.default_die if die is None else die)
     size = need_int(WHERE, "segments", segments, 1, MAX_CLOCK_SEGMENTS)
     method = need_method(WHERE, method)
+    # The simulation's arguments are checked whatever the method: a bad one is an error,
+    # not silently left unused by an exact answer.
+    trials = need_trials(WHERE, trials)
+    seed = resolve_seed(WHERE, seed)
+    progress = optional_boolean(WHERE, "progress", progress)
     limit = need_steps(WHERE, "max_rolls", max_rolls)
     marks = dice.table(CLOCK_MARKS, "clock marks")
     params = {"segments": size, "die": dice.name(level), "system": dice.system.id, **dice.options}
@@ -85,9 +90,6 @@ def clock(segments: int = 4, die: "str | int | None" = None, *,
         chain = absorption_steps(transient, start, limit, leave)
         return exact_steps("rolls", chain.probabilities, chain.tail, chain.mean, params)
 
-    trials = need_trials(WHERE, trials)
-    seed = resolve_seed(WHERE, seed)
-    progress = optional_boolean(WHERE, "progress", progress)
     expected = clock(size, level_die(dice, level), system=dice.system, **dice.options).mean
     if not np.isfinite(expected):
         raise WorkbenchError(f"{WHERE}: the die {dice.name(level)} never marks a segment, so "
@@ -113,12 +115,14 @@ def level_die(dice, level: int) -> str:
     return dice.colours[level]
 
 
-def clock_table(segments: Iterable[int] = CLOCK_SIZES, dice: Iterable[str] | None = None, *,
+def clock_table(segments: Iterable[int] = CLOCK_SIZES, dice: Iterable | None = None, *,
                 within: int | None = None, system: "str | System" = "erzahlspiel"):
     """Exact mean rolls to fill each clock with each die colour, as a DataFrame.
 
-    One row per colour (worst first), one column per clock size; with ``within=n`` the
-    cells are P(full within n rolls) instead.
+    One row per die (by colour; every colour, worst first, when ``dice`` is left out), one
+    column per clock size; with ``within=n`` the cells are P(full within n rolls) instead.
+    ``dice`` names each die as :func:`clock` reads it: a colour, a net advantage level or
+    ``{"advantage": n}``; each die and each size once.
 
     Example:
         >>> table = clock_table([4, 6], ["yellow", "blue"])
@@ -134,16 +138,27 @@ def clock_table(segments: Iterable[int] = CLOCK_SIZES, dice: Iterable[str] | Non
     if not sizes or not colours:
         raise ParameterError("clock_table", "segments" if not sizes else "dice",
                              segments if not sizes else dice, "one or more")
+    # Each die as its colour: a level (0, -1) or {"advantage": n} names the same dice.
+    levels = [narrative.level("clock_table", "dice", die) for die in colours]
+    for listed, values in (("segments", sizes), ("dice", levels)):
+        twice = next((i for i, value in enumerate(values) if value in values[:i]), None)
+        if twice is not None:
+            given = segments if listed == "segments" else dice
+            shown_twice = sizes[twice] if listed == "segments" else narrative.name(levels[twice])
+            raise ParameterError("clock_table", listed, given,
+                                 f"each {'size' if listed == 'segments' else 'die'} once "
+                                 f"({shown_twice} is listed twice)")
     if within is not None:
         within = need_int("clock_table", "within", within, 0, MAX_STEPS)
+    names = [narrative.name(level) for level in levels]
     cells = {}
     for size in sizes:
         column = {}
-        for colour in colours:
-            result = clock(size, colour, system=narrative.system)
-            column[colour] = result.mean if within is None else result.within(within)
+        for level, name in zip(levels, names):
+            result = clock(size, level_die(narrative, level), system=narrative.system)
+            column[name] = result.mean if within is None else result.within(within)
         cells[size] = column
-    table = pd.DataFrame(cells, index=[str(c) for c in colours])
+    table = pd.DataFrame(cells, index=names)
     table.index.name = "die"
     table.columns.name = "segments"
     return table

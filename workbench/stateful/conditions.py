@@ -220,12 +220,14 @@ def taken_out(actor: "str | int | None" = None, reactor: "str | int | None" = No
     """
     setup = _Setup(actor, reactor, mode, death_spiral, start, system, taken_out_when, rule_options)
     method = need_method(WHERE, method)
-    limit = need_steps(WHERE, "max_exchanges", max_exchanges)
-    if method == "exact":
-        return _exact(setup, limit)
+    # The simulation's arguments are checked whatever the method: a bad one is an error,
+    # not silently left unused by an exact answer.
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
     progress = optional_boolean(WHERE, "progress", progress)
+    limit = need_steps(WHERE, "max_exchanges", max_exchanges)
+    if method == "exact":
+        return _exact(setup, limit)
     mean = _exact(setup, min(limit, 100_000)).mean
     check_work(WHERE, trials * min(limit, mean if np.isfinite(mean) else limit) * 2)
     return _simulate(setup, trials, seed, limit, progress)

@@ -135,7 +135,7 @@ def _wanted(policy, p_without: np.ndarray, per_session: list[int], threshold, di
                              f"a list of {n} numbers (one per check of the campaign)"
                              + (f" or {per_session[0]} (one per check of a session)"
                                 if len(lengths) > 1 else ""))
-    numbers = [need_int(WHERE, "policy", v, 0, 2) for v in plan]
+    numbers = [need_int(WHERE, f"policy[{i}]", v, 0, 2) for i, v in enumerate(plan)]
     if len(numbers) != n:
         numbers = numbers * len(per_session)
     return np.array(numbers, np.int64), "plan"
@@ -208,6 +208,7 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
                              "(Drama Dice are its rule)")
     plan = _sessions(session, sessions)
     maximum = pool_maximum(players, tier, drama_pool)
+    drama_pool = need_choice(WHERE, "drama_pool", drama_pool, ("seed", "source_page"))
     if isinstance(start, str):
         if start != "full":
             raise ParameterError(WHERE, "start", start, f'"full" or a number of dice from 0 to '
@@ -234,6 +235,12 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
             if "drama" in given:
                 raise ParameterError(WHERE, f"session {s + 1} check {c + 1}: drama", given["drama"],
                                      "left out (the spending policy decides the Drama Dice)")
+            if "drama_pool" in given and sys_.params["drama_pool"].parse(sys_.id, given["drama_pool"]) != drama_pool:
+                # The campaign's pool maximum is drama_campaign's drama_pool: a check saying
+                # otherwise would be silently overruled.
+                raise ParameterError(WHERE, f"session {s + 1} check {c + 1}: drama_pool",
+                                     given["drama_pool"], f"left out, or the campaign's {drama_pool!r} "
+                                     "(give drama_pool to drama_campaign: it sets the pool maximum)")
             try:
                 flat.append(sys_.resolve(**given))
             except ParameterError as error:  # say which check of the campaign it was

@@ -77,6 +77,11 @@ def rounds_until_hits(system: "str | System", actor: Mapping[str, Any] | None = 
     sys_ = get_system(system)
     need = need_int(WHERE, "hits", hits, 1, MAX_HITS)
     method = need_method(WHERE, method)
+    # The simulation's arguments are checked whatever the method: a bad one is an error,
+    # not silently left unused by an exact answer.
+    trials = need_trials(WHERE, trials)
+    seed = resolve_seed(WHERE, seed)
+    progress = optional_boolean(WHERE, "progress", progress)
     limit = need_steps(WHERE, "max_rounds", max_rounds)
     duel = versus(sys_, actor, reactor)
     p = float(duel.p_actor)
@@ -88,9 +93,6 @@ def rounds_until_hits(system: "str | System", actor: Mapping[str, Any] | None = 
     if method == "exact":
         return _negative_binomial(p, need, limit, params)
 
-    trials = need_trials(WHERE, trials)
-    seed = resolve_seed(WHERE, seed)
-    progress = optional_boolean(WHERE, "progress", progress)
     check_work(WHERE, trials * min(limit, need / p))
     specs = [sys_.mechanic.pool(duel.actor), sys_.mechanic.pool(duel.reactor)]
     if use_tables(2):

@@ -18,7 +18,8 @@ from ..api import systems
 from ..errors import WorkbenchError
 from .controls import EntryControls
 from .figures import figure, settled_pools
-from .settings import EntrySettings, ExplorerSettings, explorer_seed
+from ..analysis import pool_size_list
+from .settings import VIEWS, EntrySettings, ExplorerSettings, _checked, explorer_seed
 
 TRIAL_CHOICES = (10_000, 100_000, 1_000_000)
 
@@ -93,8 +94,10 @@ class Explorer:
     added. In the curve views the x axis is the pool, so each pool knob is disabled there.
 
     Args:
-        entries: starting systems: ids, or :class:`EntrySettings` for knobs and rungs.
-        view, method, trials: as in :class:`ExplorerSettings`.
+        entries: starting systems: ids, or :class:`EntrySettings` for knobs and rungs (one
+            id or entry alone is one system).
+        view, method, trials: as in :class:`ExplorerSettings`, read the same way (``"Exact"``,
+            ``"2e5"``); a bad one is a :class:`~workbench.widgets.settings.SettingsError`.
         pool_sizes: the x axis of the curves; ``None`` (the default): from one die to where
             every curve has settled (:func:`~workbench.widgets.figures.settled_pools`),
             following the systems added until the designer moves the range.
@@ -114,9 +117,17 @@ class Explorer:
     def __init__(self, entries: Iterable[str | EntrySettings] = ("uwr",), view: str = "curve",
                  method: str = "exact", pool_sizes: Iterable[int] | None = None,
                  trials: int = 100_000, seed: int | None = None):
+        # Every argument read as ExplorerSettings reads it (a SettingsError naming it), before
+        # any control is built: the controls themselves know only their exact options.
+        view = _checked("view", validation.choice, None, "view", view, VIEWS)
+        method = _checked("method", validation.method, None, method)
+        trials = _checked("trials", validation.trials, None, trials)
+        if isinstance(entries, (str, EntrySettings)):   # one system, not its letters
+            entries = (entries,)
         # No pool sizes given: the range follows the curves drawn (until the designer moves it).
         self._auto_pools = pool_sizes is None
-        sizes = list(pool_sizes) if pool_sizes is not None else [1, 20]
+        sizes = (list(_checked("pool_sizes", lambda: pool_size_list(pool_sizes, "pool_sizes")))
+                 if pool_sizes is not None else [1, 20])
         self.entries: list[EntryControls] = []
         self.last_update_seconds: float | None = None
         self._shown: dict | None = None  # what the FigureWidget shows (see show_figure)
@@ -152,7 +163,7 @@ class Explorer:
         self.seed = widgets.IntText(value=seed, description="seed", style=style, layout=wide,
                                     tooltip="the simulator's seed, drawn fresh when the explorer "
                                             "opened: same seed, same numbers")
-        self.pools = widgets.IntRangeSlider(value=(max(1, min(sizes)), max(sizes)), min=1,
+        self.pools = widgets.IntRangeSlider(value=(max(1, min(sizes)), max(1, *sizes)), min=1,
                                             max=max(40, max(sizes)), description="dice in pool",
                                             continuous_update=False, style=style, layout=wide,
                                             tooltip="the pool sizes along the x axis")

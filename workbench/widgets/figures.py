@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .. import figures as _figures
-from .settings import ExplorerSettings
+from .settings import ExplorerSettings, SettingsError
 
 EXPLORER_HEIGHT = 560
 """The explorer's chart height in pixels (explicit, so JupyterLab and Voila keep it)."""
@@ -141,6 +141,9 @@ def figure(settings: ExplorerSettings) -> go.Figure:
         >>> len(fig.data), list(fig.data[0].x)
         (6, ['black', 'red', 'yellow', 'green', 'blue'])
     """
+    if not isinstance(settings, ExplorerSettings):
+        raise SettingsError("settings", settings, "ExplorerSettings, such as "
+                            "ExplorerSettings((EntrySettings('uwr'),))")
     draw = {"curve": curve_figure, "outcomes": outcomes_figure,
             "difference": difference_figure}[settings.view]
     fig = draw(settings)

@@ -6,7 +6,7 @@ turns settings into a figure. Tests and notebooks build settings directly, witho
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from .. import validation
 from ..analysis import pool_size_list
@@ -28,7 +28,7 @@ class SettingsError(WorkbenchError):
         >>> ExplorerSettings(entries=(EntrySettings("uwr"),), view="pie")
         Traceback (most recent call last):
         ...
-        workbench.widgets.settings.SettingsError: explorer setting 'view' got 'pie'; allowed: curve, outcomes, difference
+        workbench.widgets.settings.SettingsError: explorer setting 'view' got 'pie'; allowed: one of curve, outcomes, difference
     """
 
     def __init__(self, setting: str, value: object, allowed: str):
@@ -64,9 +64,21 @@ class EntrySettings:
         params = self.params
         if isinstance(params, Mapping):
             params = tuple(params.items())
-        object.__setattr__(self, "params", tuple((str(k), v) for k, v in params))
+        if isinstance(params, (str, bytes)) or not isinstance(params, Iterable):
+            raise SettingsError("params", params, "knob values as a mapping, such as {'favor': 1}")
+        pairs = []
+        for pair in params:
+            if isinstance(pair, (str, bytes)) or not isinstance(pair, Iterable) or len(tuple(pair)) != 2:
+                raise SettingsError("params", pair, "(name, value) pairs, or a mapping such as {'favor': 1}")
+            pairs.append(tuple(pair))
+        object.__setattr__(self, "params", tuple((str(k), v) for k, v in pairs))
         if self.rungs is not None:
+            if isinstance(self.rungs, (str, bytes)) or not isinstance(self.rungs, Iterable):
+                raise SettingsError("rungs", self.rungs, "a list of rung names, such as ('Normal',), "
+                                    "or None for every rung")
             object.__setattr__(self, "rungs", tuple(self.rungs))
+        if self.label is not None and not isinstance(self.label, str):
+            raise SettingsError("label", self.label, "legend text, or None")
 
     @property
     def system_object(self) -> System:
@@ -99,10 +111,12 @@ class ExplorerSettings:
     """Everything one explorer figure depends on.
 
     Attributes:
-        entries: the systems and variants to overlay.
+        entries: the systems and variants to overlay (:class:`EntrySettings`; one alone
+            is read as a tuple of one).
         view: ``"curve"`` (P(pass) against dice), ``"outcomes"`` (one check's outcome or
             tier distribution, stacked) or ``"difference"`` (each entry minus the baseline).
-        method: ``"exact"`` or ``"simulate"`` (simulated results carry error bars).
+        method: ``"exact"`` or ``"simulate"`` (simulated results carry error bars), read as
+            everywhere in the workbench (``"Exact"`` is ``"exact"``).
         pool_sizes: dice in the pool along the curve's x axis.
         trials: simulated checks per point.
         seed: the simulator's seed. ``None`` (the default, as everywhere in the workbench)
@@ -125,7 +139,17 @@ class ExplorerSettings:
     baseline: int = 0
 
     def __post_init__(self):
-        object.__setattr__(self, "entries", tuple(self.entries))
+        entries = self.entries
+        if isinstance(entries, EntrySettings):
+            entries = (entries,)
+        if isinstance(entries, (str, bytes, Mapping)) or not isinstance(entries, Iterable):
+            raise SettingsError("entries", entries, "EntrySettings, such as (EntrySettings('uwr'),)")
+        entries = tuple(entries)
+        for entry in entries:
+            if not isinstance(entry, EntrySettings):
+                raise SettingsError("entries", entry, "EntrySettings, such as EntrySettings('uwr')")
+        object.__setattr__(self, "entries", entries)
+        object.__setattr__(self, "method", _checked("method", validation.method, None, self.method))
         object.__setattr__(self, "pool_sizes", _checked(
             "pool_sizes", lambda: tuple(pool_size_list(self.pool_sizes, "pool_sizes"))))
         object.__setattr__(self, "trials", _checked("trials", validation.trials, None, self.trials))
@@ -134,13 +158,10 @@ class ExplorerSettings:
         object.__setattr__(self, "seed", _checked("seed", validation.seed, None, seed))
         if not self.entries:
             raise SettingsError("entries", (), "at least one system or variant")
-        if self.view not in VIEWS:
-            raise SettingsError("view", self.view, ", ".join(VIEWS))
-        if self.method not in METHODS:
-            raise SettingsError("method", self.method, ", ".join(METHODS))
-        if not isinstance(self.baseline, int) or not 0 <= self.baseline < len(self.entries):
-            raise SettingsError("baseline", self.baseline,
-                                f"an entry index from 0 to {len(self.entries) - 1}")
+        object.__setattr__(self, "view", _checked("view", validation.choice, None, "view", self.view, VIEWS))
+        baseline = _checked("baseline", validation.whole_number, None, "baseline", self.baseline,
+                            0, len(self.entries) - 1)
+        object.__setattr__(self, "baseline", baseline)
         if self.view == "difference" and len(self.entries) < 2:
             raise SettingsError("entries", len(self.entries),
                                 "two or more entries for the difference view (a variant and its baseline)")
