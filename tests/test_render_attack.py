@@ -1,0 +1,145 @@
+"""Rulebook exports attacked as a designer would: labels with Markdown / RST markup characters,
+non-ASCII and long names, options that clash. Each table must still read as a table with the
+data file's literal text in its cells, and the numbers of ``workbench.check``."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+import workbench
+from workbench.cli import main
+from workbench.markdown import fill_markdown
+from workbench.render import parse_block, table_cells
+
+#: A 2d6 + DM system whose rung names, example and tier names hold markup characters.
+MARKUP = """\
+id = "markup"
+name = "Markup | *odds* `x`"
+mechanic = "pool"
+pool_parameter = "dm"
+description = "2d6 + DM."
+
+[dice.d6]
+faces = [1, 2, 3, 4, 5, 6]
+count = 2
+
+[params.dm]
+default = 0
+min = 0
+max = 2
+help = "dice modifier"
+effect = { add_to_total = 1 }
+
+[params.target]
+default = 8
+min = 2
+max = 20
+help = "the total needed"
+effect = "target"
+
+[[tiers]]
+name = "Miss | *bad*"
+max = 6
+
+[[tiers]]
+name = "Weak `hit`_x_: 漢字"
+min = 7
+max = 9
+
+[[tiers]]
+name = "Strong [hit](x) <b>~~big~~</b> &amp;"
+min = 10
+
+[[ladder]]
+name = "Routine | 6+"
+set = { target = 6 }
+example = "Pick a lock | jump *far* `x` _y_ ::"
+
+[[ladder]]
+name = "*Average* (8+)"
+set = { target = 8 }
+
+[[ladder]]
+name = "Hard_ \\\\* (10+) 漢字"
+set = { target = 10 }
+"""
+
+_MD = MarkdownIt("commonmark").enable("table")
+
+
+def md_tables(text: str) -> list[list[list[str]]]:
+    """Every pipe table of a Markdown text as rows of cells: the plain text a reader sees, and
+    ``<em>`` / ``<code>`` / link / HTML markers where a cell was read as markup."""
+    tokens, tables = _MD.parse(text), []
+    for index, token in enumerate(tokens):
+        if token.type == "table_open":
+            tables.append([])
+        elif token.type == "tr_open":
+            tables[-1].append([])
+        elif token.type in ("th_open", "td_open"):
+            children = tokens[index + 1].children or []
+            tables[-1][-1].append("".join(c.content if c.type == "text" else f"<{c.type}>"
+                                          for c in children))
+    return tables
+
+
+def md_paragraphs(text: str) -> list[str]:
+    tokens = _MD.parse(text)
+    return ["".join(c.content if c.type == "text" else f"<{c.type}>" for c in t.children or [])
+            for t in tokens if t.type == "inline" and tokens[tokens.index(t) - 1].type == "paragraph_open"]
+
+
+@pytest.fixture
+def markup(tmp_path: Path) -> Path:
+    path = tmp_path / "markup.toml"
+    path.write_text(MARKUP, encoding="utf-8")
+    return path
+
+
+def test_markdown_table_cells_keep_the_data_files_text(markup):
+    """Before: ``*Average*`` rendered as emphasis, `` `hit` `` as code, ``Hard_ \\*`` lost its
+    backslash; only ``|`` was escaped. Now every cell reads as the text Sphinx shows."""
+    page = textwrap.dedent("""\
+        ```workbench-table markup.toml format=fraction
+        caption="Odds *at* 2_d6 | [all](x)"
+        ```
+        """)
+    filled = fill_markdown(page, markup.parent / "rules.md").text
+    header, rows = table_cells(parse_block("table", str(markup), {"format": "fraction"}))
+    assert md_tables(filled) == [[header, *rows]]
+    assert rows[1][0] == "*Average* (8+)" and rows[2][0] == "Hard_ \\* (10+) 漢字"
+    # the numbers are workbench.check's: 2d6 + 1 >= 8 is 7/12
+    assert rows[1][header.index("dm 1")] == "7/12"
+    assert workbench.check(str(markup), dm=1, target=8).p_pass == pytest.approx(7 / 12)
+    # the caption is the literal text given, in italics (one <em> around it)
+    assert "<em_open>Odds *at* 2_d6 | [all](x)<em_close>" in md_paragraphs(filled)
+
+
+@pytest.mark.parametrize("fmt", ["md"])
+def test_pmf_markdown_tier_labels_stay_one_cell(markup, capsys, fmt):
+    """Before: ``workbench pmf --format md`` wrote ``| Miss | *bad* | 27.78% |``: three cells, so
+    the probability column read ``*bad*`` and the number was dropped."""
+    assert main(["pmf", str(markup), "dm=1", "--format", fmt]) == 0
+    tables = md_tables(capsys.readouterr().out)
+    tiers = next(t for t in tables if t[0] == ["tier", "probability"])
+    expected = workbench.check(str(markup), dm=1).tiers
+    assert [row[0] for row in tiers[1:]] == list(expected.outcomes)
+    assert [row[1] for row in tiers[1:]] == [f"{100 * p:.2f}%" for p in expected.probabilities]
+    summary = next(t for t in tables if t[0] == ["quantity", "value"])
+    assert [row[0] for row in summary[1:]][:2] == ["p_pass", "mean"]
+
+
+def test_pmf_rst_tier_labels_build_with_sphinx(markup, tmp_path, capsys):
+    """Before: ``workbench pmf --format rst`` left `` `hit`_x_ `` unescaped, and a book holding
+    the table failed to build (an unknown reference / an unclosed interpreted text)."""
+    pytest.importorskip("sphinx")
+    from test_sphinx import build, doctree_tables, make_project
+    assert main(["pmf", str(markup), "dm=1", "--format", "rst"]) == 0
+    project = make_project(tmp_path / "book", capsys.readouterr().out)
+    code, warnings = build(project)
+    assert code == 0, warnings
+    tiers = next(t for t in doctree_tables(project) if t[0] == ["tier", "probability"])
+    assert [row[0] for row in tiers[1:]] == list(workbench.check(str(markup), dm=1).tiers.outcomes)
