@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 import workbench
 from workbench.cli import main
 from workbench.markdown import fill_markdown
-from workbench.render import parse_block, table_cells
+from workbench.render import build_figure, parse_block, table_cells
 
 #: A 2d6 + DM system whose rung names, example and tier names hold markup characters.
 MARKUP = """\
@@ -143,3 +143,62 @@ def test_pmf_rst_tier_labels_build_with_sphinx(markup, tmp_path, capsys):
     assert code == 0, warnings
     tiers = next(t for t in doctree_tables(project) if t[0] == ["tier", "probability"])
     assert [row[0] for row in tiers[1:]] == list(workbench.check(str(markup), dm=1).tiers.outcomes)
+
+
+# ------------------------------------------------------------------------- figure sizes
+
+
+def test_compare_panels_too_low_are_refused(tmp_path, capsys):
+    """Before: ``compare`` of ten systems at ``height=200`` drew ten panels ~10 px tall each,
+    titles on top of each other. Now the height must leave each row of panels its room."""
+    from workbench.render import BlockOptionError
+    compare = "arrata,fons,unnamed,fate,blades,pbta,dnd5e,genesys,traveller"
+    with pytest.raises(BlockOptionError) as caught:
+        parse_block("figure", "uwr", {"compare": compare, "height": "200"})
+    assert (caught.value.option, caught.value.value) == ("height", "200")
+    assert "at least 1640 px for 10 panels in 5 rows" in caught.value.allowed
+    out = tmp_path / "panels.png"
+    assert main(["figure", "uwr", "--compare", compare, "--height", "200", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--height got '200'; allowed: at least 1640 px" in err and not out.exists()
+    # one row of two panels may be lower; the default height always fits
+    assert parse_block("figure", "uwr", {"compare": "arrata", "height": "290"}).height == 290
+    assert parse_block("figure", "uwr", {"compare": compare}).height is None
+
+
+def test_png_beyond_the_browsers_canvas_is_refused(tmp_path, capsys):
+    """Before: ``--width 5000 --height 5000 --scale 10`` said "wrote huge.png" and left a 3-byte
+    file that is no PNG (Chromium's canvas tops out at 16384 x 16384 pixels)."""
+    out = tmp_path / "huge.png"
+    assert main(["figure", "uwr", "--width", "5000", "--height", "5000", "--scale", "10",
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--scale got '10'" in err and "a scale up to 3.27" in err and "50000 x 50000" in err
+    assert not out.exists()
+    page = tmp_path / "rules.md"
+    text = "```workbench-figure uwr width=5000 height=5000 scale=10\n```\n"
+    page.write_text(text, encoding="utf-8")
+    assert main(["render", str(page)]) == 2
+    assert "option 'scale' got '10'" in capsys.readouterr().err
+    assert page.read_text(encoding="utf-8") == text and not (tmp_path / "workbench-figures").exists()
+
+
+def test_a_browser_that_returns_no_png_leaves_the_old_file(tmp_path, monkeypatch):
+    """Before: whatever bytes kaleido wrote were renamed over the figure, even the few bytes
+    of an empty ``data:,`` canvas. Now a file that is no PNG is an error; the old one stays."""
+    import plotly.io as pio
+    from workbench.figures import output, write_figure
+    from workbench.files import TargetError
+    out = tmp_path / "odds.png"
+    out.write_bytes(b"\x89PNG\r\n\x1a\nold figure")
+
+    def blank(figures, files, **_):
+        for name in files:
+            Path(name).write_bytes(b"u\xabZ")
+    monkeypatch.setattr(pio, "write_images", blank)
+    monkeypatch.setattr(output, "chromium_path", lambda: "/usr/bin/chromium")
+    fig = build_figure(parse_block("figure", "uwr", {"pools": "1-2"}))
+    with pytest.raises(TargetError, match=r"returned 3 bytes that are no PNG\); no file was changed"):
+        write_figure(fig, out)
+    assert out.read_bytes() == b"\x89PNG\r\n\x1a\nold figure"
+    assert [p.name for p in tmp_path.iterdir()] == ["odds.png"]

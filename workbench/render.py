@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ._version import __version__
 from .errors import ParameterError, WorkbenchError
+from .limits import check_image_size
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
 from .analysis import pools_for, typical_pool
 from .ladders import difficulty_table, ladder_table, pool_label, solve_ladder
@@ -53,6 +54,8 @@ MAX_POOL = 100
 #: Bounds of a figure's drawn size: sides in pixels, and the scale of PNG / SVG pixels.
 MIN_SIDE, MAX_SIDE = 200, 5000
 MIN_SCALE, MAX_SCALE = 0.5, 10.0
+#: The least height of one row of a curve's compare panels, and the title and axes around them.
+MIN_PANEL_HEIGHT, PANELS_MARGIN = 150, 140
 
 #: Every block option, the kinds it belongs to and what it allows (the text of error messages).
 OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -308,6 +311,7 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         if "scale" in settings:
             out["scale"] = _scale(settings["scale"])
         out["output"] = _choice("output", settings.get("output", "png"), FIGURE_OUTPUTS)
+        _check_size(out, settings)
         out["alt"] = settings.get("alt") or _default_alt(sys_, out)
     return Block(**out)
 
@@ -369,6 +373,30 @@ def _knob(sys_: "System", settings: Mapping[str, str], params: Mapping[str, str]
     if not levels or len(set(levels)) != len(levels):
         raise BlockOptionError("levels", settings["levels"], OPTIONS["levels"][1] + ", each once")
     return knob, tuple(levels)
+
+
+def _check_size(out: Mapping[str, Any], settings: Mapping[str, str]) -> None:
+    """A size that leaves each compared system's panel a few pixels tall, or a PNG larger
+    than the browser can draw, is refused before anything is computed."""
+    if out.get("compare") and out.get("height") is not None:
+        from .figures.style import PANEL_HEIGHT  # lazy: plotly
+        panels = 1 + len(out["compare"])
+        rows = -(-panels // 2)   # two panels a row (figures.curve_panels)
+        # Rows of panels closer than their default height overlap: a panel's title runs into
+        # the axis title of the panel above; one row may be lower.
+        least = PANELS_MARGIN + (MIN_PANEL_HEIGHT if rows == 1 else PANEL_HEIGHT * rows)
+        if out["height"] < least:
+            raise BlockOptionError("height", settings["height"], f"at least {least} px for {panels} "
+                                   f"panels in {rows} row{'s' if rows > 1 else ''} (compare draws one "
+                                   f"panel per system, two a row), up to {MAX_SIDE}")
+    if out["output"] == "png" and "scale" in settings:
+        from .figures.style import DEFAULT_HEIGHT, DEFAULT_WIDTH  # lazy: plotly
+        try:
+            check_image_size(out.get("width") or DEFAULT_WIDTH, out.get("height") or DEFAULT_HEIGHT,
+                             out["scale"])
+        except WorkbenchError as exc:
+            raise BlockOptionError("scale", settings["scale"], str(exc).partition("allowed: ")[2]
+                                   + f" ({str(exc).partition(': ')[2].partition('; ')[0]})") from None
 
 
 def _scale(text: str) -> float:
