@@ -202,3 +202,40 @@ def test_a_browser_that_returns_no_png_leaves_the_old_file(tmp_path, monkeypatch
         write_figure(fig, out)
     assert out.read_bytes() == b"\x89PNG\r\n\x1a\nold figure"
     assert [p.name for p in tmp_path.iterdir()] == ["odds.png"]
+
+
+# ------------------------------------------------------------------- options left unused
+
+
+@pytest.mark.parametrize("kind, options, option, allowed", [
+    # the command line refuses --fraction --digits 3; a block printed fractions and dropped it
+    ("table", {"format": "fraction", "digits": "3"}, "digits", "only with format=percent or format=digits"),
+    ("ladder", {"format": "fraction", "digits": "3"}, "digits", "only with format=percent or format=digits"),
+    # without want the block shows the plain ladder: show and pool did nothing
+    ("ladder", {"show": "pools"}, "show", "only together with want"),
+    ("ladder", {"pool": "3"}, "pool", "only together with want"),
+    # with want the solution names its rungs, and pools are the columns of show=pools only
+    ("ladder", {"want": "Easy=0.9,Normal=0.7", "rungs": "Easy"}, "rungs", "no rungs together with want"),
+    ("ladder", {"want": "Easy=0.9,Normal=0.7", "pools": "1-3"}, "pools", "only together with show=pools"),
+    ("figure", {"kind": "ladder", "want": "Easy=0.9", "rungs": "Easy"}, "rungs", "no rungs together with want"),
+    # the parameters table lists defaults: a value was accepted and shown nowhere
+    ("parameters", {"dice": "3"}, "dice", "no parameter values in workbench-parameters"),
+])
+def test_an_option_its_block_would_ignore_is_an_error(kind, options, option, allowed):
+    """Before: each of these blocks built, the option silently ignored (the table showed the
+    same numbers as without it). Now the error names the option, its value and its use."""
+    from workbench.render import BlockOptionError
+    with pytest.raises(BlockOptionError) as caught:
+        parse_block(kind, "uwr", options)
+    assert (caught.value.option, caught.value.value) == (option, options[option])
+    assert allowed in caught.value.allowed
+
+
+def test_the_options_that_are_used_still_build():
+    solved = parse_block("ladder", "uwr", {"want": "Easy=0.9,Normal=0.7", "pools": "1-3", "show": "pools"})
+    header, rows = table_cells(solved)
+    assert header == ["Difficulty", "1 die", "2 dice", "3 dice"] and [r[0] for r in rows] == ["Easy", "Normal"]
+    # the solved Easy (target=2, favor+2) at 3 dice: a 4+ on at least two of three d6s
+    assert rows[0][3] == f"{100 * workbench.check('uwr', dice=3, target=2, favor=2).p_pass:.1f}%"
+    assert table_cells(parse_block("table", "uwr", {"format": "digits", "digits": "2", "pools": "2"}))[1][1][-1] \
+        == f"{workbench.check('uwr', dice=2, target=1).p_pass:.2f}"

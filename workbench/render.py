@@ -244,6 +244,10 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         sys_.resolve(**params)  # a bad parameter value fails here, naming the parameter
     except ParameterError as exc:
         raise BlockOptionError(exc.parameter, exc.value, exc.allowed) from None
+    if kind == "parameters" and params:   # the table lists defaults: a value would be ignored
+        name, value = next(iter(params.items()))
+        raise BlockOptionError(name, value, "no parameter values in workbench-parameters (it "
+                               "lists every parameter with its default); options: style, caption")
     _pool_as_typical(sys_, params, settings)
     out: dict[str, Any] = {"kind": kind, "system": sys_, "params": tuple(sorted(params.items())),
                            "options": tuple(sorted(given.items()))}
@@ -256,6 +260,9 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
     style = _choice("format", settings.get("format", "percent"), NUMBER_STYLES)
     default_digits = {"percent": 1, "digits": 3, "fraction": 0}[style]
     digits = _whole("digits", settings["digits"], 0, 15) if "digits" in settings else default_digits
+    if style == "fraction" and "digits" in settings:   # a fraction is exact: no decimals to set
+        raise BlockOptionError("digits", settings["digits"], "only with format=percent or "
+                               "format=digits (format=fraction writes exact fractions)")
     out["numbers"] = NumberFormat(style, digits)
     out["style"] = _choice("style", settings.get("style", "grid"), TABLE_STYLES)
     out["caption"] = settings.get("caption", "").strip()
@@ -280,6 +287,7 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
                        else typical_pool(sys_))
     if kind == "ladder":
         out["show"] = _choice("show", settings.get("show", "solution"), LADDER_SHOWS)
+        _ladder_options_used(settings, out["show"])
     if kind == "figure":
         out["figure"] = _choice("kind", settings.get("kind", "curve"), FIGURE_KINDS)
         if "base" in settings:
@@ -300,6 +308,9 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
             if option in settings and out["figure"] not in kinds:
                 raise BlockOptionError(option, settings[option], f"only with kind={' / kind='.join(kinds)} "
                                        f"(this figure is kind={out['figure']})")
+        if "rungs" in settings and "want" in settings:   # the solved ladder draws the wanted rungs
+            raise BlockOptionError("rungs", settings["rungs"], "no rungs together with want (the "
+                                   "wanted odds name the rungs: want=Easy=0.9,Normal=0.7)")
         if "pool" in settings and "want" not in settings:
             raise BlockOptionError("pool", settings["pool"], "only together with want (the pool the "
                                    "wanted odds are for)")
@@ -314,6 +325,25 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         _check_size(out, settings)
         out["alt"] = settings.get("alt") or _default_alt(sys_, out)
     return Block(**out)
+
+
+def _ladder_options_used(settings: Mapping[str, str], show: str) -> None:
+    """A ladder option its other options leave unused is an error, never silently ignored:
+    ``show`` and ``pool`` need ``want``; with ``want`` the wanted odds name the rungs, and
+    ``pools`` are the columns of ``show=pools`` only."""
+    if "want" not in settings:
+        for option in ("show", "pool"):
+            if option in settings:
+                raise BlockOptionError(option, settings[option], "only together with want (the "
+                                       "solved ladder; without want the block shows the ladder's "
+                                       "P(pass) per pool)")
+        return
+    if "rungs" in settings:
+        raise BlockOptionError("rungs", settings["rungs"], "no rungs together with want (the "
+                               "wanted odds name the rungs: want=Easy=0.9,Normal=0.7)")
+    if "pools" in settings and show != "pools":
+        raise BlockOptionError("pools", settings["pools"], "with want, only together with "
+                               "show=pools (the solved ladder across these pools)")
 
 
 def _not_an_option(kind: str, sys_: "System", name: str, value: str) -> None:
