@@ -239,3 +239,22 @@ def test_the_options_that_are_used_still_build():
     assert rows[0][3] == f"{100 * workbench.check('uwr', dice=3, target=2, favor=2).p_pass:.1f}%"
     assert table_cells(parse_block("table", "uwr", {"format": "digits", "digits": "2", "pools": "2"}))[1][1][-1] \
         == f"{workbench.check('uwr', dice=2, target=1).p_pass:.2f}"
+
+
+def test_a_figure_folder_with_spaces_is_still_linked(tmp_path):
+    """Before: ``--figures "my figs"`` wrote ``![...](my figs/uwr-ladder-....png)``, which no
+    Markdown tool reads as an image (a space ends the link). Now the link is percent-encoded."""
+    from urllib.parse import unquote
+    from workbench.render import figure_file_name
+    folder = tmp_path / "my figs (print)"
+    folder.mkdir()
+    page = "```workbench-figure uwr kind=ladder pools=1-2 alt=\"Odds [all] *rungs*\"\n```\n"
+    filled = fill_markdown(page, tmp_path / "rules.md", figures=folder, draw=False).text
+    images = [child for token in _MD.parse(filled) if token.type == "inline"
+              for child in token.children if child.type == "image"]
+    assert len(images) == 1
+    src = images[0].attrs["src"]
+    name = figure_file_name(parse_block("figure", "uwr", {"kind": "ladder", "pools": "1-2",
+                                                          "alt": "Odds [all] *rungs*"}))
+    assert (tmp_path / unquote(src)) == folder / name
+    assert images[0].children[0].content == "Odds [all] *rungs*"   # the alt text as given

@@ -35,6 +35,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from markdown_it import MarkdownIt
 
@@ -294,7 +295,9 @@ def _figure(block: Block, folder: Path, page_dir: Path, draw: bool) -> tuple[str
     path = folder / figure_file_name(block)
     if draw:
         write_figure_file(block, folder)
-    link = Path(os.path.relpath(path, page_dir)).as_posix()
+    # Percent-encoded: a space or parenthesis in a folder's name would end the link
+    # (![alt](my figs/a.png) is no image); every Markdown tool and browser decodes %20.
+    link = quote(Path(os.path.relpath(path, page_dir)).as_posix(), safe="/")
     if block.output == "html":
         picture = (f'<iframe src="{html.escape(link)}" title="{html.escape(block.alt)}" '
                    'width="100%" height="520" style="border:0"></iframe>')
