@@ -258,3 +258,21 @@ def test_a_figure_folder_with_spaces_is_still_linked(tmp_path):
                                                           "alt": "Odds [all] *rungs*"}))
     assert (tmp_path / unquote(src)) == folder / name
     assert images[0].children[0].content == "Odds [all] *rungs*"   # the alt text as given
+
+
+@pytest.mark.parametrize("fmt", ["rst-grid", "rst-list", "rst-csv"])
+def test_rst_tables_keep_a_label_with_a_line_break_inside(fmt):
+    """Before: a tier or rung name with a line break ("Routine\\nsecond line", as a data file
+    may write it) put its second line outside the list-table / csv-table directive's body:
+    docutils reported an error and the table lost its row. Now the break is a space."""
+    import pandas as pd
+    from docutils import nodes
+    from docutils.core import publish_doctree
+    frame = pd.DataFrame({"tier": ["Routine\nsecond line", "*Average*", "`hit`_x_"],
+                          "p": [0.5, 0.25, 0.25]})
+    doctree = publish_doctree(workbench.render_table(frame, fmt),
+                              settings_overrides={"report_level": 5, "halt_level": 5})
+    assert not list(doctree.findall(nodes.system_message))
+    cells = [[entry.astext() for entry in row.findall(nodes.entry)] for row in doctree.findall(nodes.row)]
+    assert cells == [["tier", "p"], ["Routine second line", "50.0%"], ["*Average*", "25.0%"],
+                     ["`hit`_x_", "25.0%"]]

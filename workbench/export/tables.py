@@ -170,7 +170,9 @@ def md_escape(text: str) -> str:
 
 def rst_escape(text: str) -> str:
     """Escape inline-markup characters so a cell reads as the literal text it holds."""
-    text = _RST_SPECIAL.sub(r"\\\1", text)
+    # A line break would end a list-table item or csv-table row (its next line falls out of
+    # the directive's indented body): a space, as in a Markdown cell.
+    text = _RST_SPECIAL.sub(r"\\\1", re.sub(r"\s*[\r\n]+\s*", " ", text))
     # A cell that starts like a list item or option would be parsed as one; escape its lead.
     return "\\" + text if re.match(r"^([-+•]\s|\d+[.)]\s|#\.)", text) else text
 
