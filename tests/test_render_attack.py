@@ -276,3 +276,16 @@ def test_rst_tables_keep_a_label_with_a_line_break_inside(fmt):
     cells = [[entry.astext() for entry in row.findall(nodes.entry)] for row in doctree.findall(nodes.row)]
     assert cells == [["tier", "p"], ["Routine second line", "50.0%"], ["*Average*", "25.0%"],
                      ["`hit`_x_", "25.0%"]]
+
+
+def test_a_long_tier_name_is_wrapped_in_the_legend(markup, tmp_path):
+    """Before: a tier named in a sentence was one legend line: in an 800 px outcomes figure the
+    plot shrank to a quarter of the width. Now legend names break after 32 characters."""
+    long = "Strong hit with a very very long name that goes on and on and on"
+    markup.write_text(MARKUP.replace('"Strong [hit](x) <b>~~big~~</b> &amp;"', f'"{long}"'),
+                      encoding="utf-8")
+    fig = build_figure(parse_block("figure", str(markup), {"kind": "outcomes"}))
+    names = [trace.name for trace in fig.data]
+    assert [name.replace("<br>", " ") for name in names] == list(workbench.check(str(markup)).tiers.outcomes)
+    assert max(len(line) for name in names for line in name.split("<br>")) <= 32
+    assert names[-1] == "Strong hit with a very very long<br>name that goes on and on and on"

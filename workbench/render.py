@@ -542,11 +542,12 @@ def build_figure(block: Block):
         ['Easy', 'Normal', 'Difficult', 'Extreme']
     """
     from . import figures  # lazy: plotly
+    from .figures.style import wrap_legend  # lazy: plotly
 
     params, pools = block.param_dict, list(block.pools)
     rungs = list(block.rungs) if block.rungs else None
     entry = (block.system.id, block.system, params)
-    fig = _draw(block, figures, params, pools, rungs, entry)
+    fig = wrap_legend(_draw(block, figures, params, pools, rungs, entry))
     if block.width is not None:
         fig.layout.width = block.width
     if block.height is not None:

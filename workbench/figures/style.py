@@ -100,6 +100,27 @@ def outcome_colours(count: int) -> list[str]:
     return sample_colorscale(list(OUTCOME_SCALE), [i / (count - 1) for i in range(count)])
 
 
+#: Longest line of a legend entry: a longer tier or rung name is broken over lines.
+LEGEND_LINE = 32
+
+
+def wrap_legend(fig: go.Figure, most: int = LEGEND_LINE) -> go.Figure:
+    """Break legend names longer than ``most`` characters over lines, so a tier named in a
+    sentence does not take the width of the plot (hover texts carry their own names).
+
+    Example:
+        >>> fig = wrap_legend(go.Figure(go.Bar(name="Strong hit with a very long name that goes on")))
+        >>> fig.data[0].name
+        'Strong hit with a very long name<br>that goes on'
+    """
+    import textwrap
+    for trace in fig.data:
+        name = trace.name
+        if isinstance(name, str) and len(name) > most and "<br>" not in name:
+            trace.name = "<br>".join(textwrap.wrap(name, most))
+    return fig
+
+
 def percent_axis(**extra: Any) -> dict:
     """A y axis for probabilities: 0-100 % with whole-percent ticks."""
     return {"tickformat": ".0%", "range": [-0.02, 1.02], **extra}
