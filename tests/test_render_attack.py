@@ -289,3 +289,29 @@ def test_a_long_tier_name_is_wrapped_in_the_legend(markup, tmp_path):
     assert [name.replace("<br>", " ") for name in names] == list(workbench.check(str(markup)).tiers.outcomes)
     assert max(len(line) for name in names for line in name.split("<br>")) <= 32
     assert names[-1] == "Strong hit with a very very long<br>name that goes on and on and on"
+
+
+# ----------------------------------------------- a ladder that sets the pool parameter itself
+
+
+def test_cypher_table_is_not_eleven_copies_of_each_rung(capsys):
+    """Before: Cypher's ladder sets ``level``, its pool parameter, so ``workbench table cypher``
+    and a workbench-table block headed eleven columns ``level 0`` ... ``level 10`` that all
+    showed the rung's own odds (75% under "level 7", where workbench.check says 0%). Now the
+    table has one row per rung with the tier shares and P(pass), as for a system without a
+    pool, and pools are refused."""
+    from workbench.render import BlockOptionError
+    header, rows = table_cells(parse_block("table", "cypher", {"format": "digits", "digits": "4"}))
+    assert header == ["Difficulty", "Setting", "GM intrusion", "Ordinary", "Minor effect",
+                      "Major effect", "P(pass)"]
+    for row in rows:
+        level = int(row[1].removeprefix("level="))
+        result = workbench.check("cypher", level=level)
+        assert row[-1] == f"{result.p_pass:.4f}"
+        assert row[2:-1] == [f"{p:.4f}" for p in result.tiers.probabilities]
+    assert table_cells(parse_block("ladder", "cypher", {}))[0] == ["Difficulty", "P(pass)"]
+    with pytest.raises(BlockOptionError) as caught:
+        parse_block("table", "cypher", {"pools": "1-3"})
+    assert caught.value.value == "1-3" and "its ladder sets level itself" in caught.value.allowed
+    assert main(["table", "cypher", "--pools", "1-3"]) == 2
+    assert "--pools got '1-3'; allowed: no --pools for cypher" in capsys.readouterr().err

@@ -34,7 +34,7 @@ from .errors import ParameterError, WorkbenchError
 from .limits import check_image_size
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
 from .analysis import pools_for, typical_pool
-from .ladders import difficulty_table, ladder_table, pool_label, solve_ladder
+from .ladders import column_knob, difficulty_table, ladder_table, pool_label, solve_ladder
 from .rules.content import content_key
 from .rules.registry import get_system
 from .rules.system import System
@@ -251,6 +251,11 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
     _pool_as_typical(sys_, params, settings)
     out: dict[str, Any] = {"kind": kind, "system": sys_, "params": tuple(sorted(params.items())),
                            "options": tuple(sorted(given.items()))}
+    if "pools" in settings and kind in ("table", "ladder") and sys_.pool_parameter \
+            and not column_knob(sys_):
+        raise BlockOptionError("pools", settings["pools"], f"no pools for {sys_.id}: its ladder "
+                               f"sets {sys_.pool_parameter} itself, so the table has no column "
+                               f"per {sys_.pool_parameter} (leave pools out)")
     if "pools" in settings or not sys_.pool_parameter:
         out["pools"] = parse_pools(settings.get("pools", DEFAULT_POOLS))
     else:   # the pools its rules allow: Risk's 1-3 dice, a skill's 10, 20, ... 90
@@ -517,7 +522,7 @@ def parameters_frame(system: "str | System") -> "pd.DataFrame":
 def _pool_headed(block: Block, frame: "pd.DataFrame") -> "pd.DataFrame":
     """Columns headed as designers write pools (``1 die``, ``B3``, ``3d6``), rungs a column."""
     frame = frame.copy()
-    if block.system.pool_parameter and len(frame.columns) == len(block.pools):
+    if column_knob(block.system) and len(frame.columns) == len(block.pools):
         quality = block.param_dict.get("quality")
         frame.columns = [pool_label(block.system, n, quality) for n in block.pools]
     frame.index.name = "Difficulty"

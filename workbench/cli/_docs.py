@@ -16,6 +16,7 @@ from ..analysis import pools_for, typical_pool
 from ..errors import WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
 from ..ladders import (
+    column_knob,
     difficulty_knobs,
     difficulty_table,
     pool_label,
@@ -191,6 +192,11 @@ def run_table(args) -> int:
         checked_out_path(args.out)
         not_a_data_file(args.out, args.system)
     pools = None if args.pools is None else parse_pools(args.pools)
+    system = get_system(args.system)
+    if pools is not None and system.pool_parameter and not column_knob(system):
+        raise WorkbenchError(f"--pools got {args.pools!r}; allowed: no --pools for {system.id}: "
+                             f"its ladder sets {system.pool_parameter} itself, so the table has "
+                             f"no column per {system.pool_parameter}")
     frame = difficulty_table(args.system, pools, condition=args.condition,
                              **parse_assignments(args.params))
     write_text(render_table(frame, args.format, numbers), args.out)
