@@ -315,3 +315,21 @@ def test_cypher_table_is_not_eleven_copies_of_each_rung(capsys):
     assert caught.value.value == "1-3" and "its ladder sets level itself" in caught.value.allowed
     assert main(["table", "cypher", "--pools", "1-3"]) == 2
     assert "--pools got '1-3'; allowed: no --pools for cypher" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"kind": "check"}, {"kind": "outcomes"}, {"height": "700"},
+    {"compare": "arrata"}, {"compare": "arrata,fons,unnamed,fate"},
+])
+def test_an_interactive_figure_gets_a_frame_as_tall_as_itself(options, tmp_path):
+    """Before: an ``output=html`` figure was shown in an iframe 520 px tall whatever its
+    height: five compared systems (1040 px of panels) or height=700 were squeezed into 520,
+    the panels half as tall as drawn. Now the frame is the figure's height and 40 px."""
+    import re
+    from workbench.render import figure_height
+    block = parse_block("figure", "uwr", options)
+    assert figure_height(block) == build_figure(block).layout.height
+    words = " ".join(f"{name}={value}" for name, value in options.items())
+    page = f"```workbench-figure uwr {words} output=html\n```\n"
+    filled = fill_markdown(page, tmp_path / "rules.md", draw=False).text
+    assert re.search(r'<iframe [^>]*height="(\d+)"', filled).group(1) == str(figure_height(block) + 40)

@@ -41,7 +41,8 @@ from markdown_it import MarkdownIt
 
 from .errors import WorkbenchError
 from .export.tables import md_escape, render_table
-from .render import Block, figure_file_name, parse_block, table_frame, write_figure_file
+from .render import (Block, figure_file_name, iframe_height, parse_block, table_frame,
+                     write_figure_file)
 
 BEGIN = "<!-- workbench:begin -->"
 END = "<!-- workbench:end -->"
@@ -300,7 +301,7 @@ def _figure(block: Block, folder: Path, page_dir: Path, draw: bool) -> tuple[str
     link = quote(Path(os.path.relpath(path, page_dir)).as_posix(), safe="/")
     if block.output == "html":
         picture = (f'<iframe src="{html.escape(link)}" title="{html.escape(block.alt)}" '
-                   'width="100%" height="520" style="border:0"></iframe>')
+                   f'width="100%" height="{iframe_height(block)}" style="border:0"></iframe>')
     else:
         picture = f"![{md_escape(block.alt)}]({link})"   # a "]" would end the link text
     return picture + _caption(block), path

@@ -583,6 +583,29 @@ def _draw(block: Block, figures, params, pools, rungs, entry):
                                  **params)
 
 
+def figure_height(block: Block) -> int:
+    """The height in pixels the block's figure is drawn at, without drawing it: an iframe
+    showing the interactive figure must be as tall, or the figure shrinks to fit the frame
+    (a compare of five systems, 1040 px of panels, squeezed into 520).
+
+    Example:
+        >>> figure_height(parse_block("figure", "uwr", {"compare": "arrata,fons,unnamed,fate"}))
+        1040
+    """
+    from .figures.style import DEFAULT_HEIGHT, PANEL_HEIGHT  # lazy: plotly
+    if block.height is not None:
+        return block.height
+    if block.compare:   # figures.curve_panels: two panels a row
+        return PANEL_HEIGHT * -(-(1 + len(block.compare)) // 2) + PANELS_MARGIN
+    return DEFAULT_HEIGHT
+
+
+def iframe_height(block: Block) -> int:
+    """The height of the iframe an interactive figure is shown in: the figure's own and 40 px
+    for the page's margins (520 for the default 480 px figure)."""
+    return figure_height(block) + 40
+
+
 def figure_file_name(block: Block) -> str:
     """A file name that changes whenever the figure would: ``<system>-<kind>-<key>.<ext>``."""
     return f"{block.system.id}-{block.figure}-{block.cache_key()[:12]}.{block.output}"
