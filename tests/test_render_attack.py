@@ -333,3 +333,18 @@ def test_an_interactive_figure_gets_a_frame_as_tall_as_itself(options, tmp_path)
     page = f"```workbench-figure uwr {words} output=html\n```\n"
     filled = fill_markdown(page, tmp_path / "rules.md", draw=False).text
     assert re.search(r'<iframe [^>]*height="(\d+)"', filled).group(1) == str(figure_height(block) + 40)
+
+
+def test_scale_on_an_svg_is_an_error(tmp_path, capsys):
+    """Before: ``scale=3 output=svg`` (or ``workbench figure --scale 3 --out odds.svg``) was
+    accepted and did nothing: an SVG keeps its size in its own units."""
+    from workbench.render import BlockOptionError
+    with pytest.raises(BlockOptionError) as caught:
+        parse_block("figure", "uwr", {"scale": "3", "output": "svg"})
+    assert (caught.value.option, caught.value.value) == ("scale", "3")
+    assert caught.value.allowed.startswith("only with output=png")
+    assert parse_block("figure", "uwr", {"scale": "3", "output": "html"}).scale == 3
+    out = tmp_path / "odds.svg"
+    assert main(["figure", "uwr", "--scale", "3", "--out", str(out)]) == 2
+    assert "--scale got '3'; allowed: only with output=png" in capsys.readouterr().err
+    assert not out.exists()

@@ -327,6 +327,10 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         if "scale" in settings:
             out["scale"] = _scale(settings["scale"])
         out["output"] = _choice("output", settings.get("output", "png"), FIGURE_OUTPUTS)
+        if "scale" in settings and out["output"] == "svg":   # an SVG keeps its size in its units
+            raise BlockOptionError("scale", settings["scale"], "only with output=png (or html, "
+                                   "whose PNG for other builders it scales); an SVG scales "
+                                   "without loss: set its width and height")
         _check_size(out, settings)
         out["alt"] = settings.get("alt") or _default_alt(sys_, out)
     return Block(**out)
