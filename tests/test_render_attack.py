@@ -348,3 +348,21 @@ def test_scale_on_an_svg_is_an_error(tmp_path, capsys):
     assert main(["figure", "uwr", "--scale", "3", "--out", str(out)]) == 2
     assert "--scale got '3'; allowed: only with output=png" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("system, pools, outside", [("l5r-4e", "1-100", "roll from 1 to 10 (not 11)"),
+                                                     ("star-wars-d6", "0-3", "dice from 1 to 15 (not 0)"),
+                                                     ("fate", "0-9", "skill from 0 to 8 (not 9)")])
+def test_pools_a_system_cannot_roll_are_named_as_given(system, pools, outside, capsys, tmp_path):
+    """Before: ``pools=1-100`` for Legend of the Five Rings failed with "parameter 'roll' got
+    11", a value the author never wrote (and a curve figure silently drew 1-10 instead). Now
+    the error names the pools given and the sizes the system can roll."""
+    from workbench.render import BlockOptionError
+    for kind in ("table", "ladder", "figure"):
+        with pytest.raises(BlockOptionError) as caught:
+            parse_block(kind, system, {"pools": pools})
+        assert (caught.value.option, caught.value.value) == ("pools", pools)
+        assert caught.value.allowed == f"pool sizes {system} can roll: its {outside}"
+    assert main(["table", system, "--pools", pools]) == 2
+    assert f"--pools got '{pools}'; allowed: pool sizes {system} can roll: its {outside}" \
+        in capsys.readouterr().err

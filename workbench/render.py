@@ -33,7 +33,7 @@ from ._version import __version__
 from .errors import ParameterError, WorkbenchError
 from .limits import check_image_size
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
-from .analysis import pools_for, typical_pool
+from .analysis import pool_bounds, pools_for, typical_pool
 from .ladders import column_knob, difficulty_table, ladder_table, pool_label, solve_ladder
 from .rules.content import content_key
 from .rules.registry import get_system
@@ -258,6 +258,7 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
                                f"per {sys_.pool_parameter} (leave pools out)")
     if "pools" in settings or not sys_.pool_parameter:
         out["pools"] = parse_pools(settings.get("pools", DEFAULT_POOLS))
+        _pools_within(sys_, out["pools"], settings)
     else:   # the pools its rules allow: Risk's 1-3 dice, a skill's 10, 20, ... 90
         out["pools"] = tuple(pools_for(sys_, parse_pools(DEFAULT_POOLS)))
     if "rungs" in settings:
@@ -334,6 +335,18 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         _check_size(out, settings)
         out["alt"] = settings.get("alt") or _default_alt(sys_, out)
     return Block(**out)
+
+
+def _pools_within(sys_: "System", pools: tuple[int, ...], settings: Mapping[str, str]) -> None:
+    """Pool sizes the system cannot roll are named as the pools given (not as the one size
+    the check refused: "parameter 'roll' got 11" for pools=1-100)."""
+    if "pools" not in settings or not sys_.pool_parameter:
+        return
+    low, high = pool_bounds(sys_)
+    outside = [n for n in pools if not low <= n <= high]
+    if outside:
+        raise BlockOptionError("pools", settings["pools"], f"pool sizes {sys_.id} can roll: its "
+                               f"{sys_.pool_parameter} from {low} to {high} (not {outside[0]})")
 
 
 def _ladder_options_used(settings: Mapping[str, str], show: str) -> None:
