@@ -110,7 +110,10 @@ def difficulty_table(system: "str | System", pool_sizes: Iterable[int] | None = 
     import pandas as pd  # lazy: pandas
     sys_ = get_system(system)
     if not sys_.ladder:
-        raise WorkbenchError(f"{sys_.id}: has no difficulty ladder ([[ladder]] in its data file)")
+        raise WorkbenchError(f"{sys_.id}: has no difficulty ladder ([[ladder]] in its data file), "
+                             "so no difficulty table; allowed: a system with a ladder (workbench "
+                             "systems), or for this one its P(pass) per pool (workbench ladder_table, "
+                             "a workbench-ladder block) or a check / outcomes figure")
     head = pd.DataFrame({"Difficulty": [r.name for r in sys_.ladder]})
     if any(r.example for r in sys_.ladder):
         head["Example"] = [r.example for r in sys_.ladder]
