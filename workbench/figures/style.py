@@ -12,6 +12,7 @@ Differences between two P(pass) values are shown in percentage points (``pp``), 
 """
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Iterable, Sequence
 
 import plotly.graph_objects as go
@@ -113,7 +114,6 @@ def wrap_legend(fig: go.Figure, most: int = LEGEND_LINE) -> go.Figure:
         >>> fig.data[0].name
         'Strong hit with a very long name<br>that goes on'
     """
-    import textwrap
     for trace in fig.data:
         name = trace.name
         if isinstance(name, str) and len(name) > most and "<br>" not in name:
