@@ -337,8 +337,9 @@ def test_numeric_choices_from_text(write, capsys):
     assert '"2": 0.25' in capsys.readouterr().out
     # A rulebook block (Sphinx and Markdown read options as text) sets it too.
     from workbench.render import parse_block
-    assert dict(parse_block("parameters", path, {"size": "4"}).params) == {"size": "4"}
-    assert parse_block("parameters", path, {"size": "4"}).system.resolve(size="4")["size"] == 4
+    block = parse_block("figure", path, {"kind": "check", "size": "4"})
+    assert dict(block.params) == {"size": "4"}
+    assert block.system.resolve(**block.param_dict)["size"] == 4
 
 
 # -- variants: an effect replaces the base's -------------------------------------------------

@@ -46,6 +46,22 @@ from .rules.system import Rung, System
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd  # lazy: pandas
 
+def column_knob(system: "str | System") -> str | None:
+    """The parameter a table's columns step through: the system's pool parameter, unless its
+    ladder sets that parameter itself (Cypher's rungs are task levels: a column per level
+    would only repeat each rung's odds under another level's heading).
+
+    Example:
+        >>> column_knob("uwr"), column_knob("cypher"), column_knob("erzahlspiel")
+        ('dice', None, None)
+    """
+    sys_ = get_system(system)
+    name = sys_.pool_parameter
+    if name and any(name in rung.set or name in rung.add for rung in sys_.ladder):
+        return None
+    return name
+
+
 def ladder_table(system: "str | System", pool_sizes: Iterable[int] | None = None,
                  rungs: "Sequence[str | Rung] | None" = None, condition: str | None = None,
                  **params: Any) -> pd.DataFrame:
@@ -64,7 +80,7 @@ def ladder_table(system: "str | System", pool_sizes: Iterable[int] | None = None
     sys_ = get_system(system)
     sizes = pool_size_list(default_pool_sizes(sys_) if pool_sizes is None else pool_sizes)
     long = success_curve(sys_, sizes or [1], rungs, condition=condition, **params)
-    if not sys_.pool_parameter:
+    if not column_knob(sys_):
         long = long.drop_duplicates("rung")
         table = long.set_index("rung")[["p_pass"]].rename(columns={"p_pass": "P(pass)"})
         table.columns.name = None
@@ -94,12 +110,15 @@ def difficulty_table(system: "str | System", pool_sizes: Iterable[int] | None = 
     import pandas as pd  # lazy: pandas
     sys_ = get_system(system)
     if not sys_.ladder:
-        raise WorkbenchError(f"{sys_.id}: has no difficulty ladder ([[ladder]] in its data file)")
+        raise WorkbenchError(f"{sys_.id}: has no difficulty ladder ([[ladder]] in its data file), "
+                             "so no difficulty table; allowed: a system with a ladder (workbench "
+                             "systems), or for this one its P(pass) per pool (workbench ladder_table, "
+                             "a workbench-ladder block) or a check / outcomes figure")
     head = pd.DataFrame({"Difficulty": [r.name for r in sys_.ladder]})
     if any(r.example for r in sys_.ladder):
         head["Example"] = [r.example for r in sys_.ladder]
     head["Setting"] = [r.describe() for r in sys_.ladder]
-    if not sys_.pool_parameter:
+    if not column_knob(sys_):
         shares = []
         for rung in sys_.ladder:
             result = check(sys_, **sys_.with_rung(rung, **params))

@@ -55,6 +55,10 @@ MAX_CAMPAIGN_CHECKS = 20_000
 MAX_DATA_FILE_BYTES = 1_000_000
 """Largest system or variant data file read (the shipped ones are about 2 kB)."""
 
+MAX_IMAGE_PIXELS = 16384 * 16384
+"""Most pixels in one PNG (width x height after ``scale``): Chromium's largest canvas. A
+larger image comes back from the browser as a few bytes that are no PNG at all."""
+
 MAX_DIGITS = 30
 """Longest whole number accepted as text (far past every limit above; stops 5000-digit input)."""
 
@@ -160,3 +164,22 @@ LADDER_COMPARISONS = Budget("comparisons of settings", 10**8, "WORKBENCH_MAX_LAD
 """Comparisons one ladder search may make: every pair of distinct settings at every pool of the
 range, and again for every rung (a minute or so at the limit; a wide knob range such as favor
 -1000 to 1000 is mostly settings with the very same odds, which count once)."""
+
+
+def check_image_size(width: float, height: float, scale: float) -> None:
+    """Refuse a PNG larger than Chromium can draw (:data:`~workbench.limits.MAX_IMAGE_PIXELS`),
+    naming the scale, the size it gives and the largest scale that fits.
+
+    Example:
+        >>> check_image_size(5000, 5000, 10)
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: scale got 10: a 5000 x 5000 figure would be a 50000 x 50000 px image (2,500,000,000 pixels); allowed: at most 268,435,456 pixels (16384 x 16384), here a scale up to 3.27 or a smaller width and height
+    """
+    wide, high = round(width * scale), round(height * scale)
+    if wide * high > MAX_IMAGE_PIXELS:
+        fits = int((MAX_IMAGE_PIXELS / (width * height)) ** 0.5 * 100) / 100
+        raise WorkbenchError(
+            f"scale got {scale:g}: a {width:g} x {height:g} figure would be a {wide} x {high} px "
+            f"image ({wide * high:,} pixels); allowed: at most {MAX_IMAGE_PIXELS:,} pixels "
+            f"(16384 x 16384), here a scale up to {fits:g} or a smaller width and height")

@@ -35,12 +35,14 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from markdown_it import MarkdownIt
 
 from .errors import WorkbenchError
-from .export.tables import render_table
-from .render import Block, figure_file_name, parse_block, table_frame, write_figure_file
+from .export.tables import md_escape, render_table
+from .render import (Block, figure_file_name, iframe_height, parse_block, table_frame,
+                     write_figure_file)
 
 BEGIN = "<!-- workbench:begin -->"
 END = "<!-- workbench:end -->"
@@ -282,21 +284,27 @@ def _options(words: str, where: str) -> tuple[str, dict[str, str]]:
 
 def _table(block: Block) -> str:
     text = render_table(table_frame(block), "md", block.numbers)
-    return text + (f"\n\n*{block.caption}*" if block.caption else "")
+    return text + _caption(block)
+
+
+def _caption(block: Block) -> str:
+    """The caption as the literal text given (as the Sphinx directives show it), in italics."""
+    return f"\n\n*{md_escape(block.caption)}*" if block.caption else ""
 
 
 def _figure(block: Block, folder: Path, page_dir: Path, draw: bool) -> tuple[str, Path]:
     path = folder / figure_file_name(block)
     if draw:
         write_figure_file(block, folder)
-    link = Path(os.path.relpath(path, page_dir)).as_posix()
+    # Percent-encoded: a space or parenthesis in a folder's name would end the link
+    # (![alt](my figs/a.png) is no image); every Markdown tool and browser decodes %20.
+    link = quote(Path(os.path.relpath(path, page_dir)).as_posix(), safe="/")
     if block.output == "html":
         picture = (f'<iframe src="{html.escape(link)}" title="{html.escape(block.alt)}" '
-                   'width="100%" height="520" style="border:0"></iframe>')
+                   f'width="100%" height="{iframe_height(block)}" style="border:0"></iframe>')
     else:
-        alt = re.sub(r"([\\\[\]])", r"\\\1", block.alt)   # brackets would end the link text
-        picture = f"![{alt}]({link})"
-    return picture + (f"\n\n*{block.caption}*" if block.caption else ""), path
+        picture = f"![{md_escape(block.alt)}]({link})"   # a "]" would end the link text
+    return picture + _caption(block), path
 
 
 def _parsed(spec: _Spec, source: Path, resolve) -> tuple[str, Block]:

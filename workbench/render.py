@@ -31,9 +31,10 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ._version import __version__
 from .errors import ParameterError, WorkbenchError
+from .limits import check_image_size
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
-from .analysis import pools_for, typical_pool
-from .ladders import difficulty_table, ladder_table, pool_label, solve_ladder
+from .analysis import pool_bounds, pools_for, typical_pool
+from .ladders import column_knob, difficulty_table, ladder_table, pool_label, solve_ladder
 from .rules.content import content_key
 from .rules.registry import get_system
 from .rules.system import System
@@ -53,6 +54,8 @@ MAX_POOL = 100
 #: Bounds of a figure's drawn size: sides in pixels, and the scale of PNG / SVG pixels.
 MIN_SIDE, MAX_SIDE = 200, 5000
 MIN_SCALE, MAX_SCALE = 0.5, 10.0
+#: The least height of one row of a curve's compare panels, and the title and axes around them.
+MIN_PANEL_HEIGHT, PANELS_MARGIN = 150, 140
 
 #: Every block option, the kinds it belongs to and what it allows (the text of error messages).
 OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -241,11 +244,21 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         sys_.resolve(**params)  # a bad parameter value fails here, naming the parameter
     except ParameterError as exc:
         raise BlockOptionError(exc.parameter, exc.value, exc.allowed) from None
+    if kind == "parameters" and params:   # the table lists defaults: a value would be ignored
+        name, value = next(iter(params.items()))
+        raise BlockOptionError(name, value, "no parameter values in workbench-parameters (it "
+                               "lists every parameter with its default); options: style, caption")
     _pool_as_typical(sys_, params, settings)
     out: dict[str, Any] = {"kind": kind, "system": sys_, "params": tuple(sorted(params.items())),
                            "options": tuple(sorted(given.items()))}
+    if "pools" in settings and kind in ("table", "ladder") and sys_.pool_parameter \
+            and not column_knob(sys_):
+        raise BlockOptionError("pools", settings["pools"], f"no pools for {sys_.id}: its ladder "
+                               f"sets {sys_.pool_parameter} itself, so the table has no column "
+                               f"per {sys_.pool_parameter} (leave pools out)")
     if "pools" in settings or not sys_.pool_parameter:
         out["pools"] = parse_pools(settings.get("pools", DEFAULT_POOLS))
+        _pools_within(sys_, out["pools"], settings)
     else:   # the pools its rules allow: Risk's 1-3 dice, a skill's 10, 20, ... 90
         out["pools"] = tuple(pools_for(sys_, parse_pools(DEFAULT_POOLS)))
     if "rungs" in settings:
@@ -253,6 +266,9 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
     style = _choice("format", settings.get("format", "percent"), NUMBER_STYLES)
     default_digits = {"percent": 1, "digits": 3, "fraction": 0}[style]
     digits = _whole("digits", settings["digits"], 0, 15) if "digits" in settings else default_digits
+    if style == "fraction" and "digits" in settings:   # a fraction is exact: no decimals to set
+        raise BlockOptionError("digits", settings["digits"], "only with format=percent or "
+                               "format=digits (format=fraction writes exact fractions)")
     out["numbers"] = NumberFormat(style, digits)
     out["style"] = _choice("style", settings.get("style", "grid"), TABLE_STYLES)
     out["caption"] = settings.get("caption", "").strip()
@@ -277,6 +293,7 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
                        else typical_pool(sys_))
     if kind == "ladder":
         out["show"] = _choice("show", settings.get("show", "solution"), LADDER_SHOWS)
+        _ladder_options_used(settings, out["show"])
     if kind == "figure":
         out["figure"] = _choice("kind", settings.get("kind", "curve"), FIGURE_KINDS)
         if "base" in settings:
@@ -297,6 +314,9 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
             if option in settings and out["figure"] not in kinds:
                 raise BlockOptionError(option, settings[option], f"only with kind={' / kind='.join(kinds)} "
                                        f"(this figure is kind={out['figure']})")
+        if "rungs" in settings and "want" in settings:   # the solved ladder draws the wanted rungs
+            raise BlockOptionError("rungs", settings["rungs"], "no rungs together with want (the "
+                                   "wanted odds name the rungs: want=Easy=0.9,Normal=0.7)")
         if "pool" in settings and "want" not in settings:
             raise BlockOptionError("pool", settings["pool"], "only together with want (the pool the "
                                    "wanted odds are for)")
@@ -308,8 +328,44 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         if "scale" in settings:
             out["scale"] = _scale(settings["scale"])
         out["output"] = _choice("output", settings.get("output", "png"), FIGURE_OUTPUTS)
+        if "scale" in settings and out["output"] == "svg":   # an SVG keeps its size in its units
+            raise BlockOptionError("scale", settings["scale"], "only with output=png (or html, "
+                                   "whose PNG for other builders it scales); an SVG scales "
+                                   "without loss: set its width and height")
+        _check_size(out, settings)
         out["alt"] = settings.get("alt") or _default_alt(sys_, out)
     return Block(**out)
+
+
+def _pools_within(sys_: "System", pools: tuple[int, ...], settings: Mapping[str, str]) -> None:
+    """Pool sizes the system cannot roll are named as the pools given (not as the one size
+    the check refused: "parameter 'roll' got 11" for pools=1-100)."""
+    if "pools" not in settings or not sys_.pool_parameter:
+        return
+    low, high = pool_bounds(sys_)
+    outside = [n for n in pools if not low <= n <= high]
+    if outside:
+        raise BlockOptionError("pools", settings["pools"], f"pool sizes {sys_.id} can roll: its "
+                               f"{sys_.pool_parameter} from {low} to {high} (not {outside[0]})")
+
+
+def _ladder_options_used(settings: Mapping[str, str], show: str) -> None:
+    """A ladder option its other options leave unused is an error, never silently ignored:
+    ``show`` and ``pool`` need ``want``; with ``want`` the wanted odds name the rungs, and
+    ``pools`` are the columns of ``show=pools`` only."""
+    if "want" not in settings:
+        for option in ("show", "pool"):
+            if option in settings:
+                raise BlockOptionError(option, settings[option], "only together with want (the "
+                                       "solved ladder; without want the block shows the ladder's "
+                                       "P(pass) per pool)")
+        return
+    if "rungs" in settings:
+        raise BlockOptionError("rungs", settings["rungs"], "no rungs together with want (the "
+                               "wanted odds name the rungs: want=Easy=0.9,Normal=0.7)")
+    if "pools" in settings and show != "pools":
+        raise BlockOptionError("pools", settings["pools"], "with want, only together with "
+                               "show=pools (the solved ladder across these pools)")
 
 
 def _not_an_option(kind: str, sys_: "System", name: str, value: str) -> None:
@@ -369,6 +425,30 @@ def _knob(sys_: "System", settings: Mapping[str, str], params: Mapping[str, str]
     if not levels or len(set(levels)) != len(levels):
         raise BlockOptionError("levels", settings["levels"], OPTIONS["levels"][1] + ", each once")
     return knob, tuple(levels)
+
+
+def _check_size(out: Mapping[str, Any], settings: Mapping[str, str]) -> None:
+    """A size that leaves each compared system's panel a few pixels tall, or a PNG larger
+    than the browser can draw, is refused before anything is computed."""
+    if out.get("compare") and out.get("height") is not None:
+        from .figures.style import PANEL_HEIGHT  # lazy: plotly
+        panels = 1 + len(out["compare"])
+        rows = -(-panels // 2)   # two panels a row (figures.curve_panels)
+        # Rows of panels closer than their default height overlap: a panel's title runs into
+        # the axis title of the panel above; one row may be lower.
+        least = PANELS_MARGIN + (MIN_PANEL_HEIGHT if rows == 1 else PANEL_HEIGHT * rows)
+        if out["height"] < least:
+            raise BlockOptionError("height", settings["height"], f"at least {least} px for {panels} "
+                                   f"panels in {rows} row{'s' if rows > 1 else ''} (compare draws one "
+                                   f"panel per system, two a row), up to {MAX_SIDE}")
+    if out["output"] == "png" and "scale" in settings:
+        from .figures.style import DEFAULT_HEIGHT, DEFAULT_WIDTH  # lazy: plotly
+        try:
+            check_image_size(out.get("width") or DEFAULT_WIDTH, out.get("height") or DEFAULT_HEIGHT,
+                             out["scale"])
+        except WorkbenchError as exc:
+            raise BlockOptionError("scale", settings["scale"], str(exc).partition("allowed: ")[2]
+                                   + f" ({str(exc).partition(': ')[2].partition('; ')[0]})") from None
 
 
 def _scale(text: str) -> float:
@@ -459,7 +539,7 @@ def parameters_frame(system: "str | System") -> "pd.DataFrame":
 def _pool_headed(block: Block, frame: "pd.DataFrame") -> "pd.DataFrame":
     """Columns headed as designers write pools (``1 die``, ``B3``, ``3d6``), rungs a column."""
     frame = frame.copy()
-    if block.system.pool_parameter and len(frame.columns) == len(block.pools):
+    if column_knob(block.system) and len(frame.columns) == len(block.pools):
         quality = block.param_dict.get("quality")
         frame.columns = [pool_label(block.system, n, quality) for n in block.pools]
     frame.index.name = "Difficulty"
@@ -484,11 +564,12 @@ def build_figure(block: Block):
         ['Easy', 'Normal', 'Difficult', 'Extreme']
     """
     from . import figures  # lazy: plotly
+    from .figures.style import wrap_legend  # lazy: plotly
 
     params, pools = block.param_dict, list(block.pools)
     rungs = list(block.rungs) if block.rungs else None
     entry = (block.system.id, block.system, params)
-    fig = _draw(block, figures, params, pools, rungs, entry)
+    fig = wrap_legend(_draw(block, figures, params, pools, rungs, entry))
     if block.width is not None:
         fig.layout.width = block.width
     if block.height is not None:
@@ -517,6 +598,29 @@ def _draw(block: Block, figures, params, pools, rungs, entry):
         return figures.ladder_figure(solution, pools=pools)
     return figures.ladder_figure(block.system, pools=pools, rungs=rungs, condition=block.condition,
                                  **params)
+
+
+def figure_height(block: Block) -> int:
+    """The height in pixels the block's figure is drawn at, without drawing it: an iframe
+    showing the interactive figure must be as tall, or the figure shrinks to fit the frame
+    (a compare of five systems, 1040 px of panels, squeezed into 520).
+
+    Example:
+        >>> figure_height(parse_block("figure", "uwr", {"compare": "arrata,fons,unnamed,fate"}))
+        1040
+    """
+    from .figures.style import DEFAULT_HEIGHT, PANEL_HEIGHT  # lazy: plotly
+    if block.height is not None:
+        return block.height
+    if block.compare:   # figures.curve_panels: two panels a row
+        return PANEL_HEIGHT * -(-(1 + len(block.compare)) // 2) + PANELS_MARGIN
+    return DEFAULT_HEIGHT
+
+
+def iframe_height(block: Block) -> int:
+    """The height of the iframe an interactive figure is shown in: the figure's own and 40 px
+    for the page's margins (520 for the default 480 px figure)."""
+    return figure_height(block) + 40
 
 
 def figure_file_name(block: Block) -> str:

@@ -8,7 +8,7 @@ from .. import validation
 from .._display import cut_tails
 from ..api import check, simulate, systems, versus
 from ..errors import WorkbenchError
-from ..export.tables import NumberFormat, format_numbers
+from ..export.tables import NumberFormat, format_numbers, md_escape, rst_escape
 from ..numbers import json_ready, round_sig
 from ._docs import checked_out_path, write_text
 from ._args import FORMAT_RULE, FORMATS, output_format, parse_assignments, parse_quoted
@@ -167,7 +167,11 @@ def emit(data: dict, fmt: str | None, out: str | None = None) -> None:
         if fmt == "csv":
             blocks.append(frame.to_csv(index=False).rstrip("\n"))
         else:
-            table = tabulate(frame, headers="keys", showindex=False, disable_numparse=True,
+            # Tier labels are the data file's text: escaped, so "Miss | *bad*" stays one cell
+            # and literal text (not emphasis, or an RST reference that fails the build).
+            escape = md_escape if fmt == "md" else rst_escape
+            table = tabulate([[escape(str(v)) for v in row] for row in frame.values.tolist()],
+                             headers=[escape(str(c)) for c in frame.columns], disable_numparse=True,
                              tablefmt="pipe" if fmt == "md" else "grid", stralign="left")
             heading = f"**{title}**" if fmt == "md" else f"{title}\n{'-' * len(title)}"
             blocks.append(f"{heading}\n\n{table}")

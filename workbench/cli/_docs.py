@@ -12,10 +12,11 @@ import sys
 from pathlib import Path
 
 from .. import files, validation
-from ..analysis import pools_for, typical_pool
+from ..analysis import pool_bounds, pools_for, typical_pool
 from ..errors import WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
 from ..ladders import (
+    column_knob,
     difficulty_knobs,
     difficulty_table,
     pool_label,
@@ -191,6 +192,18 @@ def run_table(args) -> int:
         checked_out_path(args.out)
         not_a_data_file(args.out, args.system)
     pools = None if args.pools is None else parse_pools(args.pools)
+    system = get_system(args.system)
+    if pools is not None and system.pool_parameter and not column_knob(system):
+        raise WorkbenchError(f"--pools got {args.pools!r}; allowed: no --pools for {system.id}: "
+                             f"its ladder sets {system.pool_parameter} itself, so the table has "
+                             f"no column per {system.pool_parameter}")
+    if pools is not None and system.pool_parameter:
+        low, high = pool_bounds(system)
+        outside = [n for n in pools if not low <= n <= high]
+        if outside:   # named as given, not as the one size a check refused ("roll got 11")
+            raise WorkbenchError(f"--pools got {args.pools!r}; allowed: pool sizes {system.id} can "
+                                 f"roll: its {system.pool_parameter} from {low} to {high} (not "
+                                 f"{outside[0]})")
     frame = difficulty_table(args.system, pools, condition=args.condition,
                              **parse_assignments(args.params))
     write_text(render_table(frame, args.format, numbers), args.out)

@@ -145,12 +145,34 @@ def flatten(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-_RST_SPECIAL = re.compile(r"([\\*`|_])")
+# "_" inside a word (p_pass, free_successes) is markup in neither language: left as written.
+_INNER_UNDERSCORE = r"(?<=[^\W_])_(?=[^\W_])"
+_RST_SPECIAL = re.compile(r"([\\*`|]|(?!" + _INNER_UNDERSCORE + r")_)")
+# Markdown inline markup a cell's text could start by accident: emphasis, code, links,
+# strikethrough, the pipe that ends a cell, an HTML tag or an entity such as &amp;.
+_MD_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?!" + _INNER_UNDERSCORE + r")_)|<(?=[A-Za-z/!?])|&(?=#?\w+;)")
 
 
-def _rst_escape(text: str) -> str:
+def md_escape(text: str) -> str:
+    r"""A Markdown table cell that reads as the literal text it holds: inline markup is
+    backslash-escaped (``*Average*`` stays ``*Average*``, not *Average*), a ``|`` no longer
+    ends the cell, and a line break becomes a space (it would end the table's row).
+
+    Example:
+        >>> print(md_escape("Miss | *bad* `x`"))
+        Miss \| \*bad\* \`x\`
+        >>> md_escape("< 0.1%")
+        '< 0.1%'
+    """
+    text = re.sub(r"\s*[\r\n]+\s*", " ", text)
+    return _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), text)
+
+
+def rst_escape(text: str) -> str:
     """Escape inline-markup characters so a cell reads as the literal text it holds."""
-    text = _RST_SPECIAL.sub(r"\\\1", text)
+    # A line break would end a list-table item or csv-table row (its next line falls out of
+    # the directive's indented body): a space, as in a Markdown cell.
+    text = _RST_SPECIAL.sub(r"\\\1", re.sub(r"\s*[\r\n]+\s*", " ", text))
     # A cell that starts like a list item or option would be parsed as one; escape its lead.
     return "\\" + text if re.match(r"^([-+•]\s|\d+[.)]\s|#\.)", text) else text
 
@@ -210,12 +232,10 @@ def render_table(frame: pd.DataFrame, fmt: str = "rst-grid",
         return tabulate(rows, headers=header, tablefmt="simple", disable_numparse=True,
                         stralign="left")
     if fmt == "md":
-        def cell(value: str) -> str:
-            return value.replace("|", "\\|")
-        return tabulate([[cell(v) for v in row] for row in rows], headers=[cell(h) for h in header],
+        return tabulate([[md_escape(v) for v in row] for row in rows], headers=[md_escape(h) for h in header],
                         tablefmt="pipe", disable_numparse=True, stralign="left")
-    escaped_header = [_rst_escape(h) for h in header]
-    escaped_rows = [[_rst_escape(v) for v in row] for row in rows]
+    escaped_header = [rst_escape(h) for h in header]
+    escaped_rows = [[rst_escape(v) for v in row] for row in rows]
     if fmt == "rst-grid":
         return tabulate(escaped_rows, headers=escaped_header, tablefmt="grid",
                         disable_numparse=True, stralign="left")

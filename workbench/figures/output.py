@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 
 from .. import files
 from ..errors import WorkbenchError
+from ..limits import check_image_size
 from .style import DEFAULT_HEIGHT, DEFAULT_WIDTH
 
 FIGURE_SUFFIXES = (".png", ".svg", ".html")
@@ -33,6 +34,16 @@ def chromium_path() -> str | None:
     if given and Path(given).exists():
         return given
     return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _drawn(path: Path) -> bool:
+    """Whether kaleido left a real image: a PNG signature, or SVG markup."""
+    with open(path, "rb") as handle:
+        head = handle.read(256)
+    return head.startswith(_PNG) if path.suffix.lower() == ".png" else b"<svg" in head
 
 
 def figure_size(fig: go.Figure) -> tuple[int, int]:
@@ -134,6 +145,8 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
         by_size: dict[tuple[int, int], list] = {}
         for fig, path in images:
             by_size.setdefault(size or figure_size(fig), []).append((fig, path))
+            if path.suffix.lower() == ".png":   # an SVG keeps its size in its own units
+                check_image_size(*(size or figure_size(fig)), scale)
         for (width, height), batch in by_size.items():
             with contextlib.ExitStack() as stack:   # each image renamed into place when all are drawn
                 scratches = [stack.enter_context(files.replacing(p, _OPTION)) for _, p in batch]
@@ -148,6 +161,12 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
                     raise files.TargetError(
                         _OPTION, batch[0][1], f"Chromium could not draw the image "
                         f"({type(exc).__name__}: {reason}); no file was changed") from None
+                for scratch, (_, path) in zip(scratches, batch):
+                    if not _drawn(Path(scratch)):   # the browser's "data:," for a canvas too big
+                        raise files.TargetError(
+                            _OPTION, path, f"Chromium could not draw the image (it returned "
+                            f"{Path(scratch).stat().st_size} bytes that are no "
+                            f"{path.suffix.lstrip('.').upper()}); no file was changed")
     return paths
 
 

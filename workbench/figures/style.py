@@ -12,6 +12,7 @@ Differences between two P(pass) values are shown in percentage points (``pp``), 
 """
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Iterable, Sequence
 
 import plotly.graph_objects as go
@@ -98,6 +99,26 @@ def outcome_colours(count: int) -> list[str]:
     if count == 1:
         return sample_colorscale(list(OUTCOME_SCALE), [1.0])
     return sample_colorscale(list(OUTCOME_SCALE), [i / (count - 1) for i in range(count)])
+
+
+#: Longest line of a legend entry: a longer tier or rung name is broken over lines.
+LEGEND_LINE = 32
+
+
+def wrap_legend(fig: go.Figure, most: int = LEGEND_LINE) -> go.Figure:
+    """Break legend names longer than ``most`` characters over lines, so a tier named in a
+    sentence does not take the width of the plot (hover texts carry their own names).
+
+    Example:
+        >>> fig = wrap_legend(go.Figure(go.Bar(name="Strong hit with a very long name that goes on")))
+        >>> fig.data[0].name
+        'Strong hit with a very long name<br>that goes on'
+    """
+    for trace in fig.data:
+        name = trace.name
+        if isinstance(name, str) and len(name) > most and "<br>" not in name:
+            trace.name = "<br>".join(textwrap.wrap(name, most))
+    return fig
 
 
 def percent_axis(**extra: Any) -> dict:

@@ -15,7 +15,8 @@ from sphinx.util.docutils import SphinxDirective
 from .. import files
 from ..errors import WorkbenchError
 from ..rules.content import source_files
-from ..render import OPTIONS, Block, BlockOptionError, figure_file_name, parse_block, write_figure_file
+from ..render import (OPTIONS, Block, BlockOptionError, figure_file_name, iframe_height,
+                      parse_block, write_figure_file)
 from ._cache import STATS, cache_folder, cached_table
 
 
@@ -157,7 +158,8 @@ class FigureDirective(_WorkbenchDirective):
             return [self._static(block)]
         # Interactive on HTML builders; other builders (PDF, text) get the static picture.
         interactive, static = addnodes.only(expr="html"), addnodes.only(expr="not html")
-        interactive += self._figure(block, html_figure(path=str(self._draw(block)), title=block.alt))
+        interactive += self._figure(block, html_figure(path=str(self._draw(block)), title=block.alt,
+                                                     height=iframe_height(block)))
         static += self._static(replace(block, output="png"))
         return [interactive, static]
 
@@ -199,7 +201,8 @@ def visit_html_figure(translator, node: html_figure) -> None:
     page = builder.get_target_uri(builder.current_docname)
     uri = posixpath.relpath(f"_workbench/{source.name}", posixpath.dirname(page) or ".")
     translator.body.append(f'<iframe class="workbench-figure" src="{html.escape(uri)}" '
-                           f'title="{html.escape(node["title"])}" width="100%" height="520" '
+                           f'title="{html.escape(node["title"])}" width="100%" '
+                           f'height="{node.get("height", 520)}" '
                            'loading="lazy" style="border:0"></iframe>')
     raise nodes.SkipNode
 
