@@ -384,3 +384,46 @@ def test_a_table_of_a_system_without_a_ladder_says_what_would_do(tmp_path, capsy
     assert header == ["Difficulty", "1 die", "2 dice"]
     assert rows == [["pass", "1/2", "3/4"]]
     assert [workbench.check("blades", dice=n).p_pass for n in (1, 2)] == pytest.approx([1 / 2, 3 / 4])
+
+
+ADDS_DICE = '''id = "adds-dice"
+name = "a ladder that takes dice away"
+mechanic = "pool"
+pool_parameter = "dice"
+
+[dice.d6]
+faces = [0, 0, 0, 0, 1, 1]
+
+[params.dice]
+default = 4
+min = 0
+max = 12
+effect = { add_dice = "d6" }
+
+[params.target]
+default = 1
+min = 0
+max = 12
+effect = "target"
+
+[[ladder]]
+name = "Plain"
+
+[[ladder]]
+name = "Hard"
+add = { dice = -2 }
+'''
+
+
+def test_a_ladder_that_adds_to_the_pool_keeps_a_column_per_pool(tmp_path):
+    """Only a ladder that *sets* the pool knob (Cypher's task level) loses the columns; one
+    that takes two dice away reads each column as the character's own pool."""
+    from workbench.ladders import column_knob
+    path = tmp_path / "adds-dice.toml"
+    path.write_text(ADDS_DICE, encoding="utf-8")
+    system = workbench.load_system(path)
+    assert column_knob(system) == "dice"
+    table = workbench.ladder_table(system, [3, 5])
+    assert list(table.columns) == [3, 5]
+    assert table.loc["Hard", 5] == pytest.approx(1 - (2 / 3) ** 3)   # 5 dice less 2: 3 dice
+    assert table.loc["Plain", 3] == pytest.approx(1 - (2 / 3) ** 3)

@@ -49,7 +49,8 @@ if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
 def column_knob(system: "str | System") -> str | None:
     """The parameter a table's columns step through: the system's pool parameter, unless its
     ladder sets that parameter itself (Cypher's rungs are task levels: a column per level
-    would only repeat each rung's odds under another level's heading).
+    would only repeat each rung's odds under another level's heading). A ladder that *adds*
+    to it ("Hard: -2 dice") keeps the columns: each is the character's own pool.
 
     Example:
         >>> column_knob("uwr"), column_knob("cypher"), column_knob("erzahlspiel")
@@ -57,7 +58,7 @@ def column_knob(system: "str | System") -> str | None:
     """
     sys_ = get_system(system)
     name = sys_.pool_parameter
-    if name and any(name in rung.set or name in rung.add for rung in sys_.ladder):
+    if name and any(name in rung.set for rung in sys_.ladder):
         return None
     return name
 
