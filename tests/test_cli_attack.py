@@ -1,0 +1,76 @@
+"""The check commands (``pmf``, ``versus``) attacked as a designer would: the bytes they
+leave on disk, and options that look alike or clash. Every accepted answer is compared with
+:func:`workbench.check` for the same settings."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import workbench
+from workbench.cli import main
+from workbench.numbers import json_ready
+
+
+def cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(capsys, argv, *words) -> str:
+    code, out, err = cli(capsys, *argv)
+    assert code == 2, (argv, out, err)
+    assert out == "" and err.startswith("workbench: error: ") and err.count("\n") == 1, err
+    for word in words:
+        assert word in err, (argv, err)
+    return err
+
+
+@pytest.fixture
+def mine(tmp_path):
+    """A designer's system file in a folder with a space in its name."""
+    from _rulebook import MINE
+    folder = tmp_path / "my systems"
+    folder.mkdir()
+    system = folder / "my uwr.toml"
+    system.write_text(MINE.format(target=2))
+    return system
+
+
+def test_pmf_and_versus_never_write_over_the_data_file_they_read(mine, capsys):
+    """``pmf mine.toml --out mine.toml`` replaced the designer's system with its odds table
+    (``table`` and ``ladder`` refused; ``pmf`` and ``versus`` did not)."""
+    before = mine.read_bytes()
+    link = mine.with_name("link.toml")
+    link.symlink_to(mine)
+    for out in (mine, link):
+        for argv in (["pmf", str(mine), "dice=3", "--out", str(out)],
+                     ["pmf", str(mine), "dice=3", "--simulate", "--trials", "100", "--seed", "1",
+                      "--out", str(out)],
+                     ["versus", str(mine), "--actor", "dice=3", "--reactor", "dice=2",
+                      "--out", str(out)]):
+            one_line_error(capsys, argv, "--out", "is the data file of system 'mine'", "allowed")
+    assert mine.read_bytes() == before
+    # Beside it, the same command writes, and its numbers are workbench.check's.
+    table = mine.with_name("odds.json")
+    code, out, err = cli(capsys, "pmf", str(mine), "dice=3", "--out", str(table))
+    assert code == 0 and out == "" and err == f"wrote {table}\n"
+    assert json.loads(table.read_text()) == json_ready(workbench.check(str(mine), dice=3).to_dict())
+
+
+def test_out_is_checked_before_a_simulation_runs(tmp_path, capsys, monkeypatch):
+    """A long simulation ran to its end and only then said ``--out``'s folder is missing."""
+    import workbench.cli._checks as checks
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the check ran before --out was checked")
+
+    for name in ("check", "simulate", "versus"):
+        monkeypatch.setattr(checks, name, no_work)
+    missing = str(tmp_path / "missing" / "odds.md")
+    for argv in (["pmf", "uwr", "dice=4", "--simulate", "--trials", "1e9", "--out", missing],
+                 ["pmf", "uwr", "dice=4", "--out", missing],
+                 ["versus", "uwr", "--actor", "dice=4", "--reactor", "dice=3", "--out", missing]):
+        one_line_error(capsys, argv, "--out", "does not exist")
+    assert list(tmp_path.iterdir()) == []
