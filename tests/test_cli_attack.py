@@ -74,3 +74,23 @@ def test_out_is_checked_before_a_simulation_runs(tmp_path, capsys, monkeypatch):
                  ["versus", "uwr", "--actor", "dice=4", "--reactor", "dice=3", "--out", missing]):
         one_line_error(capsys, argv, "--out", "does not exist")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv, out, allowed", [
+    (["pmf", "uwr", "dice=3"], "odds.html", "--format json, md, rst or csv"),
+    (["pmf", "fate"], "odds.txt", "ending .md, .markdown, .rst, .csv or .json"),
+    (["versus", "uwr", "--actor", "dice=3", "--reactor", "dice=2"], "odds.HTM", "--format json"),
+    (["table", "uwr"], "odds.json", "--format rst-grid, rst-list, rst-csv, md, csv, html or text"),
+])
+def test_an_out_suffix_the_command_cannot_write_is_refused(tmp_path, capsys, argv, out, allowed):
+    """``pmf --out odds.html`` and ``table --out odds.json`` wrote a Markdown table under that
+    name (a browser showed raw pipes, a JSON reader choked)."""
+    target = tmp_path / out
+    one_line_error(capsys, [*argv, "--out", str(target)], f"--out '{target}'",
+                   f"its suffix .{out.rsplit('.')[-1].lower()} names", allowed)
+    assert list(tmp_path.iterdir()) == []
+    # --format says what to write, whatever the name; an unknown suffix is Markdown.
+    for name, fmt in ((out, "md"), ("odds.v2", None)):
+        code, _, err = cli(capsys, *argv, "--out", str(tmp_path / name), *(["--format", fmt] if fmt else []))
+        assert code == 0, err
+        assert (tmp_path / name).read_text(encoding="utf-8").startswith(("**", "| "))

@@ -18,21 +18,40 @@ FORMAT_RULE = ("default: the format --out's suffix names (.md, .rst, .csv, .json
 
 def output_format(given: str | None, out: str | None, allowed: tuple[str, ...]) -> str:
     """The format a command writes in: ``--format``, else ``--out``'s suffix, else Markdown.
+    A suffix naming a format the command does not write is refused rather than filled with
+    Markdown (``pmf --out odds.html`` would open in a browser as raw text).
 
     Example:
         >>> output_format(None, "odds.rst", ("rst-grid", "md")), output_format(None, None, ("json", "md"))
         ('rst-grid', 'md')
-        >>> output_format("csv", "odds.rst", ("csv", "md"))
-        'csv'
+        >>> output_format("csv", "odds.rst", ("csv", "md")), output_format(None, "odds.v2", ("md",))
+        ('csv', 'md')
+        >>> output_format(None, "odds.html", ("json", "md", "rst", "csv"))
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: --out 'odds.html': its suffix .html names html, which this command does not write; allowed: --format json, md, rst or csv, or a file name ending .md, .markdown, .rst, .csv or .json
     """
     if given is not None:
         return given
-    if out:
-        named = SUFFIX_FORMATS.get("." + str(out).rsplit(".", 1)[-1].lower()) if "." in str(out) else None
-        for fmt in allowed:  # .rst names the first RST table style the command has
-            if named is not None and (fmt == named or fmt.startswith(named + "-")):
-                return fmt
+    if out and "." in str(out):
+        suffix = "." + str(out).rsplit(".", 1)[-1].lower()
+        named = SUFFIX_FORMATS.get(suffix)
+        if named is not None:
+            for fmt in allowed:  # .rst names the first RST table style the command has
+                if fmt == named or fmt.startswith(named + "-"):
+                    return fmt
+            suffixes = [s for s, f in SUFFIX_FORMATS.items()
+                        if any(fmt == f or fmt.startswith(f + "-") for fmt in allowed)]
+            raise WorkbenchError(f"--out {str(out)!r}: its suffix {suffix} names {named}, which this "
+                                 f"command does not write; allowed: --format {_either(allowed)}, "
+                                 f"or a file name ending {_either(suffixes)}")
     return DEFAULT_FORMAT
+
+
+def _either(words) -> str:
+    """``a, b or c``."""
+    words = list(words)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def parse_assignments(items: list[str], what: str = "parameter") -> dict[str, str]:

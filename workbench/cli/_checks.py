@@ -156,6 +156,7 @@ def check_out(args) -> None:
     if args.out is not None:
         checked_out_path(args.out, "check.md")
         not_a_data_file(args.out, args.system)
+        output_format(args.format, args.out, FORMATS)   # a suffix it cannot write: said now
 
 
 def emit(data: dict, fmt: str | None, out: str | None = None) -> None:
