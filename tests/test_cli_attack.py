@@ -13,7 +13,10 @@ from workbench.numbers import json_ready
 
 
 def cli(capsys, *argv):
-    code = main(list(argv))
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:  # argparse's own errors leave through SystemExit
+        code = exit_.code
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -94,3 +97,24 @@ def test_an_out_suffix_the_command_cannot_write_is_refused(tmp_path, capsys, arg
         code, _, err = cli(capsys, *argv, "--out", str(tmp_path / name), *(["--format", fmt] if fmt else []))
         assert code == 0, err
         assert (tmp_path / name).read_text(encoding="utf-8").startswith(("**", "| "))
+
+
+@pytest.mark.parametrize("argv, option, first, second", [
+    (["pmf", "uwr", "dice=4", "--simulate", "--trials", "1000", "--seed", "1", "--seed", "2"],
+     "--seed", "1", "2"),
+    (["pmf", "uwr", "dice=4", "--format", "md", "--format=json"], "--format", "md", "json"),
+    (["versus", "uwr", "--actor", "dice=4", "--reactor", "dice=3", "--actor", "dice=5"],
+     "--actor", "dice=4", "dice=5"),
+    (["table", "uwr", "--pools", "1-3", "--pools", "4"], "--pools", "1-3", "4"),
+])
+def test_an_option_given_twice_is_refused_as_a_parameter_given_twice_is(capsys, argv, option, first, second):
+    """``--seed 1 --seed 2`` ran with seed 2 and said nothing (``dice=4 dice=5`` is refused)."""
+    one_line_error(capsys, argv, f"argument {option}: given twice ({first!r} and {second!r})",
+                   "allowed: once")
+
+
+def test_an_option_given_once_after_its_parameters_still_counts(capsys):
+    code, out, err = cli(capsys, "pmf", "uwr", "--seed", "5", "dice=4", "--simulate", "--trials",
+                         "500", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out) == json_ready(workbench.simulate("uwr", dice=4, trials=500, seed=5).to_dict())
