@@ -118,3 +118,15 @@ def test_an_option_given_once_after_its_parameters_still_counts(capsys):
                          "500", "--format", "json")
     assert code == 0, err
     assert json.loads(out) == json_ready(workbench.simulate("uwr", dice=4, trials=500, seed=5).to_dict())
+
+
+@pytest.mark.parametrize("argv", [["pmf", "uwr", "dice=3"], ["table", "uwr", "--pools", "1-2"],
+                                  ["versus", "uwr", "--actor", "dice=3", "--reactor", "dice=2"]])
+def test_out_dash_is_not_a_file_named_dash(tmp_path, capsys, monkeypatch, argv):
+    """``--out -`` (stdout, to many programs) printed nothing and left a file named '-'."""
+    monkeypatch.chdir(tmp_path)
+    one_line_error(capsys, [*argv, "--out", "-"], "--out '-': names no file", "'./-' for a file named '-'")
+    assert list(tmp_path.iterdir()) == []
+    code, out, err = cli(capsys, *argv, "--out", "./-")
+    assert code == 0 and out == "" and err == "wrote ./-\n"
+    assert (tmp_path / "-").read_text(encoding="utf-8").startswith(("**", "|"))
