@@ -130,3 +130,18 @@ def test_out_dash_is_not_a_file_named_dash(tmp_path, capsys, monkeypatch, argv):
     code, out, err = cli(capsys, *argv, "--out", "./-")
     assert code == 0 and out == "" and err == "wrote ./-\n"
     assert (tmp_path / "-").read_text(encoding="utf-8").startswith(("**", "|"))
+
+
+@pytest.mark.parametrize("words, mentions", [
+    (["seed=3", "--simulate"], ["NAME=VALUE seed=3 is an option of pmf", "allowed: --seed 3"]),
+    (["trials=100", "--simulate"], ["NAME=VALUE trials=100", "allowed: --trials 100 (with --simulate)"]),
+    (["trials=100"], ["NAME=VALUE trials=100", "allowed: --trials 100"]),
+    (["system=fate"], ["uwr: parameter 'system' got 'fate'", "allowed: a parameter of this system: dice"]),
+    (["system=fate", "--simulate"], ["uwr: parameter 'system' got 'fate'"]),
+    (["progress=true", "--simulate"], ["uwr: parameter 'progress' got 'true'", "dice, favor"]),
+])
+def test_pmf_words_that_are_keywords_of_check_are_one_line(capsys, words, mentions):
+    """``pmf uwr seed=3 --simulate`` and ``pmf uwr system=fate`` ended in a Python traceback
+    (TypeError: got multiple values for keyword argument); ``progress=true`` said 'allowed:
+    True or False' of a word that is no parameter of uwr."""
+    one_line_error(capsys, ["pmf", "uwr", "dice=2", *words], *mentions)
