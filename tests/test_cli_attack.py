@@ -145,3 +145,23 @@ def test_pmf_words_that_are_keywords_of_check_are_one_line(capsys, words, mentio
     (TypeError: got multiple values for keyword argument); ``progress=true`` said 'allowed:
     True or False' of a word that is no parameter of uwr."""
     one_line_error(capsys, ["pmf", "uwr", "dice=2", *words], *mentions)
+
+
+@pytest.mark.parametrize("argv, mentions", [
+    (["table", "uwr", "system=fate"], ["uwr: parameter 'system' got 'fate'"]),
+    (["table", "uwr", "condition=hits>1"], ["NAME=VALUE condition=hits>1 is an option of table",
+                                          "allowed: --condition 'hits>1'"]),
+    (["ladder", "uwr", "--want", "Easy=0.9", "pool=3"], ["NAME=VALUE pool=3 is an option of ladder",
+                                                         "allowed: --pool 3"]),
+    (["ladder", "uwr", "--want", "Easy=0.9", "system=fate"], ["uwr: parameter 'system' got 'fate'"]),
+])
+def test_table_and_ladder_words_that_are_keywords_are_one_line(capsys, argv, mentions):
+    """``table uwr condition=...`` and ``ladder uwr ... pool=3`` ended in a Python traceback
+    (TypeError: difficulty_table() got multiple values for keyword argument 'condition')."""
+    one_line_error(capsys, argv, *mentions)
+
+
+def test_shorthands_and_parameters_still_pass(capsys):
+    code, out, err = cli(capsys, "pmf", "arrata", "stat=B5", "ob=2", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out) == json_ready(workbench.check("arrata", stat="B5", ob=2).to_dict())

@@ -1,10 +1,12 @@
 """Shared pieces of the subcommands: NAME=VALUE parameters and output formats."""
 from __future__ import annotations
 
+import inspect
 import shlex
 
 from .. import validation
 from ..errors import WorkbenchError
+from ..rules.registry import get_system
 
 FORMATS = ("json", "md", "rst", "csv")
 #: The one rule for output formats: ``--format`` when given, else the format the ``--out``
@@ -81,3 +83,35 @@ def whole_number(text: str, option: str, low: int, high: int) -> int:
     """An option's whole-number value within bounds, or the one-line error naming them
     (the one rule of :func:`workbench.validation.whole_number`, text as typed)."""
     return validation.whole_number(None, option, text, low, high, text=True)
+
+
+def not_keywords(system: str, params: dict[str, str], command: str, options: dict[str, str],
+                 function) -> None:
+    """Refuse a NAME=VALUE that is not a parameter of the system but an option of the command
+    (``options``: its name and how it is given, ``seed=3`` is ``--seed 3``) or a keyword of
+    the Python ``function`` the command calls (``system=fate``), in one line, rather than a
+    Python traceback about a keyword given twice.
+
+    Example:
+        >>> from workbench import check
+        >>> not_keywords("uwr", {"dice": "4"}, "pmf", {"seed": "--seed {value}"}, check)
+        >>> not_keywords("uwr", {"seed": "3"}, "pmf", {"seed": "--seed {value}"}, check)
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: NAME=VALUE seed=3 is an option of pmf, not a parameter of uwr; allowed: --seed 3
+        >>> not_keywords("uwr", {"system": "fate"}, "pmf", {}, check)
+        Traceback (most recent call last):
+        ...
+        workbench.errors.ParameterError: uwr: parameter 'system' got 'fate'; allowed: a parameter of this system: dice, favor, rerolls, half, penalty, target
+    """
+    keywords = [p.name for p in inspect.signature(function).parameters.values()
+                if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    for name, value in params.items():
+        if name in options:
+            raise WorkbenchError(f"NAME=VALUE {name}={value} is an option of {command}, not a "
+                                 f"parameter of {system}; allowed: " + options[name].format(value=value))
+        if name in keywords:
+            sys_ = get_system(system)
+            sys_.resolve(**{name: value})   # its own words for a name it does not have
+            raise WorkbenchError(f"{sys_.id}: parameter {name!r} cannot be set from the command "
+                                 f"line (it is also a keyword of workbench.{function.__name__})")

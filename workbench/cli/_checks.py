@@ -10,9 +10,9 @@ from ..api import check, simulate, systems, versus
 from ..errors import WorkbenchError
 from ..export.tables import NumberFormat, format_numbers, md_escape, rst_escape
 from ..numbers import json_ready, round_sig
-from ..rules.registry import get_system
 from ._docs import checked_out_path, not_a_data_file, write_text
-from ._args import FORMAT_RULE, FORMATS, output_format, parse_assignments, parse_quoted
+from ._args import (FORMAT_RULE, FORMATS, not_keywords, output_format, parse_assignments,
+                    parse_quoted)
 
 FORMAT_HELP = ("md or rst (percentages with two decimals; outcomes at either end that together "
                "round to 0%% are cut into one '< 0.01%%' row), json (numbers to 15 significant "
@@ -190,41 +190,13 @@ def emit(data: dict, fmt: str | None, out: str | None = None) -> None:
 
 
 #: NAME=VALUE words that are options of ``pmf`` itself, not settings of the system.
-PMF_OPTIONS = ("trials", "seed")
-#: Keywords of :func:`workbench.check` / :func:`workbench.simulate` beside the parameters.
-API_KEYWORDS = ("system", "trials", "seed", "progress")
-
-
-def check_pmf_words(system: str, params: dict[str, str]) -> None:
-    """Refuse a NAME=VALUE that is not a parameter of the system but a word of ``pmf`` or of
-    the function it calls (``seed=3`` is ``--seed 3``; ``system=fate`` is no parameter of
-    uwr), in one line, rather than a Python traceback about a keyword given twice.
-
-    Example:
-        >>> check_pmf_words("uwr", {"dice": "4"})
-        >>> check_pmf_words("uwr", {"seed": "3"})
-        Traceback (most recent call last):
-        ...
-        workbench.errors.WorkbenchError: NAME=VALUE seed=3 is an option of pmf, not a parameter of uwr; allowed: --seed 3 (with --simulate)
-        >>> check_pmf_words("uwr", {"system": "fate"})
-        Traceback (most recent call last):
-        ...
-        workbench.errors.ParameterError: uwr: parameter 'system' got 'fate'; allowed: a parameter of this system: dice, favor, rerolls, half, penalty, target
-    """
-    for name, value in params.items():
-        if name in PMF_OPTIONS:
-            raise WorkbenchError(f"NAME=VALUE {name}={value} is an option of pmf, not a parameter "
-                                 f"of {system}; allowed: --{name} {value} (with --simulate)")
-        if name in API_KEYWORDS:
-            sys_ = get_system(system)
-            sys_.resolve(**{name: value})   # its own words for a name it does not have
-            raise WorkbenchError(f"{sys_.id}: parameter {name!r} cannot be set from the command "
-                                 "line (it is also a keyword of workbench.check)")
+PMF_OPTIONS = {"trials": "--trials {value} (with --simulate)",
+               "seed": "--seed {value} (with --simulate)"}
 
 
 def run_pmf(args) -> int:
     params = parse_assignments(args.params)
-    check_pmf_words(args.system, params)
+    not_keywords(args.system, params, "pmf", PMF_OPTIONS, simulate if args.simulate else check)
     check_out(args)
     if args.simulate:
         trials = validation.trials(None, "1e6" if args.trials is None else args.trials, "--trials")
