@@ -165,3 +165,18 @@ def test_shorthands_and_parameters_still_pass(capsys):
     code, out, err = cli(capsys, "pmf", "arrata", "stat=B5", "ob=2", "--format", "json")
     assert code == 0, err
     assert json.loads(out) == json_ready(workbench.check("arrata", stat="B5", ob=2).to_dict())
+
+
+def test_out_dev_stdout_on_a_pipe_is_named_a_pipe(tmp_path):
+    """``pmf uwr --out /dev/stdout | less`` said "cannot write in folder '/dev' (No such file
+    or directory)": the link leads to a pipe that has no path, and the folder was blamed."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    env = {**os.environ, "PYTHONPATH": str(Path(workbench.__file__).parents[1])}
+    done = subprocess.run([sys.executable, "-m", "workbench", "pmf", "uwr", "--out", "/dev/stdout"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("workbench: error: --out '/dev/stdout': is a link to a device, pipe or "
+                           "socket, not a file; allowed: a regular file (new or existing)\n")

@@ -130,7 +130,7 @@ def check_target(path: "str | os.PathLike", option: str = "out", *,
                           "a file name ending in " + ", ".join(suffixes))
     real = Path(os.path.realpath(given))   # a link to a page: write the page, keep the link
     try:
-        status = os.stat(real)
+        status = os.stat(given)   # follows links, also /proc's (/dev/stdout: a pipe, no path)
     except (FileNotFoundError, NotADirectoryError):   # a missing folder is said below
         status = None
     except OSError as exc:   # a loop of links, a name too long, a file used as a folder
