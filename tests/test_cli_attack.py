@@ -180,3 +180,12 @@ def test_out_dev_stdout_on_a_pipe_is_named_a_pipe(tmp_path):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ("workbench: error: --out '/dev/stdout': is a link to a device, pipe or "
                            "socket, not a file; allowed: a regular file (new or existing)\n")
+
+
+def test_wrote_is_one_line_whatever_the_file_name(tmp_path, capsys):
+    """A file name with a line break (pasted) split the 'wrote ...' line in two."""
+    target = tmp_path / "odds\nv2.md"
+    code, out, err = cli(capsys, "pmf", "uwr", "dice=2", "--out", str(target))
+    assert code == 0 and out == ""
+    assert err == f"wrote {tmp_path}/odds\\nv2.md\n"
+    assert target.read_text(encoding="utf-8").startswith("**Outcomes**")

@@ -16,14 +16,9 @@ from .._version import __version__
 from ..errors import WorkbenchError
 from ..validation import RENAMED
 from . import _checks, _docs, _figure, _files, _render, _sweep
+from ._args import one_line
 
 SUBCOMMAND_MODULES = [_checks, _docs, _sweep, _figure, _render, _files]
-
-
-def one_line(message: str) -> str:
-    """An error message as one line: line breaks and other control characters typed into an
-    argument are shown escaped, as Python writes them."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
 
 
 class _StoreOnce(argparse._StoreAction):

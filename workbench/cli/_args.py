@@ -18,6 +18,17 @@ FORMAT_RULE = ("default: the format --out's suffix names (.md, .rst, .csv, .json
                "else md")
 
 
+def one_line(message: str) -> str:
+    """A message as one line: line breaks and other control characters typed into an
+    argument are shown escaped, as Python writes them.
+
+    Example:
+        >>> one_line("wrote a\\nb.md")
+        'wrote a\\\\nb.md'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
+
+
 def output_format(given: str | None, out: str | None, allowed: tuple[str, ...]) -> str:
     """The format a command writes in: ``--format``, else ``--out``'s suffix, else Markdown.
     A suffix naming a format the command does not write is refused rather than filled with

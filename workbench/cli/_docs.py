@@ -26,7 +26,8 @@ from ..ladders import (
 from ..limits import MAX_TABLE_POOL
 from ..rules.registry import get_system
 from ..report import build_report, report_title
-from ._args import FORMAT_RULE, not_keywords, output_format, parse_assignments, whole_number
+from ._args import (FORMAT_RULE, not_keywords, one_line, output_format, parse_assignments,
+                    whole_number)
 
 _RANGE = re.compile(r"^\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*$", re.ASCII)
 _SIZE = re.compile(r"^\s*[0-9]{1,6}\s*$", re.ASCII)
@@ -162,7 +163,7 @@ def write_text(text: str, out: str | None) -> None:
         sys.stdout.write(text + "\n")
         return
     files.write_text(out, text + "\n", "--out")   # whole or not at all
-    print(f"wrote {out}", file=sys.stderr)  # as figure, sweep and report do
+    print(one_line(f"wrote {out}"), file=sys.stderr)  # as figure, sweep and report do
 
 
 def checked_out_path(out: str, example: str = "odds.rst", suffixes=()) -> Path:
