@@ -8,7 +8,7 @@ an error (the image exporter does) only ever deletes the temporary file. An exis
 keeps its permissions.
 
 :func:`check_target` looks at a target before any work starts, so a bad ``--out`` is one line
-at once rather than an error after minutes of computing: an empty name, a name ending in
+at once rather than an error after minutes of computing: an empty name, ``-``, a name ending in
 ``/``, a folder, a missing folder, a device or pipe (also behind a symlink), a read-only file
 and a folder that cannot be written to are each refused with the option's name and what is
 allowed. A symlink to a regular file writes that file (the link stays).
@@ -96,7 +96,7 @@ def check_target(path: "str | os.PathLike", option: str = "out", *,
         example: a file name shown in errors as what would do.
 
     Raises:
-        TargetError: an empty name, a name ending in ``/``, another suffix, a folder, a
+        TargetError: an empty name, ``-``, a name ending in ``/``, another suffix, a folder, a
             missing folder, a device, pipe or socket, a read-only file, a folder that cannot
             be written to.
 
@@ -117,6 +117,9 @@ def check_target(path: "str | os.PathLike", option: str = "out", *,
         raise TargetError(option, text, "is empty", f"a file name such as {example!r}")
     if "\0" in text:
         raise TargetError(option, text, "contains a NUL character", f"a file name such as {example!r}")
+    if text.strip() == "-":   # many programs' stdout; here it would make a file named '-'
+        raise TargetError(option, text, "names no file (to many programs '-' means stdout)",
+                          f"a file name such as {example!r} ('./-' for a file named '-')")
     if text.endswith(("/", os.sep)) or os.path.basename(text) in (".", ".."):
         folder = text.rstrip("/" + os.sep) or text
         raise TargetError(option, text, "names a folder (it ends with '/')" if text.endswith(("/", os.sep))
@@ -127,7 +130,7 @@ def check_target(path: "str | os.PathLike", option: str = "out", *,
                           "a file name ending in " + ", ".join(suffixes))
     real = Path(os.path.realpath(given))   # a link to a page: write the page, keep the link
     try:
-        status = os.stat(real)
+        status = os.stat(given)   # follows links, also /proc's (/dev/stdout: a pipe, no path)
     except (FileNotFoundError, NotADirectoryError):   # a missing folder is said below
         status = None
     except OSError as exc:   # a loop of links, a name too long, a file used as a folder

@@ -16,17 +16,31 @@ from .._version import __version__
 from ..errors import WorkbenchError
 from ..validation import RENAMED
 from . import _checks, _docs, _figure, _files, _render, _sweep
+from ._args import one_line
 
 SUBCOMMAND_MODULES = [_checks, _docs, _sweep, _figure, _render, _files]
 
 
-def one_line(message: str) -> str:
-    """An error message as one line: line breaks and other control characters typed into an
-    argument are shown escaped, as Python writes them."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
+class _StoreOnce(argparse._StoreAction):
+    """An option that takes a value takes it once: ``--seed 1 --seed 2`` (an alias adding
+    its own ``--seed``, a pasted command) is refused, as ``dice=2 dice=3`` is, rather than
+    the last silently winning."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given_options", {})
+        if self.dest in given:
+            raise argparse.ArgumentError(self, f"given twice ({given[self.dest]!r} and {values!r}); "
+                                               "allowed: once")
+        given[self.dest] = values
+        super().__call__(parser, namespace, values, option_string)
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
+
     def error(self, message):  # one line, status 2, like every other bad input
         self.exit(2, f"workbench: error: {one_line(message)}\n")
 

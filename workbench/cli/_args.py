@@ -1,10 +1,12 @@
 """Shared pieces of the subcommands: NAME=VALUE parameters and output formats."""
 from __future__ import annotations
 
+import inspect
 import shlex
 
 from .. import validation
 from ..errors import WorkbenchError
+from ..rules.registry import get_system
 
 FORMATS = ("json", "md", "rst", "csv")
 #: The one rule for output formats: ``--format`` when given, else the format the ``--out``
@@ -16,23 +18,53 @@ FORMAT_RULE = ("default: the format --out's suffix names (.md, .rst, .csv, .json
                "else md")
 
 
+def one_line(message: str) -> str:
+    """A message as one line: line breaks and other control characters typed into an
+    argument are shown escaped, as Python writes them.
+
+    Example:
+        >>> one_line("wrote a\\nb.md")
+        'wrote a\\\\nb.md'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
+
+
 def output_format(given: str | None, out: str | None, allowed: tuple[str, ...]) -> str:
     """The format a command writes in: ``--format``, else ``--out``'s suffix, else Markdown.
+    A suffix naming a format the command does not write is refused rather than filled with
+    Markdown (``pmf --out odds.html`` would open in a browser as raw text).
 
     Example:
         >>> output_format(None, "odds.rst", ("rst-grid", "md")), output_format(None, None, ("json", "md"))
         ('rst-grid', 'md')
-        >>> output_format("csv", "odds.rst", ("csv", "md"))
-        'csv'
+        >>> output_format("csv", "odds.rst", ("csv", "md")), output_format(None, "odds.v2", ("md",))
+        ('csv', 'md')
+        >>> output_format(None, "odds.html", ("json", "md", "rst", "csv"))
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: --out 'odds.html': its suffix .html names html, which this command does not write; allowed: --format json, md, rst or csv, or a file name ending .md, .markdown, .rst, .csv or .json
     """
     if given is not None:
         return given
-    if out:
-        named = SUFFIX_FORMATS.get("." + str(out).rsplit(".", 1)[-1].lower()) if "." in str(out) else None
-        for fmt in allowed:  # .rst names the first RST table style the command has
-            if named is not None and (fmt == named or fmt.startswith(named + "-")):
-                return fmt
+    if out and "." in str(out):
+        suffix = "." + str(out).rsplit(".", 1)[-1].lower()
+        named = SUFFIX_FORMATS.get(suffix)
+        if named is not None:
+            for fmt in allowed:  # .rst names the first RST table style the command has
+                if fmt == named or fmt.startswith(named + "-"):
+                    return fmt
+            suffixes = [s for s, f in SUFFIX_FORMATS.items()
+                        if any(fmt == f or fmt.startswith(f + "-") for fmt in allowed)]
+            raise WorkbenchError(f"--out {str(out)!r}: its suffix {suffix} names {named}, which this "
+                                 f"command does not write; allowed: --format {_either(allowed)}, "
+                                 f"or a file name ending {_either(suffixes)}")
     return DEFAULT_FORMAT
+
+
+def _either(words) -> str:
+    """``a, b or c``."""
+    words = list(words)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def parse_assignments(items: list[str], what: str = "parameter") -> dict[str, str]:
@@ -62,3 +94,35 @@ def whole_number(text: str, option: str, low: int, high: int) -> int:
     """An option's whole-number value within bounds, or the one-line error naming them
     (the one rule of :func:`workbench.validation.whole_number`, text as typed)."""
     return validation.whole_number(None, option, text, low, high, text=True)
+
+
+def not_keywords(system: str, params: dict[str, str], command: str, options: dict[str, str],
+                 function) -> None:
+    """Refuse a NAME=VALUE that is not a parameter of the system but an option of the command
+    (``options``: its name and how it is given, ``seed=3`` is ``--seed 3``) or a keyword of
+    the Python ``function`` the command calls (``system=fate``), in one line, rather than a
+    Python traceback about a keyword given twice.
+
+    Example:
+        >>> from workbench import check
+        >>> not_keywords("uwr", {"dice": "4"}, "pmf", {"seed": "--seed {value}"}, check)
+        >>> not_keywords("uwr", {"seed": "3"}, "pmf", {"seed": "--seed {value}"}, check)
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: NAME=VALUE seed=3 is an option of pmf, not a parameter of uwr; allowed: --seed 3
+        >>> not_keywords("uwr", {"system": "fate"}, "pmf", {}, check)
+        Traceback (most recent call last):
+        ...
+        workbench.errors.ParameterError: uwr: parameter 'system' got 'fate'; allowed: a parameter of this system: dice, favor, rerolls, half, penalty, target
+    """
+    keywords = [p.name for p in inspect.signature(function).parameters.values()
+                if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    for name, value in params.items():
+        if name in options:
+            raise WorkbenchError(f"NAME=VALUE {name}={value} is an option of {command}, not a "
+                                 f"parameter of {system}; allowed: " + options[name].format(value=value))
+        if name in keywords:
+            sys_ = get_system(system)
+            sys_.resolve(**{name: value})   # its own words for a name it does not have
+            raise WorkbenchError(f"{sys_.id}: parameter {name!r} cannot be set from the command "
+                                 f"line (it is also a keyword of workbench.{function.__name__})")

@@ -10,8 +10,9 @@ from ..api import check, simulate, systems, versus
 from ..errors import WorkbenchError
 from ..export.tables import NumberFormat, format_numbers, md_escape, rst_escape
 from ..numbers import json_ready, round_sig
-from ._docs import checked_out_path, write_text
-from ._args import FORMAT_RULE, FORMATS, output_format, parse_assignments, parse_quoted
+from ._docs import checked_out_path, not_a_data_file, write_text
+from ._args import (FORMAT_RULE, FORMATS, not_keywords, output_format, parse_assignments,
+                    parse_quoted)
 
 FORMAT_HELP = ("md or rst (percentages with two decimals; outcomes at either end that together "
                "round to 0%% are cut into one '< 0.01%%' row), json (numbers to 15 significant "
@@ -149,6 +150,16 @@ def _result_frames(data: dict, numbers: NumberFormat | None) -> list[tuple[str, 
     return frames
 
 
+def check_out(args) -> None:
+    """``--out`` checked before any work starts (a simulation can run for minutes): a file
+    that may be written, and never the data file of the system (``pmf mine.toml --out
+    mine.toml`` would replace the designer's system with its odds)."""
+    if args.out is not None:
+        checked_out_path(args.out, "check.md")
+        not_a_data_file(args.out, args.system)
+        output_format(args.format, args.out, FORMATS)   # a suffix it cannot write: said now
+
+
 def emit(data: dict, fmt: str | None, out: str | None = None) -> None:
     """Print (or write to ``out``) a result object as tables in Markdown or reStructuredText
     (percentages, negligible tails cut), JSON (15 significant digits, see
@@ -178,8 +189,15 @@ def emit(data: dict, fmt: str | None, out: str | None = None) -> None:
     write_text("\n\n".join(blocks), out)
 
 
+#: NAME=VALUE words that are options of ``pmf`` itself, not settings of the system.
+PMF_OPTIONS = {"trials": "--trials {value} (with --simulate)",
+               "seed": "--seed {value} (with --simulate)"}
+
+
 def run_pmf(args) -> int:
     params = parse_assignments(args.params)
+    not_keywords(args.system, params, "pmf", PMF_OPTIONS, simulate if args.simulate else check)
+    check_out(args)
     if args.simulate:
         trials = validation.trials(None, "1e6" if args.trials is None else args.trials, "--trials")
         seed = None if args.seed is None else validation.seed(None, args.seed, "--seed", text=True)
@@ -205,6 +223,7 @@ def run_pmf(args) -> int:
 
 
 def run_versus(args) -> int:
+    check_out(args)
     result = versus(args.system, parse_quoted(args.actor, "--actor"), parse_quoted(args.reactor, "--reactor"))
     emit(result.to_dict(), args.format, args.out)
     return 0

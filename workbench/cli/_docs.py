@@ -26,7 +26,8 @@ from ..ladders import (
 from ..limits import MAX_TABLE_POOL
 from ..rules.registry import get_system
 from ..report import build_report, report_title
-from ._args import FORMAT_RULE, output_format, parse_assignments, whole_number
+from ._args import (FORMAT_RULE, not_keywords, one_line, output_format, parse_assignments,
+                    whole_number)
 
 _RANGE = re.compile(r"^\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*$", re.ASCII)
 _SIZE = re.compile(r"^\s*[0-9]{1,6}\s*$", re.ASCII)
@@ -162,7 +163,7 @@ def write_text(text: str, out: str | None) -> None:
         sys.stdout.write(text + "\n")
         return
     files.write_text(out, text + "\n", "--out")   # whole or not at all
-    print(f"wrote {out}", file=sys.stderr)  # as figure, sweep and report do
+    print(one_line(f"wrote {out}"), file=sys.stderr)  # as figure, sweep and report do
 
 
 def checked_out_path(out: str, example: str = "odds.rst", suffixes=()) -> Path:
@@ -185,6 +186,12 @@ def not_a_data_file(out: str, system: str) -> None:
         sys_ = get_system(sys_.base) if sys_.base else None
 
 
+#: NAME=VALUE words that are options of ``table`` / ``ladder``, not settings of the system.
+TABLE_OPTIONS = {"pools": "--pools {value}", "condition": "--condition {value!r}"}
+LADDER_OPTIONS = {"want": "--want {value!r}", "pool": "--pool {value}", "pools": "--pools {value}",
+                  "tolerance": "--tolerance {value}", "condition": "--condition {value!r}"}
+
+
 def run_table(args) -> int:
     args.format = output_format(args.format, args.out, TABLE_FORMATS)
     numbers = number_format_of(args)
@@ -204,8 +211,9 @@ def run_table(args) -> int:
             raise WorkbenchError(f"--pools got {args.pools!r}; allowed: pool sizes {system.id} can "
                                  f"roll: its {system.pool_parameter} from {low} to {high} (not "
                                  f"{outside[0]})")
-    frame = difficulty_table(args.system, pools, condition=args.condition,
-                             **parse_assignments(args.params))
+    params = parse_assignments(args.params)
+    not_keywords(args.system, params, "table", TABLE_OPTIONS, difficulty_table)
+    frame = difficulty_table(args.system, pools, condition=args.condition, **params)
     write_text(render_table(frame, args.format, numbers), args.out)
     return 0
 
@@ -269,7 +277,9 @@ def _order_sentence(solution, fmt: str) -> str:
 def run_ladder(args) -> int:
     args.format = output_format(args.format, args.out, LADDER_FORMATS)
     numbers = number_format_of(args)
-    params = _pool_from_settings(args, parse_assignments(args.params))
+    params = parse_assignments(args.params)
+    not_keywords(args.system, params, "ladder", LADDER_OPTIONS, solve_ladder)
+    params = _pool_from_settings(args, params)
     pool, pools = _typical_pools(args)
     tolerance = validation.real_number(None, "--tolerance", args.tolerance, 0.0, 1.0, text=True,
                                        allowed="a number from 0 to 1")
