@@ -17,7 +17,8 @@ threads check is safe.
 A file is parsed (``tomllib``), never executed, and checked against the schema in
 :mod:`workbench.rules.schema`. A variant names ``base = "<id>"`` and only the keys it changes;
 tables merge key by key, anything else replaces the base's value; ``aliases``,
-``description`` and ``seed`` are never inherited. Ids and aliases are matched ignoring case
+``description`` and ``seed`` are never inherited, nor ``tier_order`` by a variant that replaces
+the ``tiers``. Ids and aliases are matched ignoring case
 and must be unique: two different files with one id are a load error.
 """
 from __future__ import annotations
@@ -231,6 +232,8 @@ def _variant_data(path: Path, data: dict, bases: dict[str, dict]) -> tuple[dict,
         raise DataFileError(path, "base", f"unknown system {base!r}; known: {', '.join(bases)}")
     base = found[base.lower()]
     inherited = {k: v for k, v in bases[base].items() if k not in NOT_INHERITED}
+    if "tiers" in data and "tier_order" not in data:
+        inherited.pop("tier_order", None)  # the base's ranking named the base's tiers
     merged = _merge(inherited, {k: v for k, v in data.items() if k != "base"})
     return merged, base
 

@@ -1,0 +1,106 @@
+"""A designer's own data files, attacked: keys combined in ways data/README.md does not show,
+checked against brute force over every roll, and odd files that must be refused clearly."""
+from __future__ import annotations
+
+import itertools
+import textwrap
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+import workbench as wb
+from workbench.errors import DataFileError
+
+
+def _write(tmp_path, text: str, name: str = "mine.toml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def _brute(dice, outcome) -> dict:
+    """outcome -> exact probability over every roll of ``dice`` (a list of face lists)."""
+    shares: Counter = Counter()
+    rolls = list(itertools.product(*dice))
+    for roll in rolls:
+        shares[outcome(roll)] += 1
+    return {k: Fraction(v, len(rolls)) for k, v in shares.items()}
+
+
+def _shares(distribution) -> dict:
+    return {k: float(p) for k, p in zip(distribution.outcomes, distribution.probabilities) if p > 0}
+
+
+def _assert_same(distribution, brute) -> None:
+    got = _shares(distribution)
+    assert set(got) == {k for k, v in brute.items() if v > 0}
+    for k, v in brute.items():
+        assert got[k] == pytest.approx(float(v), abs=1e-12), k
+
+
+# --- a variant that replaces the tiers of a file that ranks them with tier_order ----------
+
+def test_variant_replacing_the_tiers_of_a_ranked_file_ranks_its_own_tiers(tmp_path):
+    # Blades ranks its tiers with tier_order; a variant with two tiers of its own was refused
+    # with "tier_order ['Bad outcome', ...]: 'Bad outcome' is no tier", a key it never wrote.
+    path = _write(tmp_path, """
+        base = "blades"
+        id = "blades-two-tiers"
+        name = "Blades, hit or miss"
+
+        [[tiers]]
+        name = "Miss"
+        max = 4
+
+        [[tiers]]
+        name = "Hit"
+        min = 5
+        """)
+    tiers = wb.check(path, dice=2).tiers
+    assert tiers.outcomes == ("Miss", "Hit")
+    brute = _brute([range(1, 7)] * 2, lambda roll: "Hit" if max(roll) >= 5 else "Miss")
+    _assert_same(tiers, brute)
+
+
+def test_variant_keeping_the_tiers_may_rerank_them_and_inherits_the_ranking_otherwise(tmp_path):
+    kept = _write(tmp_path, """
+        base = "blades"
+        id = "blades-kept"
+        name = "Blades, 6s explode nowhere"
+        """, "kept.toml")
+    assert wb.check(kept).tiers.outcomes == wb.check("blades").tiers.outcomes
+    reranked = _write(tmp_path, """
+        base = "blades"
+        id = "blades-reranked"
+        name = "Blades, ranked backwards"
+        tier_order = ["Critical", "Full success", "Partial success", "Bad outcome"]
+        """, "reranked.toml")
+    assert wb.check(reranked).tiers.outcomes == ("Critical", "Full success", "Partial success",
+                                                 "Bad outcome")
+
+
+def test_variant_with_new_tiers_and_its_own_tier_order(tmp_path):
+    path = _write(tmp_path, """
+        base = "blades"
+        id = "blades-fumble"
+        name = "Blades with fumbles"
+        tier_order = ["Fumble", "Miss", "Hit"]
+
+        [[tiers]]
+        name = "Fumble"
+        condition = "dice > 0 and highest == 1"
+
+        [[tiers]]
+        name = "Hit"
+        min = 5
+
+        [[tiers]]
+        name = "Miss"
+        max = 4
+        """)
+    tiers = wb.check(path, dice=2).tiers
+    assert tiers.outcomes == ("Fumble", "Miss", "Hit")
+    brute = _brute([range(1, 7)] * 2, lambda roll: "Fumble" if max(roll) == 1
+                   else "Hit" if max(roll) >= 5 else "Miss")
+    _assert_same(tiers, brute)
