@@ -104,3 +104,65 @@ def test_variant_with_new_tiers_and_its_own_tier_order(tmp_path):
     brute = _brute([range(1, 7)] * 2, lambda roll: "Fumble" if max(roll) == 1
                    else "Hit" if max(roll) >= 5 else "Miss")
     _assert_same(tiers, brute)
+
+
+# --- names that are words of the expression language -------------------------------------
+
+_PLAIN = """
+    id = "mine"
+    name = "Mine"
+    mechanic = "pool"
+    pool_parameter = "dice"
+    {top}
+
+    [dice.d6]
+    sides = 6
+    {die}
+
+    [params.dice]
+    default = 2
+    min = 0
+    max = 5
+    effect = {{ add_dice = "d6" }}
+    {rest}
+    """
+
+
+def _file(tmp_path, top="", die="", rest=""):
+    return _write(tmp_path, _PLAIN.format(top=top, die=die, rest=textwrap.dedent(rest)))
+
+
+def test_a_statistic_named_true_is_refused_instead_of_read_as_the_constant(tmp_path):
+    # Before: pass_if = "true" read the constant, not the statistic: P(pass) was 1 for a
+    # statistic that is never true.
+    path = _file(tmp_path, top='pass_if = "true"', rest="""
+        [stats.true]
+        expression = "total > 100"
+        """)
+    with pytest.raises(DataFileError) as err:
+        wb.check(path)
+    text = str(err.value)
+    assert str(path) in text and "'stats.true'" in text
+    assert "'true'" in text and "and, or, not, if, else, true, false" in text and "choose another" in text
+
+
+@pytest.mark.parametrize("where, top, die, rest", [
+    ("stats.and", "", "", '[stats.and]\nsum = "value"\n'),
+    ("dice.d6.counts.or", "", 'counts = { or = "face == 1" }', ""),
+    ("params.not", 'total = "not + 1"', "", "[params.not]\ndefault = 1\nmin = 0\nmax = 3\n"),
+])
+def test_counts_statistics_and_parameters_named_like_keywords_are_refused(tmp_path, where, top, die,
+                                                                          rest):
+    path = _file(tmp_path, top=top, die=die, rest=rest)
+    with pytest.raises(DataFileError) as err:
+        wb.check(path)
+    text = str(err.value)
+    assert str(path) in text and f"'{where}'" in text and "choose another" in text
+    assert f"'{where.rsplit('.', 1)[1]}'" in text
+
+
+def test_a_count_named_like_a_parameter_names_its_entry(tmp_path):
+    path = _file(tmp_path, die='counts = { dice = "face >= 5" }')
+    with pytest.raises(DataFileError) as err:
+        wb.check(path)
+    assert "'dice.d6.counts.dice'" in str(err.value) and "already a parameter" in str(err.value)

@@ -25,7 +25,7 @@ from typing import Any, Mapping
 
 from ...errors import DataFileError, ParameterError, WorkbenchError
 from ...limits import MAX_DICE
-from ..expressions import Expression, ExpressionError, evaluate_numbers, parse
+from ..expressions import KEYWORDS, Expression, ExpressionError, evaluate_numbers, parse
 from ..roll import (Beats, Derived, Die, Keep, LargestSet, Pairs, Percentile, Pick, RollSpec,
                     Sets, Sum, before_total)
 from ...validation import suggest
@@ -83,17 +83,26 @@ class Statistics:
         return self._parsed[key]
 
     def _check_names(self) -> None:
-        taken = {"total": "the total", "face": "a die's face", "value": "a die's value"}
+        # A statistic named `true` read as the constant (pass_if = "true" always passed), one
+        # named `and` could not be read at all: the language's words are no names.
+        word = ("a word of the expressions (" + ", ".join(KEYWORDS) + "), so an expression "
+                "could not read it")
+        for name in self.readable:
+            if name in KEYWORDS:
+                self._fail(f"params.{name}", f"the name {name!r} is {word}; choose another")
+        taken = {"total": "the total", "face": "a die's face", "value": "a die's value",
+                 **{keyword: word for keyword in KEYWORDS}}
         for name in self.model.params:
             taken.setdefault(name, "a parameter")
-        for die in self.model.dice.values():
+        for die_name, die in self.model.dice.items():
             for count in die.counts:
                 if count in taken and taken[count] != "a count":
-                    self._fail(f"dice counts {count!r}", f"the name is already {taken[count]}")
+                    self._fail(f"dice.{die_name}.counts.{count}",
+                               f"the name {count!r} is already {taken[count]}; choose another")
                 taken[count] = "a count"
         for name in self.model.stats:
             if name in taken:
-                self._fail(f"stats.{name}", f"the name is already {taken[name]}; choose another")
+                self._fail(f"stats.{name}", f"the name {name!r} is already {taken[name]}; choose another")
             taken[name] = "a statistic"
 
     def _check_dice(self) -> None:
