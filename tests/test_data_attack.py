@@ -166,3 +166,13 @@ def test_a_count_named_like_a_parameter_names_its_entry(tmp_path):
     with pytest.raises(DataFileError) as err:
         wb.check(path)
     assert "'dice.d6.counts.dice'" in str(err.value) and "already a parameter" in str(err.value)
+
+
+def test_tier_order_in_a_file_without_tiers_says_there_are_none(tmp_path):
+    # Before: "allowed: every tier's name once, worst first ( in some order)".
+    path = _file(tmp_path, top='tier_order = ["Fail", "Pass"]')
+    with pytest.raises(DataFileError) as err:
+        wb.check(path)
+    text = str(err.value)
+    assert str(path) in text and "['Fail', 'Pass']" in text and "'Fail' is no tier" in text
+    assert "the file has no [[tiers]] to rank" in text and "( in some order)" not in text

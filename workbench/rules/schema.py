@@ -463,8 +463,9 @@ class PoolFile(_Common):
             said = "; ".join(filter(None, [twice and f"{twice[0]!r} is named twice",
                                            unknown and f"{unknown[0]!r} is no tier",
                                            missing and f"{missing[0]!r} is missing"]))
-            raise ValueError(f"tier_order {self.tier_order!r}: {said}; allowed: every tier's "
-                             f"name once, worst first ({', '.join(map(repr, names))} in some order)")
+            allowed = (f"every tier's name once, worst first ({', '.join(map(repr, names))} in some "
+                       "order)" if names else "no tier_order: the file has no [[tiers]] to rank")
+            raise ValueError(f"tier_order {self.tier_order!r}: {said}; allowed: {allowed}")
         return self
 
     @model_validator(mode="after")
