@@ -176,3 +176,38 @@ def test_tier_order_in_a_file_without_tiers_says_there_are_none(tmp_path):
     text = str(err.value)
     assert str(path) in text and "['Fail', 'Pass']" in text and "'Fail' is no tier" in text
     assert "the file has no [[tiers]] to rank" in text and "( in some order)" not in text
+
+
+# --- a variant whose base never loads -----------------------------------------------------
+
+@pytest.fixture
+def variants_folder(tmp_path, monkeypatch):
+    """A WORKBENCH_PATH folder with a variants/ folder; the catalogue is read again after."""
+    from workbench.rules import registry
+    (tmp_path / "variants").mkdir()
+    monkeypatch.setenv("WORKBENCH_PATH", str(tmp_path))
+    registry.reload()
+    yield tmp_path / "variants"
+    monkeypatch.undo()
+    registry.reload()
+
+
+def test_a_variant_naming_itself_as_base_says_so(variants_folder):
+    # Before: "unknown system 'mine'", while the file itself is 'mine'.
+    path = _write(variants_folder, 'base = "Mine"\nid = "mine"\nname = "Mine"\n')
+    for load in (wb.check, lambda _: wb.check(path)):
+        with pytest.raises(DataFileError) as err:
+            load("mine")
+        text = str(err.value)
+        assert str(path) in text and "'base'" in text and "'Mine' is this file's own id" in text
+        assert "unknown system" not in text and "allowed: the id of another system" in text
+
+
+def test_variants_naming_each_other_as_base_name_the_loop(variants_folder):
+    _write(variants_folder, 'base = "b"\nid = "a"\nname = "A"\n', "a.toml")
+    b = _write(variants_folder, 'base = "a"\nid = "b"\nname = "B"\n', "b.toml")
+    with pytest.raises(DataFileError) as err:
+        wb.check("a")
+    text = str(err.value)
+    assert str(b) in text and "'base'" in text and "(a -> b -> a)" in text
+    assert "unknown system" not in text

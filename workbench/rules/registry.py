@@ -228,6 +228,9 @@ def _variant_data(path: Path, data: dict, bases: dict[str, dict]) -> tuple[dict,
     if not isinstance(base, str):
         raise DataFileError(path, "base", f"must be the id of a system (text), got {base!r}")
     found = {k.lower(): k for k in bases}
+    if base.lower() not in found and _key(str(data.get("id", ""))) == _key(base):
+        raise DataFileError(path, "base", f"{base!r} is this file's own id: a variant cannot be its "
+                            "own base; allowed: the id of another system")
     if base.lower() not in found:
         raise DataFileError(path, "base", f"unknown system {base!r}; known: {', '.join(bases)}")
     base = found[base.lower()]
@@ -236,6 +239,25 @@ def _variant_data(path: Path, data: dict, bases: dict[str, dict]) -> tuple[dict,
         inherited.pop("tier_order", None)  # the base's ranking named the base's tiers
     merged = _merge(inherited, {k: v for k, v in data.items() if k != "base"})
     return merged, base
+
+
+def _no_base(pending: list, raw: dict) -> None:
+    """Raise for the variants whose bases never load: a loop of variants, a variant naming
+    itself, an unknown base."""
+    waiting = {_key(str(data.get("id", ""))): (path, data) for path, _, data in pending}
+    path, _, data = pending[0]
+    chain: list[str] = []
+    while True:
+        chain.append(_key(str(data.get("id", ""))))
+        base = data["base"]
+        if not isinstance(base, str) or _key(base) not in waiting or _key(base) == chain[-1]:
+            _variant_data(path, data, raw)  # raises: not text, its own id, unknown base
+        if _key(base) in chain:
+            loop = " -> ".join(chain[chain.index(_key(base)):] + [_key(base)])
+            raise DataFileError(path, "base", f"{base!r} is a variant based on this file ({loop}): "
+                                "a chain of bases must end at a system without a base; allowed: "
+                                "the id of a system outside the loop")
+        path, data = waiting[_key(base)]
 
 
 def load_system(path: str | os.PathLike, known: dict[str, dict] | None = None) -> System:
@@ -359,8 +381,7 @@ def _build_catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[Loaded
         ready = [item for item in pending if isinstance(item[2]["base"], str)
                  and _key(item[2]["base"]) in {_key(k) for k in raw}]
         if not ready:
-            path, _, data = pending[0]
-            _variant_data(path, data, raw)  # raises: unknown base
+            _no_base(pending, raw)
         for item in ready:
             path, origin, data = item
             merged, base = _variant_data(path, data, raw)
