@@ -211,3 +211,13 @@ def test_variants_naming_each_other_as_base_name_the_loop(variants_folder):
     text = str(err.value)
     assert str(b) in text and "'base'" in text and "(a -> b -> a)" in text
     assert "unknown system" not in text
+
+
+def test_a_ceiling_beyond_a_billion_is_refused_as_a_floor_is(tmp_path):
+    # Before: floor = 10**18 was refused, ceiling = -10**18 loaded and every total read -10**18.
+    path = _file(tmp_path, top="ceiling = -1000000000000000000")
+    with pytest.raises(DataFileError) as err:
+        wb.check(path)
+    text = str(err.value)
+    assert str(path) in text and "'ceiling'" in text and "1000000000000000000" in text
+    assert "less than or equal to 1000000000" in text or "greater than or equal to -1000000000" in text

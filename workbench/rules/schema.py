@@ -447,7 +447,7 @@ class PoolFile(_Common):
     shorthand: dict[str, Shorthand] = {}
     stats: dict[str, StatSpec] = {}
     total: ExpressionText | None = None
-    ceiling: int | None = None
+    ceiling: TotalValue | None = None
     pass_if: ExpressionText | None = None
 
     @model_validator(mode="after")
