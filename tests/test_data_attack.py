@@ -221,3 +221,39 @@ def test_a_ceiling_beyond_a_billion_is_refused_as_a_floor_is(tmp_path):
     text = str(err.value)
     assert str(path) in text and "'ceiling'" in text and "1000000000000000000" in text
     assert "less than or equal to 1000000000" in text or "greater than or equal to -1000000000" in text
+
+
+# --- a variant that numbers a die another way ---------------------------------------------
+
+def test_a_variant_giving_faces_to_a_die_of_sides_replaces_them(tmp_path):
+    # Blades' d6 is `sides = 6`; a variant writing `faces` for it was refused with "needs
+    # exactly one of faces, sides or percentile; got faces, sides" although it wrote one.
+    path = _write(tmp_path, """
+        base = "blades"
+        id = "blades-d8"
+        name = "Blades with d8s whose 7 and 8 read 6"
+
+        [dice.d6]
+        faces = [1, 2, 3, 4, 5, 6, 6, 6]
+        """)
+    result = wb.check(path, dice=2)
+    values = [1, 2, 3, 4, 5, 6, 6, 6]
+
+    def tier(roll):          # faces 1..8; a critical is two faces numbered 6 (counts read `face`)
+        top = max(values[f - 1] for f in roll)
+        return ("Critical" if roll.count(6) >= 2 else "Full success" if top == 6
+                else "Partial success" if top >= 4 else "Bad outcome")
+    _assert_same(result.tiers, _brute([range(1, 9)] * 2, tier))
+    _assert_same(result.pmf, _brute([values] * 2, max))
+
+
+def test_a_variant_giving_sides_to_a_die_of_faces_replaces_them(tmp_path):
+    path = _write(tmp_path, """
+        base = "uwr"
+        id = "uwr-d4"
+        name = "UWR on d4s"
+
+        [dice.d6]
+        sides = 4
+        """)
+    _assert_same(wb.check(path, dice=2).pmf, _brute([range(1, 5)] * 2, sum))

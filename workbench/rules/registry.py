@@ -18,7 +18,8 @@ A file is parsed (``tomllib``), never executed, and checked against the schema i
 :mod:`workbench.rules.schema`. A variant names ``base = "<id>"`` and only the keys it changes;
 tables merge key by key, anything else replaces the base's value; ``aliases``,
 ``description`` and ``seed`` are never inherited, nor ``tier_order`` by a variant that replaces
-the ``tiers``. Ids and aliases are matched ignoring case
+the ``tiers``; a die's ``faces``, ``sides`` or ``percentile`` given by a variant replaces the
+base's. Ids and aliases are matched ignoring case
 and must be unique: two different files with one id are a load error.
 """
 from __future__ import annotations
@@ -238,7 +239,33 @@ def _variant_data(path: Path, data: dict, bases: dict[str, dict]) -> tuple[dict,
     if "tiers" in data and "tier_order" not in data:
         inherited.pop("tier_order", None)  # the base's ranking named the base's tiers
     merged = _merge(inherited, {k: v for k, v in data.items() if k != "base"})
+    _one_way_to_number(merged, data)
     return merged, base
+
+
+FACE_KEYS = ("faces", "sides", "percentile")
+"""A die says its faces in exactly one of these ways: a variant naming one replaces the base's."""
+
+
+def _one_way_to_number(merged: dict, data: dict) -> None:
+    """A variant's ``sides = 8`` over a base die with ``faces`` (or the reverse) replaces them,
+    rather than leaving the die with both.
+
+    Example:
+        >>> merged = {"dice": {"d6": {"faces": [0, 1], "sides": 8, "count": 1}}}
+        >>> _one_way_to_number(merged, {"dice": {"d6": {"sides": 8}}})
+        >>> merged
+        {'dice': {'d6': {'sides': 8, 'count': 1}}}
+    """
+    dice, changed = merged.get("dice"), data.get("dice")
+    if not isinstance(dice, dict) or not isinstance(changed, dict):
+        return
+    for name, change in changed.items():
+        die = dice.get(name)
+        if isinstance(change, dict) and isinstance(die, dict) and any(k in change for k in FACE_KEYS):
+            for key in FACE_KEYS:
+                if key not in change:
+                    die.pop(key, None)
 
 
 def _no_base(pending: list, raw: dict) -> None:
