@@ -257,3 +257,76 @@ def test_a_variant_giving_sides_to_a_die_of_faces_replaces_them(tmp_path):
         sides = 4
         """)
     _assert_same(wb.check(path, dice=2).pmf, _brute([range(1, 5)] * 2, sum))
+
+
+# --- pass_if with a target the condition cannot see ---------------------------------------
+
+_GLITCH = """
+    id = "mine"
+    name = "Mine"
+    mechanic = "pool"
+    pool_parameter = "dice"
+    pass_if = "{pass_if}"
+
+    [dice.d6]
+    sides = 6
+    counts = {{ ones = "face == 1" }}
+
+    [params.dice]
+    default = 2
+    min = 0
+    max = 10
+    effect = {{ add_dice = "d6" }}
+
+    [params.target]
+    default = 5
+    min = 0
+    max = 20
+    effect = "target"
+    {more}
+    """
+
+
+def test_pass_if_reading_the_target_matches_brute_force(tmp_path):
+    path = _write(tmp_path, _GLITCH.format(pass_if="total >= target and ones == 0", more=""))
+    for target in (5, 7):
+        brute = _brute([range(1, 7)] * 2, lambda roll: sum(roll) >= target and 1 not in roll)
+        assert wb.check(path, dice=2, target=target).p_pass == pytest.approx(float(brute[True]), abs=1e-12)
+
+
+def test_add_to_target_beside_pass_if_is_refused_instead_of_ignored(tmp_path):
+    # Before: Hard (+2 to the target) moved the margin but not P(pass): 2/3 at target 5 with
+    # and without it, where brute force gives 19/36 for the target 7 it means.
+    path = _write(tmp_path, _GLITCH.format(pass_if="total >= target and ones == 0", more="""
+    [params.hard]
+    default = 0
+    min = 0
+    max = 5
+    effect = { add_to_target = 2 }
+    """))
+    with pytest.raises(DataFileError) as err:
+        wb.check(path, dice=2, hard=1)
+    text = str(err.value)
+    assert str(path) in text and "'params.hard.effect[0].add_to_target'" in text
+    assert "pass_if" in text and "would change nothing" in text and "allowed:" in text
+
+
+@pytest.mark.parametrize("pass_if, refused", [
+    ("total >= 8", True),
+    ("ok", False),                   # read through a statistic
+    ("total >= 0", False),           # read through the total
+])
+def test_a_target_pass_if_never_reads_is_refused(tmp_path, pass_if, refused):
+    more = '[stats.ok]\nexpression = "total >= target"\n'
+    text = _GLITCH.format(pass_if=pass_if, more=more)
+    if pass_if == "total >= 0":
+        text = text.replace('pass_if = "total >= 0"', 'pass_if = "total >= 0"\ntotal = "ones - target"')
+    path = _write(tmp_path, text)
+    if not refused:
+        assert wb.check(path, dice=2, target=3).p_pass is not None
+        return
+    with pytest.raises(DataFileError) as err:
+        wb.check(path, dice=2, target=3)
+    text = str(err.value)
+    assert "'params.target.effect[0].target'" in text and "does not read 'target'" in text
+    assert "'total >= 8'" in text

@@ -46,6 +46,7 @@ class Statistics:
         self.derived = [n for n, s in model.stats.items() if s.kind == "expression"]
         self._parsed: dict[tuple, Expression] = {}
         self._check_names()
+        self._check_passing()
         self._check_dice()
         self._check_statistics()
         self.total = self._total(model.total) if model.total else None
@@ -104,6 +105,34 @@ class Statistics:
             if name in taken:
                 self._fail(f"stats.{name}", f"the name {name!r} is already {taken[name]}; choose another")
             taken[name] = "a statistic"
+
+    def _check_passing(self) -> None:
+        """With ``pass_if``, that condition alone says what passes: an ``add_to_target`` (which
+        no expression can read) or a target it never reads would change nothing. Such files
+        reported P(pass) without them: a Hard +2 to the target left the odds unchanged."""
+        if not self.model.pass_if:
+            return
+        read, todo = set(), [self.model.pass_if]
+        while todo:   # what pass_if reads, through the statistics and the total it names
+            for word in _words(todo.pop()) - read:
+                read.add(word)
+                stat = self.model.stats.get(word)
+                todo += [stat.expression] if stat is not None and stat.kind == "expression" else []
+                todo += [self.model.total] if word == "total" and self.model.total else []
+        for name, spec in self.model.params.items():
+            effects = [(f"params.{name}.effect[{i}]", e) for i, e in enumerate(spec.effect)]
+            effects += [(f"params.{name}.on.{choice}.effect[{i}]", e)
+                        for choice, sub in spec.on.items() for i, e in enumerate(sub.effect)]
+            for where, effect in effects:
+                if effect.verb == "add_to_target":
+                    self._fail(f"{where}.add_to_target", "pass_if says what passes and cannot read "
+                               "what add_to_target adds, so the effect would change nothing; allowed: "
+                               "a parameter pass_if reads (e.g. pass_if = \"total >= target + hard * 2\"), "
+                               "or no pass_if (a pass is then total >= the target)")
+                if effect.verb in ("target", "obstacle") and name not in read:
+                    self._fail(f"{where}.{effect.verb}", f"pass_if ({self.model.pass_if!r}) says what "
+                               f"passes and does not read {name!r}, so the effect would change nothing; "
+                               f"allowed: read it in pass_if (e.g. \"total >= {name}\"), or no pass_if")
 
     def _check_dice(self) -> None:
         for name, die in self.model.dice.items():
