@@ -330,3 +330,21 @@ def test_a_target_pass_if_never_reads_is_refused(tmp_path, pass_if, refused):
     text = str(err.value)
     assert "'params.target.effect[0].target'" in text and "does not read 'target'" in text
     assert "'total >= 8'" in text
+
+
+@pytest.mark.parametrize("where, die, rest", [
+    ("stats.höhe", "", '[stats."höhe"]\npick = "highest"\n'),
+    ("stats.my-best", "", '[stats.my-best]\npick = "highest"\n'),
+    ("stats.2nd", "", '[stats.2nd]\npick = "highest"\nposition = 2\n'),
+    ("dice.d6.counts.six es", 'counts = { "six es" = "face == 6" }', ""),
+])
+def test_counts_and_statistics_expressions_cannot_read_are_refused(tmp_path, where, die, rest):
+    # Before: [stats."höhe"] loaded, and then `.probability("höhe >= 5")`, a tier condition or
+    # pass_if could not name it ("unexpected 'ö' at character 2").
+    path = _file(tmp_path, die=die, rest=rest)
+    with pytest.raises(DataFileError) as err:
+        wb.check(path)
+    text = str(err.value)
+    assert str(path) in text and f"'{where}'" in text
+    assert f"{where.rsplit('.', 1)[1]!r} cannot be read by an expression" in text
+    assert "allowed: letters A-Z and a-z, digits and _" in text

@@ -97,14 +97,22 @@ class Statistics:
             taken.setdefault(name, "a parameter")
         for die_name, die in self.model.dice.items():
             for count in die.counts:
+                self._readable_name(f"dice.{die_name}.counts.{count}", count)
                 if count in taken and taken[count] != "a count":
                     self._fail(f"dice.{die_name}.counts.{count}",
                                f"the name {count!r} is already {taken[count]}; choose another")
                 taken[count] = "a count"
         for name in self.model.stats:
+            self._readable_name(f"stats.{name}", name)
             if name in taken:
                 self._fail(f"stats.{name}", f"the name {name!r} is already {taken[name]}; choose another")
             taken[name] = "a statistic"
+
+    def _readable_name(self, where: str, name: str) -> None:
+        """Counts and statistics are read by expressions (and ``.probability``) by name."""
+        if not _NAME.fullmatch(name):
+            self._fail(where, f"the name {name!r} cannot be read by an expression; allowed: "
+                       "letters A-Z and a-z, digits and _, not starting with a digit")
 
     def _check_passing(self) -> None:
         """With ``pass_if``, that condition alone says what passes: an ``add_to_target`` (which
@@ -351,6 +359,9 @@ def _numeric(spec) -> bool:
     """Whether a parameter's values are numbers an expression can read."""
     return spec.kind != "choice" or all(isinstance(c, int) and not isinstance(c, bool)
                                         for c in spec.choices)
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _words(text: str) -> set[str]:
