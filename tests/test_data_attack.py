@@ -348,3 +348,41 @@ def test_counts_and_statistics_expressions_cannot_read_are_refused(tmp_path, whe
     assert str(path) in text and f"'{where}'" in text
     assert f"{where.rsplit('.', 1)[1]!r} cannot be read by an expression" in text
     assert "allowed: letters A-Z and a-z, digits and _" in text
+
+
+@pytest.mark.parametrize("stat, modifier", [
+    ('keep = "middle"\ncount = 1\nskip = 1', "skip"),
+    ('pick = "middle"\nposition = 2', "position"),
+])
+def test_skip_or_position_on_the_middle_dice_is_refused_instead_of_ignored(tmp_path, stat, modifier):
+    # Before: keep = "middle" with skip = 1 (pick = "middle" with position = 2) loaded and gave
+    # the distribution of the plain middle die, the skip or position silently dropped.
+    path = _file(tmp_path, rest=f"[stats.mid]\n{stat}\n")
+    with pytest.raises(DataFileError) as err:
+        wb.check(path, dice=3)
+    text = str(err.value)
+    assert str(path) in text and "'stats.mid'" in text
+    assert f'{modifier} does not go with' in text and '"middle"' in text and '"highest" or "lowest"' in text
+
+
+def test_middle_dice_match_brute_force(tmp_path):
+    path = _file(tmp_path, rest="""
+        [stats.mid]
+        pick = "middle"
+
+        [stats.middle_two]
+        keep = "middle"
+        count = 2
+
+        [stats.second]
+        pick = "highest"
+        position = 2
+        """)
+    for n in range(0, 5):
+        result = wb.check(path, dice=n)
+        faces = [range(1, 7)] * n
+        ranked = lambda roll: sorted(roll, reverse=True)  # noqa: E731
+        _assert_same(result.stats["mid"], _brute(faces, lambda r: ranked(r)[(n - 1) // 2] if r else 0))
+        low = max((n - 2) // 2, 0)
+        _assert_same(result.stats["middle_two"], _brute(faces, lambda r: sum(ranked(r)[low:low + 2])))
+        _assert_same(result.stats["second"], _brute(faces, lambda r: ranked(r)[1] if n >= 2 else 0))

@@ -421,6 +421,10 @@ class StatSpec(_Strict):
         for modifier, allowed in STAT_MODIFIERS.items():
             if modifier in self.model_fields_set and kind not in allowed:
                 raise ValueError(f"{modifier} does not go with {kind}; it goes with {', '.join(allowed)}")
+        for modifier, of in (("skip", self.keep), ("position", self.pick)):
+            if of == "middle" and modifier in self.model_fields_set:
+                raise ValueError(f"{modifier} does not go with {kind} = \"middle\" (the middle dice are "
+                                 f"counted from both ends); it goes with {kind} = \"highest\" or \"lowest\"")
         if kind in ("beats", "pairs") and self.dice is None:
             raise ValueError(f"{kind} compares two sets of dice: name the first with dice = \"TYPE\" "
                              f"and the second with {kind} = \"TYPE\"")
