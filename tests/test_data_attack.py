@@ -386,3 +386,55 @@ def test_middle_dice_match_brute_force(tmp_path):
         low = max((n - 2) // 2, 0)
         _assert_same(result.stats["middle_two"], _brute(faces, lambda r: sum(ranked(r)[low:low + 2])))
         _assert_same(result.stats["second"], _brute(faces, lambda r: ranked(r)[1] if n >= 2 else 0))
+
+
+# --- an effect word set to false ----------------------------------------------------------
+
+_COINS = """
+    id = "coins"
+    name = "Coins"
+    mechanic = "pool"
+    pool_parameter = "dice"
+    floor = 1
+
+    [dice.coin]
+    faces = [0, 1]
+
+    [params.dice]
+    default = 2
+    min = 0
+    max = 10
+    effect = {{ add_dice = "coin" }}
+
+    [params.x]
+    default = 1
+    min = 0
+    max = 3
+    effect = {{ {word} = {value} }}
+    """
+
+
+@pytest.mark.parametrize("word", ["reroll_misses", "remove_floor", "target", "obstacle"])
+def test_an_effect_word_set_to_false_is_refused_instead_of_acting_as_true(tmp_path, word):
+    # Before: reroll_misses = false rerolled a miss (P(0 successes) of 2 coins 1/8, not 1/4),
+    # remove_floor = false removed the floor and target = false set the target.
+    path = _write(tmp_path, _COINS.format(word=word, value="false"))
+    with pytest.raises(DataFileError) as err:
+        wb.check(path)
+    text = str(err.value)
+    assert str(path) in text and "'params.x.effect[0]'" in text
+    assert f"{word} = false has no meaning" in text and f"allowed: {word} = true" in text
+
+
+def test_the_effect_words_set_to_true_match_brute_force(tmp_path):
+    coin = [0, 1]
+    reroll = wb.check(_write(tmp_path, _COINS.format(word="reroll_misses", value="true"), "r.toml"))
+
+    def one_reroll(roll):             # one miss (a 0) is rolled again and counts: (a, b, again)
+        a, b, again = roll
+        return max(1, a + b + (again if 0 in (a, b) else 0))
+    _assert_same(reroll.pmf, _brute([coin, coin, coin], one_reroll))
+    no_floor = wb.check(_write(tmp_path, _COINS.format(word="remove_floor", value="true"), "f.toml"))
+    _assert_same(no_floor.pmf, _brute([coin, coin], sum))
+    floored = wb.check(_write(tmp_path, _COINS.format(word="remove_floor", value="true"), "g.toml"), x=0)
+    _assert_same(floored.pmf, _brute([coin, coin], lambda roll: max(1, sum(roll))))

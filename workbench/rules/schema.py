@@ -122,6 +122,10 @@ class Effect(_Strict):
             raise ValueError(f"needs exactly one of {', '.join(EFFECT_VERBS)}; got "
                              f"{', '.join(verbs) or 'none'}")
         verb = verbs[0]
+        if getattr(self, verb) is False:   # acted as true: reroll_misses = false rerolled
+            raise ValueError(f"{verb} = false has no meaning: an effect is what each point of the "
+                             f"parameter does; allowed: {verb} = true, or leave the effect out ('when' "
+                             "limits when it applies)")
         for modifier, allowed in MODIFIERS.items():
             if modifier in self.model_fields_set and verb not in allowed:
                 raise ValueError(f"{modifier} does not apply to {verb}; it goes with {', '.join(allowed)}")
