@@ -438,3 +438,39 @@ def test_the_effect_words_set_to_true_match_brute_force(tmp_path):
     _assert_same(no_floor.pmf, _brute([coin, coin], sum))
     floored = wb.check(_write(tmp_path, _COINS.format(word="remove_floor", value="true"), "g.toml"), x=0)
     _assert_same(floored.pmf, _brute([coin, coin], lambda roll: max(1, sum(roll))))
+
+
+def test_a_rung_that_sets_and_adds_to_one_parameter_is_refused(tmp_path):
+    # Before: set = { target = 2 }, add = { target = 1 } read as target 2 (25% with two coins
+    # of 0/1, where 2 + 1 would be 0%), the add dropped without a word.
+    path = _write(tmp_path, """
+        id = "rungs"
+        name = "Rungs"
+        mechanic = "pool"
+        pool_parameter = "dice"
+
+        [dice.coin]
+        faces = [0, 1]
+
+        [params.dice]
+        default = 2
+        min = 0
+        max = 10
+        effect = { add_dice = "coin" }
+
+        [params.target]
+        default = 1
+        min = 0
+        max = 10
+        effect = "target"
+
+        [[ladder]]
+        name = "Hard"
+        set = { target = 2 }
+        add = { target = 1 }
+        """)
+    with pytest.raises(DataFileError) as err:
+        wb.check(path)
+    text = str(err.value)
+    assert str(path) in text and "'ladder.Hard.add.target'" in text
+    assert "also sets target = 2" in text and "allowed: set target or add to it, not both" in text
