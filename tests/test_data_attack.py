@@ -474,3 +474,32 @@ def test_a_rung_that_sets_and_adds_to_one_parameter_is_refused(tmp_path):
     text = str(err.value)
     assert str(path) in text and "'ladder.Hard.add.target'" in text
     assert "also sets target = 2" in text and "allowed: set target or add to it, not both" in text
+
+
+def test_outcome_labels_too_few_for_the_pool_say_which_totals_and_labels(tmp_path):
+    # Before: "totals 0..2 fall outside the 2 outcome labels": 0 and 1 do not.
+    path = _write(tmp_path, """
+        id = "labels"
+        name = "Labels"
+        mechanic = "pool"
+
+        [outcome]
+        labels = ["No", "Yes"]
+        pass_from = "Yes"
+
+        [dice.story]
+        faces = ["No", "Yes"]
+
+        [params.dice]
+        default = 1
+        min = 1
+        max = 2
+        effect = { add_dice = "story" }
+        """)
+    one = wb.check(path)
+    assert one.pmf.outcomes == ("No", "Yes") and one.p_pass == pytest.approx(0.5)
+    with pytest.raises(wb.errors.WorkbenchError) as err:
+        wb.check(path, dice=2)
+    text = str(err.value)
+    assert "labels" in text and str(path) in text and "totals 0 to 2" in text
+    assert "name the totals 0 to 1 ('No', 'Yes')" in text and "allowed:" in text
