@@ -503,3 +503,46 @@ def test_outcome_labels_too_few_for_the_pool_say_which_totals_and_labels(tmp_pat
     text = str(err.value)
     assert "labels" in text and str(path) in text and "totals 0 to 2" in text
     assert "name the totals 0 to 1 ('No', 'Yes')" in text and "allowed:" in text
+
+
+_ADVANTAGE = """
+    id = "advantage"
+    name = "Advantage"
+    mechanic = "pool"
+    pool_parameter = "dice"
+
+    [dice.d6]
+    sides = 6
+
+    [params.dice]
+    default = 2
+    min = 0
+    max = 5
+    effect = { add_dice = "d6" }
+
+    [params.adv]
+    default = 0
+    min = 0
+    max = 2
+    effect = { keep_highest = "d6" }
+
+    [stats.STAT]
+    sum = "value == 1"
+    """
+
+
+def test_a_statistic_named_kept_beside_keep_highest_is_refused_when_the_file_loads(tmp_path):
+    # Before: it loaded and checked at adv = 0, and adv = 1 failed with "statistic 'kept': the
+    # name is already taken (by the total, a count, a parameter or another statistic)".
+    path = _write(tmp_path, _ADVANTAGE.replace("STAT", "kept"))
+    with pytest.raises(DataFileError) as err:
+        wb.check(path, adv=0)
+    text = str(err.value)
+    assert str(path) in text and "'stats.kept'" in text and "keep_highest / keep_lowest" in text
+
+
+def test_keep_highest_beside_statistics_matches_brute_force(tmp_path):
+    result = wb.check(_write(tmp_path, _ADVANTAGE.replace("STAT", "ones")), dice=2, adv=1)
+    faces = [range(1, 7)] * 3
+    _assert_same(result.pmf, _brute(faces, lambda roll: sum(sorted(roll)[1:])))
+    _assert_same(result.stats["ones"], _brute(faces, lambda roll: roll.count(1)))

@@ -95,6 +95,10 @@ class Statistics:
                  **{keyword: word for keyword in KEYWORDS}}
         for name in self.model.params:
             taken.setdefault(name, "a parameter")
+        if self.model.total is None and any(   # the dice these keep are the statistic `kept`
+                e.verb in ("keep_highest", "keep_lowest") for spec in self.model.params.values()
+                for e in [*spec.effect, *(e for sub in spec.on.values() for e in sub.effect)]):
+            taken["kept"] = "the dice keep_highest / keep_lowest keep (the total)"
         for die_name, die in self.model.dice.items():
             for count in die.counts:
                 self._readable_name(f"dice.{die_name}.counts.{count}", count)
