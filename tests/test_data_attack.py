@@ -546,3 +546,29 @@ def test_keep_highest_beside_statistics_matches_brute_force(tmp_path):
     faces = [range(1, 7)] * 3
     _assert_same(result.pmf, _brute(faces, lambda roll: sum(sorted(roll)[1:])))
     _assert_same(result.stats["ones"], _brute(faces, lambda roll: roll.count(1)))
+
+
+def test_simulating_a_die_that_explodes_too_often_names_the_system(tmp_path):
+    # Before: wb.simulate said only "die 'd': explodes so often ...; make fewer faces explode"
+    # (which system? what would do?), where wb.check named the system.
+    faces = ", ".join(str(face) for face in range(2, 101))
+    path = _file(tmp_path, rest=f"""
+        [dice.d100]
+        sides = 100
+        explode = [{faces}]
+
+        [params.d100]
+        default = 1
+        min = 0
+        max = 3
+        effect = {{ add_dice = "d100" }}
+
+        [stats.top]
+        pick = "highest"
+        """)
+    for run in (wb.check, lambda p, **kw: wb.simulate(p, trials=1000, seed=1, **kw)):
+        with pytest.raises(wb.errors.WorkbenchError) as err:
+            run(path, dice=0)
+        text = str(err.value)
+        assert text.startswith("mine: die 'd100': explodes so often"), text
+        assert "allowed: fewer exploding faces, or an explode_limit on the die" in text
