@@ -572,3 +572,19 @@ def test_simulating_a_die_that_explodes_too_often_names_the_system(tmp_path):
         text = str(err.value)
         assert text.startswith("mine: die 'd100': explodes so often"), text
         assert "allowed: fewer exploding faces, or an explode_limit on the die" in text
+
+
+@pytest.mark.parametrize("counts, shown", [
+    ("[1.5, 0, 0, 0, 0, 0]", "counts.a[0]: got 1.5"),
+    ("[true, false, false, false, false, false]", "counts.a[0]: got True"),
+    ("1", "counts.a: got 1"),
+])
+def test_counts_that_are_not_whole_numbers_say_what_is_allowed(tmp_path, counts, shown):
+    # Before: "entry 'dice.d6.counts.a': Input should be a valid string; got [1.5, 0, ...]",
+    # as if only an expression were allowed.
+    path = _file(tmp_path, die=f"counts = {{ a = {counts} }}")
+    with pytest.raises(DataFileError) as err:
+        wb.check(path)
+    text = str(err.value)
+    assert str(path) in text and "'dice.d6.counts'" in text and shown in text
+    assert "allowed: one whole number per face" in text and 'expression such as "face >= 5"' in text

@@ -232,6 +232,21 @@ class DieSpec(_Strict):
     explode_limit: int = Field(0, ge=0, le=100)
     explode_into: str | None = None
 
+    @field_validator("counts", mode="before")
+    @classmethod
+    def _whole_scores(cls, counts):
+        """Each count: whole numbers, one per face, or an expression (pydantic alone said
+        "Input should be a valid string" of a list holding 1.5)."""
+        for name, scores in counts.items() if isinstance(counts, dict) else ():
+            bad = next(((f"[{i}]", v) for i, v in enumerate(scores)
+                        if isinstance(v, bool) or not isinstance(v, int)), None) \
+                if isinstance(scores, list) else None if isinstance(scores, str) else ("", scores)
+            if bad is not None:
+                raise ValueError(f"counts.{name}{bad[0]}: got {bad[1]!r}; allowed: one whole number "
+                                 "per face (e.g. [1, 0, 0, 0, 0, 0]), or an expression such as "
+                                 "\"face >= 5\"")
+        return counts
+
     @field_validator("explode")
     @classmethod
     def _faces_exist(cls, explode, info):
@@ -425,8 +440,8 @@ class StatSpec(_Strict):
         for modifier, allowed in STAT_MODIFIERS.items():
             if modifier in self.model_fields_set and kind not in allowed:
                 raise ValueError(f"{modifier} does not go with {kind}; it goes with {', '.join(allowed)}")
-        for modifier, of in (("skip", self.keep), ("position", self.pick)):
-            if of == "middle" and modifier in self.model_fields_set:
+        for modifier, of, plain in (("skip", self.keep, 0), ("position", self.pick, 1)):
+            if of == "middle" and getattr(self, modifier) != plain:   # was silently dropped
                 raise ValueError(f"{modifier} does not go with {kind} = \"middle\" (the middle dice are "
                                  f"counted from both ends); it goes with {kind} = \"highest\" or \"lowest\"")
         if kind in ("beats", "pairs") and self.dice is None:
