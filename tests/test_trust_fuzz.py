@@ -356,7 +356,9 @@ def roll_toml(design: dict, id: str) -> str:
             lines.append("counts = { " + ", ".join(written) + " }")
     for name in design["dice"]:
         lines += [f"[params.n_{name}]", "default = 0", "min = 0", "max = 3", f'effect = {{ add_dice = "{name}" }}']
-    lines += ["[params.target]", "default = 2", "min = 0", "max = 12", 'effect = "target"']
+    lines += ["[params.target]", "default = 2", "min = 0", "max = 12"]
+    if design["pass_if"] is None:   # beside a pass_if, a target effect would change nothing (refused)
+        lines.append('effect = "target"')
     for name, stat in design["stats"].items():
         lines.append(f"[stats.{name}]")
         kind = stat["kind"]

@@ -114,9 +114,9 @@ def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
     spec = sys_.mechanic.pool(resolved)
     try:
         check_work(trials, spec)
-    except WorkbenchError as exc:
+        raw = simulate_raw(spec, trials, seed, progress)
+    except WorkbenchError as exc:   # say which system asked, as check does
         raise WorkbenchError(f"{sys_.id}: {exc}") from None
-    raw = simulate_raw(spec, trials, seed, progress)
     return check_result(sys_, raw, resolved, method="simulate", seed=seed)
 
 

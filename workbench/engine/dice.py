@@ -72,7 +72,8 @@ def _chain(die: Die, count_names: tuple[str, ...], dice_in_pool: int):
             break
         if len(links) > MAX_CHAIN_LINKS:
             raise WorkbenchError(f"die '{die.name}': explodes so often that its chains need more than "
-                                 f"{MAX_CHAIN_LINKS} dice to end; make fewer faces explode")
+                                 f"{MAX_CHAIN_LINKS} dice to end; allowed: fewer exploding faces, or an "
+                                 "explode_limit on the die")
         kind = kind.next
     # Mixed radix over the chain's attributes: each column's range is the sum of every
     # link's, so no partial sum ever leaves its digit.

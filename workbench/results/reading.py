@@ -53,8 +53,12 @@ def outcomes(mechanic: Mechanic, raw: RawDistribution) -> Distribution:
         return Distribution.of_totals(raw.offset, raw.pmf, raw.trials)
     totals = raw.totals
     if len(totals) and (totals[0] < 0 or totals[-1] >= len(labels)):
-        raise WorkbenchError(f"{mechanic.system_id}: totals {totals[0]}..{totals[-1]} fall outside "
-                             f"the {len(labels)} outcome labels")
+        source = getattr(mechanic, "source", None)
+        raise WorkbenchError(
+            f"{mechanic.system_id}{f' ({source})' if source else ''}: these parameters give totals "
+            f"{totals[0]} to {totals[-1]}, but [outcome] labels name the totals 0 to {len(labels) - 1} "
+            f"({', '.join(map(repr, labels))}); allowed: parameters whose totals stay within the "
+            "labels (fewer dice), or a label for every total")
     probs = np.zeros(len(labels))
     probs[totals] = raw.pmf
     return Distribution(tuple(labels), probs, trials=raw.trials)

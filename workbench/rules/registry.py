@@ -17,7 +17,9 @@ threads check is safe.
 A file is parsed (``tomllib``), never executed, and checked against the schema in
 :mod:`workbench.rules.schema`. A variant names ``base = "<id>"`` and only the keys it changes;
 tables merge key by key, anything else replaces the base's value; ``aliases``,
-``description`` and ``seed`` are never inherited. Ids and aliases are matched ignoring case
+``description`` and ``seed`` are never inherited, nor ``tier_order`` by a variant that replaces
+the ``tiers``; a die's ``faces``, ``sides`` or ``percentile`` given by a variant replaces the
+base's. Ids and aliases are matched ignoring case
 and must be unique: two different files with one id are a load error.
 """
 from __future__ import annotations
@@ -227,12 +229,62 @@ def _variant_data(path: Path, data: dict, bases: dict[str, dict]) -> tuple[dict,
     if not isinstance(base, str):
         raise DataFileError(path, "base", f"must be the id of a system (text), got {base!r}")
     found = {k.lower(): k for k in bases}
+    if base.lower() not in found and _key(str(data.get("id", ""))) == _key(base):
+        raise DataFileError(path, "base", f"{base!r} is this file's own id: a variant cannot be its "
+                            "own base; allowed: the id of another system")
     if base.lower() not in found:
         raise DataFileError(path, "base", f"unknown system {base!r}; known: {', '.join(bases)}")
     base = found[base.lower()]
     inherited = {k: v for k, v in bases[base].items() if k not in NOT_INHERITED}
+    if "tiers" in data and "tier_order" not in data:
+        inherited.pop("tier_order", None)  # the base's ranking named the base's tiers
     merged = _merge(inherited, {k: v for k, v in data.items() if k != "base"})
+    _one_way_to_number(merged, data)
     return merged, base
+
+
+FACE_KEYS = ("faces", "sides", "percentile")
+"""A die says its faces in exactly one of these ways: a variant naming one replaces the base's."""
+
+
+def _one_way_to_number(merged: dict, data: dict) -> None:
+    """A variant's ``sides = 8`` over a base die with ``faces`` (or the reverse) replaces them,
+    rather than leaving the die with both.
+
+    Example:
+        >>> merged = {"dice": {"d6": {"faces": [0, 1], "sides": 8, "count": 1}}}
+        >>> _one_way_to_number(merged, {"dice": {"d6": {"sides": 8}}})
+        >>> merged
+        {'dice': {'d6': {'sides': 8, 'count': 1}}}
+    """
+    dice, changed = merged.get("dice"), data.get("dice")
+    if not isinstance(dice, dict) or not isinstance(changed, dict):
+        return
+    for name, change in changed.items():
+        die = dice.get(name)
+        if isinstance(change, dict) and isinstance(die, dict) and any(k in change for k in FACE_KEYS):
+            for key in FACE_KEYS:
+                if key not in change:
+                    die.pop(key, None)
+
+
+def _no_base(pending: list, raw: dict) -> None:
+    """Raise for the variants whose bases never load: a loop of variants, a variant naming
+    itself, an unknown base."""
+    waiting = {_key(str(data.get("id", ""))): (path, data) for path, _, data in pending}
+    path, _, data = pending[0]
+    chain: list[str] = []
+    while True:
+        chain.append(_key(str(data.get("id", ""))))
+        base = data["base"]
+        if not isinstance(base, str) or _key(base) not in waiting or _key(base) == chain[-1]:
+            _variant_data(path, data, raw)  # raises: not text, its own id, unknown base
+        if _key(base) in chain:
+            loop = " -> ".join(chain[chain.index(_key(base)):] + [_key(base)])
+            raise DataFileError(path, "base", f"{base!r} is a variant based on this file ({loop}): "
+                                "a chain of bases must end at a system without a base; allowed: "
+                                "the id of a system outside the loop")
+        path, data = waiting[_key(base)]
 
 
 def load_system(path: str | os.PathLike, known: dict[str, dict] | None = None) -> System:
@@ -356,8 +408,7 @@ def _build_catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[Loaded
         ready = [item for item in pending if isinstance(item[2]["base"], str)
                  and _key(item[2]["base"]) in {_key(k) for k in raw}]
         if not ready:
-            path, _, data = pending[0]
-            _variant_data(path, data, raw)  # raises: unknown base
+            _no_base(pending, raw)
         for item in ready:
             path, origin, data = item
             merged, base = _variant_data(path, data, raw)

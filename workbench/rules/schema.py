@@ -122,6 +122,10 @@ class Effect(_Strict):
             raise ValueError(f"needs exactly one of {', '.join(EFFECT_VERBS)}; got "
                              f"{', '.join(verbs) or 'none'}")
         verb = verbs[0]
+        if getattr(self, verb) is False:   # acted as true: reroll_misses = false rerolled
+            raise ValueError(f"{verb} = false has no meaning: an effect is what each point of the "
+                             f"parameter does; allowed: {verb} = true, or leave the effect out ('when' "
+                             "limits when it applies)")
         for modifier, allowed in MODIFIERS.items():
             if modifier in self.model_fields_set and verb not in allowed:
                 raise ValueError(f"{modifier} does not apply to {verb}; it goes with {', '.join(allowed)}")
@@ -227,6 +231,21 @@ class DieSpec(_Strict):
     explode: list[Bounded] = []
     explode_limit: int = Field(0, ge=0, le=100)
     explode_into: str | None = None
+
+    @field_validator("counts", mode="before")
+    @classmethod
+    def _whole_scores(cls, counts):
+        """Each count: whole numbers, one per face, or an expression (pydantic alone said
+        "Input should be a valid string" of a list holding 1.5)."""
+        for name, scores in counts.items() if isinstance(counts, dict) else ():
+            bad = next(((f"[{i}]", v) for i, v in enumerate(scores)
+                        if isinstance(v, bool) or not isinstance(v, int)), None) \
+                if isinstance(scores, list) else None if isinstance(scores, str) else ("", scores)
+            if bad is not None:
+                raise ValueError(f"counts.{name}{bad[0]}: got {bad[1]!r}; allowed: one whole number "
+                                 "per face (e.g. [1, 0, 0, 0, 0, 0]), or an expression such as "
+                                 "\"face >= 5\"")
+        return counts
 
     @field_validator("explode")
     @classmethod
@@ -421,6 +440,10 @@ class StatSpec(_Strict):
         for modifier, allowed in STAT_MODIFIERS.items():
             if modifier in self.model_fields_set and kind not in allowed:
                 raise ValueError(f"{modifier} does not go with {kind}; it goes with {', '.join(allowed)}")
+        for modifier, of, plain in (("skip", self.keep, 0), ("position", self.pick, 1)):
+            if of == "middle" and getattr(self, modifier) != plain:   # was silently dropped
+                raise ValueError(f"{modifier} does not go with {kind} = \"middle\" (the middle dice are "
+                                 f"counted from both ends); it goes with {kind} = \"highest\" or \"lowest\"")
         if kind in ("beats", "pairs") and self.dice is None:
             raise ValueError(f"{kind} compares two sets of dice: name the first with dice = \"TYPE\" "
                              f"and the second with {kind} = \"TYPE\"")
@@ -447,7 +470,7 @@ class PoolFile(_Common):
     shorthand: dict[str, Shorthand] = {}
     stats: dict[str, StatSpec] = {}
     total: ExpressionText | None = None
-    ceiling: int | None = None
+    ceiling: TotalValue | None = None
     pass_if: ExpressionText | None = None
 
     @model_validator(mode="after")
@@ -463,8 +486,9 @@ class PoolFile(_Common):
             said = "; ".join(filter(None, [twice and f"{twice[0]!r} is named twice",
                                            unknown and f"{unknown[0]!r} is no tier",
                                            missing and f"{missing[0]!r} is missing"]))
-            raise ValueError(f"tier_order {self.tier_order!r}: {said}; allowed: every tier's "
-                             f"name once, worst first ({', '.join(map(repr, names))} in some order)")
+            allowed = (f"every tier's name once, worst first ({', '.join(map(repr, names))} in some "
+                       "order)" if names else "no tier_order: the file has no [[tiers]] to rank")
+            raise ValueError(f"tier_order {self.tier_order!r}: {said}; allowed: {allowed}")
         return self
 
     @model_validator(mode="after")

@@ -292,6 +292,9 @@ class System:
                 return f"set.{key}", f"got {value!r}; allowed: {exc.allowed}"
         for key, delta in rung.add.items():
             param = self.params[key]
+            if key in rung.set:   # set and add at once: the add was dropped without a word
+                return (f"add.{key}", f"the rung also sets {key} = {rung.set[key]!r}; allowed: set "
+                        f"{key} or add to it, not both")
             if isinstance(delta, bool) or not isinstance(delta, int):
                 return f"add.{key}", f"got {delta!r}; allowed: a whole number"
             if param.kind != "int" or param.optional:

@@ -25,7 +25,7 @@ from typing import Any, Mapping
 
 from ...errors import DataFileError, ParameterError, WorkbenchError
 from ...limits import MAX_DICE
-from ..expressions import Expression, ExpressionError, evaluate_numbers, parse
+from ..expressions import KEYWORDS, Expression, ExpressionError, evaluate_numbers, parse
 from ..roll import (Beats, Derived, Die, Keep, LargestSet, Pairs, Percentile, Pick, RollSpec,
                     Sets, Sum, before_total)
 from ...validation import suggest
@@ -46,6 +46,7 @@ class Statistics:
         self.derived = [n for n, s in model.stats.items() if s.kind == "expression"]
         self._parsed: dict[tuple, Expression] = {}
         self._check_names()
+        self._check_passing()
         self._check_dice()
         self._check_statistics()
         self.total = self._total(model.total) if model.total else None
@@ -83,18 +84,67 @@ class Statistics:
         return self._parsed[key]
 
     def _check_names(self) -> None:
-        taken = {"total": "the total", "face": "a die's face", "value": "a die's value"}
+        # A statistic named `true` read as the constant (pass_if = "true" always passed), one
+        # named `and` could not be read at all: the language's words are no names.
+        word = ("a word of the expressions (" + ", ".join(KEYWORDS) + "), so an expression "
+                "could not read it")
+        for name in self.readable:
+            if name in KEYWORDS:
+                self._fail(f"params.{name}", f"the name {name!r} is {word}; choose another")
+        taken = {"total": "the total", "face": "a die's face", "value": "a die's value",
+                 **{keyword: word for keyword in KEYWORDS}}
         for name in self.model.params:
             taken.setdefault(name, "a parameter")
-        for die in self.model.dice.values():
+        if self.model.total is None and any(   # the dice these keep are the statistic `kept`
+                e.verb in ("keep_highest", "keep_lowest") for spec in self.model.params.values()
+                for e in [*spec.effect, *(e for sub in spec.on.values() for e in sub.effect)]):
+            taken["kept"] = "the dice keep_highest / keep_lowest keep (the total)"
+        for die_name, die in self.model.dice.items():
             for count in die.counts:
+                self._readable_name(f"dice.{die_name}.counts.{count}", count)
                 if count in taken and taken[count] != "a count":
-                    self._fail(f"dice counts {count!r}", f"the name is already {taken[count]}")
+                    self._fail(f"dice.{die_name}.counts.{count}",
+                               f"the name {count!r} is already {taken[count]}; choose another")
                 taken[count] = "a count"
         for name in self.model.stats:
+            self._readable_name(f"stats.{name}", name)
             if name in taken:
-                self._fail(f"stats.{name}", f"the name is already {taken[name]}; choose another")
+                self._fail(f"stats.{name}", f"the name {name!r} is already {taken[name]}; choose another")
             taken[name] = "a statistic"
+
+    def _readable_name(self, where: str, name: str) -> None:
+        """Counts and statistics are read by expressions (and ``.probability``) by name."""
+        if not _NAME.fullmatch(name):
+            self._fail(where, f"the name {name!r} cannot be read by an expression; allowed: "
+                       "letters A-Z and a-z, digits and _, not starting with a digit")
+
+    def _check_passing(self) -> None:
+        """With ``pass_if``, that condition alone says what passes: an ``add_to_target`` (which
+        no expression can read) or a target it never reads would change nothing. Such files
+        reported P(pass) without them: a Hard +2 to the target left the odds unchanged."""
+        if not self.model.pass_if:
+            return
+        read, todo = set(), [self.model.pass_if]
+        while todo:   # what pass_if reads, through the statistics and the total it names
+            for word in _words(todo.pop()) - read:
+                read.add(word)
+                stat = self.model.stats.get(word)
+                todo += [stat.expression] if stat is not None and stat.kind == "expression" else []
+                todo += [self.model.total] if word == "total" and self.model.total else []
+        for name, spec in self.model.params.items():
+            effects = [(f"params.{name}.effect[{i}]", e) for i, e in enumerate(spec.effect)]
+            effects += [(f"params.{name}.on.{choice}.effect[{i}]", e)
+                        for choice, sub in spec.on.items() for i, e in enumerate(sub.effect)]
+            for where, effect in effects:
+                if effect.verb == "add_to_target":
+                    self._fail(f"{where}.add_to_target", "pass_if says what passes and cannot read "
+                               "what add_to_target adds, so the effect would change nothing; allowed: "
+                               "a parameter pass_if reads (e.g. pass_if = \"total >= target + hard * 2\"), "
+                               "or no pass_if (a pass is then total >= the target)")
+                if effect.verb in ("target", "obstacle") and name not in read:
+                    self._fail(f"{where}.{effect.verb}", f"pass_if ({self.model.pass_if!r}) says what "
+                               f"passes and does not read {name!r}, so the effect would change nothing; "
+                               f"allowed: read it in pass_if (e.g. \"total >= {name}\"), or no pass_if")
 
     def _check_dice(self) -> None:
         for name, die in self.model.dice.items():
@@ -313,6 +363,9 @@ def _numeric(spec) -> bool:
     """Whether a parameter's values are numbers an expression can read."""
     return spec.kind != "choice" or all(isinstance(c, int) and not isinstance(c, bool)
                                         for c in spec.choices)
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _words(text: str) -> set[str]:
