@@ -588,3 +588,58 @@ def test_counts_that_are_not_whole_numbers_say_what_is_allowed(tmp_path, counts,
     text = str(err.value)
     assert str(path) in text and "'dice.d6.counts'" in text and shown in text
     assert "allowed: one whole number per face" in text and 'expression such as "face >= 5"' in text
+
+
+EXPLODES_INTO = """id = "chain-owner"
+name = "a chain belongs to the die rolled first"
+mechanic = "pool"
+pool_parameter = "a"
+
+[dice.a]
+faces = [1, 2]
+explode = [2]
+explode_into = "b"
+
+[dice.b]
+faces = [10, 20]
+
+[params.a]
+default = 1
+min = 0
+max = 3
+effect = { add_dice = "a" }
+
+[params.b]
+default = 0
+min = 0
+max = 3
+effect = { add_dice = "b" }
+
+[params.target]
+default = 1
+min = 0
+max = 100
+effect = "target"
+
+[stats.from_a]
+sum = "value"
+dice = "a"
+
+[stats.from_b]
+sum = "value"
+dice = "b"
+"""
+
+
+def test_an_explosion_into_another_type_counts_for_the_die_rolled_first(tmp_path):
+    """As data/README.md says: the chain a -> b is one `a` die (brute force: an `a` shows 1,
+    or 2 and then a `b` of 10 or 20); a `b` die rolled as such is read by dice = "b"."""
+    path = tmp_path / "chain-owner.toml"
+    path.write_text(EXPLODES_INTO, encoding="utf-8")
+    system = wb.load_system(path)
+    one = wb.check(system, a=1)
+    assert one.stats["from_a"].to_dict() == pytest.approx({"1": 0.5, "12": 0.25, "22": 0.25})
+    assert one.stats["from_b"].to_dict() == {"0": 1.0}
+    both = wb.check(system, a=1, b=1)
+    assert both.stats["from_b"].to_dict() == pytest.approx({"10": 0.5, "20": 0.5})
+    assert both.stats["from_a"].to_dict() == pytest.approx({"1": 0.5, "12": 0.25, "22": 0.25})
