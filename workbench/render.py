@@ -54,8 +54,8 @@ MAX_POOL = 100
 #: Bounds of a figure's drawn size: sides in pixels, and the scale of PNG / SVG pixels.
 MIN_SIDE, MAX_SIDE = 200, 5000
 MIN_SCALE, MAX_SCALE = 0.5, 10.0
-#: The least height of one row of a curve's compare panels, and the title and axes around them.
-MIN_PANEL_HEIGHT, PANELS_MARGIN = 150, 140
+#: The least height of a curve's compare panels when they fit in one row.
+MIN_PANEL_HEIGHT = 150
 
 #: Every block option, the kinds it belongs to and what it allows (the text of error messages).
 OPTIONS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -431,12 +431,12 @@ def _check_size(out: Mapping[str, Any], settings: Mapping[str, str]) -> None:
     """A size that leaves each compared system's panel a few pixels tall, or a PNG larger
     than the browser can draw, is refused before anything is computed."""
     if out.get("compare") and out.get("height") is not None:
-        from .figures.style import PANEL_HEIGHT  # lazy: plotly
+        from .figures.style import PANELS_MARGIN, panel_rows, panels_height  # lazy: plotly
         panels = 1 + len(out["compare"])
-        rows = -(-panels // 2)   # two panels a row (figures.curve_panels)
+        rows = panel_rows(panels)   # two panels a row (figures.curve_panels)
         # Rows of panels closer than their default height overlap: a panel's title runs into
         # the axis title of the panel above; one row may be lower.
-        least = PANELS_MARGIN + (MIN_PANEL_HEIGHT if rows == 1 else PANEL_HEIGHT * rows)
+        least = PANELS_MARGIN + MIN_PANEL_HEIGHT if rows == 1 else panels_height(panels)
         if out["height"] < least:
             raise BlockOptionError("height", settings["height"], f"at least {least} px for {panels} "
                                    f"panels in {rows} row{'s' if rows > 1 else ''} (compare draws one "
@@ -609,11 +609,11 @@ def figure_height(block: Block) -> int:
         >>> figure_height(parse_block("figure", "uwr", {"compare": "arrata,fons,unnamed,fate"}))
         1040
     """
-    from .figures.style import DEFAULT_HEIGHT, PANEL_HEIGHT  # lazy: plotly
+    from .figures.style import DEFAULT_HEIGHT, panels_height  # lazy: plotly
     if block.height is not None:
         return block.height
     if block.compare:   # figures.curve_panels: two panels a row
-        return PANEL_HEIGHT * -(-(1 + len(block.compare)) // 2) + PANELS_MARGIN
+        return panels_height(1 + len(block.compare))
     return DEFAULT_HEIGHT
 
 

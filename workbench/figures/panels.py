@@ -4,7 +4,6 @@ overloaded chart. Built like every other figure: template and palette from
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Iterable, Sequence
 
 import plotly.graph_objects as go
@@ -26,6 +25,8 @@ from .style import (
     die_colour,
     line_colour,
     outcome_colours,
+    panel_rows,
+    panels_height,
     percent_axis,
 )
 
@@ -72,7 +73,7 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
 
     lines = _panel_lines(entries)
     sizes = [int(n) for n in pools]
-    rows = math.ceil(len(lines) / columns)
+    rows = panel_rows(len(lines), columns)
     names = [line.system_object.name if line.label == line.system_object.id else line.label
              for line in lines]
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=names, shared_yaxes=True,
@@ -100,7 +101,7 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
         row, col = divmod(index, columns)
         fig.update_xaxes(title_text=named, row=row + 1, col=col + 1, **_pool_ticks(own))
     fig.update_layout(template=TEMPLATE_NAME, title={"text": title}, autosize=True,
-                      height=(panel_height or PANEL_HEIGHT) * rows + 140,
+                      height=panels_height(len(lines), columns, panel_height),
                       legend={"groupclick": "toggleitem", "tracegroupgap": 12},
                       hovermode="closest")
     return fig
@@ -123,7 +124,7 @@ def check_panels(entries: Sequence[Any], *, columns: int = 2, method: str = "exa
     from plotly.subplots import make_subplots  # lazy: plotly
 
     lines = _panel_lines(entries, rungs=())
-    rows = math.ceil(len(lines) / columns)
+    rows = panel_rows(len(lines), columns)
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=[line.label for line in lines],
                         horizontal_spacing=0.08, vertical_spacing=row_spacing(rows, 0.18))
     for index, line in enumerate(lines):

@@ -30,6 +30,28 @@ DEFAULT_HEIGHT = 480
 DEFAULT_WIDTH = 800
 #: Height of one panel in a grid of small multiples.
 PANEL_HEIGHT = 300
+#: What a grid of curve panels takes besides its rows of panels: title, legend gap, axes.
+PANELS_MARGIN = 140
+
+
+def panel_rows(panels: int, columns: int = 2) -> int:
+    """Rows of a grid of ``panels`` small multiples, ``columns`` a row.
+
+    Example:
+        >>> panel_rows(5), panel_rows(1)
+        (3, 1)
+    """
+    return -(-panels // columns)
+
+
+def panels_height(panels: int, columns: int = 2, panel_height: int | None = None) -> int:
+    """The height of a grid of curve panels (:func:`workbench.figures.panels.curve_panels`).
+
+    Example:
+        >>> panels_height(5)
+        1040
+    """
+    return (panel_height or PANEL_HEIGHT) * panel_rows(panels, columns) + PANELS_MARGIN
 
 #: One colour per system or line, in the order they appear (colour-blind-safe qualitative set).
 LINE_COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00",

@@ -369,7 +369,7 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _words(text: str) -> set[str]:
-    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text or ""))
+    return set(_NAME.findall(text or ""))
 
 
 def _scalar(expression: Expression, names: Mapping[str, Any]) -> int:
