@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import validation
-from .engine import RawDistribution, exact_distribution, score_faces
+from .engine import RawDistribution, exact_distribution, score_faces, sum_form
 from .engine.concrete_roll import score_roll, score_scored
 from .engine.simulation import check_work, simulate_raw
 from .errors import ParameterError, WorkbenchError, shown
@@ -21,7 +21,6 @@ from .results import CheckResult, Distribution, Roll, VersusResult, check_result
 from .results.distribution import possible_only
 from .rules.registry import all_systems, get_system
 from .rules.registry import load_system as registry_load_system
-from .rules.roll import RollSpec
 from .rules.scored import Outcomes, ScoredRoll
 from .rules.system import System
 
@@ -142,9 +141,10 @@ def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[
         return _score_statistics(sys_, spec, _checked_faces(faces), resolved, score_scored(spec, _checked_faces(faces)))
     if isinstance(spec, Outcomes):
         raise WorkbenchError(f"{sys_.id}: its odds are given outright, without dice: there are no faces to score")
-    if isinstance(spec, RollSpec):
+    pool = sum_form(spec)
+    if pool is None:
         return _score_statistics(sys_, spec, _checked_faces(faces), resolved)
-    rolled = score_faces(spec, _checked_faces(faces))
+    rolled = score_faces(pool, _checked_faces(faces))
     table = np.zeros((2, 1))
     table[int(rolled.all_initial_failed), 0] = 1.0
     res = check_result(sys_, RawDistribution(rolled.total, table), resolved)
