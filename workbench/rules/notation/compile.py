@@ -234,8 +234,6 @@ class _Compiler:
             knob, op = explode_knob
             targets = [name] + ([extra] if t1 is not None and "x" == by_kind["explode"].word else [])
             effect = {"explode_from": targets if len(targets) > 1 else name}
-            if op == ">":
-                effect["points"] = f"{knob.name} + 1"
             self.knob(knob, f"the face {term.text} explodes from", 2, MAX_SIDES, effect)
         if "explode" in by_kind:
             self.exploding = True
@@ -396,10 +394,10 @@ class _Compiler:
         recursive = explode.word == "x"
         raw_after = faces.clamped(*after)
         if isinstance(target.value, Knob):
-            if target.op not in (">=", ">") or reroll is not None or not faces.plain:
+            if target.op != ">=" or reroll is not None or not faces.plain:
                 self.fail(target.value.position, f"{explode.word}{target.op}@{target.value.name}: a knob "
-                          f"says where explosions start only as {explode.word}>=@NAME or "
-                          f"{explode.word}>@NAME on a numbered die without r; allowed: a number")
+                          f"says where explosions start only as {explode.word}>=@NAME, on a numbered "
+                          "die without r; allowed: that, or a number")
             t0 = t0.clamped(*after)
             if t0 == raw_after:
                 return t0, None, (target.value, target.op), 0 if recursive else 1
