@@ -36,6 +36,9 @@ KEYWORDS = ("and", "or", "not", "if", "else", "true", "false", "total", "value",
 MAX_POOL_SUBSETS = 50
 """Most ways to choose the kept elements of a pool ``{...}khN`` (each is written out)."""
 MAX_KNOB = 10**6
+TYPICAL_DICE = 5
+"""Dice a count knob without a default stands for when the ladder's rungs are spread over the
+total's range (counts get rungs 1 to 5 successes)."""
 KEEP = {"kh": ("keep", "highest"), "kl": ("keep", "lowest"), "km": ("keep", "middle"),
         "dh": ("drop", "highest"), "dl": ("drop", "lowest")}
 
@@ -214,7 +217,7 @@ class _Compiler:
             if key in plain:
                 self.add_dice(plain[key], term, count)
                 lo, hi = faces.value_range()
-                n = count if isinstance(count, int) else self.knobs[count].default
+                n = self.typical(count)
                 return None, (None if n is None else n * lo), (None if n is None else n * hi)
         t0, t1, explode_knob, limit = self.faces_of(term, mods, faces)
         name = self.die_name(label)
@@ -238,7 +241,7 @@ class _Compiler:
         if "explode" in by_kind:
             self.exploding = True
         counting = [by_kind.get(k) for k in ("count", "double", "deduct")]
-        n = count if isinstance(count, int) else self.knobs[count].default
+        n = self.typical(count)
         if any(counting):
             text = self.counting_term(name, term, counting)
             lo, hi = self.count_range(t0, counting, n)
@@ -264,6 +267,14 @@ class _Compiler:
         if mods:
             self.fast = False
         return text, lo, hi
+
+    def typical(self, count) -> int:
+        """A term's dice for the ladder's range: its count, or its knob's default (a knob
+        without one: :data:`TYPICAL_DICE`)."""
+        if isinstance(count, int):
+            return count
+        default = self.knobs[count].default
+        return TYPICAL_DICE if default is None else default
 
     def ordered(self, mods) -> list[Modifier]:
         """The modifiers, refused when repeated or in an order whose meaning the workbench

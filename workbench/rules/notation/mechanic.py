@@ -16,8 +16,11 @@ class FormulaMechanic(PoolMechanic):
         super().__init__(system_id, model, source)
         self.required = required
 
-    def cross_check(self, p: Mapping[str, Any]) -> None:
+    def pool(self, p: Mapping[str, Any]):
+        """What is rolled: refused while a knob without a default has no value (a table
+        resolves the other settings first and gives the pool size itself)."""
         for name in self.required:
             if p.get(name) is None:
                 raise ParameterError(self.system_id, name, None, f"a value: the formula gives @{name} "
                                      f"no default (give {name}=N, or write @{name}=N in the formula)")
+        return super().pool(p)
