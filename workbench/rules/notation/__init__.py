@@ -21,7 +21,11 @@ import threading
 from typing import Any, Mapping
 
 from ...errors import DataFileError, FormulaError, ParameterError, WorkbenchError
+from ...validation import suggest
 from ..system import Rung, System
+from .compile import compile_formula
+from .parse import parse_formula
+from .toml import as_toml
 
 __all__ = ["formula_system", "formula_toml", "formula_data", "looks_like_formula", "FormulaError"]
 
@@ -49,8 +53,6 @@ def formula_data(text: str, settings: Mapping[str, Any] | None = None) -> tuple[
     """The data file's tables for ``text`` (as a dict, the way a TOML file reads) and the
     notes its TOML form carries; ``settings`` become the parameters' defaults (each checked
     as a check would)."""
-    from .compile import compile_formula
-    from .parse import parse_formula
     compiled = compile_formula(parse_formula(text))
     data = compiled.data
     if settings:
@@ -101,19 +103,16 @@ def system_for(text: str, known) -> System | None:
     if not looks_like_formula(text):
         return None
     if _ID.match(text):
-        from ...validation import suggest
         if suggest(text.lower(), known):
             return None
     return formula_system(text)
 
 
 def _build(text: str) -> System:
-    from .compile import compile_formula
-    from .parse import parse_formula
     formula = parse_formula(text)
     compiled = compile_formula(formula)
     from ..schema import validate  # lazy: pydantic
-    from .mechanic import FormulaMechanic  # lazy: pydantic
+    from .mechanics import FormulaMechanic  # lazy: pydantic
     data = compiled.data
     source = f"formula {text}"
     try:
@@ -144,6 +143,5 @@ def formula_toml(text: str, **settings: Any) -> str:
         count = 4
         ...
     """
-    from .toml import as_toml
     data, notes = formula_data(text, settings)
     return as_toml(text, data, notes)

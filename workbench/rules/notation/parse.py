@@ -157,10 +157,10 @@ def parse_formula(text: str) -> Formula:
     """``text`` read as a formula, or :class:`~workbench.errors.FormulaError`.
 
     Example:
-        >>> parse_formula("4d6kq3")
+        >>> parse_formula("4d6+")   # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        workbench.errors.FormulaError: 4d6kq3: column 5: unexpected 'kq3'; expected kh, kl, km, dh or dl, ...
+        workbench.errors.FormulaError: 4d6+: column 5: the formula ends early; expected a number, @, ...
     """
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken  # lazy: lark
     _check_text(text)

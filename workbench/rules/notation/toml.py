@@ -2,12 +2,11 @@
 tomlkit so the encodings the vocabulary has no word for are said in comments beside them."""
 from __future__ import annotations
 
-import tomlkit  # lazy: tomlkit (imported with this module, which loads on first use)
-
 ORDER = ("id", "name", "mechanic", "pool_parameter", "description", "total", "pass_if")
 
 
 def _inline(value):
+    import tomlkit  # lazy: tomlkit (only --as-toml writes TOML)
     if isinstance(value, dict):
         table = tomlkit.inline_table()
         for key, item in value.items():
@@ -24,6 +23,7 @@ def _inline(value):
 def as_toml(text: str, data: dict, notes: dict) -> str:
     """The TOML form of a formula's tables; ``notes`` (by ``dice.NAME``) become comments in
     those tables."""
+    import tomlkit  # lazy: tomlkit (only --as-toml writes TOML)
     doc = tomlkit.document()
     doc.add(tomlkit.comment(f"The data file of the one-line formula {text}"))
     doc.add(tomlkit.comment("(workbench pmf FORMULA --as-toml); load it with workbench pmf FILE.toml"))
