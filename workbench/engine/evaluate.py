@@ -40,7 +40,7 @@ import numpy as np
 from ..errors import WorkbenchError
 from ..limits import EXACT_WORK, short_number
 from ..rules.expressions import parse
-from ..rules.roll import Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
+from ..rules.roll import AllNegative, Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
 from ._rows import merge_rows
 from .columns import joint_from_columns
 from .dice import die_outcomes
@@ -99,6 +99,9 @@ def evaluate_roll(spec: RollSpec) -> JointDistribution:
     """The exact :class:`JointDistribution` of every statistic of ``spec``."""
     if not isinstance(spec, RollSpec):
         raise WorkbenchError(f"evaluate_roll needs a RollSpec, got {type(spec).__name__}")
+    if spec.rerolls or spec.kept is not None or any(isinstance(s, AllNegative) for s in spec.stats):
+        raise WorkbenchError("this version's exact engine does not yet compute rerolls, kept dice "
+                             "or all-negative statistics of a roll with statistics")
     closed = order_statistic_roll(spec)
     if closed is not None:
         return closed
