@@ -237,7 +237,8 @@ def margin_distribution(actor: Distribution, reactor: Distribution, shift: int =
 
 
 def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
-           reactor: Mapping[str, Any] | None = None, **unknown: Any) -> VersusResult:
+           reactor: Mapping[str, Any] | None = None, *, against: "str | System | None" = None,
+           ties: str | None = None, **unknown: Any) -> VersusResult:
     """An opposed check: each reactor success cancels one of the actor's.
 
     Ties go to the reactor in UWR and FoNS (to the attacker under FoNS
@@ -247,17 +248,31 @@ def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
     Obstacle from either side's levels (Arrata ``disadvantage_mode="obstacle"``) counts
     against that side. In FoNS an uncontested check (a reactor without dice) always passes.
 
+    With ``against`` (another system or a one-line formula) the two totals are compared
+    instead: the actor (``system`` with ``actor``'s settings) passes when its total beats the
+    reactor's (``against`` with ``reactor``'s), a tie going to ``ties`` (``"reactor"`` unless
+    given); ``margin`` is actor total - reactor total.
+
     Example:
         >>> round(versus("uwr", {"dice": 4}, {"dice": 4}).p_actor, 4)
         0.3536
         >>> versus("fons", {"dice": 3}, {}).p_actor
         1.0
+        >>> round(versus("1d6", against="1d6").p_actor, 4)   # a higher d6: 15 of 36
+        0.4167
     """
     if unknown:
         validation.renamed("versus", unknown)
         name = next(iter(unknown))
-        raise ParameterError("versus", name, unknown[name], "the keywords system, actor and "
-                             "reactor" + validation.suggest(name, ("actor", "reactor", "system")))
+        raise ParameterError("versus", name, unknown[name], "the keywords system, actor, reactor, "
+                             "against and ties" + validation.suggest(name, ("actor", "reactor", "system",
+                                                                            "against", "ties")))
+    if against is not None:
+        return _versus_totals(system, against, {} if actor is None else actor,
+                              {} if reactor is None else reactor, "reactor" if ties is None else ties)
+    if ties is not None:
+        raise ParameterError("versus", "ties", ties, "no ties without against= (one system's own "
+                             "rules say who wins a tie)")
     _check_sides(actor, reactor)
     sys_ = get_system(system)
     a_params = sys_.resolve(**actor)
@@ -292,3 +307,20 @@ def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
     return VersusResult(system=sys_.id, actor=a_params, reactor=r_params, ties_to=ties,
                         p_actor=p_actor, margin=margin,
                         lost_mass=a_res.lost_mass + r_res.lost_mass)
+
+
+def _versus_totals(system, against, actor, reactor, ties: str) -> VersusResult:
+    """Two systems (or formulas) rolled against each other: the actor passes when its total
+    is higher, a tie going to ``ties``."""
+    _check_sides(actor, reactor)
+    ties = validation.choice("versus", "ties", ties, ("actor", "reactor"))
+    a_res, r_res = check(system, **actor), check(against, **reactor)
+    for name, res in (("system", a_res), ("against", r_res)):
+        if not res.pmf.numeric:
+            raise ParameterError("versus", name, res.system, "a system with a numeric total (an "
+                                 "outcome label cannot be compared with another system's)")
+    margin = margin_distribution(a_res.pmf, r_res.pmf)
+    return VersusResult(system=a_res.system, actor=dict(a_res.params), reactor=dict(r_res.params),
+                        ties_to=ties, p_actor=margin.at_least(0 if ties == "actor" else 1),
+                        margin=margin, lost_mass=a_res.lost_mass + r_res.lost_mass,
+                        against=r_res.system)
