@@ -68,15 +68,33 @@ def merge_rows(rows: np.ndarray, probabilities: np.ndarray) -> tuple[np.ndarray,
         keys = sorted(merged)
         return (np.array(keys, dtype=np.int64).reshape(len(keys), rows.shape[1]),
                 np.array([merged[key] for key in keys], dtype=float))
-    coded = row_codes(rows)
-    if coded is None:
-        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+    starts = np.empty(len(rows), dtype=bool)   # where a run of equal rows starts, in order
+    starts[:1] = True
+    if rows.shape[1] and rows.size <= LEXSORT_CELLS:
+        order = np.lexsort(rows.T[::-1])
+        ranked = rows[order]
+        np.any(ranked[1:] != ranked[:-1], axis=1, out=starts[1:])
     else:
+        coded = row_codes(rows)
+        if coded is None:
+            unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+            return unique, np.bincount(inverse.reshape(-1), weights=probabilities, minlength=len(unique))
         codes = coded[0]
-        keys, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
-        unique = rows[first]
-    merged = np.bincount(inverse.reshape(-1), weights=probabilities, minlength=len(unique))
-    return unique, merged
+        order = np.argsort(codes, kind="stable")
+        np.not_equal(codes[order][1:], codes[order][:-1], out=starts[1:])
+        ranked = rows[order]
+    if starts.all():   # every row differs: sorted, each probability alone (as bincount: 0.0 + p)
+        return ranked, np.asarray(probabilities, dtype=float)[order]
+    unique = ranked[starts]   # the first of equal rows (both sorts are stable)
+    inverse = np.empty(len(rows), dtype=np.intp)
+    inverse[order] = np.cumsum(starts) - 1
+    return unique, np.bincount(inverse, weights=probabilities, minlength=len(unique))
+
+
+LEXSORT_CELLS = 4096
+"""Cells (rows times columns) up to which :func:`merge_rows` sorts the rows column by column
+(``numpy.lexsort``); larger tables are sorted by one code per row (:func:`row_codes`), which
+orders them the same way."""
 
 
 def unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

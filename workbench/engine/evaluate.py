@@ -39,7 +39,6 @@ import numpy as np
 
 from ..errors import WorkbenchError
 from ..limits import EXACT_WORK, short_number
-from ..rules.expressions import parse
 from ..rules.dice import Die
 from ..rules.roll import AllNegative, Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
 from . import mixtures
@@ -81,6 +80,8 @@ class _Plan:
     runs: dict = field(default_factory=dict)
     anchors: set = field(default_factory=set)
     shared: bool | None = None   # some faces equal in value differ in counts (worked out once)
+    selections: dict = field(default_factory=dict)   # die types -> the groups of them
+    bounds: tuple | None = None   # see extremes
 
     @property
     def shared_values(self) -> bool:
@@ -92,6 +93,18 @@ class _Plan:
                 rows = np.concatenate(every)
                 self.shared = len(np.unique(rows[:, 0])) < len(merge_rows(rows, np.ones(len(rows)))[0])
         return self.shared
+
+    @property
+    def extremes(self) -> tuple[list, list]:
+        """Per group, each column's least and greatest value among its outcomes (worked out
+        once, for every group in one pass)."""
+        if self.bounds is None:
+            every = [group[3] for group in self.groups]
+            stacked = np.concatenate(every) if len(every) > 1 else every[0]
+            starts = np.cumsum([0] + [len(rows) for rows in every[:-1]])
+            self.bounds = (np.minimum.reduceat(stacked, starts, axis=0).tolist(),
+                           np.maximum.reduceat(stacked, starts, axis=0).tolist())
+        return self.bounds
 
     def add(self, register: _Register) -> int:
         self.registers.append(register)
@@ -121,13 +134,13 @@ def evaluate_roll(spec: RollSpec) -> JointDistribution:
         if n <= 0:
             continue
         attributes, probabilities, lost = die_outcomes(hidden_counts(die, counts, spec), counts, spec.dice)
-        if spec.score_expressions:
-            attributes = _with_scores(spec, counts, attributes)
         # Each die's chain (and each reroll's) loses what was cut off it.
         survive *= (1.0 - lost) ** (n + min(n, spec.rerolls))
         if lost:   # chances given that the chain ended within the links followed
             probabilities = probabilities / probabilities.sum()
         groups.append((index, die, n, attributes, probabilities))
+    if spec.score_expressions:
+        groups = _with_scores(spec, counts, groups)
     if plain:
         return _evaluate_groups(spec, counts, groups, 1.0 - survive)
     negative = counts.index(FIRST_NEGATIVE) + 1 if FIRST_NEGATIVE in counts else None
@@ -295,8 +308,11 @@ def _check(status: int, most: int = MAX_STATES) -> None:
 
 def _selection(plan: _Plan, names: tuple[str, ...]) -> frozenset:
     """Indices (into ``plan.groups``) of the rolled groups of these die types (all: empty)."""
-    return frozenset(slot for slot, (index, die, *_) in enumerate(plan.groups)
-                     if not names or die.name in names)
+    found = plan.selections.get(names)
+    if found is None:
+        found = plan.selections[names] = frozenset(
+            slot for slot, (index, die, *_) in enumerate(plan.groups) if not names or die.name in names)
+    return found
 
 
 def _dice(plan: _Plan, selection: frozenset) -> int:
@@ -309,10 +325,28 @@ def _attribute(plan: _Plan, score: str) -> int:
     return names.index(score)
 
 
-def _with_scores(spec: RollSpec, counts: tuple[str, ...], attributes: np.ndarray) -> np.ndarray:
-    """One more column per score written as an expression, evaluated for each outcome."""
+def _with_scores(spec: RollSpec, counts: tuple[str, ...], groups: list) -> list:
+    """``groups`` with one more column of outcomes per score written as an expression,
+    evaluated for each outcome: over every group's outcomes at once (one evaluation, not one
+    per die type), or group by group where that is refused (to name the first group's)."""
+    if len(groups) > 1:
+        try:
+            scored = _scored(spec, counts, np.concatenate([group[3] for group in groups]))
+        except WorkbenchError:
+            pass
+        else:
+            parts, start = [], 0
+            for group in groups:
+                parts.append((*group[:3], scored[start:start + len(group[3])], group[4]))
+                start += len(group[3])
+            return parts
+    return [(*group[:3], _scored(spec, counts, group[3]), group[4]) for group in groups]
+
+
+def _scored(spec: RollSpec, counts: tuple[str, ...], attributes: np.ndarray) -> np.ndarray:
+    """``attributes`` with one more column per score written as an expression."""
     names = {"value": attributes[:, 0], **{c: attributes[:, 1 + j] for j, c in enumerate(counts)}}
-    extra = [np.broadcast_to(evaluate(parse(text), names), len(attributes)).astype(np.int64)
+    extra = [np.broadcast_to(evaluate(spec.parsed_score(text), names), len(attributes)).astype(np.int64)
              for text in spec.score_expressions]
     return np.column_stack([attributes, *extra])
 
@@ -432,20 +466,20 @@ def _positions_in_walk_order(plan: _Plan, descending: bool) -> None:
 
 def _ranges(plan: _Plan) -> None:
     """Each register's least and greatest value (0 always inside: registers start at 0)."""
+    lows, highs = plan.extremes if plan.groups else ([], [])
+
     def extremes(selection, attribute):
-        values = [plan.groups[g][3][:, attribute] for g in selection]
-        if not values:
+        if not selection:
             return 0, 0
-        return min(0, min(int(v.min()) for v in values)), max(0, max(int(v.max()) for v in values))
+        return min(0, min(lows[g][attribute] for g in selection)), max(0, max(highs[g][attribute] for g in selection))
 
     for register in plan.registers:
         kind, n = register.kind, _dice(plan, register.first)
         if kind == ADD:
             low = high = 0
             for g in register.first:
-                column = plan.groups[g][3][:, register.args[0]]
-                low += plan.groups[g][2] * min(0, int(column.min()))
-                high += plan.groups[g][2] * max(0, int(column.max()))
+                low += plan.groups[g][2] * min(0, lows[g][register.args[0]])
+                high += plan.groups[g][2] * max(0, highs[g][register.args[0]])
         elif kind == COUNTER:
             low, high = 0, register.args[0]
         elif kind == KEEP:
@@ -516,8 +550,11 @@ def _convolve(plan, slot, sizes, state):
             deltas += attributes[:, register.args[0]] * strides[j]
     if not deltas.any():
         return state
-    unique, inverse = np.unique(deltas, return_inverse=True)
-    merged = np.bincount(inverse.reshape(-1), weights=probabilities, minlength=len(unique))
+    if len(deltas) == 1 or (deltas[1:] > deltas[:-1]).all():   # distinct and in order already
+        unique, merged = deltas, np.asarray(probabilities, dtype=float)
+    else:
+        unique, inverse = np.unique(deltas, return_inverse=True)
+        merged = np.bincount(inverse.reshape(-1), weights=probabilities, minlength=len(unique))
     most = _most_states(float(n) * len(unique))
     codes, probabilities, status = kernels.convolve(*state, unique, merged, n, most)
     _check(status, most)

@@ -62,9 +62,38 @@ def _fraction(value):
     return _number(value), np.int64(1)
 
 
+def _within(part) -> bool:
+    """Whether ``part`` (a number or an array) lies within MAX_TOTAL everywhere: the usual
+    case, told by its least and greatest value before anything else is worked out."""
+    if type(part) is int or isinstance(part, (bool, np.integer, np.bool_)):
+        return -MAX_TOTAL <= part <= MAX_TOTAL
+    if type(part) is np.ndarray:
+        kind = part.dtype.kind
+        if kind == "b":
+            return True
+        if kind in "iu":
+            return part.size == 0 or (-MAX_TOTAL <= part.min() and part.max() <= MAX_TOTAL)
+    return False
+
+
+def _bounded_already(tree: tuple) -> bool:
+    """Whether the value of ``tree`` went through :func:`_bounded` as it was worked out (a
+    sum, difference, product, ``/`` or ``%``, or a negated value); ``//`` of fractions may
+    leave it."""
+    return tree[0] == "negate" or (tree[0] == "binary" and tree[1] != "//")
+
+
+def _operand(tree: tuple, names: Mapping[str, Any], text: str, live):
+    """The value of an operand of arithmetic, refused where reached beyond MAX_TOTAL."""
+    value = _value(tree, names, text, live)
+    return value if _bounded_already(tree) else _bounded(value, text, live)
+
+
 def _bounded(value, text: str, live):
     """``value`` (a whole number or a fraction), refused where reached beyond MAX_TOTAL."""
     for part in (value if isinstance(value, tuple) else (value,)):
+        if _within(part):
+            continue
         part = np.asarray(part)
         if part.dtype.kind in "iu" and np.any((np.abs(part) > MAX_TOTAL) & live):
             worst = int(np.max(np.abs(np.where(live, part, 0))))
@@ -85,6 +114,11 @@ def _reduced(numerator, denominator):
     return numerator, denominator
 
 
+_LEAVES = ("number", "name")
+"""Nodes whose value does not depend on where they are reached (``live`` is not worked out
+for them)."""
+
+
 def _value(tree: tuple, names: Mapping[str, Any], text: str, live):
     """The value of ``tree``; ``live``: where it is reached (True, or one flag per row)."""
     tag = tree[0]
@@ -97,7 +131,7 @@ def _value(tree: tuple, names: Mapping[str, Any], text: str, live):
                                  "parameter left out?); give it a value")
         return value
     if tag == "negate":
-        inner = _bounded(_value(tree[1], names, text, live), text, live)
+        inner = _operand(tree[1], names, text, live)
         if isinstance(inner, tuple):
             return (-inner[0], inner[1])
         return -_number(inner)
@@ -105,7 +139,7 @@ def _value(tree: tuple, names: Mapping[str, Any], text: str, live):
         return np.logical_not(_truth(_value(tree[1], names, text, live)))
     if tag in ("and", "or"):
         left = _truth(_value(tree[1], names, text, live))
-        reached = np.logical_and(live, left if tag == "and" else np.logical_not(left))
+        reached = live if tree[2][0] in _LEAVES else np.logical_and(live, left if tag == "and" else np.logical_not(left))
         right = _truth(_value(tree[2], names, text, reached))
         return (np.logical_and if tag == "and" else np.logical_or)(left, right)
     if tag == "compare":
@@ -116,8 +150,9 @@ def _value(tree: tuple, names: Mapping[str, Any], text: str, live):
         return _COMPARE[tree[1]](_number(left), _number(right))
     if tag == "if":
         condition = _truth(_value(tree[1], names, text, live))
-        yes = _value(tree[2], names, text, np.logical_and(live, condition))
-        no = _value(tree[3], names, text, np.logical_and(live, np.logical_not(condition)))
+        yes = _value(tree[2], names, text, live if tree[2][0] in _LEAVES else np.logical_and(live, condition))
+        no = _value(tree[3], names, text,
+                    live if tree[3][0] in _LEAVES else np.logical_and(live, np.logical_not(condition)))
         if isinstance(yes, tuple) or isinstance(no, tuple):
             (a, b), (c, d) = _fraction(yes), _fraction(no)
             return _reduced(np.where(condition, a, c), np.where(condition, b, d))
@@ -139,8 +174,12 @@ def _value(tree: tuple, names: Mapping[str, Any], text: str, live):
         return result
     if tag == "binary":
         op = tree[1]
-        left = _bounded(_value(tree[2], names, text, live), text, live)
-        right = _bounded(_value(tree[3], names, text, live), text, live)
+        left = _operand(tree[2], names, text, live)
+        right = _operand(tree[3], names, text, live)
+        if op != "/" and not isinstance(left, tuple) and not isinstance(right, tuple):
+            whole = _whole_binary(op, _number(left), _number(right), text, live)
+            if whole is not None:
+                return whole
         (a, b), (c, d) = _fraction(left), _fraction(right)
         if op == "+":
             return _bounded(_reduced(a * d + c * b, b * d), text, live)
@@ -162,3 +201,26 @@ def _value(tree: tuple, names: Mapping[str, Any], text: str, live):
             return quotient
         return _bounded(_reduced(a * d - quotient * c * b, b * d), text, live)
     raise AssertionError(tag)
+
+
+def _whole_binary(op: str, a: np.ndarray, c: np.ndarray, text: str, live):
+    """``a op c`` for whole numbers (no fraction on either side): the value the fractions'
+    route gives with denominators of 1, without it; ``None`` for values that are not whole
+    numbers (that route handles them)."""
+    if a.dtype.kind != "i" or c.dtype.kind != "i":
+        return None
+    if op == "+":
+        return _bounded(np.add(a, c, dtype=np.int64), text, live)
+    if op == "-":
+        return _bounded(np.subtract(a, c, dtype=np.int64), text, live)
+    if op == "*":
+        return _bounded(np.multiply(a, c, dtype=np.int64), text, live)
+    zero = c == 0
+    if zero.any() and np.any(np.logical_and(zero, live)):
+        raise WorkbenchError(f"{text!r} divides by zero for some outcome or parameter value")
+    if zero.any():
+        c = np.where(zero, 1, c)
+    quotient = np.floor_divide(a, c, dtype=np.int64)
+    if op == "//":
+        return quotient
+    return _bounded(np.subtract(a, quotient * c, dtype=np.int64), text, live)

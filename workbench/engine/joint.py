@@ -69,9 +69,17 @@ class JointDistribution:
 
     def marginal(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """(outcomes ascending, probabilities) of one statistic."""
-        column = self.column(name)
-        outcomes, inverse = np.unique(column, return_inverse=True)
-        return outcomes, np.bincount(inverse, weights=self.probabilities, minlength=len(outcomes))
+        if name == "total":
+            return self.total_marginal
+        return _marginal(self.column(name), self.probabilities)
+
+    @cached_property
+    def total_marginal(self) -> tuple[np.ndarray, np.ndarray]:
+        """(totals ascending, probabilities): :meth:`marginal` of ``"total"``, worked out once."""
+        outcomes, probabilities = _marginal(self.column("total"), self.probabilities)
+        outcomes.setflags(write=False)
+        probabilities.setflags(write=False)
+        return outcomes, probabilities
 
     def probability(self, mask: np.ndarray) -> float:
         """P(rows where ``mask`` holds)."""
@@ -80,11 +88,12 @@ class JointDistribution:
     # The total's distribution, as a RawDistribution gives it.
     @cached_property
     def _total(self) -> tuple[np.ndarray, np.ndarray]:
-        outcomes, probs = self.marginal("total")
+        outcomes, probs = self.total_marginal
         if not len(outcomes):
             return np.zeros(1, np.int64), np.zeros(1)
         dense = np.zeros(int(outcomes[-1] - outcomes[0]) + 1)
         dense[outcomes - outcomes[0]] = probs
+        dense.setflags(write=False)   # shared: a Distribution keeps it without a copy
         return np.arange(outcomes[0], outcomes[-1] + 1), dense
 
     @property
@@ -100,3 +109,15 @@ class JointDistribution:
     def pmf(self) -> np.ndarray:
         """P(total) for each of :attr:`totals`."""
         return self._total[1]
+
+
+def _marginal(column: np.ndarray, probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct values ascending, the probability of each) of one column. A column in
+    ascending order (the total's: rows are sorted, the total first) is read run by run,
+    without sorting it again."""
+    if len(column) > 1 and (column[1:] >= column[:-1]).all():
+        starts = np.concatenate(([True], column[1:] != column[:-1]))
+        inverse = np.cumsum(starts) - 1
+        return column[starts], np.bincount(inverse, weights=probabilities, minlength=int(inverse[-1]) + 1)
+    outcomes, inverse = np.unique(column, return_inverse=True)
+    return outcomes, np.bincount(inverse, weights=probabilities, minlength=len(outcomes))

@@ -22,7 +22,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..rules.dice import Die
-from ..rules.expressions import parse
 from ..rules.roll import Derived, Keep, RollSpec, Sum
 
 
@@ -56,7 +55,7 @@ def _cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
     for stat in stats:
         if isinstance(stat, (Sum, Keep)) and stat.score != "value":
             score = stat.score
-            counts |= {score} if score in spec.count_names else set(parse(score).names) & set(spec.count_names)
+            counts |= {score} if score in spec.count_names else set(spec.parsed_score(score).names) & set(spec.count_names)
     ranked_by_counts = spec.kept is not None or any(
         isinstance(stat, Keep) and stat.score != "value" for stat in stats)
     if ranked_by_counts and counts:
@@ -66,10 +65,7 @@ def _cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
     keep = tuple(name for name in spec.count_names if name in counts)
     groups = tuple((_die_counting(die, keep), n) if isinstance(die, Die) else (die, n)
                    for die, n in spec.groups)
-    values = tuple((name, value) for name, value in spec.values)
-    return RollSpec(groups, stats=stats, total=spec.total, modifier=spec.modifier, floor=spec.floor,
-                    ceiling=spec.ceiling, values=values, rerolls=spec.rerolls, kept=spec.kept,
-                    reroll_faces=spec.reroll_faces, again=spec.again)
+    return spec.narrowed(groups, stats)
 
 
 @lru_cache(maxsize=1024)

@@ -158,25 +158,33 @@ def _holds(expression, columns: dict, rows: int) -> np.ndarray:
     return value if value.dtype == bool else value != 0
 
 
-def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]) -> np.ndarray:
-    """Per row of the joint, the tier it falls in (as :func:`_tier_cells` numbers them)."""
+def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any],
+                 columns: dict | None = None) -> np.ndarray:
+    """Per row of the joint, the tier it falls in (as :func:`_tier_cells` numbers them);
+    ``columns``: :func:`_joint_columns` when worked out already."""
     names = list(mechanic.tier_names())
-    cells = np.full(len(raw.probabilities), -1)
-    columns = _joint_columns(mechanic, raw, p)
-    total = raw.column("total")
+    rows = len(raw.probabilities)
+    cells = np.full(rows, -1)
+    if columns is None:
+        columns = _joint_columns(mechanic, raw, p)
+    total = columns["total"]
     for tier in reversed(mechanic.tier_rules(p)):   # painted last to first: the first that fits wins
-        mask = np.ones(len(cells), dtype=bool)
+        mask = None   # every row, until a part of the tier's rule narrows it
         if tier.min is not None:
-            mask &= total >= tier.min
+            mask = total >= tier.min
         if tier.max is not None:
-            mask &= total <= tier.max
+            mask = _narrowed(mask, total <= tier.max)
         if getattr(tier, "condition", None):
-            mask &= _holds(mechanic.condition(tier.condition), columns, len(mask))
+            mask = _narrowed(mask, _holds(mechanic.condition(tier.condition), columns, rows))
         if getattr(tier, "all_negative", None) is not None:
-            mask &= raw.column(ALL_NEGATIVE) == int(tier.all_negative)
+            mask = _narrowed(mask, raw.column(ALL_NEGATIVE) == int(tier.all_negative))
         index = names.index(tier.name)
-        cells[mask] = index if tier.passes else -2 - index
+        cells[slice(None) if mask is None else mask] = index if tier.passes else -2 - index
     return cells
+
+
+def _narrowed(mask: np.ndarray | None, holds: np.ndarray) -> np.ndarray:
+    return holds if mask is None else mask & holds
 
 
 def tiers(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> Distribution | None:
@@ -188,21 +196,27 @@ def tiers(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> Dis
     if not mechanic.tier_names():
         return None
     if isinstance(raw, JointDistribution):
-        cells = _joint_tiers(mechanic, raw, p)
-        unnamed = (cells == -1) & (raw.probabilities > UNNAMED)
-        if unnamed.any():
-            source = getattr(mechanic, "source", None)
-            where = f" (tiers of {source})" if source is not None else ""
-            raise WorkbenchError(f"{mechanic.system_id}: rolls with these statistics "
-                                 f"({', '.join(f'{n}={v}' for n, v in zip(raw.names, raw.values[unnamed][0]))}, "
-                                 f"together {float(raw.probabilities[cells == -1].sum()):.3g} of the rolls) "
-                                 f"fall in no tier with these parameters{where}; allowed: tiers that name "
-                                 "every roll (end with a tier without a condition)")
-        index = np.where(cells <= -2, -2 - cells, cells)
-        probs = np.bincount(index[index >= 0], weights=raw.probabilities[index >= 0],
-                            minlength=len(mechanic.tier_names()))
-        return Distribution(tuple(mechanic.tier_names()), probs, trials=raw.trials)
+        return _joint_tier_distribution(mechanic, raw, _joint_tiers(mechanic, raw, p))
     return _tier_probabilities(mechanic, raw, *_tier_cells(mechanic, raw, p))
+
+
+def _joint_tier_distribution(mechanic: Mechanic, raw: JointDistribution, cells: np.ndarray) -> Distribution:
+    """The tier distribution of a roll with statistics, each row's tier known (``cells``)."""
+    outside = cells == -1
+    if outside.any() and (unnamed := outside & (raw.probabilities > UNNAMED)).any():
+        source = getattr(mechanic, "source", None)
+        where = f" (tiers of {source})" if source is not None else ""
+        raise WorkbenchError(f"{mechanic.system_id}: rolls with these statistics "
+                             f"({', '.join(f'{n}={v}' for n, v in zip(raw.names, raw.values[unnamed][0]))}, "
+                             f"together {float(raw.probabilities[cells == -1].sum()):.3g} of the rolls) "
+                             f"fall in no tier with these parameters{where}; allowed: tiers that name "
+                             "every roll (end with a tier without a condition)")
+    index = np.where(cells <= -2, -2 - cells, cells)
+    weights = raw.probabilities
+    if outside.any():
+        index, weights = index[~outside], weights[~outside]
+    probs = np.bincount(index, weights=weights, minlength=len(mechanic.tier_names()))
+    return Distribution(tuple(mechanic.tier_names()), probs, trials=raw.trials)
 
 
 UNNAMED = 1e-12
@@ -268,12 +282,16 @@ def declared_p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, An
     return float(raw.table[:, first:][cells[:, first:] > -2].sum())
 
 
-def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]) -> float | None:
+def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any],
+                  columns: dict | None = None, cells: np.ndarray | None = None) -> float | None:
     """P(pass) of a roll with statistics: its ``pass_if`` condition (else total >= target, or
-    the first passing label), outside tiers that never pass."""
+    the first passing label), outside tiers that never pass. ``columns`` and ``cells``:
+    :func:`_joint_columns` and :func:`_joint_tiers` when worked out already."""
     condition = getattr(mechanic, "pass_condition", None)
     if condition is not None:
-        passing = _holds(condition, _joint_columns(mechanic, raw, p), len(raw.probabilities))
+        if columns is None:
+            columns = _joint_columns(mechanic, raw, p)
+        passing = _holds(condition, columns, len(raw.probabilities))
     else:
         target = checked_target(mechanic, p)
         if target is None:
@@ -283,7 +301,9 @@ def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, An
             target = mechanic.labels.index(pass_from)
         passing = raw.column("total") >= target
     if mechanic.tier_names():
-        passing = passing & (_joint_tiers(mechanic, raw, p) > -2)
+        if cells is None:
+            cells = _joint_tiers(mechanic, raw, p, columns)
+        passing = passing & (cells > -2)
     return min(float(raw.probabilities[passing].sum()), 1.0)   # rounding may sum past 1
 
 
@@ -333,15 +353,14 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
             extra["margin"] = Distribution(tuple(int(o) - target for o in pmf.outcomes),
                                            pmf.probabilities, trials=raw.trials)
     if isinstance(raw, JointDistribution):   # a roll's statistics: each one's marginal too
+        tier_dist, passed = _joint_readings(mechanic, raw, params)
         if later is not None:   # the statistics this reading did not need: on first use
             whole = (lambda: joint(system, as_read(mechanic, params, later()), params))
-            return CheckResult(system=system.id, params=dict(params), pmf=pmf,
-                               tiers=tiers(mechanic, raw, params), p_pass=p_pass(mechanic, raw, params),
-                               lost_mass=raw.lost_mass, method=method, trials=raw.trials,
-                               seed=seed, extra=extra, later=whole)
-        return CheckResult(system=system.id, params=dict(params), pmf=pmf,
-                           tiers=tiers(mechanic, raw, params), p_pass=p_pass(mechanic, raw, params),
-                           lost_mass=raw.lost_mass, method=method, trials=raw.trials,
+            return CheckResult(system=system.id, params=dict(params), pmf=pmf, tiers=tier_dist,
+                               p_pass=passed, lost_mass=raw.lost_mass, method=method,
+                               trials=raw.trials, seed=seed, extra=extra, later=whole)
+        return CheckResult(system=system.id, params=dict(params), pmf=pmf, tiers=tier_dist,
+                           p_pass=passed, lost_mass=raw.lost_mass, method=method, trials=raw.trials,
                            seed=seed, extra=extra, given_joint=joint(system, raw, params))
     cells, tier_dist = None, None
     if getattr(mechanic, "tiers", None) is not None:
@@ -357,6 +376,17 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
     return CheckResult(system=system.id, params=dict(params), pmf=pmf, tiers=tier_dist,
                        p_pass=passed, lost_mass=raw.lost_mass, method=method, trials=raw.trials,
                        seed=seed, extra=extra)
+
+
+def _joint_readings(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]):
+    """``(tiers, P(pass))`` of a roll with statistics, as :func:`tiers` and :func:`p_pass`
+    give them, the columns and each row's tier worked out once for both."""
+    if getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None:
+        return tiers(mechanic, raw, p), p_pass(mechanic, raw, p)
+    columns = _joint_columns(mechanic, raw, p)
+    cells = _joint_tiers(mechanic, raw, p, columns) if mechanic.tier_names() else None
+    tier_dist = None if cells is None else _joint_tier_distribution(mechanic, raw, cells)
+    return tier_dist, _joint_p_pass(mechanic, raw, p, columns, cells)
 
 
 def wanted(mechanic: Mechanic, params: Mapping[str, Any]) -> "frozenset[str] | None":

@@ -96,11 +96,12 @@ class Die(HashedOnce):
         object.__setattr__(self, "counts", _counts(self.name, self.counts, len(self.values)))
         if not self.explodes:
             object.__setattr__(self, "explodes", (False,) * len(self.values))
-        if not isinstance(self.explodes, (tuple, list)) or not all(
-                isinstance(flag, (bool, np.bool_)) for flag in self.explodes):
-            raise WorkbenchError(f"die {self.name!r}: explodes got {shown(self.explodes)}; "
-                                 "allowed: one True or False per face")
-        object.__setattr__(self, "explodes", tuple(bool(flag) for flag in self.explodes))
+        elif type(self.explodes) is not tuple or not all(type(flag) is bool for flag in self.explodes):
+            if not isinstance(self.explodes, (tuple, list)) or not all(
+                    isinstance(flag, (bool, np.bool_)) for flag in self.explodes):
+                raise WorkbenchError(f"die {self.name!r}: explodes got {shown(self.explodes)}; "
+                                     "allowed: one True or False per face")
+            object.__setattr__(self, "explodes", tuple(bool(flag) for flag in self.explodes))
         if len(self.explodes) != len(self.values):
             raise WorkbenchError(f"die '{self.name}': {len(self.values)} face values but "
                                  f"{len(self.explodes)} explode flags")
@@ -188,6 +189,9 @@ def _face_numbers(name: str, what: str, given) -> tuple[int, ...]:
     if not numbers or len(numbers) > MAX_SIDES:
         raise WorkbenchError(f"die {name!r}: {what} got {shown(given)}; allowed: a tuple of 1 to "
                              f"{MAX_SIDES} face values")
+    if all(type(value) is int for value in numbers) and \
+            -MAX_FACE_VALUE <= min(numbers) and max(numbers) <= MAX_FACE_VALUE:
+        return numbers   # the usual case: plain whole numbers within the limit
     for face, value in enumerate(numbers, 1):
         if not whole(value) or abs(value) > MAX_FACE_VALUE:
             raise WorkbenchError(f"die {name!r}: face {face} has value {shown(value)}"
@@ -197,6 +201,8 @@ def _face_numbers(name: str, what: str, given) -> tuple[int, ...]:
 
 
 def _counts(name: str, given, sides: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    if type(given) is tuple and not given:   # no counts, the usual case
+        return given
     pairs = given.items() if isinstance(given, Mapping) else given
     if not isinstance(pairs, (tuple, list, type({}.items()))) or not all(
             isinstance(pair, (tuple, list)) and len(pair) == 2 for pair in pairs):

@@ -39,6 +39,7 @@ Example:
 """
 from __future__ import annotations
 
+import operator
 import re
 from fractions import Fraction
 from dataclasses import dataclass
@@ -131,7 +132,8 @@ def parse(text: str, known: Iterable[str] | None = None, want: str | None = None
     tree = parser.expression(0)
     if parser.peek() is not None:
         parser.fail("unexpected")
-    tree = _choices_read(tree, dict(texts or {}), text)
+    if texts or any(token[0] == "text" for token in parser.tokens):   # else the tree reads as it is
+        tree = _choices_read(tree, dict(texts or {}), text)
     names = tuple(dict.fromkeys(_names(tree)))
     if known is not None:
         known = list(known)
@@ -396,6 +398,10 @@ def evaluate_numbers(expression: Expression, names: Mapping[str, Any]):
     return _number_of(expression.tree, names, expression.text)
 
 
+_COMPARE_NUMBERS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+                    ">": operator.gt, ">=": operator.ge}
+
+
 def _number_of(tree: tuple, names: Mapping[str, Any], text: str):
     tag = tree[0]
     if tag == "number":
@@ -423,8 +429,7 @@ def _number_of(tree: tuple, names: Mapping[str, Any], text: str):
     left, right = _number_of(tree[2], names, text), _number_of(tree[3], names, text)
     op = tree[1]
     if tag == "compare":
-        return int({"==": left == right, "!=": left != right, "<": left < right, "<=": left <= right,
-                    ">": left > right, ">=": left >= right}[op])
+        return int(_COMPARE_NUMBERS[op](left, right))
     if op == "+":
         return left + right
     if op == "-":

@@ -445,6 +445,8 @@ class RollSpec:
         scores = ("value", *counts)
         object.__setattr__(self, "_scores", tuple(dict.fromkeys(
             s.score for s in self.stats if isinstance(s, (Sum, Keep)) and s.score not in scores)))
+        parsed: dict[str, Expression] = {}   # the scores written as expressions, parsed once
+        object.__setattr__(self, "_parsed_scores", parsed)
         for stat in self.stats:
             if not isinstance(stat, STATISTICS):
                 raise WorkbenchError(f"a roll's statistics are {', '.join(t.__name__ for t in STATISTICS)}, "
@@ -461,9 +463,9 @@ class RollSpec:
                     if die not in die_names:
                         raise WorkbenchError(f"{where}: unknown die type {die!r}; the roll has "
                                              f"{', '.join(die_names) or 'no dice'}")
-            if isinstance(stat, (Sum, Keep)) and stat.score not in scores:
+            if isinstance(stat, (Sum, Keep)) and stat.score not in scores and stat.score not in parsed:
                 try:
-                    parse(stat.score, known=scores, want="whole")
+                    parsed[stat.score] = parse(stat.score, known=scores, want="whole")
                 except ExpressionError as exc:
                     raise WorkbenchError(f"{where}: score {exc} (a score is 'value', a count, or an "
                                          f"expression over one die's value and counts: "
@@ -515,6 +517,36 @@ class RollSpec:
     def score_expressions(self) -> tuple[str, ...]:
         """Scores of :class:`Sum` and :class:`Keep` written as expressions over one die."""
         return self._scores
+
+    def parsed_score(self, score: str) -> Expression:
+        """One of :attr:`score_expressions`, parsed (when the roll was checked)."""
+        return self._parsed_scores[score]
+
+    def narrowed(self, groups: tuple, stats: tuple) -> "RollSpec":
+        """This roll reading only ``stats`` (some of its statistics, in their order) of
+        ``groups`` (its dice, in order, each scoring some of its counts): what a reading that
+        needs fewer statistics computes (:func:`~workbench.engine.wanted.cut_down`, which
+        keeps every statistic and count that what stays reads). Made from a roll checked
+        already, so it is not checked again.
+
+        Example:
+            >>> d6 = Die.numbered("d6", 6, counts={"ones": [1, 0, 0, 0, 0, 0]})
+            >>> spec = RollSpec(((d6, 2),), stats=(Pick("high"), Pick("low", order="lowest")), total="high")
+            >>> spec.narrowed(((Die.numbered("d6", 6), 2),), spec.stats[:1]).statistic_names
+            ('total', 'high')
+        """
+        narrow = object.__new__(RollSpec)
+        narrow.__dict__.update(self.__dict__)
+        counts: list[str] = []
+        for die, _ in groups:
+            counts += [name for name in die.count_names if name not in counts]
+        scores = ("value", *counts)
+        for name, value in (("groups", tuple(groups)), ("stats", tuple(stats)), ("_counts", tuple(counts)),
+                            ("_scores", tuple(dict.fromkeys(s.score for s in stats if isinstance(s, (Sum, Keep))
+                                                            and s.score not in scores))),
+                            ("_early", before_total(stats))):
+            object.__setattr__(narrow, name, value)
+        return narrow
 
     @property
     def statistic_names(self) -> tuple[str, ...]:

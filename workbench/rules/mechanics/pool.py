@@ -47,6 +47,8 @@ def shifted(values: tuple[int, ...], k: int) -> tuple[int, ...]:
         >>> shifted((0, 0, 0, 0, 1, 1), 1), shifted((0, 0, 0, 0, 1, 1), -3)
         ((0, 0, 0, 1, 1, 1), (0, 0, 0, 0, 0, 1))
     """
+    if k == 0:   # the usual case: nothing moves
+        return tuple(values)
     sides = len(values)
     scoring = [i for i, v in enumerate(values) if v > 0]
     lowest = -(sides - 1 - scoring[0]) if scoring else -(sides - 1)

@@ -69,6 +69,13 @@ class Statistics:
         self.again_if = self._expression("again_if", model.again_if, rolled, "bool", conditions) \
             if model.again_if else None
         self.reads = self._parameters_read()
+        # What describe() puts in every roll, worked out once: each statistic's kind (a
+        # property that looks through the entry) and the derived statistics' expressions.
+        self.kinds = {name: stat.kind for name, stat in model.stats.items()}
+        self.derived_expressions = tuple(
+            (name, self._expression(f"stats.{name}.expression", model.stats[name].expression,
+                                    ["total", *self.counts, *self.base, *self.derived[:i], *self.readable]))
+            for i, name in enumerate(self.derived))
 
     # -- checking -----------------------------------------------------------------------------
     def _fail(self, where: str, problem: str):
@@ -222,10 +229,7 @@ class Statistics:
         and the parameters they read."""
         values = self.values(p, self.readable)
         stats = [self._statistic(name, self.model.stats[name], p, rolled) for name in self.base]
-        stats += [Derived(name, self._expression(f"stats.{name}.expression", self.model.stats[name].expression,
-                                                 ["total", *self.counts, *self.base, *self.derived[:i],
-                                                  *self.readable]))
-                  for i, name in enumerate(self.derived)]
+        stats += [Derived(name, expression) for name, expression in self.derived_expressions]
         read = {name: v for name, v in values.items() if name in self.reads}
         missing = [name for name, v in read.items() if v is None]
         if missing:
@@ -235,15 +239,20 @@ class Statistics:
     def die_counts(self, name: str, faces, p: Mapping[str, Any]) -> dict[str, list[int]]:
         """What each face of die type ``name`` counts, its values being ``faces``."""
         spec = self.model.dice[name]
-        values = self.values(p, self.readable)
+        names = None
         out = {}
         for count, scores in spec.counts.items():
             if isinstance(scores, list):
                 out[count] = scores
                 continue
             expression = self._expression(f"dice.{name}.counts.{count}", scores, ["face", "value", *self.readable])
-            out[count] = [_scalar(expression, {**values, "face": face, "value": value})
-                          for face, value in enumerate(faces, start=1)]
+            if names is None:
+                names = self.values(p, self.readable)
+            scored = []
+            for face, value in enumerate(faces, start=1):   # one face after another, in one mapping
+                names["face"], names["value"] = face, value
+                scored.append(_scalar(expression, names))
+            out[count] = scored
         return out
 
     def _number(self, name: str, modifier: str, given, p: Mapping[str, Any]) -> int:
@@ -256,11 +265,12 @@ class Statistics:
 
     def _statistic(self, name: str, stat, p: Mapping[str, Any], groups):
         dice = tuple(_names(stat.dice)) if stat.dice is not None else ()
-        if stat.kind == "sum":
+        kind = self.kinds[name]
+        if kind == "sum":
             return Sum(name, score=stat.sum, dice=dice)
-        if stat.kind in ("keep", "drop"):
+        if kind in ("keep", "drop"):
             take = self._number(name, "count", stat.count, p)
-            if stat.kind == "keep":
+            if kind == "keep":
                 skip = self._number(name, "skip", stat.skip, p)
                 return Keep(name, take=max(int(take), 0), order=stat.keep, skip=max(skip, 0), dice=dice,
                             score=stat.score)
@@ -268,14 +278,14 @@ class Statistics:
             rolled = sum(groups[d] for d in (dice or groups))
             return Keep(name, take=max(rolled - int(take), 0), order="lowest" if stat.drop == "highest"
                         else "highest", dice=dice, score=stat.score)
-        if stat.kind == "pick":
+        if kind == "pick":
             position = self._number(name, "position", stat.position, p)
             return Pick(name, order=stat.pick, position=max(position - 1, 0), dice=dice)
-        if stat.kind == "beats":
+        if kind == "beats":
             return Beats(name, dice, tuple(_names(stat.beats)))
-        if stat.kind == "pairs":
+        if kind == "pairs":
             return Pairs(name, dice, tuple(_names(stat.pairs)), ties="dice" if stat.ties == "win" else "against")
-        if stat.kind == "largest_set":
+        if kind == "largest_set":
             return LargestSet(name, report=stat.largest_set, dice=dice)
         return Sets(name, size=stat.sets, dice=dice)
 
