@@ -346,8 +346,12 @@ def _with_scores(spec: RollSpec, counts: tuple[str, ...], groups: list) -> list:
 def _scored(spec: RollSpec, counts: tuple[str, ...], attributes: np.ndarray) -> np.ndarray:
     """``attributes`` with one more column per score written as an expression."""
     names = {"value": attributes[:, 0], **{c: attributes[:, 1 + j] for j, c in enumerate(counts)}}
-    extra = [np.broadcast_to(evaluate(spec.parsed_score(text), names), len(attributes)).astype(np.int64)
-             for text in spec.score_expressions]
+    extra = []
+    for text in spec.score_expressions:
+        value = evaluate(spec.parsed_score(text), names)
+        if value.shape != (len(attributes),):
+            value = np.broadcast_to(value, len(attributes))
+        extra.append(value.astype(np.int64, copy=False))
     return np.column_stack([attributes, *extra])
 
 

@@ -85,16 +85,22 @@ class JointDistribution:
         """P(rows where ``mask`` holds)."""
         return float(self.probabilities[np.asarray(mask, dtype=bool)].sum())
 
+    @cached_property
+    def total_span(self) -> tuple[int, int] | None:
+        """The least and the greatest total (``None``: no rows)."""
+        column = self.column("total")
+        return (int(column.min()), int(column.max())) if len(column) else None
+
     # The total's distribution, as a RawDistribution gives it.
     @cached_property
     def _total(self) -> tuple[np.ndarray, np.ndarray]:
-        outcomes, probs = self.total_marginal
-        if not len(outcomes):
+        if self.total_span is None:
             return np.zeros(1, np.int64), np.zeros(1)
-        dense = np.zeros(int(outcomes[-1] - outcomes[0]) + 1)
-        dense[outcomes - outcomes[0]] = probs
+        low, high = self.total_span
+        # Each total's rows added in order from 0.0, as marginal() adds them.
+        dense = np.bincount(self.column("total") - low, weights=self.probabilities, minlength=high - low + 1)
         dense.setflags(write=False)   # shared: a Distribution keeps it without a copy
-        return np.arange(outcomes[0], outcomes[-1] + 1), dense
+        return np.arange(low, high + 1), dense
 
     @property
     def offset(self) -> int:

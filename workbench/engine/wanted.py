@@ -75,4 +75,4 @@ def _die_counting(die: Die, counts: tuple[str, ...]) -> Die:
     kept = tuple((name, scores) for name, scores in die.counts if name in counts)
     if kept == die.counts and into is die.into:
         return die
-    return Die(die.name, die.values, die.explodes, die.limit, into, kept)
+    return die.counting_only(kept, into)

@@ -33,7 +33,7 @@ from ..rules.mechanics.base import Mechanic
 from ..rules.roll import ALL_NEGATIVE
 from ..rules.system import System
 from .check import CheckResult
-from .distribution import Distribution, possible_only
+from .distribution import SPARSE_SPAN, Distribution, possible_only
 from .joint import Joint
 
 
@@ -45,7 +45,8 @@ def outcomes(mechanic: Mechanic, raw: RawDistribution) -> Distribution:
     labels = mechanic.labels
     if labels is None:
         _check_span(mechanic, raw)
-        if isinstance(raw, JointDistribution):
+        span = raw.total_span if isinstance(raw, JointDistribution) else None
+        if span is not None and span[1] - span[0] + 1 > SPARSE_SPAN:   # else every total is listed
             totals, probs = raw.marginal("total")
             if len(totals) and possible_only(len(totals), int(totals[-1] - totals[0]) + 1):
                 # Totals far apart (a count times 1000): the possible ones only, not a
@@ -69,13 +70,18 @@ def _check_span(mechanic: Mechanic, raw) -> None:
     """Refuse a table of totals wider than MAX_TOTALS before it is laid out (a total such as
     ``hits * 400000000`` has three values, but a table from the least to the greatest would
     hold 800 million)."""
-    column = getattr(raw, "column", None)
-    if column is None:
-        return
-    totals = column("total")
-    if not len(totals):
-        return
-    low, high = int(totals.min()), int(totals.max())
+    if isinstance(raw, JointDistribution):
+        if raw.total_span is None:
+            return
+        low, high = raw.total_span
+    else:
+        column = getattr(raw, "column", None)
+        if column is None:
+            return
+        totals = column("total")
+        if not len(totals):
+            return
+        low, high = int(totals.min()), int(totals.max())
     if high - low + 1 > MAX_TOTALS:
         raise WorkbenchError(f"{mechanic.system_id}: totals run from {low:,} to {high:,}, "
                              f"{high - low + 1:,} values, more than the {MAX_TOTALS:,} one table "
@@ -154,21 +160,26 @@ def _choice_positions(mechanic: Mechanic, p: Mapping[str, Any]) -> dict:
 
 def _holds(expression, columns: dict, rows: int) -> np.ndarray:
     """Where a condition holds, one true/false per row (a true/false statistic read as one)."""
-    value = np.broadcast_to(evaluate(expression, columns), (rows,))
+    value = evaluate(expression, columns)
+    if value.shape != (rows,):
+        value = np.broadcast_to(value, (rows,))
     return value if value.dtype == bool else value != 0
 
 
 def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any],
-                 columns: dict | None = None) -> np.ndarray:
-    """Per row of the joint, the tier it falls in (as :func:`_tier_cells` numbers them);
+                 columns: dict | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per row of the joint, the tier it falls in (its index in ``tier_names()``, -1: none)
+    and whether that tier never passes (``None``: every tier that applies may pass);
     ``columns``: :func:`_joint_columns` when worked out already."""
     names = list(mechanic.tier_names())
     rows = len(raw.probabilities)
     cells = np.full(rows, -1)
+    rules = mechanic.tier_rules(p)
+    blocked = None if all(tier.passes for tier in rules) else np.zeros(rows, dtype=bool)
     if columns is None:
         columns = _joint_columns(mechanic, raw, p)
     total = columns["total"]
-    for tier in reversed(mechanic.tier_rules(p)):   # painted last to first: the first that fits wins
+    for tier in reversed(rules):   # painted last to first: the first that fits wins
         mask = None   # every row, until a part of the tier's rule narrows it
         if tier.min is not None:
             mask = total >= tier.min
@@ -178,9 +189,11 @@ def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any
             mask = _narrowed(mask, _holds(mechanic.condition(tier.condition), columns, rows))
         if getattr(tier, "all_negative", None) is not None:
             mask = _narrowed(mask, raw.column(ALL_NEGATIVE) == int(tier.all_negative))
-        index = names.index(tier.name)
-        cells[slice(None) if mask is None else mask] = index if tier.passes else -2 - index
-    return cells
+        where = slice(None) if mask is None else mask
+        cells[where] = names.index(tier.name)
+        if blocked is not None:
+            blocked[where] = not tier.passes
+    return cells, blocked
 
 
 def _narrowed(mask: np.ndarray | None, holds: np.ndarray) -> np.ndarray:
@@ -196,12 +209,13 @@ def tiers(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> Dis
     if not mechanic.tier_names():
         return None
     if isinstance(raw, JointDistribution):
-        return _joint_tier_distribution(mechanic, raw, _joint_tiers(mechanic, raw, p))
+        return _joint_tier_distribution(mechanic, raw, _joint_tiers(mechanic, raw, p)[0])
     return _tier_probabilities(mechanic, raw, *_tier_cells(mechanic, raw, p))
 
 
 def _joint_tier_distribution(mechanic: Mechanic, raw: JointDistribution, cells: np.ndarray) -> Distribution:
-    """The tier distribution of a roll with statistics, each row's tier known (``cells``)."""
+    """The tier distribution of a roll with statistics, each row's tier known (``cells``,
+    as :func:`_joint_tiers` gives them)."""
     outside = cells == -1
     if outside.any() and (unnamed := outside & (raw.probabilities > UNNAMED)).any():
         source = getattr(mechanic, "source", None)
@@ -211,8 +225,7 @@ def _joint_tier_distribution(mechanic: Mechanic, raw: JointDistribution, cells: 
                              f"together {float(raw.probabilities[cells == -1].sum()):.3g} of the rolls) "
                              f"fall in no tier with these parameters{where}; allowed: tiers that name "
                              "every roll (end with a tier without a condition)")
-    index = np.where(cells <= -2, -2 - cells, cells)
-    weights = raw.probabilities
+    index, weights = cells, raw.probabilities
     if outside.any():
         index, weights = index[~outside], weights[~outside]
     probs = np.bincount(index, weights=weights, minlength=len(mechanic.tier_names()))
@@ -283,9 +296,9 @@ def declared_p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, An
 
 
 def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any],
-                  columns: dict | None = None, cells: np.ndarray | None = None) -> float | None:
+                  columns: dict | None = None, tiers_read: tuple | None = None) -> float | None:
     """P(pass) of a roll with statistics: its ``pass_if`` condition (else total >= target, or
-    the first passing label), outside tiers that never pass. ``columns`` and ``cells``:
+    the first passing label), outside tiers that never pass. ``columns`` and ``tiers_read``:
     :func:`_joint_columns` and :func:`_joint_tiers` when worked out already."""
     condition = getattr(mechanic, "pass_condition", None)
     if condition is not None:
@@ -301,9 +314,9 @@ def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, An
             target = mechanic.labels.index(pass_from)
         passing = raw.column("total") >= target
     if mechanic.tier_names():
-        if cells is None:
-            cells = _joint_tiers(mechanic, raw, p, columns)
-        passing = passing & (cells > -2)
+        blocked = (tiers_read or _joint_tiers(mechanic, raw, p, columns))[1]
+        if blocked is not None:
+            passing = passing & ~blocked
     return min(float(raw.probabilities[passing].sum()), 1.0)   # rounding may sum past 1
 
 
@@ -384,9 +397,9 @@ def _joint_readings(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, 
     if getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None:
         return tiers(mechanic, raw, p), p_pass(mechanic, raw, p)
     columns = _joint_columns(mechanic, raw, p)
-    cells = _joint_tiers(mechanic, raw, p, columns) if mechanic.tier_names() else None
-    tier_dist = None if cells is None else _joint_tier_distribution(mechanic, raw, cells)
-    return tier_dist, _joint_p_pass(mechanic, raw, p, columns, cells)
+    tiers_read = _joint_tiers(mechanic, raw, p, columns) if mechanic.tier_names() else None
+    tier_dist = None if tiers_read is None else _joint_tier_distribution(mechanic, raw, tiers_read[0])
+    return tier_dist, _joint_p_pass(mechanic, raw, p, columns, tiers_read)
 
 
 def wanted(mechanic: Mechanic, params: Mapping[str, Any]) -> "frozenset[str] | None":

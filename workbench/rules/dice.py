@@ -115,6 +115,21 @@ class Die(HashedOnce):
         if all(self.explodes) and not self.limit and self.next is self:
             raise WorkbenchError(f"die '{self.name}': every face explodes, so a roll never ends")
 
+    def counting_only(self, counts: tuple, into: "Die | None") -> "Die":
+        """This die scoring only ``counts`` (some of its own ``counts`` pairs, in order), its
+        explosions rolling ``into`` (its own ``into``, or that die made to count the same):
+        made from a die checked already, so not checked again.
+
+        Example:
+            >>> d6 = Die.numbered("d6", 6, counts={"ones": [1, 0, 0, 0, 0, 0], "sixes": [0] * 5 + [1]})
+            >>> d6.counting_only(d6.counts[1:], None).count_names
+            ('sixes',)
+        """
+        die = object.__new__(Die)
+        die.__dict__.update(name=self.name, values=self.values, explodes=self.explodes, limit=self.limit,
+                            into=into, counts=tuple(counts))
+        return die
+
     @classmethod
     def numbered(cls, name: str, sides: int, **options) -> "Die":
         """A die numbered 1 to ``sides`` (``counts``, ``explodes``... as keywords).
