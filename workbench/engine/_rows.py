@@ -13,6 +13,8 @@ Example:
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 _LIMIT = 2 ** 62
@@ -68,6 +70,12 @@ def merge_rows(rows: np.ndarray, probabilities: np.ndarray) -> tuple[np.ndarray,
         keys = sorted(merged)
         return (np.array(keys, dtype=np.int64).reshape(len(keys), rows.shape[1]),
                 np.array([merged[key] for key in keys], dtype=float))
+    if rows.shape[1] and "numba" in sys.modules:   # compiled already: one call sorts and merges
+        from ._kernels import rows as kernels  # lazy: numba (never loaded for this alone)
+
+        merged_rows, merged, coded = kernels.merge_rows(rows, np.asarray(probabilities, dtype=float))
+        if coded:
+            return merged_rows, merged
     starts = np.empty(len(rows), dtype=bool)   # where a run of equal rows starts, in order
     starts[:1] = True
     if rows.shape[1] and rows.size <= LEXSORT_CELLS:

@@ -32,6 +32,7 @@ Example:
 from __future__ import annotations
 
 import math
+from itertools import accumulate
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -101,7 +102,7 @@ class _Plan:
         if self.bounds is None:
             every = [group[3] for group in self.groups]
             stacked = np.concatenate(every) if len(every) > 1 else every[0]
-            starts = np.cumsum([0] + [len(rows) for rows in every[:-1]])
+            starts = list(accumulate([len(rows) for rows in every[:-1]], initial=0))
             self.bounds = (np.minimum.reduceat(stacked, starts, axis=0).tolist(),
                            np.maximum.reduceat(stacked, starts, axis=0).tolist())
         return self.bounds

@@ -228,7 +228,9 @@ def _counts(name: str, given, sides: int) -> tuple[tuple[str, tuple[int, ...]], 
         if not isinstance(count, str) or not count:
             raise WorkbenchError(f"die {name!r}: a count's name got {shown(count)}; allowed: a "
                                  "non-empty text")
-        scores = _face_numbers(name, f"count {count!r}", scores)
+        if not (type(scores) is tuple and len(scores) == sides and all(type(score) is int for score in scores)
+                and -MAX_FACE_VALUE <= min(scores) and max(scores) <= MAX_FACE_VALUE):   # else checked
+            scores = _face_numbers(name, f"count {count!r}", scores)
         if len(scores) != sides:
             raise WorkbenchError(f"die '{name}': count {count!r} has {len(scores)} scores "
                                  f"for {sides} faces; allowed: one per face")

@@ -100,6 +100,10 @@ class Expression:
     def __str__(self) -> str:
         return self.text
 
+    def __getstate__(self):
+        # The function evaluate_numbers() makes of the tree stays in this process.
+        return {k: v for k, v in self.__dict__.items() if k != "_numbers"}
+
 
 def parse(text: str, known: Iterable[str] | None = None, want: str | None = None,
           conditions: Iterable[str] = (), texts: Mapping[str, tuple] | None = None) -> Expression:
@@ -389,53 +393,70 @@ class _Parser:
 
 def evaluate_numbers(expression: Expression, names: Mapping[str, Any]):
     """``expression`` over plain numbers (parameters, a face number), as the engine evaluates
-    it over arrays: ``/`` exact, ``//`` rounding down, true/false as 1/0.
+    it over arrays: ``/`` exact, ``//`` rounding down, true/false as 1/0. The tree is made
+    into nested Python functions on first use and kept with the expression (a die's counts
+    are read face after face).
 
     Example:
         >>> evaluate_numbers(parse("min(hunger, pool)"), {"hunger": 4, "pool": 3})
         3
     """
-    return _number_of(expression.tree, names, expression.text)
+    function = expression.__dict__.get("_numbers")
+    if function is None:
+        function = _numbers(expression.tree, expression.text)
+        expression.__dict__["_numbers"] = function
+    return function(names)
 
 
-_COMPARE_NUMBERS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-                    ">": operator.gt, ">=": operator.ge}
-
-
-def _number_of(tree: tuple, names: Mapping[str, Any], text: str):
+def _numbers(tree: tuple, text: str):
+    """A function of ``names`` giving the value of ``tree`` over plain numbers."""
     tag = tree[0]
     if tag == "number":
-        return int(tree[1])
+        number = int(tree[1])
+        return lambda names: number
     if tag == "name":
-        value = names.get(tree[1])
-        if value is None:
-            raise WorkbenchError(f"{text!r} reads {tree[1]!r}, which has no value here (an optional "
-                                 "parameter left out?); give it a value")
-        return int(value)
-    if tag == "negate":
-        return -_number_of(tree[1], names, text)
-    if tag == "not":
-        return int(not _number_of(tree[1], names, text))
-    if tag == "and":
-        return int(bool(_number_of(tree[1], names, text)) and bool(_number_of(tree[2], names, text)))
-    if tag == "or":
-        return int(bool(_number_of(tree[1], names, text)) or bool(_number_of(tree[2], names, text)))
+        key = tree[1]
+
+        def named(names):
+            value = names.get(key)
+            if value is None:
+                raise WorkbenchError(f"{text!r} reads {key!r}, which has no value here (an optional "
+                                     "parameter left out?); give it a value")
+            return int(value)
+        return named
+    if tag in ("negate", "not"):
+        inner = _numbers(tree[1], text)
+        return (lambda names: -inner(names)) if tag == "negate" else (lambda names: int(not inner(names)))
+    if tag in ("and", "or"):
+        left, right = _numbers(tree[1], text), _numbers(tree[2], text)
+        if tag == "and":
+            return lambda names: int(bool(left(names)) and bool(right(names)))
+        return lambda names: int(bool(left(names)) or bool(right(names)))
     if tag == "if":
-        chosen = tree[2] if _number_of(tree[1], names, text) else tree[3]
-        return _number_of(chosen, names, text)
+        condition, yes, no = (_numbers(part, text) for part in tree[1:])
+        return lambda names: yes(names) if condition(names) else no(names)
     if tag == "call":
-        arguments = [_number_of(a, names, text) for a in tree[2]]
-        return abs(arguments[0]) if tree[1] == "abs" else (min if tree[1] == "min" else max)(arguments)
-    left, right = _number_of(tree[2], names, text), _number_of(tree[3], names, text)
-    op = tree[1]
+        arguments = [_numbers(a, text) for a in tree[2]]
+        if tree[1] == "abs":
+            return lambda names: abs(arguments[0](names))
+        pick = min if tree[1] == "min" else max
+        return lambda names: pick([argument(names) for argument in arguments])
+    left, right, op = _numbers(tree[2], text), _numbers(tree[3], text), tree[1]
     if tag == "compare":
-        return int(_COMPARE_NUMBERS[op](left, right))
-    if op == "+":
-        return left + right
-    if op == "-":
-        return left - right
-    if op == "*":
-        return left * right
-    if right == 0:
-        raise WorkbenchError(f"{text!r} divides by zero")
-    return Fraction(left) / right if op == "/" else (left // right if op == "//" else left % right)
+        compare = _COMPARE_NUMBERS[op]
+        return lambda names: int(compare(left(names), right(names)))
+    if op in _ARITHMETIC:
+        arithmetic = _ARITHMETIC[op]
+        return lambda names: arithmetic(left(names), right(names))
+
+    def divided(names):
+        a, b = left(names), right(names)
+        if b == 0:
+            raise WorkbenchError(f"{text!r} divides by zero")
+        return Fraction(a) / b if op == "/" else (a // b if op == "//" else a % b)
+    return divided
+
+
+_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_COMPARE_NUMBERS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+                    ">": operator.gt, ">=": operator.ge}

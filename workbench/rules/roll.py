@@ -33,7 +33,7 @@ from typing import Mapping, Union
 
 from ..errors import WorkbenchError, shown
 from ..limits import MAX_DICE, MAX_TOTAL
-from .dice import Die, Percentile, whole
+from .dice import Die, HashedOnce, Percentile, whole
 from ..validation import suggest
 from .expressions import Expression, ExpressionError, parse
 
@@ -290,7 +290,7 @@ STATISTICS = (Sum, Keep, Pick, Beats, Pairs, LargestSet, Sets, Derived, AllNegat
 
 
 @dataclass(frozen=True)
-class RollSpec:
+class RollSpec(HashedOnce):
     """Everything rolled for one check and every statistic read from it, as plain data.
 
     Attributes:
@@ -334,6 +334,9 @@ class RollSpec:
     kept: KeptDice | None = None
     reroll_faces: RerollFaces | None = None
     again: RollAgain | None = None
+    _hashed = ("groups", "stats", "total", "modifier", "floor", "ceiling", "values", "rerolls", "kept",
+               "reroll_faces", "again")
+    __hash__ = HashedOnce.__hash__   # worked out once: the engine's memos look a roll up often
 
     def __post_init__(self):
         groups = _checked_groups(self.groups)
@@ -537,6 +540,7 @@ class RollSpec:
         """
         narrow = object.__new__(RollSpec)
         narrow.__dict__.update(self.__dict__)
+        narrow.__dict__.pop("_hash", None)   # other statistics, another hash
         counts: list[str] = []
         for die, _ in groups:
             counts += [name for name in die.count_names if name not in counts]

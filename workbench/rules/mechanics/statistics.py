@@ -72,6 +72,7 @@ class Statistics:
         # What describe() puts in every roll, worked out once: each statistic's kind (a
         # property that looks through the entry) and the derived statistics' expressions.
         self.kinds = {name: stat.kind for name, stat in model.stats.items()}
+        self.by_face = self._counts_by_face()
         self.derived_expressions = tuple(
             (name, self._expression(f"stats.{name}.expression", model.stats[name].expression,
                                     ["total", *self.counts, *self.base, *self.derived[:i], *self.readable]))
@@ -236,6 +237,23 @@ class Statistics:
             raise ParameterError(system_id, missing[0], None, "a value: this system's statistics read it")
         return tuple(stats), self.total, read
 
+    def _counts_by_face(self) -> dict[tuple[str, str], tuple[int, ...]]:
+        """The counts written as expressions of the face's number alone (``"face == 1"``), for
+        each face of the die as declared: they do not change from check to check."""
+        found = {}
+        for name, die in self.model.dice.items():
+            for count, scores in die.counts.items():
+                if isinstance(scores, str) and not die.percentile:
+                    expression = self._expression(f"dice.{name}.counts.{count}", scores,
+                                                  ["face", "value", *self.readable])
+                    if set(expression.names) <= {"face"}:
+                        try:
+                            found[name, count] = tuple(int(evaluate_numbers(expression, {"face": face}))
+                                                       for face in range(1, len(die.face_values) + 1))
+                        except WorkbenchError:   # (a division by zero) said by each check, as before
+                            pass
+        return found
+
     def die_counts(self, name: str, faces, p: Mapping[str, Any]) -> dict[str, list[int]]:
         """What each face of die type ``name`` counts, its values being ``faces``."""
         spec = self.model.dice[name]
@@ -245,13 +263,17 @@ class Statistics:
             if isinstance(scores, list):
                 out[count] = scores
                 continue
+            by_face = self.by_face.get((name, count))
+            if by_face is not None and len(by_face) == len(faces):
+                out[count] = by_face
+                continue
             expression = self._expression(f"dice.{name}.counts.{count}", scores, ["face", "value", *self.readable])
             if names is None:
                 names = self.values(p, self.readable)
             scored = []
             for face, value in enumerate(faces, start=1):   # one face after another, in one mapping
                 names["face"], names["value"] = face, value
-                scored.append(_scalar(expression, names))
+                scored.append(int(evaluate_numbers(expression, names)))
             out[count] = scored
         return out
 
