@@ -555,15 +555,21 @@ def _convolve(plan, slot, sizes, state):
             deltas += attributes[:, register.args[0]] * strides[j]
     if not deltas.any():
         return state
-    if len(deltas) == 1 or (deltas[1:] > deltas[:-1]).all():   # distinct and in order already
-        unique, merged = deltas, np.asarray(probabilities, dtype=float)
-    else:
-        unique, inverse = np.unique(deltas, return_inverse=True)
-        merged = np.bincount(inverse.reshape(-1), weights=probabilities, minlength=len(unique))
+    unique, merged = _merged_deltas(deltas, probabilities)
     most = _most_states(float(n) * len(unique))
     codes, probabilities, status = kernels.convolve(*state, unique, merged, n, most)
     _check(status, most)
     return codes, probabilities
+
+
+def _merged_deltas(deltas: np.ndarray, probabilities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each distinct move of a state (ascending) and its chance: outcomes that move it alike
+    added up (``numpy.unique``), or, when every move differs and they come in order (a die's
+    values, its outcomes sorted), the moves as they are."""
+    if len(deltas) == 1 or (deltas[1:] > deltas[:-1]).all():
+        return deltas, np.asarray(probabilities, dtype=float)
+    unique, inverse = np.unique(deltas, return_inverse=True)
+    return unique, np.bincount(inverse.reshape(-1), weights=probabilities, minlength=len(unique))
 
 
 def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
