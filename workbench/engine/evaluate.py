@@ -32,6 +32,7 @@ Example:
 from __future__ import annotations
 
 import math
+import sys
 from itertools import accumulate
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -43,7 +44,7 @@ from ..limits import EXACT_WORK, short_number
 from ..rules.dice import Die
 from ..rules.roll import AllNegative, Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
 from . import mixtures
-from ._rows import merge_rows
+from ._rows import SMALL, merge_rows
 from .columns import joint_from_columns
 from .dice import die_outcomes
 from .exact import TOLERANCE
@@ -101,10 +102,15 @@ class _Plan:
         once, for every group in one pass)."""
         if self.bounds is None:
             every = [group[3] for group in self.groups]
-            stacked = np.concatenate(every) if len(every) > 1 else every[0]
-            starts = list(accumulate([len(rows) for rows in every[:-1]], initial=0))
-            self.bounds = (np.minimum.reduceat(stacked, starts, axis=0).tolist(),
-                           np.maximum.reduceat(stacked, starts, axis=0).tolist())
+            if sum(len(rows) for rows in every) <= SMALL:   # a few outcomes: in plain Python
+                columns = [list(zip(*rows.tolist())) for rows in every]
+                self.bounds = ([[min(c) for c in group] for group in columns],
+                               [[max(c) for c in group] for group in columns])
+            else:
+                stacked = np.concatenate(every) if len(every) > 1 else every[0]
+                starts = list(accumulate([len(rows) for rows in every[:-1]], initial=0))
+                self.bounds = (np.minimum.reduceat(stacked, starts, axis=0).tolist(),
+                               np.maximum.reduceat(stacked, starts, axis=0).tolist())
         return self.bounds
 
     def add(self, register: _Register) -> int:
@@ -580,12 +586,17 @@ def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
         # States of probability 0 (underflow) are not read: a total could divide by 0 there.
         reached = probabilities > 0.0
         codes, probabilities = codes[reached], probabilities[reached]
-    needed = {source for source in plan.source.values() if source is not None}
+    needed = sorted({source for source in plan.source.values() if source is not None})
     registers = {}
-    size_list = sizes.tolist()
-    for j, (stride, size, low) in enumerate(zip(_strides(size_list), size_list, lows.tolist())):
-        if j in needed:
-            registers[j] = (codes // stride) % size + low if size > 1 else np.full(len(codes), low, np.int64)
+    if needed and "numba" in sys.modules:   # the kernels ran: one more call reads every register
+        from ._kernels import rows as kernels
+
+        registers = dict(zip(needed, kernels.registers_of(codes, sizes, lows, np.array(needed, np.int64))))
+    elif needed:
+        size_list = sizes.tolist()
+        for j, (stride, size, low) in enumerate(zip(_strides(size_list), size_list, lows.tolist())):
+            if j in needed:
+                registers[j] = (codes // stride) % size + low if size > 1 else np.full(len(codes), low, np.int64)
     zeros = np.zeros(len(codes), np.int64) if None in plan.source.values() else None
     columns = {name: zeros if source is None else registers[source] for name, source in plan.source.items()}
     columns.pop(REROLLABLE, None)

@@ -61,3 +61,20 @@ def merge_rows(rows, probabilities):
             out_rows[g, :] = rows[i, :]
         out_probabilities[g] += probabilities[i]
     return out_rows, out_probabilities, True
+
+
+@kernel
+def registers_of(codes, sizes, lows, needed):
+    """Row ``k``: register ``needed[k]`` of each state's code (register ``j`` is digit ``j``
+    of a mixed radix over ``sizes``, counted from ``lows[j]``), as the walk numbers them."""
+    strides = np.empty(sizes.shape[0], np.int64)
+    stride = np.int64(1)
+    for j in range(sizes.shape[0]):
+        strides[j] = stride
+        stride *= sizes[j]
+    out = np.empty((needed.shape[0], codes.shape[0]), np.int64)
+    for k in range(needed.shape[0]):
+        j = needed[k]
+        for i in range(codes.shape[0]):
+            out[k, i] = (codes[i] // strides[j]) % sizes[j] + lows[j]
+    return out
