@@ -346,3 +346,20 @@ def test_a_roll_with_numba_loaded_or_not_is_the_same(kinds, order, take):
     evaluate_roll.cache_clear()
     assert np.array_equal(compiled.values, plain.values)
     assert np.array_equal(compiled.probabilities, plain.probabilities)
+
+
+def test_a_score_parsed_already_is_checked_against_the_roll_as_text_is():
+    d6 = Die.numbered("d6", 6, counts={"ones": (1, 0, 0, 0, 0, 0)})
+    plain = Die.numbered("d6", 6)
+    given = parse("value + ones")
+    with_counts = RollSpec(((d6, 2),), stats=(Keep("kept", take=1, score="value + ones", parsed=given),))
+    assert with_counts == RollSpec(((d6, 2),), stats=(Keep("kept", take=1, score="value + ones"),))
+    assert with_counts.parsed_score("value + ones") is given
+    errors = []
+    for parsed in (given, None):   # the roll has no count "ones": refused alike
+        with pytest.raises(WorkbenchError) as refused:
+            RollSpec(((plain, 2),), stats=(Keep("kept", take=1, score="value + ones", parsed=parsed),))
+        errors.append(str(refused.value))
+    assert errors[0] == errors[1] and "unknown name 'ones'" in errors[0]
+    other = RollSpec(((d6, 2),), stats=(Sum("s", score="value * 2", parsed=parse("value * 3")),))
+    assert other.parsed_score("value * 2").text == "value * 2"   # not the expression of another text

@@ -56,11 +56,14 @@ class Sum:
 
     ``score`` is ``"value"``, a count's name, or an expression over one die's ``value`` and
     counts: ``"value == 1"`` counts the dice whose whole chain shows 1 (Savage Worlds'
-    snake eyes), ``"value >= 6"`` the dice showing 6 or more."""
+    snake eyes), ``"value >= 6"`` the dice showing 6 or more. ``parsed``: that expression
+    parsed already (a data file's, parsed when it loaded), else parsed when a roll holding
+    the statistic is checked; either way its names are checked against the roll's."""
 
     name: str
     score: str = "value"
     dice: tuple[str, ...] = ()
+    parsed: Expression | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "dice", _dice_names(self.dice))
@@ -71,7 +74,8 @@ class Keep:
     """The sum of ``score`` over ``take`` dice by rank: the highest, lowest or middle ones
     (``skip`` first passes over that many from that end), among the dice of types ``dice``.
 
-    Example: Cortex's two highest of a mixed pool is ``Keep("kept", take=2)``.
+    Example: Cortex's two highest of a mixed pool is ``Keep("kept", take=2)``. ``score`` and
+    ``parsed`` as in :class:`Sum`.
     """
 
     name: str
@@ -80,6 +84,7 @@ class Keep:
     skip: int = 0
     dice: tuple[str, ...] = ()
     score: str = "value"
+    parsed: Expression | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "dice", _dice_names(self.dice))
@@ -467,8 +472,13 @@ class RollSpec(HashedOnce):
                         raise WorkbenchError(f"{where}: unknown die type {die!r}; the roll has "
                                              f"{', '.join(die_names) or 'no dice'}")
             if isinstance(stat, (Sum, Keep)) and stat.score not in scores and stat.score not in parsed:
+                given = stat.parsed
                 try:
-                    parsed[stat.score] = parse(stat.score, known=scores, want="whole")
+                    if given is not None and given.text == stat.score and given.kind != "fraction" \
+                            and all(name in scores for name in given.names):
+                        parsed[stat.score] = given   # the tree parse() gives, checked the same
+                    else:
+                        parsed[stat.score] = parse(stat.score, known=scores, want="whole")
                 except ExpressionError as exc:
                     raise WorkbenchError(f"{where}: score {exc} (a score is 'value', a count, or an "
                                          f"expression over one die's value and counts: "

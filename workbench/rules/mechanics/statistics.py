@@ -70,12 +70,17 @@ class Statistics:
             if model.again_if else None
         self.reads = self._parameters_read()
         # What describe() puts in every roll, worked out once: each statistic's kind (a
-        # property that looks through the entry) and the derived statistics' expressions.
+        # property that looks through the entry), the counts of a face's number, and the
+        # statistics that read no parameter and no number of dice (the same in every roll).
         self.kinds = {name: stat.kind for name, stat in model.stats.items()}
         self.by_face = self._counts_by_face()
-        self.derived_expressions = tuple(
-            (name, self._expression(f"stats.{name}.expression", model.stats[name].expression,
-                                    ["total", *self.counts, *self.base, *self.derived[:i], *self.readable]))
+        self.fixed = {name: self._statistic(name, model.stats[name], {}, {}) for name in self.base
+                      if self.kinds[name] != "drop" and not any(
+                          isinstance(getattr(model.stats[name], modifier), str)
+                          for modifier in ("count", "skip", "position"))}
+        self.fixed_derived = tuple(
+            Derived(name, self._expression(f"stats.{name}.expression", model.stats[name].expression,
+                                           ["total", *self.counts, *self.base, *self.derived[:i], *self.readable]))
             for i, name in enumerate(self.derived))
 
     # -- checking -----------------------------------------------------------------------------
@@ -229,8 +234,10 @@ class Statistics:
         of each type in the roll, after any are set aside by keeping), its total expression
         and the parameters they read."""
         values = self.values(p, self.readable)
-        stats = [self._statistic(name, self.model.stats[name], p, rolled) for name in self.base]
-        stats += [Derived(name, expression) for name, expression in self.derived_expressions]
+        fixed = self.fixed
+        stats = [fixed[name] if name in fixed else self._statistic(name, self.model.stats[name], p, rolled)
+                 for name in self.base]
+        stats += self.fixed_derived
         read = {name: v for name, v in values.items() if name in self.reads}
         missing = [name for name, v in read.items() if v is None]
         if missing:
@@ -288,18 +295,23 @@ class Statistics:
     def _statistic(self, name: str, stat, p: Mapping[str, Any], groups):
         dice = tuple(_names(stat.dice)) if stat.dice is not None else ()
         kind = self.kinds[name]
+        scores = ["value", *self.counts]
+        if kind in ("sum", "keep", "drop"):   # a score written as an expression: parsed at load
+            text = stat.sum if kind == "sum" else stat.score
+            parsed = None if text in scores else self._expression(
+                f"stats.{name}.{'sum' if kind == 'sum' else 'score'}", text, scores)
         if kind == "sum":
-            return Sum(name, score=stat.sum, dice=dice)
+            return Sum(name, score=stat.sum, dice=dice, parsed=parsed)
         if kind in ("keep", "drop"):
             take = self._number(name, "count", stat.count, p)
             if kind == "keep":
                 skip = self._number(name, "skip", stat.skip, p)
                 return Keep(name, take=max(int(take), 0), order=stat.keep, skip=max(skip, 0), dice=dice,
-                            score=stat.score)
+                            score=stat.score, parsed=parsed)
             # Dropping the k lowest keeps the n - k highest (n: the dice the statistic reads).
             rolled = sum(groups[d] for d in (dice or groups))
             return Keep(name, take=max(rolled - int(take), 0), order="lowest" if stat.drop == "highest"
-                        else "highest", dice=dice, score=stat.score)
+                        else "highest", dice=dice, score=stat.score, parsed=parsed)
         if kind == "pick":
             position = self._number(name, "position", stat.position, p)
             return Pick(name, order=stat.pick, position=max(position - 1, 0), dice=dice)
