@@ -1,0 +1,113 @@
+"""Edit the rules live: a text box holding a copy of a system's data file.
+
+Every change is read into a system (:func:`workbench.rules.text.system_from_text`) a moment
+after typing stops; the explorer then draws the edited copy. A file that does not load leaves
+the last good rules drawn and shows the error under the box with its line, numbered and
+marked. The file on disk is never changed.
+"""
+from __future__ import annotations
+
+import asyncio
+import html
+from typing import Callable
+
+import ipywidgets as widgets
+
+from ..errors import WorkbenchError
+from ..rules.system import System
+from ..rules.text import TextError, source_text, system_from_text
+
+#: Seconds after the last keystroke before the text is read (typing is not slowed down).
+PAUSE = 0.35
+#: Lines shown either side of an error's line.
+CONTEXT = 2
+
+
+def read_rules(text: str, origin: str) -> System:
+    """The system ``text`` describes: a data file's TOML (see
+    :func:`workbench.rules.text.system_from_text`)."""
+    return system_from_text(text, origin)
+
+
+def error_html(text: str, error: WorkbenchError) -> str:
+    """An error as HTML under the box: the message, then the lines around the one it is on,
+    numbered, that line marked.
+
+    Example:
+        >>> print(error_html("a = 1\\nb = [\\n", TextError("not valid TOML", 2)))  # doctest: +ELLIPSIS
+        <div class='wb-editor-error'>⚠ line 2: not valid TOML<pre>...<b>   2 ▶ b = [</b>...</pre></div>
+    """
+    line = getattr(error, "line", None)
+    body = f"⚠ {html.escape(str(error))}"
+    if line is not None:
+        lines = text.splitlines()
+        shown = []
+        for number in range(max(1, line - CONTEXT), min(len(lines), line + CONTEXT) + 1):
+            row = f"{number:4d} {'▶' if number == line else ' '} {lines[number - 1]}"
+            shown.append(f"<b>{html.escape(row)}</b>" if number == line else html.escape(row))
+        body += "<pre>" + "\n".join(shown) + "</pre>"
+    return f"<div class='wb-editor-error'>{body}</div>"
+
+
+class RulesEditor:
+    """A text box with a copy of ``system``'s data file; ``on_system`` is called with each
+    edited copy that loads (the status line under the box says which, or shows the error).
+
+    Example:
+        >>> seen = []
+        >>> editor = RulesEditor("uwr", seen.append)
+        >>> editor.text.value = editor.text.value.replace("faces = [0, 0, 0, 0, 1, 1]",
+        ...                                               "faces = [0, 0, 0, 1, 1, 1]")
+        >>> seen[-1].id, "loaded" in editor.status.value
+        ('uwr', True)
+        >>> editor.text.value = editor.text.value.replace("[params.favor]", "[params.favor")
+        >>> "line" in editor.status.value and len(seen)
+        1
+    """
+
+    def __init__(self, system: "str | System", on_system: Callable[[System], None]):
+        self.on_system = on_system
+        self.origin = f"{getattr(system, 'id', system)} (edited copy)"
+        self.system: System | None = None
+        self._pending = None
+        self.text = widgets.Textarea(value=source_text(system), continuous_update=True,
+                                     layout=widgets.Layout(width="100%", height="300px"),
+                                     tooltip="a copy of the system's data file: edit it and "
+                                             "the curves follow; the file itself is not changed")
+        self.text.add_class("wb-editor-text")
+        self.status = widgets.HTML()
+        self.status.add_class("wb-editor-status")
+        self.text.observe(self._typed, names="value")
+        self.box = widgets.VBox([self.text, self.status], layout=widgets.Layout(width="100%"))
+        self.box.add_class("wb-editor")
+
+    def _typed(self, change: dict) -> None:
+        """Read the text once typing pauses (at once outside a running event loop)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.apply()
+            return
+        if self._pending is not None:
+            self._pending.cancel()
+        self._pending = loop.call_later(PAUSE, self.apply)
+
+    def apply(self) -> System | None:
+        """Read the text now: the edited system, or ``None`` (the error shown under the box)."""
+        self._pending = None
+        text = self.text.value
+        try:
+            system = read_rules(text, self.origin)
+        except WorkbenchError as exc:
+            self.status.value = error_html(text, exc)
+            return None
+        try:
+            self.on_system(system)
+        except WorkbenchError as exc:   # loads, but cannot be drawn (a knob value it refuses)
+            self.status.value = error_html(text, exc)
+            return None
+        self.system = system
+        self.status.value = (f"<span style='color:#2a7a2a'>✓ loaded: {html.escape(system.name)} "
+                             f"({html.escape(system.id)}), {len(system.params)} parameters, "
+                             f"{len(system.ladder)} rungs — drawn as the edited copy</span>")
+        return system
