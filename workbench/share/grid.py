@@ -114,6 +114,7 @@ class SystemNumbers:
     outcomes: list = field(default_factory=list)
     passes: list = field(default_factory=list)   # [setting][rung][pool] millionths or None
     checks: list = field(default_factory=list)   # [setting][pool][outcome] millionths
+    refused: dict = field(default_factory=dict)  # setting -> why the rules refuse part of it
 
 
 @dataclass
@@ -253,13 +254,16 @@ def compute(grid: ShareGrid) -> ShareGrid:
         for combo in _combos(grid, part):
             given = {**part.fixed, **combo}
             sizes = [n for n in part.pools if n is not None] or [1]
-            frame = success_curve(sys_, sizes, chosen, **given)
-            part.passes.append([[_millionths(v) if v == v else None for v in
-                                 frame.loc[frame["rung"] == name, "p_pass"]] for name in part.rungs])
+            part.passes.append(_passes(part, sys_, sizes, chosen, given))
             row = []
             for size in part.pools:
                 at = dict(given) if size is None else {**given, part.pool: size}
-                result = evaluate(sys_, at)
+                try:
+                    result = evaluate(sys_, at)
+                except WorkbenchError as exc:   # a setting the rules refuse: said on the page
+                    part.refused.setdefault(len(part.passes) - 1, str(exc))
+                    row.append(None)
+                    continue
                 dist = result.tiers if result.tiers is not None else result.pmf
                 part.kind = "tier" if result.tiers is not None else "outcome"
                 order += [o for o in dist.outcomes if o not in order]
@@ -269,9 +273,31 @@ def compute(grid: ShareGrid) -> ShareGrid:
             order = sorted(order)
         part.outcomes = [o if isinstance(o, int) else str(o) for o in order]
         for row in found:
-            part.checks.append([[_millionths(dict(items).get(o, 0.0)) for o in order]
+            part.checks.append([None if items is None else
+                                [_millionths(dict(items).get(o, 0.0)) for o in order]
                                 for items in row])
     return grid
+
+
+def _passes(part: SystemNumbers, sys_: System, sizes: list, chosen: list, given: dict) -> list:
+    """P(pass) per rung and pool at one setting; a rung the rules refuse at this setting
+    (Erzählspiel's die-colour rungs with advantage) is ``None``, its reason kept."""
+    def read(frame, name):
+        return [_millionths(v) if v == v else None
+                for v in frame.loc[frame["rung"] == name, "p_pass"]]
+    try:
+        frame = success_curve(sys_, sizes, chosen, **given)
+        return [read(frame, name) for name in part.rungs]
+    except WorkbenchError:
+        pass
+    rows = []
+    for name, rung in zip(part.rungs, chosen):
+        try:
+            rows.append(read(success_curve(sys_, sizes, [rung], **given), name))
+        except WorkbenchError as exc:
+            part.refused.setdefault(len(part.passes), str(exc))
+            rows.append(None)
+    return rows
 
 
 def share_grid(systems: Iterable[Any], knobs: Mapping[str, Sequence[Any]] | None = None,

@@ -77,14 +77,15 @@ _SCRIPT = r"""
       const passDiv = document.getElementById("wb-pass-" + s);
       const poolName = system.pool ? system.poolText[p] : "";
       let traces;
+      const why = system.refused[String(at)] || "";
       if (system.pool) {
-        traces = system.rungs.map((rung, r) => ({type: "scatter", mode: "lines+markers", name: rung,
+        traces = system.rungs.map((rung, r) => passes[r] === null ? null : ({type: "scatter", mode: "lines+markers", name: rung,
           x: system.pools, y: passes[r].map(v => v === null ? null : v / M),
           line: {color: system.rungColours[r]}, marker: {color: system.rungColours[r], size: 6},
-          hovertemplate: "<b>" + rung + "</b><br>%{x}: %{y:.2%}<extra></extra>"}));
+          hovertemplate: "<b>" + rung + "</b><br>%{x}: %{y:.2%}<extra></extra>"})).filter(Boolean);
       } else {
-        traces = [{type: "bar", name: "P(pass)", x: system.rungs, y: passes.map(r => r[0] === null ? null : r[0] / M),
-          marker: {color: system.rungColours}, text: passes.map(r => pct(r[0])), textposition: "outside",
+        traces = [{type: "bar", name: "P(pass)", x: system.rungs, y: passes.map(r => r === null || r[0] === null ? null : r[0] / M),
+          marker: {color: system.rungColours}, text: passes.map(r => r === null ? "refused" : pct(r[0])), textposition: "outside",
           cliponaxis: false, hovertemplate: "%{x}: %{y:.2%}<extra></extra>"}];
       }
       Plotly.react(passDiv, traces, Object.assign({}, layoutBase, {
@@ -93,7 +94,7 @@ _SCRIPT = r"""
                  dtick: system.pool && system.pools.length <= 12 ? (system.pools[1] - system.pools[0] || 1) : null}),
         yaxis: Object.assign({}, axis, {tickformat: ".0%", range: [-0.02, 1.05], title: {text: "P(pass)"}}),
         legend: {title: {text: "rung"}}}), {displaylogo: false, responsive: true});
-      const full = system.checks[at][p];
+      const full = system.checks[at][p] || system.outcomes.map(() => 0);
       // tiers: every tier; outcomes: from the first to the last possible at this setting,
       // coloured worst (red) to best (blue) over what is shown
       let lo = 0, hi = full.length - 1;
@@ -109,13 +110,16 @@ _SCRIPT = r"""
         marker: {color: colours}, text: check.map(v => v >= M / 200 ? pct(v) : ""),
         textposition: "outside", cliponaxis: false, showlegend: false,
         hovertemplate: "%{x}: %{y:.3%}<extra></extra>"}], Object.assign({}, layoutBase, {
-        title: {text: "One check" + (poolName ? " at " + poolName : "") + ": " + system.kind, x: 0.02},
+        title: {text: system.checks[at][p] ? "One check" + (poolName ? " at " + poolName : "") + ": " + system.kind
+                                           : "One check: not allowed at this setting", x: 0.02},
         xaxis: Object.assign({}, axis, {type: "category", title: {text: system.outcomeTitle}}),
         yaxis: Object.assign({}, axis, {tickformat: ".0%", rangemode: "tozero", title: {text: "probability"}})}),
         {displaylogo: false, responsive: true});
       const readout = document.getElementById("wb-readout-" + s);
       readout.textContent = "P(pass)" + (poolName ? " at " + poolName : "") + ": " +
-        system.rungs.map((rung, r) => rung + " " + pct(passes[r][system.pool ? p : 0])).join(" · ");
+        system.rungs.map((rung, r) => rung + " " + (passes[r] === null ? "refused"
+                                                    : pct(passes[r][system.pool ? p : 0]))).join(" · ")
+        + (why ? " — the rules refuse part of this setting: " + why : "");
     });
   }
   document.querySelectorAll("[data-knob]").forEach(c => c.addEventListener("input", draw));
@@ -180,7 +184,8 @@ def page_data(grid: ShareGrid) -> dict:
             "rungColours": [DIE_COLOURS.get(r.lower(), LINE_COLOURS[i % len(LINE_COLOURS)])
                             for i, r in enumerate(part.rungs)],
             "outcomeTitle": _outcome_title(part),
-            "passes": part.passes, "checks": part.checks})
+            "passes": part.passes, "checks": part.checks,
+            "refused": {str(k): v for k, v in part.refused.items()}})
     return {"scale": MILLION, "version": __version__, "scaleColours": outcome_colours(101),
             "knobs": [{"name": k.name, "values": [_json_value(v) for v in k.values],
                        "systems": list(k.systems)} for k in grid.knobs],

@@ -21,7 +21,7 @@ from .chart import Chart
 from .controls import EntryControls
 from .figures import figure_json, settled_pools
 from .panels import ExportPanel, SharePanel
-from .progressive import Refiner, first_estimate, warm_simulator
+from .progressive import Prefetcher, Refiner, first_estimate, warm_simulator
 from .settings import VIEWS, EntrySettings, ExplorerSettings, _checked, explorer_seed
 
 TRIAL_CHOICES = (10_000, 100_000, 1_000_000)
@@ -92,6 +92,8 @@ class Explorer:
         self.entries: list[EntryControls] = []
         self.last_update_seconds: float | None = None
         self.history: list[str] = []   # what the status line said, newest last
+        self._drawn: ExplorerSettings | None = None   # the settings the chart shows
+        self.prefetcher = Prefetcher()
         self._quiet = True  # no redraws while the controls are being built
         wide = widgets.Layout(width="390px")
         style = {"description_width": "110px"}
@@ -164,7 +166,11 @@ class Explorer:
         self.widget.add_class("wb-explorer")
         self._quiet = False
         self.refresh()   # the first figure: what a page (Voila, a reopened notebook) shows
-        warm_simulator([e.system_object for e in self.entries])
+        for index in range(len(self.entries)):
+            self._ready_steps(index)
+        # the simulator's kernels load in the background: the first simulated view is quick
+        warm = warm_simulator([e.system_object for e in self.entries])
+        self.warm_threads = [warm] if warm is not None else []
 
     # -- entries ---------------------------------------------------------------------------
     def add(self, system: Any, params: dict[str, Any] | None = None,
@@ -201,6 +207,7 @@ class Explorer:
         self._quiet = quiet
         if redraw:
             self.refresh()
+            self._ready_steps(len(self.entries) - 1)
 
     def _follow_curves(self) -> None:
         """Until the designer moves the pool range, it ends where every curve has settled."""
@@ -253,6 +260,18 @@ class Explorer:
             if isinstance(owner, EntryControls):
                 owner.show_pool(self.view.value not in ("curve", "difference"))
         self.refresh()
+        moved = [(index, name) for index, entry in enumerate(self.entries)
+                 for name, knob in entry.knobs.items() if owner is knob]
+        if moved and self._drawn is not None:   # a slider moved: ready its next step
+            self.prefetcher.start(self._drawn, *moved[0])
+
+    def _ready_steps(self, index: int) -> None:
+        """Every slider of entry ``index`` a step either way, computed in the background."""
+        if self._drawn is None or index >= len(self._drawn.entries):
+            return
+        sys_ = self.entries[index].system_object
+        axis = (sys_.pool_parameter if self.view.value in ("curve", "difference") else None)
+        self.prefetcher.start(self._drawn, index, list(self.entries[index].knobs), skip=axis)
 
     def _say(self, text: str, colour: str = "#666") -> None:
         self.status.value = f"<span style='color:{colour}'>{text}</span>"
@@ -269,6 +288,7 @@ class Explorer:
         simulation is drawn first from a few trials, then refined in the background."""
         started = time.perf_counter()
         self.refiner.cancel()
+        self._drawn = None
         try:
             settings = self.settings()
             quick = first_estimate(settings)
@@ -279,12 +299,15 @@ class Explorer:
             self._say(f"⚠ {html.escape(str(exc))}", "#b00")
             return
         self._busy(False)
+        self._drawn = settings
         self.last_update_seconds = time.perf_counter() - started
         took = f"{1000 * self.last_update_seconds:.0f} ms"
         if quick is None:
             self._say(f"updated in {took}")
             return
-        self._say(f"first estimate from {quick.trials:,} trials per point ({took}); "
+        fewer = ("" if quick.pool_sizes == settings.pool_sizes else
+                 f" at {len(quick.pool_sizes)} of {len(settings.pool_sizes)} pool sizes")
+        self._say(f"first estimate from {quick.trials:,} trials per point{fewer} ({took}); "
                   f"simulating {settings.trials:,} trials per point…", "#8a5a00")
         self.refiner.start(settings)
 

@@ -22,6 +22,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Sequence
 
 from ..analysis import counts_dice, default_pool_sizes, pool_bounds
@@ -86,6 +87,12 @@ def grown_choice(sys_: System) -> str | None:
         if param.kind == "choice" and not param.rule_option and name not in set_by_rungs:
             return name
     return None
+
+
+@lru_cache(maxsize=256)
+def point_texts(axis: Axis, values: tuple) -> tuple[str, ...]:
+    """:func:`axis_value_text` of each of ``values`` (remembered: asked on every redraw)."""
+    return tuple(axis_value_text(axis, v) for v in values)
 
 
 def axis_value_text(axis: Axis, value: Any) -> str:

@@ -9,19 +9,24 @@ follows it when the page is resized. plotly.js is the basic bundle the workbench
 """
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 import anywidget
 import traitlets
 
 from ..figures.bundle import BASIC_BUNDLE
+from .layout import template
 
 _RENDER = r"""
 function draw(model, div) {
-  const fig = model.get("figure") || {};
-  const Plotly = globalThis.Plotly;
-  Plotly.react(div, fig.data || [], fig.layout || {},
-               {displaylogo: false, responsive: true, displayModeBar: "hover"});
+  const text = model.get("spec");
+  const fig = text ? JSON.parse(text) : {};
+  const layout = fig.layout || {};
+  const template = model.get("template");
+  if (template && !layout.template) layout.template = JSON.parse(template);
+  globalThis.Plotly.react(div, fig.data || [], layout,
+                          {displaylogo: false, responsive: true, displayModeBar: "hover"});
 }
 function render({ model, el }) {
   el.classList.add("wb-chart-view");
@@ -31,7 +36,7 @@ function render({ model, el }) {
   el.appendChild(div);
   const redraw = () => draw(model, div);
   redraw();
-  model.on("change:figure", redraw);
+  model.on("change:spec", redraw);
   let pending = null;
   const observer = new ResizeObserver(() => {
     if (pending) cancelAnimationFrame(pending);
@@ -40,7 +45,7 @@ function render({ model, el }) {
     });
   });
   observer.observe(el);
-  return () => { observer.disconnect(); model.off("change:figure", redraw); globalThis.Plotly.purge(div); };
+  return () => { observer.disconnect(); model.off("change:spec", redraw); globalThis.Plotly.purge(div); };
 }
 export default { render };
 """
@@ -56,12 +61,30 @@ def chart_module() -> str:
 class Chart(anywidget.AnyWidget):
     """A plotly figure, given as JSON, drawn live at the width of the page.
 
+    The figure goes to the browser as one JSON text (``spec``): the widget layer then sends
+    a string instead of walking every number of the figure. A figure's ``layout.template``
+    equal to the workbench template is sent once, as ``template``, not with every update.
+
     Example:
         >>> chart = Chart()
         >>> chart.figure = {"data": [{"type": "bar", "y": [1, 2]}], "layout": {"height": 300}}
-        >>> chart.figure["data"][0]["y"]
-        [1, 2]
+        >>> chart.figure["data"][0]["y"], chart.spec[:20]
+        ([1, 2], '{"data":[{"type":"ba')
     """
 
     _esm = traitlets.Unicode(chart_module()).tag(sync=True)
-    figure = traitlets.Dict().tag(sync=True)
+    spec = traitlets.Unicode("").tag(sync=True)
+    template = traitlets.Unicode("").tag(sync=True)
+    figure = traitlets.Dict()
+
+    @traitlets.observe("figure")
+    def _figure_to_spec(self, change) -> None:
+        figure = change["new"]
+        layout = dict(figure.get("layout") or {})
+        shared = layout.get("template")
+        if shared is not None and shared == template():
+            del layout["template"]
+            if not self.template:
+                self.template = json.dumps(shared, separators=(",", ":"))
+        self.spec = json.dumps({"data": figure.get("data", []), "layout": layout},
+                               separators=(",", ":"))

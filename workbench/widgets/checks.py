@@ -216,7 +216,7 @@ def distribution_json(settings: ExplorerSettings) -> dict:
                 trace["error_y"] = {"type": "data", "array": [Z_95 * spread.se[i] for i in shown],
                                     "visible": True}
         else:
-            trace.update(type="scatter", mode="lines+markers", line={"color": colour, "shape": "hv"},
+            trace.update(type="scatter", mode="lines+markers", line={"color": colour},
                          marker={"color": colour, "size": 6})
         data.append(trace)
         axis_title = ("net successes" if name == "net" else "total") if spread.numeric else "outcome"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..figures.charts import SYMBOLS, method_note
 from ..figures.frames import Z_95
 from ..figures.style import DASHES, line_colour, pp_axis
-from .axes import Axis, axis_value_text, entry_axis
+from .axes import Axis, entry_axis, point_texts
 from .data import Curve, entry_curves
 from .layout import (MARGIN, TITLE_LINE_PX, figure_json, message_figure, panel_axes, panel_title, percent_y,
                      room_for_titles, ticks_for, title, wrap)
@@ -49,20 +49,42 @@ def _errors(se, scale: float = 1.0):
     return [Z_95 * scale * v for v in se]
 
 
+def legend_words(label: str, rungs: tuple[str, ...]) -> tuple[str, dict[str, str]]:
+    """An entry's legend group title and each rung's item name, no word said twice: a label
+    that already ends with the one rung drawn (``UWR · Normal``) loses it in the title; a
+    label that is the rung itself names its item ``P(pass)``.
+
+    Example:
+        >>> legend_words("UWR · Normal", ("Normal",))
+        ('UWR', {'Normal': 'Normal'})
+        >>> legend_words("uwr favor=1", ("Easy", "Normal"))
+        ('uwr favor=1', {'Easy': 'Easy', 'Normal': 'Normal'})
+        >>> legend_words("Normal", ("Normal",))
+        ('Normal', {'Normal': 'P(pass)'})
+    """
+    parts = label.split(" · ")
+    names = {rung: rung for rung in rungs}
+    if len(rungs) == 1 and len(parts) > 1 and parts[-1] == rungs[0]:
+        return " · ".join(parts[:-1]), names
+    return label, {rung: ("P(pass)" if rung in parts else rung) for rung in rungs}
+
+
 def _trace(curve: Curve, label: str, entry_index: int, rung_index: int, axis: Axis,
-           place: dict, y: list[float], se: list[float] | None, value_format: str) -> dict:
+           place: dict, y: list[float], se: list[float] | None, value_format: str,
+           title: str | None = None, name: str | None = None) -> dict:
     """One rung's line (a bar per rung where nothing grows)."""
+    title, name = title or label, name or curve.rung
     x = list(curve.x)
-    points = [axis_value_text(axis, v) for v in x]
+    points = point_texts(axis, curve.x)
     errors = _errors(se, 100.0 if value_format == "pp" else 1.0)
     shown = "%{y:+.2f} pp" if value_format == "pp" else "%{y:.2%}"
     if errors is not None:
         shown += " ± %{customdata[1]:.2f} pp (95%)" if value_format == "pp" else \
             " ± %{customdata[1]:.2%} (95%)"
-    trace = {"x": x, "y": y, "name": curve.rung, "legendgroup": label,
-             "legendgrouptitle": {"text": label}, "xaxis": place["xaxis"], "yaxis": place["yaxis"],
+    trace = {"x": x, "y": y, "name": name, "legendgroup": label,
+             "legendgrouptitle": {"text": title}, "xaxis": place["xaxis"], "yaxis": place["yaxis"],
              "customdata": [[p, e] for p, e in zip(points, errors or [0.0] * len(points))],
-             "hovertemplate": f"<b>{label}</b> · {curve.rung}<br>%{{customdata[0]}}: {shown}"
+             "hovertemplate": f"<b>{title}</b> · {name}<br>%{{customdata[0]}}: {shown}"
                               "<extra></extra>"}
     if errors is not None:
         trace["error_y"] = {"type": "data", "array": errors, "visible": True}
@@ -87,10 +109,11 @@ def curve_json(settings: ExplorerSettings) -> dict:
         for index in members:
             entry = settings.entries[index]
             curves = entry_curves(entry, axes[index], *_options(settings))
+            group, names = legend_words(labels[index], tuple(c.rung for c in curves))
             for rung_index, curve in enumerate(curves):
                 data.append(_trace(curve, labels[index], index, rung_index, axes[index], place,
                                    list(curve.y), None if curve.se is None else list(curve.se),
-                                   "percent"))
+                                   "percent", group, names[curve.rung]))
                 xs += [v for v in curve.x if v not in xs]
         layout[place["ykey"]].update(percent_y())
         layout[place["xkey"]].update({"title": {"text": _axis_title(axis, settings, members)},
@@ -104,7 +127,9 @@ def curve_json(settings: ExplorerSettings) -> dict:
     heading = ("P(pass) against dice in the pool" if dice_only else
                "P(pass) as the pool grows" + (", one panel per kind of pool" if len(groups) > 1 else ""))
     if len(settings.entries) == 1:
-        heading = f"{settings.entries[0].system_object.name}: {heading}"
+        only = settings.entries[0].system_object
+        edited = " (edited)" if only.collection == "edited" else ""
+        heading = f"{only.name}{edited}: {heading}"
     return figure_json(data, layout, height=height, heading=title(heading, _note(settings)),
                        legend={"traceorder": "grouped", "title": {"text": "entry · rung"}})
 
@@ -159,7 +184,9 @@ def difference_json(settings: ExplorerSettings) -> dict:
     for index in compared:
         curves = entry_curves(settings.entries[index], axes[index], *_options(settings))
         pairs = _pairs(tuple(c.rung for c in curves), tuple(base_curves))
-        for rung_index, curve in enumerate(c for c in curves if c.rung in pairs):
+        drawn = [c for c in curves if c.rung in pairs]
+        group, _ = legend_words(labels[index], tuple(c.rung for c in drawn))
+        for rung_index, curve in enumerate(drawn):
             other = base_curves[pairs[curve.rung]]
             theirs = dict(zip(other.x, other.y))
             their_se = dict(zip(other.x, other.se)) if other.se is not None else None
@@ -173,7 +200,7 @@ def difference_json(settings: ExplorerSettings) -> dict:
                 f"{curve.rung} vs {pairs[curve.rung]}"
             shown = Curve(named, tuple(x), tuple(y))
             data.append(_trace(shown, labels[index], index, rung_index, axes[index], place, y,
-                               se, "pp"))
+                               se, "pp", group, None if named != group else "P(pass)"))
             xs += [v for v in x if v not in xs]
     layout[place["ykey"]].update(pp_axis())
     layout[place["xkey"]].update({"title": {"text": _axis_title(axes[base], settings, [base, *compared])},

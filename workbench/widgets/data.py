@@ -72,6 +72,7 @@ def _memo(function):
             return function(sys_, *args)
 
     call.cache_clear = cached.cache_clear
+    call.cache_info = cached.cache_info
     return call
 
 

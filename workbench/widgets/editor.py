@@ -2,7 +2,7 @@
 
 Every change is read into a system (:func:`workbench.rules.text.system_from_text`) a moment
 after typing stops; the explorer then draws the edited copy. A file that does not load leaves
-the last good rules drawn and shows the error under the box with its line, numbered and
+the last good rules drawn and shows the error above the box with its line, numbered and
 marked. The file on disk is never changed.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ def read_rules(text: str, origin: str) -> System:
 
 
 def error_html(text: str, error: WorkbenchError) -> str:
-    """An error as HTML under the box: the message, then the lines around the one it is on,
+    """An error as HTML above the box: the message, then the lines around the one it is on,
     numbered, that line marked.
 
     Example:
@@ -51,7 +51,7 @@ def error_html(text: str, error: WorkbenchError) -> str:
 
 class RulesEditor:
     """A text box with a copy of ``system``'s data file; ``on_system`` is called with each
-    edited copy that loads (the status line under the box says which, or shows the error).
+    edited copy that loads (the status line above the box says which, or shows the error).
 
     Example:
         >>> seen = []
@@ -71,14 +71,15 @@ class RulesEditor:
         self.system: System | None = None
         self._pending = None
         self.text = widgets.Textarea(value=source_text(system), continuous_update=True,
-                                     layout=widgets.Layout(width="100%", height="300px"),
+                                     layout=widgets.Layout(width="100%", height="260px"),
                                      tooltip="a copy of the system's data file: edit it and "
                                              "the curves follow; the file itself is not changed")
         self.text.add_class("wb-editor-text")
         self.status = widgets.HTML()
         self.status.add_class("wb-editor-status")
         self.text.observe(self._typed, names="value")
-        self.box = widgets.VBox([self.text, self.status], layout=widgets.Layout(width="100%"))
+        # the status first: an error is seen without scrolling past the whole file
+        self.box = widgets.VBox([self.status, self.text], layout=widgets.Layout(width="100%"))
         self.box.add_class("wb-editor")
 
     def _typed(self, change: dict) -> None:
@@ -93,7 +94,7 @@ class RulesEditor:
         self._pending = loop.call_later(PAUSE, self.apply)
 
     def apply(self) -> System | None:
-        """Read the text now: the edited system, or ``None`` (the error shown under the box)."""
+        """Read the text now: the edited system, or ``None`` (the error shown above the box)."""
         self._pending = None
         text = self.text.value
         try:

@@ -9,6 +9,9 @@ dropped, never drawn over newer settings). The figure function stays pure: both 
 
 Outside a running event loop (a script, a test) the full figure is computed at once, after
 the estimate, in the calling thread.
+
+:class:`Prefetcher` works the same way for exact views: after a slider moves, the values a step
+either side are computed in the background, so stepping on finds them ready.
 """
 from __future__ import annotations
 
@@ -16,30 +19,51 @@ import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..analysis import evaluate, typical_pool
 from ..errors import WorkbenchError
 from ..rules.registry import get_system
+from .axes import entry_axis
+from .data import entry_checks, entry_curves, entry_spread
 from .settings import ExplorerSettings
 
 #: Trials per point of the first estimate.
 FIRST_TRIALS = 2_000
 
 
+#: Points (rungs x pool sizes) the first estimate simulates at most: past that it takes every
+#: second (third...) pool size of a dice axis, the ends always included.
+FIRST_POINTS = 120
+
+
 def first_estimate(settings: ExplorerSettings) -> ExplorerSettings | None:
     """The settings of the first estimate, or ``None`` when the settings themselves are quick
-    (exact, or no more trials than the estimate would take).
+    (exact, or no more trials than the estimate would take): :data:`FIRST_TRIALS` trials, at
+    every pool size while there are at most :data:`FIRST_POINTS` points, else at every k-th.
 
     Example:
         >>> from workbench.widgets.settings import EntrySettings
-        >>> s = ExplorerSettings((EntrySettings("uwr"),), method="simulate", trials=100_000, seed=1)
-        >>> first_estimate(s).trials, first_estimate(replace(s, method="exact"))
-        (2000, None)
+        >>> s = ExplorerSettings((EntrySettings("uwr"),), method="simulate", trials=100_000,
+        ...                      seed=1, pool_sizes=tuple(range(1, 41)))
+        >>> quick = first_estimate(s)
+        >>> quick.trials, quick.pool_sizes[:3], quick.pool_sizes[-1]
+        (2000, (1, 3, 5), 40)
+        >>> first_estimate(replace(s, method="exact"))
     """
     if settings.method != "simulate" or settings.trials <= FIRST_TRIALS:
         return None
-    return replace(settings, trials=FIRST_TRIALS)
+    sizes = settings.pool_sizes
+    points = sum(len(entry.chosen_rungs()) * len(_axis(entry, settings).values)
+                 for entry in settings.entries if _axis(entry, settings).kind == "dice")
+    step = -(-points // FIRST_POINTS) if points > FIRST_POINTS else 1
+    if step > 1:
+        sizes = tuple(dict.fromkeys((*sizes[::step], sizes[-1])))
+    return replace(settings, trials=FIRST_TRIALS, pool_sizes=sizes)
+
+
+def _axis(entry, settings: ExplorerSettings):
+    return entry_axis(entry.system_object, settings.pool_sizes, entry.chosen_rungs())
 
 
 class Refiner:
@@ -115,3 +139,54 @@ def warm_simulator(systems) -> threading.Thread | None:
     thread = threading.Thread(target=warm, name="wb-warm-simulator", daemon=True)
     thread.start()
     return thread
+
+
+class Prefetcher:
+    """After a slider moves, the values either side of it are computed in a worker thread
+    (exact only), so the next step of the same slider finds its numbers ready: a slider is
+    mostly moved a step at a time. Only the memo of :mod:`.data` is filled; nothing is drawn."""
+
+    def __init__(self):
+        self._executor: ThreadPoolExecutor | None = None
+        self.pending = None   # the last job (a Future), for tests and benchmarks to wait on
+
+    def start(self, settings: ExplorerSettings, index: int, knobs: "str | Iterable[str]",
+              skip: str | None = None) -> None:
+        """Compute entry ``index`` of ``settings`` with each of ``knobs`` one step down and up
+        (``skip``: a knob the view draws along, which has no steps of its own)."""
+        if settings.method != "exact":
+            return
+        entry = settings.entries[index]
+        values = dict(entry.params)
+        neighbours = []
+        for knob in [knobs] if isinstance(knobs, str) else list(knobs):
+            param = entry.system_object.params.get(knob)
+            value = values.get(knob)
+            if (knob == skip or param is None or param.kind != "int" or param.optional
+                    or not isinstance(value, int) or isinstance(value, bool)):
+                continue
+            steps = [v for v in (value - 1, value + 1)
+                     if (param.minimum is None or v >= param.minimum)
+                     and (param.maximum is None or v <= param.maximum)]
+            neighbours += [replace(entry, params=tuple((k, v if k == knob else old)
+                                                       for k, old in entry.params)) for v in steps]
+        if not neighbours:
+            return
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wb-prefetch")
+        self.pending = self._executor.submit(_fill, settings, neighbours)
+
+
+def _fill(settings: ExplorerSettings, entries: list) -> None:
+    options = (settings.method, settings.trials, settings.seed)
+    for entry in entries:
+        try:
+            if settings.view in ("curve", "difference"):
+                axis = entry_axis(entry.system_object, settings.pool_sizes, entry.chosen_rungs())
+                entry_curves(entry, axis, *options)
+            elif settings.view == "outcomes":
+                entry_checks(entry, *options)
+            else:
+                entry_spread(entry, *options)
+        except WorkbenchError:   # a value the rules refuse: drawn (and said) if it is chosen
+            pass

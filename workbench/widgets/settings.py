@@ -10,6 +10,7 @@ from typing import Any, Iterable, Mapping
 
 from .. import validation
 from ..analysis import pool_size_list
+from ..limits import MAX_DICE
 from ..errors import ParameterError, WorkbenchError
 from ..rules.registry import get_system
 from ..rules.system import System
@@ -163,8 +164,7 @@ class ExplorerSettings:
                 raise SettingsError("entries", entry, "EntrySettings, such as EntrySettings('uwr')")
         object.__setattr__(self, "entries", entries)
         object.__setattr__(self, "method", _checked("method", validation.method, None, self.method))
-        object.__setattr__(self, "pool_sizes", _checked(
-            "pool_sizes", lambda: tuple(pool_size_list(self.pool_sizes, "pool_sizes"))))
+        object.__setattr__(self, "pool_sizes", _pool_sizes(self.pool_sizes))
         object.__setattr__(self, "trials", _checked("trials", validation.trials, None, self.trials))
         # None: one fresh seed, drawn now and kept, so redrawing these settings never flickers.
         seed = explorer_seed() if self.seed is None else self.seed
@@ -204,6 +204,16 @@ def explorer_seed() -> int:
         True
     """
     return validation.fresh_seed() % EXACT_IN_BROWSER
+
+
+def _pool_sizes(sizes) -> tuple[int, ...]:
+    """Pool sizes checked: a tuple of distinct plain whole numbers in range (what the explorer
+    passes on every update) as it is, anything else by :func:`~workbench.analysis.pool_size_list`."""
+    if (type(sizes) is tuple and sizes and len(sizes) <= MAX_DICE + 1
+            and all(type(n) is int and 0 <= n <= MAX_DICE for n in sizes)
+            and len(set(sizes)) == len(sizes)):
+        return sizes
+    return _checked("pool_sizes", lambda: tuple(pool_size_list(sizes, "pool_sizes")))
 
 
 def _checked(setting: str, check, *args):
