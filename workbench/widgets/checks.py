@@ -174,7 +174,8 @@ def summary(spread: Spread) -> str:
         'mean 0.67 · SD 0.67 · median 1 · 50%: 0–1 · 90%: 0–2'
     """
     q = dict(spread.quantiles)
-    middle = f"median {q[0.5]} · 50%: {q[0.25]}–{q[0.75]} · 90%: {q[0.05]}–{q[0.95]}"
+    to = "–" if spread.numeric else " to "   # named outcomes: "NO! to YES!"
+    middle = f"median {q[0.5]} · 50%: {q[0.25]}{to}{q[0.75]} · 90%: {q[0.05]}{to}{q[0.95]}"
     if spread.numeric and spread.mean is not None:
         return f"mean {spread.mean:.2f} · SD {spread.sd:.2f} · {middle}"
     return f"named outcomes (no mean) · {middle}"
