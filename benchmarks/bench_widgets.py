@@ -49,6 +49,12 @@ SCENARIOS = [
     ("gallery: D&D 5e + Fate, distribution", ["dnd5e", "fate"], "distribution", "modifier",
      [3, 4, 5, 6, 5, 4]),
     ("gallery: Shadowrun 5e, at least", ["shadowrun-5e"], "at_least", "dice", [5, 6, 7, 6, 5, 4]),
+    ("one-liners: 1d20+@mod>=15 + 4d6kh3 + uwr, curves", ["1d20+@mod>=15", "4d6kh3", "uwr"],
+     "curve", "mod", [1, 2, 3, 2, 1, 0]),
+    ("one-liner: (@dice=5)d10cs>=8x, distribution", ["(@dice=5)d10cs>=8x"], "distribution",
+     "dice", [5, 6, 7, 6, 5, 4]),
+    ("one-liner: {4d6, 3d8}kh + 1d20+@mod>=15, one check", ["1d20+@mod>=15", "{4d6, 3d8}kh"],
+     "outcomes", "mod", [1, 2, 3, 2, 1, 0]),
 ]
 
 

@@ -1,5 +1,6 @@
 """The explorer in a real Chromium (Voila), with one to six systems of mixed kinds: dice pools,
-a d100 skill, a 2d6 + stat roll, a trait die, narrative dice, an exploding variant.
+a d100 skill, a 2d6 + stat roll, a trait die, narrative dice, an exploding variant, one-line
+formulas.
 
 For every view the figure must keep its labels apart (tick labels, legends, panel and axis
 titles, measured as boxes in the page), cut no text at its edge, give each plot area room,
@@ -33,13 +34,14 @@ SCENARIOS = {
     "2": ["uwr", "call-of-cthulhu-7e"],
     "3": ["uwr", "pbta", "erzahlspiel"],
     "4": ["uwr", "call-of-cthulhu-7e", "savage-worlds", "fons-exploding"],
-    "5": ["arrata", "unnamed", "pbta", "erzahlspiel", "genesys"],
+    "5": ["arrata", "(@dice=5)d10cs>=8x", "pbta", "erzahlspiel", "4d6kh3"],   # one-liners too
     "6": ["uwr", "call-of-cthulhu-7e", "pbta", "savage-worlds", "erzahlspiel", "fons-exploding"],
 }
 #: What each system's curve grows.
 KINDS = {"uwr": "dice", "fons-exploding": "dice", "arrata": "dice", "unnamed": "dice",
          "genesys": "dice", "call-of-cthulhu-7e": "skill", "pbta": "stat",
-         "savage-worlds": "trait", "erzahlspiel": "rung"}
+         "savage-worlds": "trait", "erzahlspiel": "rung", "(@dice=5)d10cs>=8x": "dice",
+         "4d6kh3": "rung"}
 VIEWS = {"success curve": "P(pass)", "one check": "One check", "difference": "P(pass) minus",
          "distribution": "Distribution of one roll", "at least": "At least", "at most": "At most"}
 #: The least width and height (x 0.6) of a plot area, in pixels.
@@ -134,14 +136,14 @@ def _expected_curve(system: str, rung: str, x) -> float | None:
     params = {sys_.pool_parameter: 4} if sys_.pool_parameter else {}
     if sys_.pool_parameter and x is not None and not isinstance(x, str):
         params[sys_.pool_parameter] = x
-    elif isinstance(x, str) and rung != "each rung":
+    elif isinstance(x, str) and rung not in ("each rung", "P(pass)"):
         choice = next(n for n, p in sys_.params.items() if p.kind == "choice" and x in map(str, p.choices))
         params[choice] = x
     if system == "arrata":
         params.setdefault("dice", 4)
-    if rung == "each rung":
+    if rung in ("each rung", "P(pass)"):   # a bar per rung (or the knobs as set)
         rung = x
-    if not sys_.ladder:   # no ladder: the knobs as set
+    if not sys_.ladder or rung == "as set":   # no ladder: the knobs as set
         return workbench.check(sys_, **params).p_pass
     return workbench.check(sys_, **sys_.with_rung(rung, **params)).p_pass
 
@@ -306,6 +308,39 @@ def test_the_simulated_view_shows_a_first_estimate_then_refines(voila, browser):
         title = page.evaluate("() => document.querySelector('.wb-explorer .js-plotly-plot').layout.title.text")
         assert "100,000 trials" in title
         page.locator(".wb-explorer .wb-chart").screenshot(path=str(ARTIFACTS / "explorer-simulated.png"))
+        assert not errors, errors
+    finally:
+        page.close()
+
+
+def test_a_formula_is_added_and_a_bad_one_is_shown_with_a_caret(voila, browser):
+    url, _ = voila
+    page, errors = _open(browser, f"{url}explorer1.ipynb", {"width": 1280, "height": 1600})
+    try:
+        box = page.locator(".wb-formula input")
+        box.fill("4d6kq3")
+        page.locator(".wb-add-formula").click()
+        page.wait_for_selector(".wb-explorer .wb-status .wb-editor-error", timeout=60_000)
+        said = page.locator(".wb-explorer .wb-status").inner_text()
+        assert "column 5" in said and "4d6kq3\n    ^" in said, said
+        box.fill("(@dice=5)d10cs>=8x")
+        page.locator(".wb-add-formula").click()
+        page.wait_for_function("() => document.querySelector('.wb-explorer .js-plotly-plot').data"
+                               ".some(t => t.legendgroup === '(@dice=5)d10cs>=8x')", timeout=60_000)
+        figure = page.evaluate(_FIGURE)
+        system = workbench.system("(@dice=5)d10cs>=8x")
+        for trace in (t for t in figure["traces"] if t["group"] == "(@dice=5)d10cs>=8x"):
+            for n, y in zip(trace["x"], trace["y"]):
+                want = workbench.check(system, **system.with_rung(trace["name"], dice=n)).p_pass
+                assert y == pytest.approx(want, abs=1e-9)
+        # its rules box holds the formula: another formula there redraws it
+        page.locator(".wb-entries .wb-edit-rules").last.click()
+        rules = page.locator(".wb-editor-text textarea").last
+        assert rules.input_value() == "(@dice=5)d10cs>=8x"
+        rules.fill("(@dice=5)d10cs>=9x")
+        page.wait_for_function("() => document.querySelector('.wb-explorer .js-plotly-plot').data"
+                               ".some(t => t.legendgroup === '(@dice=5)d10cs>=9x')", timeout=60_000)
+        page.locator(".wb-explorer").screenshot(path=str(ARTIFACTS / "explorer-formula.png"))
         assert not errors, errors
     finally:
         page.close()

@@ -132,3 +132,26 @@ def test_knobs_read_as_typed():
     assert parse_knob("quality=B, A") == ("quality", ["B", "A"])
     with pytest.raises(WorkbenchError, match="at most 200 values"):
         parse_knob("favor=0-500")
+
+
+def test_formulas_are_shared_beside_systems(tmp_path):
+    from workbench.cli._share import split_systems
+
+    assert split_systems("uwr,{4d6, 3d8}kh") == ["uwr", "{4d6, 3d8}kh"]
+    out = tmp_path / "odds.html"
+    done = subprocess.run([*WORKBENCH, "share", "uwr,(@dice=5)d10cs>=8x,{4d6, 3d8}kh", "--knob",
+                           "favor=0-1", "--pools", "1-4", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    data = _page_data(out.read_text())
+    formula, keep = data["systems"][1], data["systems"][2]
+    assert formula["id"] == "(@dice=5)d10cs>=8x" and formula["pool"] == "dice"
+    system = workbench.system("(@dice=5)d10cs>=8x")
+    for r, rung in enumerate(formula["rungs"]):
+        assert formula["passes"][0][r] == [round(workbench.check(system, **system.with_rung(rung, dice=n)).p_pass
+                                                 * MILLION) for n in (1, 2, 3, 4)]
+    best = workbench.check("{4d6, 3d8}kh").pmf
+    assert keep["checks"][0][0] == [round(best[int(o)] * MILLION) for o in keep["outcomes"]]
+    bad = subprocess.run([*WORKBENCH, "share", "4d6kq3", "--out", str(tmp_path / "x.html")],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "column 5" in bad.stderr

@@ -15,7 +15,8 @@ def register(sub) -> None:
     p = sub.add_parser("share", help="one self-contained HTML page with the odds over a grid "
                                      "of knobs, for people without Python (works offline)")
     p.add_argument("systems", metavar="SYSTEM[,SYSTEM...]",
-                   help="system ids, aliases or .toml paths, separated by commas")
+                   help="system ids, aliases, .toml paths or one-line formulas (quoted: "
+                        "\"4d6kh3\"), separated by commas")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE",
                    help="settings held fixed, for every system that has them")
     p.add_argument("--knob", action="append", default=[], metavar="NAME=LO-HI|V1,V2,...",
@@ -30,12 +31,35 @@ def register(sub) -> None:
     p.set_defaults(run=run_share)
 
 
+def split_systems(text: str) -> list[str]:
+    """``SYSTEM[,SYSTEM...]``: names split at the commas outside a formula's braces and
+    brackets (``{4d6, 3d8}kh`` is one formula).
+
+    Example:
+        >>> split_systems("uwr, {4d6, 3d8}kh,(@dice=5)d10cs>=8x")
+        ['uwr', '{4d6, 3d8}kh', '(@dice=5)d10cs>=8x']
+    """
+    names, depth, current = [], 0, ""
+    for char in text:
+        if char in "{([":
+            depth += 1
+        elif char in "})]":
+            depth -= 1
+        if char == "," and depth <= 0:
+            names.append(current.strip())
+            current = ""
+        else:
+            current += char
+    names.append(current.strip())
+    return names
+
+
 def run_share(args) -> int:
     from ..share import share_page  # lazy: share loads pandas and plotly
     from ..share.grid import parse_knob  # lazy: share loads pandas and plotly
 
     check_target(args.out, "--out", suffixes=(".html", ".htm"), example="odds.html")
-    systems = [name.strip() for name in args.systems.split(",")]
+    systems = split_systems(args.systems)
     if not all(systems):
         raise WorkbenchError(f"SYSTEM got {shown(args.systems)}; allowed: system ids separated by "
                              "commas, such as uwr,fons")

@@ -3,7 +3,8 @@
 The explorer's rules editor holds a copy of a system's TOML; every change is read here into a
 :class:`~workbench.rules.system.System` that is never registered (the file on disk and the
 catalogue stay as they were). A file with ``base = "..."`` is a variant of a loaded system, as
-in a data folder. An error names the line it is on where it can be found: TOML's own errors
+in a data folder; one line that is not TOML but a formula (``4d6kh3``) is that formula's
+system. An error names the line it is on where it can be found: TOML's own errors
 give it, a bad entry (``dice.d6.faces``) is looked up in the text.
 
 Example:
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from ..errors import DataFileError, WorkbenchError
 from . import registry
+from .notation import formula_system, looks_like_formula
 from .registry import MAX_FILE_BYTES, build_system, get_system
 from .system import System
 
@@ -41,13 +43,18 @@ class TextError(WorkbenchError):
 
 
 def source_text(system: "str | System") -> str:
-    """The text of the data file ``system`` was loaded from (a variant: its own file).
+    """The text of the data file ``system`` was loaded from (a variant: its own file; a
+    one-line formula: the formula).
 
     Example:
         >>> source_text("fons-exploding").splitlines()[0].startswith("#")
         True
+        >>> source_text("4d6kh3")
+        '4d6kh3'
     """
     sys_ = get_system(system)
+    if sys_.collection == "formula":   # a one-line formula is its own text
+        return sys_.id
     if sys_.source is None:
         raise WorkbenchError(f"{sys_.id}: has no data file to copy (it is defined in Python); "
                              "allowed: a system from a data file, such as uwr")
@@ -59,7 +66,14 @@ _TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 
 def system_from_text(text: str, origin: str = "edited copy") -> System:
     """The system a data file's ``text`` describes, not registered (``origin`` names it in
-    errors). Raises :class:`TextError` with the line of the problem where it can be found."""
+    errors), or the system of a one-line formula (``4d6kh3``: one line that is not TOML).
+    Raises :class:`TextError` with the line of the problem where it can be found, or the
+    formula's :class:`~workbench.errors.FormulaError` (its column and a caret).
+
+    Example:
+        >>> system_from_text("  (@dice=5)d10cs>=8 ").pool_parameter
+        'dice'
+    """
     if not isinstance(text, str):
         raise TextError(f"got {type(text).__name__}; allowed: the text of a data file")
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
@@ -67,6 +81,8 @@ def system_from_text(text: str, origin: str = "edited copy") -> System:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        if is_formula(text):
+            return formula_system(text.strip())
         found = _TOML_LINE.search(str(exc))
         line = int(found.group(1)) if found else None
         if line is None and "end of document" in str(exc):
@@ -87,6 +103,24 @@ def system_from_text(text: str, origin: str = "edited copy") -> System:
     system.source = None   # nothing on disk to read again: this text is the system
     system.collection = EDITED
     return system
+
+
+def is_formula(text: str) -> bool:
+    """Whether ``text`` is meant as a one-line formula rather than a data file: one line, not
+    TOML, shaped like a formula.
+
+    Example:
+        >>> is_formula("4d6kh3"), is_formula('id = "x"'), is_formula("uwr")
+        (True, False, False)
+    """
+    stripped = text.strip()
+    if not stripped or "\n" in stripped or not looks_like_formula(stripped):
+        return False
+    try:
+        tomllib.loads(stripped)
+    except tomllib.TOMLDecodeError:
+        return True
+    return False
 
 
 def entry_line(text: str, entry: str) -> int | None:

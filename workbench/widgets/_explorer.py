@@ -18,7 +18,9 @@ from ..analysis import pool_size_list
 from ..api import systems
 from ..errors import WorkbenchError
 from .chart import Chart
+from ..rules.notation import formula_system
 from .controls import EntryControls
+from .editor import error_html
 from .figures import figure_json, settled_pools
 from .panels import ExportPanel, SharePanel
 from .progressive import Prefetcher, Refiner, first_estimate, warm_simulator
@@ -105,6 +107,17 @@ class Explorer:
                                          tooltip="draw this system next to the others",
                                          layout=widgets.Layout(width="72px"))
         self.add_button.on_click(lambda _: self.add(self.system_picker.value))
+        self.formula = widgets.Text(value="", placeholder="4d6kh3, (@dice=5)d10cs>=8x",
+                                    description="or a formula", style=style,
+                                    layout=widgets.Layout(width="330px"),
+                                    tooltip="a one-line dice formula to draw next to the others "
+                                            "(Foundry's notation; @NAME makes a knob)")
+        self.formula.add_class("wb-formula")
+        self.formula_button = widgets.Button(description="add", icon="plus",
+                                             tooltip="draw this formula next to the others",
+                                             layout=widgets.Layout(width="72px"))
+        self.formula_button.add_class("wb-add-formula")
+        self.formula_button.on_click(lambda _: self.add_formula(self.formula.value))
         self.view = widgets.ToggleButtons(options=VIEW_BUTTONS, value=view, tooltips=VIEW_TIPS,
                                           style={"button_width": "126px"},
                                           layout=widgets.Layout(width="410px"))
@@ -152,7 +165,8 @@ class Explorer:
         self.exports = ExportPanel(self.settings)
         self.share = SharePanel(self)
         controls = widgets.VBox(
-            [widgets.HBox([self.system_picker, self.add_button]), self.view, self.method,
+            [widgets.HBox([self.system_picker, self.add_button]),
+             widgets.HBox([self.formula, self.formula_button]), self.view, self.method,
              self.pools, self.trials, self.seed, self.baseline, self.entry_panels,
              self.exports.box, self.share.box],
             layout=widgets.Layout(flex="0 0 430px", padding="0 8px 0 0"))
@@ -183,6 +197,20 @@ class Explorer:
         self.entries.append(controls)
         self._entries_changed(redraw)
         return controls
+
+    def add_formula(self, text: str) -> EntryControls | None:
+        """Add a one-line formula (``4d6kh3``); one that cannot be read is shown, with a caret
+        under its column, in the status line."""
+        text = (text or "").strip()
+        if not text:
+            self._say("⚠ type a formula first, such as 4d6kh3 or (@dice=5)d10cs>=8x", "#b00")
+            return None
+        try:
+            system = formula_system(text)
+            return self.add(system.id)
+        except WorkbenchError as exc:
+            self.status.value = error_html(text, exc)
+            return None
 
     def remove(self, controls: EntryControls) -> None:
         """Remove an entry (the last one stays: there is always something to draw)."""

@@ -55,8 +55,10 @@ def slider_bounds(param: Param, value: int | None = None) -> tuple[int, int]:
     return low, high
 
 
-def knob_widget(param: Param, value: Any = None) -> widgets.ValueWidget:
+def knob_widget(param: Param, value: Any = None, required: bool = False) -> widgets.ValueWidget:
     """A widget for one parameter, starting at ``value`` (the default when ``None``).
+    ``required``: a whole number the rules need although it has no default (a formula's
+    ``@mod``): a slider, starting at ``value``.
 
     The widget carries the CSS class ``wb-knob-<name>`` so a browser test can find it.
 
@@ -64,6 +66,9 @@ def knob_widget(param: Param, value: Any = None) -> widgets.ValueWidget:
         >>> knob_widget(Param("stunt", "bool", False)).value
         False
     """
+    if required and param.kind == "int":
+        param = Param(param.name, "int", value if value is not None else 0, param.minimum,
+                      param.maximum, help=param.help)
     value = param.default if value is None else value
     common = {"description": param.name, "tooltip": f"{param.name}: {param.help}",
               "style": _STYLE, "layout": _LAYOUT}
@@ -131,6 +136,10 @@ class EntryControls:
         pool = sys_.pool_parameter
         if pool and pool not in params and not _pool_set_otherwise(sys_, params):
             params[pool] = typical_pool(sys_)   # 4 dice in bounds, or a skill's default
+        for name in _required(sys_):   # a formula's @mod without a default: start at 0
+            if params.get(name) is None:
+                low = sys_.params[name].minimum
+                params[name] = 0 if low is None or low <= 0 else low
         resolved = sys_.resolve(**params)  # checks the given values and fills defaults
         self.label = widgets.Text(value=label or "", placeholder="legend label (automatic)",
                                   description="label", style=_STYLE, layout=_LAYOUT,
@@ -141,7 +150,7 @@ class EntryControls:
         self.edit_button = widgets.ToggleButton(
             description="edit rules", icon="pencil", layout=widgets.Layout(width="120px"),
             tooltip="edit a copy of this system's data file and watch the curves follow",
-            disabled=sys_.source is None)
+            disabled=sys_.source is None and sys_.collection != "formula")
         self.edit_button.add_class("wb-edit-rules")
         self.edit_button.observe(self._toggle_editor, names="value")
         self.pool_note = widgets.HTML(layout=widgets.Layout(margin="0 0 0 12px"))
@@ -153,7 +162,9 @@ class EntryControls:
     def _build(self, sys_: System, values: dict[str, Any], rungs: tuple[str, ...] | None) -> None:
         """Make the knobs and rungs of ``sys_`` (starting at ``values``) and lay the box out."""
         self.system_object = sys_
-        self.knobs = {name: knob_widget(param, values.get(name)) for name, param in sys_.params.items()}
+        required = _required(sys_)
+        self.knobs = {name: knob_widget(param, values.get(name), name in required)
+                      for name, param in sys_.params.items()}
         ladder = [r.name for r in sys_.ladder]
         chosen = (tuple(ladder) or (AS_SET,)) if rungs is None else (tuple(rungs) or (AS_SET,))
         self.rungs = widgets.SelectMultiple(
@@ -167,7 +178,8 @@ class EntryControls:
         roll = [w for name, w in self.knobs.items() if not sys_.params[name].rule_option]
         options = [w for name, w in self.knobs.items() if sys_.params[name].rule_option]
         edited = " <i>(edited copy)</i>" if self.edited else ""
-        parts = [widgets.HBox([widgets.HTML(f"<b>{html.escape(sys_.name)}</b> "
+        name = "formula" if sys_.collection == "formula" else sys_.name
+        parts = [widgets.HBox([widgets.HTML(f"<b>{html.escape(name)}</b> "
                                             f"<code>{html.escape(sys_.id)}</code>{edited}"),
                                self.remove_button],
                               layout=widgets.Layout(justify_content="space-between")),
@@ -198,8 +210,9 @@ class EntryControls:
         resolved = system.resolve(**keep)
         ladder = [r.name for r in system.ladder]
         rungs = tuple(r for r in self._chosen_rungs() if r in ladder or r == AS_SET) or None
-        self.system = system
-        self.edited = True
+        # a formula is its own name (the registry finds it again by its text)
+        self.edited = system.collection != "formula"
+        self.system = system.id if not self.edited else system
         self._build(system, resolved, rungs)
         for callback in self._callbacks:
             callback({"owner": self, "name": "system", "new": system})
@@ -247,6 +260,12 @@ class EntryControls:
                              rungs=() if chosen == (AS_SET,) or not chosen else chosen,
                              label=self.label.value.strip() or None,
                              name=f"{sys_.id} (edited)" if self.edited else None)
+
+
+def _required(sys_: System) -> tuple[str, ...]:
+    """Parameters the rules need a value for although they have no default (a formula's
+    ``@mod``)."""
+    return tuple(getattr(sys_.mechanic, "required", ()) or ())
 
 
 def _pool_set_otherwise(sys_, params: dict[str, Any]) -> bool:

@@ -109,7 +109,8 @@ def _curves(sys_: System, params: tuple, rungs: tuple, axis: Axis, method: str, 
                      for name in rungs)
     frame = success_curve(sys_, [1], chosen, **options, **knobs)
     points = [_frame_curve(frame, name) for name in rungs]
-    return (Curve("each rung", tuple(rungs), tuple(c.y[0] for c in points),
+    name = "P(pass)" if tuple(rungs) == (AS_SET,) else "each rung"
+    return (Curve(name, tuple(rungs), tuple(c.y[0] for c in points),
                   None if method == "exact" else tuple(c.se[0] for c in points)),)
 
 

@@ -1,6 +1,8 @@
-"""Edit the rules live: a text box holding a copy of a system's data file.
+"""Edit the rules live: a text box holding a copy of a system's data file, or a formula.
 
-Every change is read into a system (:func:`workbench.rules.text.system_from_text`) a moment
+The box takes a data file's TOML or a one-line formula (``4d6kh3``, ``(@dice=5)d10cs>=8``):
+a formula's entry opens with its formula, and a TOML copy replaced by one line of formula
+becomes that formula. Every change is read into a system (:func:`workbench.rules.text.system_from_text`) a moment
 after typing stops; the explorer then draws the edited copy. A file that does not load leaves
 the last good rules drawn and shows the error above the box with its line, numbered and
 marked. The file on disk is never changed.
@@ -13,7 +15,7 @@ from typing import Callable
 
 import ipywidgets as widgets
 
-from ..errors import WorkbenchError
+from ..errors import FormulaError, WorkbenchError
 from ..rules.system import System
 from ..rules.text import TextError, source_text, system_from_text
 
@@ -24,8 +26,8 @@ CONTEXT = 2
 
 
 def read_rules(text: str, origin: str) -> System:
-    """The system ``text`` describes: a data file's TOML (see
-    :func:`workbench.rules.text.system_from_text`)."""
+    """The system ``text`` describes: a data file's TOML, or a one-line formula such as
+    ``4d6kh3`` (see :func:`workbench.rules.text.system_from_text`)."""
     return system_from_text(text, origin)
 
 
@@ -39,7 +41,9 @@ def error_html(text: str, error: WorkbenchError) -> str:
     """
     line = getattr(error, "line", None)
     body = f"⚠ {html.escape(str(error))}"
-    if line is not None:
+    if isinstance(error, FormulaError):   # the formula, and a caret under its column
+        body += f"<pre>{html.escape(error.shown)}\n<b>{html.escape(error.caret)}</b></pre>"
+    elif line is not None:
         lines = text.splitlines()
         shown = []
         for number in range(max(1, line - CONTEXT), min(len(lines), line + CONTEXT) + 1):
@@ -70,10 +74,13 @@ class RulesEditor:
         self.origin = f"{getattr(system, 'id', system)} (edited copy)"
         self.system: System | None = None
         self._pending = None
-        self.text = widgets.Textarea(value=source_text(system), continuous_update=True,
-                                     layout=widgets.Layout(width="100%", height="260px"),
-                                     tooltip="a copy of the system's data file: edit it and "
-                                             "the curves follow; the file itself is not changed")
+        text = source_text(system)
+        tall = "260px" if "\n" in text.strip() else "60px"   # a formula is one line
+        self.text = widgets.Textarea(value=text, continuous_update=True,
+                                     layout=widgets.Layout(width="100%", height=tall),
+                                     tooltip="a copy of the system's data file (or a one-line "
+                                             "formula such as 4d6kh3): edit it and the curves "
+                                             "follow; the file itself is not changed")
         self.text.add_class("wb-editor-text")
         self.status = widgets.HTML()
         self.status.add_class("wb-editor-status")
@@ -108,7 +115,8 @@ class RulesEditor:
             self.status.value = error_html(text, exc)
             return None
         self.system = system
-        self.status.value = (f"<span style='color:#2a7a2a'>✓ loaded: {html.escape(system.name)} "
-                             f"({html.escape(system.id)}), {len(system.params)} parameters, "
-                             f"{len(system.ladder)} rungs — drawn as the edited copy</span>")
+        what = ("the formula" if system.collection == "formula" else
+                f"{html.escape(system.name)} ({html.escape(system.id)}) as the edited copy")
+        self.status.value = (f"<span style='color:#2a7a2a'>✓ loaded: {len(system.params)} "
+                             f"parameters, {len(system.ladder)} rungs — drawn: {what}</span>")
         return system

@@ -34,7 +34,7 @@ FIRST_TRIALS = 2_000
 
 #: Points (rungs x pool sizes) the first estimate simulates at most: past that it takes every
 #: second (third...) pool size of a dice axis, the ends always included.
-FIRST_POINTS = 120
+FIRST_POINTS = 90
 
 
 def first_estimate(settings: ExplorerSettings) -> ExplorerSettings | None:
@@ -162,7 +162,7 @@ class Prefetcher:
         for knob in [knobs] if isinstance(knobs, str) else list(knobs):
             param = entry.system_object.params.get(knob)
             value = values.get(knob)
-            if (knob == skip or param is None or param.kind != "int" or param.optional
+            if (knob == skip or param is None or param.kind != "int"
                     or not isinstance(value, int) or isinstance(value, bool)):
                 continue
             steps = [v for v in (value - 1, value + 1)
