@@ -151,7 +151,7 @@ def test_moving_a_slider_redraws_with_the_engines_numbers(voila_url):
                 names = picker.locator("option").all_inner_texts()
                 wanted = workbench.system(system).name.replace(" ", "\xa0")
                 picker.select_option(index=[n.replace(" ", "\xa0") for n in names].index(wanted))
-                page.locator(".wb-explorer button", has_text="add").click(timeout=20_000)
+                page.locator(".wb-explorer .wb-add-system").click(timeout=20_000)
                 page.wait_for_function(
                     "n => document.querySelector('.wb-explorer .js-plotly-plot').data"
                     ".some(t => (t.legendgroup || '').startsWith(n))", arg=system, timeout=60_000)
@@ -195,7 +195,7 @@ def _add(page, system: str) -> None:
     names = picker.locator("option").all_inner_texts()
     wanted = workbench.system(system).name.replace(" ", "\xa0")
     picker.select_option(index=[n.replace(" ", "\xa0") for n in names].index(wanted))
-    page.locator(".wb-explorer button", has_text="add").click(timeout=20_000)
+    page.locator(".wb-explorer .wb-add-system").click(timeout=20_000)
     page.wait_for_function(   # a legend group (curves) or a panel title (one check) names it
         "n => { const p = document.querySelector('.wb-explorer .js-plotly-plot');"
         " return p.data.some(t => (t.legendgroup || '').startsWith(n))"

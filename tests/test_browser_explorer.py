@@ -160,6 +160,14 @@ def _check_curves(figure: dict, systems: list[str]) -> int:
     return checked
 
 
+# Labels and buttons of the controls whose text does not fit (the browser cuts it with "…").
+_TRUNCATED = """() => Array.from(document.querySelectorAll(
+    '.wb-explorer .widget-label, .wb-explorer .widget-toggle-button, .wb-explorer .widget-button,'
+    + ' .wb-explorer .lm-AccordionPanel-title, .wb-explorer .widget-html-content'))
+    .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+    .map(e => e.textContent.trim())"""
+
+
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
 def test_every_view_keeps_its_labels_apart_and_plots_the_engines_numbers(voila, browser, scenario):
     url, _ = voila
@@ -167,6 +175,8 @@ def test_every_view_keeps_its_labels_apart_and_plots_the_engines_numbers(voila, 
     ARTIFACTS.mkdir(exist_ok=True)
     page, errors = _open(browser, f"{url}explorer{scenario}.ipynb")
     try:
+        cut = page.evaluate(_TRUNCATED)   # the newest entry's panel is open: its controls too
+        assert not cut, f"control labels cut off: {cut}"
         chart = page.locator(".wb-explorer .wb-chart")
         for view in VIEWS:
             figure = _switch(page, view)
@@ -192,8 +202,10 @@ def test_every_view_keeps_its_labels_apart_and_plots_the_engines_numbers(voila, 
                 by_axis: dict[str, set] = {}
                 for trace in figure["traces"]:
                     by_axis.setdefault(trace["xaxis"], set()).add(KINDS[trace["group"].split(" ")[0]])
-                assert all(len(k) == 1 for k in by_axis.values()), by_axis
-                assert len(by_axis) == len({KINDS[s] for s in systems})
+                assert all(len(k) == 1 for k in by_axis.values()), by_axis   # one kind a panel
+                assert len(by_axis) >= len({KINDS[s] for s in systems})
+                # every dice pool on one axis (the rungs of different ladders: a panel each)
+                assert sum(k == {"dice"} for k in by_axis.values()) == int("dice" in map(KINDS.get, systems))
             if view in ("success curve", "difference"):   # no word twice in a legend entry
                 for trace in figure["traces"]:
                     words = f"{trace['group']} · {trace['name']}".split(" · ")
@@ -340,6 +352,10 @@ def test_a_formula_is_added_and_a_bad_one_is_shown_with_a_caret(voila, browser):
         rules.fill("(@dice=5)d10cs>=9x")
         page.wait_for_function("() => document.querySelector('.wb-explorer .js-plotly-plot').data"
                                ".some(t => t.legendgroup === '(@dice=5)d10cs>=9x')", timeout=60_000)
+        page.wait_for_timeout(700)
+        chart = page.locator(".wb-explorer .wb-chart")
+        found = page.evaluate(PANEL_OVERLAPS, [chart.element_handle(), SMALLEST_AREA])
+        assert not found["problems"], found["problems"]
         page.locator(".wb-explorer").screenshot(path=str(ARTIFACTS / "explorer-formula.png"))
         assert not errors, errors
     finally:

@@ -106,6 +106,7 @@ class Explorer:
         self.add_button = widgets.Button(description="add", icon="plus",
                                          tooltip="draw this system next to the others",
                                          layout=widgets.Layout(width="72px"))
+        self.add_button.add_class("wb-add-system")
         self.add_button.on_click(lambda _: self.add(self.system_picker.value))
         self.formula = widgets.Text(value="", placeholder="4d6kh3, (@dice=5)d10cs>=8x",
                                     description="or a formula", style=style,

@@ -146,7 +146,8 @@ class EntryControls:
                                   tooltip="the name this entry gets in the legend")
         self.remove_button = widgets.Button(description="remove", icon="trash",
                                             tooltip=f"remove {sys_.name} from the chart",
-                                            layout=widgets.Layout(width="100px"))
+                                            layout=widgets.Layout(width="100px", min_width="100px",
+                                                                  flex="0 0 auto"))
         self.edit_button = widgets.ToggleButton(
             description="edit rules", icon="pencil", layout=widgets.Layout(width="120px"),
             tooltip="edit a copy of this system's data file and watch the curves follow",
@@ -179,10 +180,12 @@ class EntryControls:
         options = [w for name, w in self.knobs.items() if sys_.params[name].rule_option]
         edited = " <i>(edited copy)</i>" if self.edited else ""
         name = "formula" if sys_.collection == "formula" else sys_.name
-        parts = [widgets.HBox([widgets.HTML(f"<b>{html.escape(name)}</b> "
-                                            f"<code>{html.escape(sys_.id)}</code>{edited}"),
-                               self.remove_button],
-                              layout=widgets.Layout(justify_content="space-between")),
+        # a long name wraps beside the remove button (it never squeezes the button's word)
+        title = widgets.HTML(f"<b>{html.escape(name)}</b> <code>{html.escape(sys_.id)}</code>{edited}",
+                             layout=widgets.Layout(flex="1 1 auto", min_width="0"))
+        parts = [widgets.HBox([title, self.remove_button],
+                              layout=widgets.Layout(justify_content="space-between",
+                                                    align_items="flex-start")),
                  *roll, self.pool_note]
         if options:
             parts += [widgets.HTML("<i>rule options</i>"), *options]

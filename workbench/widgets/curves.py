@@ -143,10 +143,17 @@ def _axis_title(axis: Axis, settings: ExplorerSettings, members: list[int]) -> s
     return axis.title
 
 
+#: Characters on one line of a category's tick label (a rung named ``total >= 12`` wraps).
+TICK_LINE = 9
+
+
 def _x_axis(axis: Axis, xs: list) -> dict:
-    if axis.categorical:
-        return {"type": "category", "categoryorder": "array", "categoryarray": list(axis.values),
-                "tickangle": 0, "automargin": True}
+    if axis.categorical:   # labels lie flat, wrapped: neighbours in a narrow panel never meet
+        values = [str(v) for v in axis.values]
+        return {"type": "category", "categoryorder": "array", "categoryarray": values,
+                "tickmode": "array", "tickvals": values,
+                "ticktext": [wrap(v, TICK_LINE) for v in values], "tickangle": 0,
+                "automargin": True}
     return ticks_for(sorted(xs))
 
 
