@@ -173,7 +173,7 @@ class Explorer:
             layout=widgets.Layout(flex="0 0 430px", padding="0 8px 0 0"))
         controls.add_class("wb-controls")
         self.chart = widgets.VBox([self.status, self.plot],
-                                  layout=widgets.Layout(flex="1 1 560px", min_width="0"))
+                                  layout=widgets.Layout(flex="1 1 480px", min_width="0"))
         self.chart.add_class("wb-chart")
         self.widget = widgets.HBox([widgets.HTML(_CSS), controls, self.chart],
                                    layout=widgets.Layout(flex_flow="row wrap",
