@@ -221,6 +221,14 @@ def test_call_of_cthulhu():
     assert marginal(penalty, "roll")[100] == F(19, 1000)
     # a bonus and a penalty die cancel
     assert gb.call_of_cthulhu(45, bonus=1, penalty=1) == gb.call_of_cthulhu(45)
+    # The fumble range follows the value needed: a Hard roll of skill 60 needs 30 or less,
+    # so 96-100 fumble; at Regular (60 needed) only 100 does. 01 passes even where the value
+    # needed is 0 (an Extreme roll of skill 4).
+    hard = gb.call_of_cthulhu(60, difficulty=2)
+    assert marginal(hard, "level")["fumble"] == F(5, 100)
+    assert marginal(gb.call_of_cthulhu(60), "level")["fumble"] == F(1, 100)
+    assert chance(hard, lambda r: r.passed) == F(30, 100)
+    assert chance(gb.call_of_cthulhu(4, difficulty=5), lambda r: r.passed) == F(1, 100)
 
 
 def test_ironsworn():
