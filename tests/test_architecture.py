@@ -79,7 +79,7 @@ def test_import_workbench_loads_no_slow_library():
 REFERENCES = ("_brute", "_roll_brute", "_chunk_reference", "_gallery_brute", "_gallery_dice",
               "_gallery_more_brute", "_gallery_pools", "_gallery_rolls", "_stats")
 #: Shared test helpers that compute no answer (browsers, images, fault injection, a data file).
-HELPERS = ("_browser", "_deps", "_faults", "_images", "_rulebook")
+HELPERS = ("_browser", "_deps", "_faults", "_images", "_rulebook", "_tables")
 
 
 def _imported_names(tree: ast.AST) -> list[str]:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from _images import need_chromium, png_size, svg_size
+from _images import assert_drawn, need_chromium, png_size, svg_colours, svg_size
 from workbench.cli import main
 
 
@@ -59,6 +59,13 @@ def test_png_and_svg(tmp_path, capsys):
                "--out", str(png))[0] == 0
     assert run(capsys, "figure", "unnamed", "d6=3", "d8=1", "--kind", "check", "--out", str(svg))[0] == 0
     assert png_size(png)[0] > 300 and svg_size(svg)[0] > 300
+    # The pixels show the four rungs that pass at 1-4 dice in their line colours (Ob 5 and
+    # Ob 6 lie at 0% under the axis line), and the check's bars in worst-to-best colours.
+    from workbench.figures.style import LINE_COLOURS, outcome_colours
+    from _images import rgb
+    assert_drawn(png, LINE_COLOURS[:4])
+    drawn = svg_colours(svg)
+    assert {rgb(c) for c in outcome_colours(3)} <= drawn   # the three tiers
 
 
 @pytest.mark.parametrize("argv, message", [

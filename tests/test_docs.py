@@ -9,12 +9,13 @@ import re
 from pathlib import Path
 
 import pytest
+from _deps import need
 
-pytest.importorskip("sphinx")  # the docs extra; the dev extra brings it, so CI always has it
+need("sphinx")  # the docs extra; the dev extra brings it, so CI always has it
 from docutils import nodes  # noqa: E402
 from sphinx.cmd.build import build_main  # noqa: E402
 
-from _images import need_chromium  # noqa: E402
+from _images import assert_drawn, need_chromium, png_pixels, share_of  # noqa: E402
 from workbench.cli import main  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,6 +42,9 @@ def test_docs_build_with_warnings_as_errors(built):
         assert (html / f"{page}.html").exists(), page
     images = list((html / "_images").glob("*.png"))
     assert len(images) >= 5
+    for image in images:   # each a drawn figure: white paper, and ink on at least 2% of it
+        assert_drawn(image, [])
+        assert share_of(png_pixels(image), "#ffffff", tolerance=2) < 0.98, image.name
     api = (html / "api.html").read_text(encoding="utf-8")
     assert 'id="workbench.check"' in api and 'id="workbench.render.parse_block"' in api
 

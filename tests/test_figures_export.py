@@ -6,9 +6,10 @@ import os
 import re
 
 import pytest
+from _deps import need
 
 import workbench
-from _images import need_chromium, png_size, svg_size
+from _images import assert_drawn, need_chromium, png_pixels, png_size, share_of, svg_colours, svg_size
 from workbench import ladders
 from workbench.errors import WorkbenchError
 from workbench.figures import (DIE_COLOURS, LINE_COLOURS, TEMPLATE_NAME, check_figure,
@@ -176,8 +177,20 @@ def test_png_and_svg_in_one_batch(tmp_path):
     assert png_size(png) == (640, 400)
     assert svg_size(svg) == (640, 400)
     assert "YES! AND..." in svg.read_text(encoding="utf-8")
-    own = write_figure(curve_figure("uwr", [1, 2]), tmp_path / "curve.png")
+    colours = [trace.marker.color for trace in fig.data]
+    from _images import rgb
+    assert {rgb(c) for c in colours} <= svg_colours(svg)
+    # Each outcome's colour covers an area of the PNG in proportion to its share summed over
+    # the five dice (NO! and YES! 1 each, NO! AND... and YES! AND... 2/3, the BUTs 5/6).
+    pixels = png_pixels(png)
+    area = [share_of(pixels, c) for c in colours]
+    summed = [sum(trace.y) for trace in fig.data]
+    for a, s in zip(area, summed):
+        assert a / area[1] == pytest.approx(s / summed[1], rel=0.12), (area, summed)
+    curve = curve_figure("uwr", [1, 2])
+    own = write_figure(curve, tmp_path / "curve.png")
     assert png_size(own) == (800, 480)  # the figure's own height, the default width
+    assert_drawn(own, [trace.line.color for trace in curve.data])
 
 
 def test_write_figure_rejects_bad_suffixes_and_paths(tmp_path):
@@ -233,7 +246,7 @@ def test_one_check_bars_leave_out_only_negligible_ends():
 
 def test_simulated_figures_default_to_a_fresh_seed_they_name():
     # One default for seed everywhere (None: fresh, reported). Figures used to default to 0.
-    pytest.importorskip("numba")
+    need("numba")
     from workbench.figures import curve_figure
     titles = {curve_figure("uwr", [2], ["Normal"], "simulate", trials=2_000).layout.title.text
               for _ in range(3)}

@@ -135,6 +135,37 @@ def _calls(system, kwargs, other, stateful, value):
 def test_api_gives_results_or_workbench_errors(system, kwargs, other, stateful, value, which):
     call = _calls(system, kwargs, other, stateful, value)[which]
     try:
-        call()
+        result = call()
     except WorkbenchError:
-        pass
+        return
+    assert_meaningful(result)
+
+
+def _adds_up(probabilities, lost=0.0, what=""):
+    values = np.asarray(list(probabilities), dtype=float)
+    assert np.all(values >= -1e-15) and np.all(values <= 1 + 1e-12), what
+    assert abs(values.sum() + lost - 1.0) <= 1e-9, (what, values.sum(), lost)
+
+
+def assert_meaningful(result) -> None:
+    """What an accepted answer must mean, whatever the input: probabilities between 0 and 1
+    that add up to 1 (with the mass an explosion chain or a step limit leaves out)."""
+    import pandas as pd
+
+    if isinstance(result, wb.CheckResult):
+        lost = float(result.lost_mass or 0.0)
+        _adds_up(result.pmf.probabilities, lost, "pmf")
+        if result.tiers is not None:
+            _adds_up(result.tiers.probabilities, lost, "tiers")
+        if result.p_pass is not None:
+            assert -1e-15 <= result.p_pass <= 1 + 1e-12
+    elif isinstance(result, wb.VersusResult):
+        _adds_up(result.margin.probabilities, float(result.lost_mass or 0.0), "margin")
+        assert -1e-15 <= result.p_actor <= 1 + 1e-12
+    elif isinstance(result, wb.StepsResult):
+        _adds_up(result.frame["probability"], float(result.tail), "steps")
+    elif isinstance(result, float):
+        assert -1e-15 <= result <= 1 + 1e-12   # one outcome's probability
+    elif isinstance(result, pd.DataFrame) and "p_pass" in result.columns:
+        shown = result["p_pass"].dropna().to_numpy(dtype=float)
+        assert np.all((shown >= -1e-15) & (shown <= 1 + 1e-12))
