@@ -48,7 +48,9 @@ def test_curves_of_several_systems_one_panel_each(tmp_path, capsys):
                        "--out", str(out))
     assert code == 0, err
     traces = plotly_traces(out.read_text(encoding="utf-8"))
-    assert len(traces) == 4 + 6 + 5  # every rung of each ladder
+    # every rung of each pooled ladder as a curve; Erzählspiel's one die as one bar per rung
+    assert len(traces) == 4 + 6 + 1
+    assert traces[-1]["type"] == "bar" and len(traces[-1]["x"]) == 5
     assert {t.get("xaxis", "x") for t in traces} == {"x", "x2", "x3"}
 
 
@@ -96,3 +98,15 @@ def test_bad_input_is_status_2_on_one_line(tmp_path, capsys, argv, message):
     assert code == 2 and out == ""
     assert message.replace("{tmp}", str(tmp_path)) in err and len(err.strip().splitlines()) == 1, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_without_chromium_a_png_says_how_to_get_it_and_html_still_works(tmp_path, capsys, monkeypatch):
+    """PNG and SVG figures (and a rulebook's static figures) need Chromium: without it the
+    one-line error says so and how to install it; an HTML figure needs no browser."""
+    import workbench.figures.output as output
+    monkeypatch.setattr(output, "chromium_path", lambda: None)
+    code, out, err = run(capsys, "figure", "uwr", "--out", str(tmp_path / "odds.png"))
+    assert code == 2 and err.count("\n") == 1 and not (tmp_path / "odds.png").exists()
+    for words in ("Chromium", "apt-get install chromium", "plotly_get_chrome", "BROWSER_PATH", ".html"):
+        assert words in err, words
+    assert run(capsys, "figure", "uwr", "--out", str(tmp_path / "odds.html"))[0] == 0

@@ -65,6 +65,32 @@ def test_schema_page_includes_the_data_folder_notes(built):
 
 
 @pytest.mark.slow
+def test_the_data_files_page_says_its_introduction_once_under_no_empty_heading(built):
+    """The page showed an empty "The schema" heading and its introduction twice (its own, then
+    the notes' own)."""
+    page = (built / "html" / "data-files.html").read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", " ", page)
+    assert text.count("never executed") == 1
+    doctree = pickle.loads((built / "doctrees" / "data-files.doctree").read_bytes())
+    for section in doctree.findall(nodes.section):
+        body = [child for child in section.children if not isinstance(child, nodes.title)]
+        assert body, f"empty heading: {section[0].astext()}"
+    titles = [section[0].astext() for section in doctree.findall(nodes.section)]
+    assert titles[0] == "System and variant files" and "The schema" not in titles
+    assert not any("the issue" in title.lower() for title in titles)
+
+
+@pytest.mark.slow
+def test_code_lines_wrap_instead_of_being_cut(built):
+    """Long data-file and command lines ran past the right edge of the page, cut off there."""
+    page = (built / "html" / "data-files.html").read_text(encoding="utf-8")
+    assert "_static/workbench.css" in page
+    css = (built / "html" / "_static" / "workbench.css").read_text(encoding="utf-8")
+    rule = re.search(r"div\.highlight pre[^{]*\{([^}]*)\}", css)
+    assert rule and "white-space: pre-wrap" in rule.group(1)
+
+
+@pytest.mark.slow
 def test_docs_tables_are_workbench_table(built, capsys):
     doctree = pickle.loads((built / "doctrees" / "systems" / "uwr.doctree").read_bytes())
     tables = [[[entry.astext() for entry in row.findall(nodes.entry)] for row in table.findall(nodes.row)]

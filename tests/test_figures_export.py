@@ -87,8 +87,17 @@ def test_curves_equal_the_engine_and_colour_one_system_per_line():
         assert trace.line.color == LINE_COLOURS[0]
     assert {t.line.color for t in fig.data[4:]} == {LINE_COLOURS[1]}
     assert len({t.line.dash for t in fig.data[:4]}) == 4  # rungs of one system by dash
+    # One die and no pool to vary: its rungs as bars in their die colours, not flat lines
+    # drawn against "dice in the pool".
     one = curve_figure("erzahlspiel", [1, 2])
-    assert [t.line.color for t in one.data] == [DIE_COLOURS[c] for c in NARRATIVE_FACES]
+    (bars,) = one.data
+    assert bars.type == "bar" and list(bars.x) == list(NARRATIVE_FACES)
+    assert list(bars.marker.color) == [DIE_COLOURS[c] for c in NARRATIVE_FACES]
+    assert list(bars.y) == pytest.approx([k / 6 for k in range(1, 6)], abs=1e-12)
+    assert "dice in the pool" not in (one.layout.xaxis.title.text or "")
+    mixed = curve_figure(["uwr", "erzahlspiel"], [1, 2])
+    levels = [t for t in mixed.data if "(one die, any pool)" in t.name]
+    assert len(levels) == 5 and {t.line.dash for t in levels} == {"dot"}
 
 
 def test_difference_is_in_percentage_points():
@@ -168,6 +177,22 @@ def test_html_is_self_contained(tmp_path):
     assert "<script src=" not in text  # nothing fetched from a CDN
     assert len(text) > 1_000_000 and "NO! AND..." in text
     assert write_html(narrative_odds_figure(), tmp_path / "again.html").exists()
+
+
+def test_html_of_lines_and_bars_carries_the_basic_bundle(tmp_path):
+    """A page of lines and bars inlines plotly.js's basic bundle once (about 1.3 MB), as the
+    balance report does, not the full 4.8 MB; a figure of another trace gets the full one."""
+    import plotly.graph_objects as go
+    from workbench.figures.bundle import BASIC_BUNDLE
+
+    path = write_figure(curve_figure("uwr", [1, 2]), tmp_path / "curve.html")
+    text = path.read_text(encoding="utf-8")
+    assert path.stat().st_size < 1_600_000, path.stat().st_size
+    assert text.count("plotly.js (basic - minified)") == 1
+    assert BASIC_BUNDLE.read_text(encoding="utf-8")[:2000] in text
+    assert text.count("Plotly.newPlot") == 1 and "<title>UWR (= HKRPG): P(pass) against dice in the pool</title>" in text
+    heat = write_figure(go.Figure(go.Heatmap(z=[[1, 2]])), tmp_path / "heat.html")
+    assert heat.stat().st_size > 3_000_000 and "heatmap" in heat.read_text(encoding="utf-8")
 
 
 def test_png_and_svg_in_one_batch(tmp_path):
@@ -255,3 +280,38 @@ def test_simulated_figures_default_to_a_fresh_seed_they_name():
     fixed = check_figure("uwr", "simulate", trials=2_000, seed=5, dice=3)
     assert "seed 5" in fixed.layout.title.text
     assert list(fixed.data[0].y) == list(check_figure("uwr", "simulate", trials=2_000, seed=5, dice=3).data[0].y)
+
+
+def test_a_true_false_statistic_is_no_and_yes_in_neutral_colours():
+    """A flag (dnd5e's critical: a natural 20) was drawn on a -0.5..1.5 axis with "no" in the
+    worst colour and "yes" in the best, though a flag such as a botch is bad when true."""
+    from workbench.figures.charts import FLAG_COLOURS
+    from workbench.figures.style import OUTCOME_SCALE
+
+    fig = check_figure("dnd5e", stat="critical")
+    bars = fig.data[0]
+    assert list(bars.x) == ["no", "yes"] and fig.layout.xaxis.type == "category"
+    assert list(bars.y) == pytest.approx([19 / 20, 1 / 20], abs=1e-12)   # one d20 shows 20
+    assert list(bars.marker.color) == [FLAG_COLOURS["no"], FLAG_COLOURS["yes"]]
+    assert not set(bars.marker.color) & set(OUTCOME_SCALE)
+
+
+def test_totals_and_tiers_each_get_their_own_axis():
+    """Call of Cthulhu at skill 50: each total 1% beside tiers up to 49%. The totals had the
+    tiers' axis (up to 58%), a flat strip at the bottom."""
+    fig = check_figure("call-of-cthulhu-7e", skill=50)
+    totals, tiers = fig.data
+    assert max(totals.y) == pytest.approx(0.01) and max(tiers.y) == pytest.approx(0.49)
+    assert fig.layout.yaxis.range[1] < 0.05 < 0.49 < fig.layout.yaxis2.range[1]
+    # A roll-under total has no better end the figure could know: one colour, not red to blue.
+    assert len(set(totals.marker.color)) == 1
+    # a pool counted up (higher is better) keeps its worst-to-best colours
+    assert len(set(check_figure("uwr", dice=3).data[0].marker.color)) == 4
+
+
+def test_tier_charts_run_along_the_systems_own_knob():
+    from workbench.figures import tier_figure
+    fig = tier_figure("call-of-cthulhu-7e", [20, 50])
+    assert fig.layout.title.text.endswith("tiers by skill") and fig.layout.xaxis.title.text == "skill"
+    assert all("dice" not in trace.hovertemplate for trace in fig.data)
+    assert tier_figure("unnamed", [1, 2]).layout.title.text.endswith("tiers by pool size")
