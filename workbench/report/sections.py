@@ -276,8 +276,9 @@ def _solved_section(pooled, sizes, wanted: str) -> Section:
     from .. import figures  # lazy: plotly
 
     given = parse_wanted(wanted)
+    solved = [s for s in pooled if s.ladder and _fitted(s, given) is not None]
     intro = (f"The settings that come closest to {_wanted_text(given)} for a typical character "
-             f"({_typical_text(pooled)}) in each system whose ladder has these rungs, keeping the "
+             f"({_typical_text(solved)}) in each system whose ladder has these rungs, keeping the "
              "rungs in order at the pools around it (shaded where there are several); drawn "
              "over each system's pools, "
              "× marking the odds wanted.")
@@ -351,11 +352,12 @@ def _glance(chosen) -> Section:
     dice = any(sys_.pool_parameter and counts_dice(sys_) for sys_ in chosen)
     knobs = list(dict.fromkeys(sys_.pool_parameter for sys_ in chosen
                                if sys_.pool_parameter and not counts_dice(sys_)))
+    asides = (["a single die where the system rolls one"] if single else []) + (
+        [f"{_and(knobs)} at {'its' if len(knobs) == 1 else 'their'} default"] if other else [])
     return Section("At a glance", "Each system's own ladder, as written, at a typical pool" +
                    (f" of {TYPICAL_POOL} dice" if dice else "") +
-                   (" (a single die where the system rolls one)" if single else "") +
-                   (f" ({_and(knobs)} at {'its' if len(knobs) == 1 else 'their'} default)"
-                    if other else "") + ". Every number is exact unless marked simulated.",
+                   (f" ({'; '.join(asides)})" if asides else "") +
+                   ". Every number is exact unless marked simulated.",
                    [Table("", pd.DataFrame(rows))])
 
 
