@@ -216,7 +216,7 @@ def _exact_point(sys_: System, params: dict, memo: dict,
 def _exact_reading(sys_: System, resolved: dict, spec, memo: dict,
                    condition=None) -> tuple[float | None, float | None]:
     if spec not in memo:
-        raw = exact_distribution(spec)
+        raw = reading.as_read(sys_.mechanic, resolved, exact_distribution(spec))
         memo[spec] = raw, reading.outcomes(sys_.mechanic, raw).mean
     raw, mean = memo[spec]
     if condition is not None:

@@ -128,9 +128,12 @@ class VersusResult(RichResult):
     p_actor: float
     margin: Distribution
     lost_mass: float = 0.0
+    against: str | None = None
+    """The reactor's system when two systems were compared (``versus(a, against=b)``)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return json_ready({"system": self.system, "actor": dict(self.actor),
+        return json_ready({"system": self.system, **({"against": self.against} if self.against else {}),
+                           "actor": dict(self.actor),
                            "reactor": dict(self.reactor), "ties_to": self.ties_to,
                            "p_actor": self.p_actor, "margin": self.margin.to_dict(),
                            "mean_margin": self.margin.mean, "lost_mass": self.lost_mass})
