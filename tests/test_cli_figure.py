@@ -110,3 +110,13 @@ def test_without_chromium_a_png_says_how_to_get_it_and_html_still_works(tmp_path
     for words in ("Chromium", "apt-get install chromium", "plotly_get_chrome", "BROWSER_PATH", ".html"):
         assert words in err, words
     assert run(capsys, "figure", "uwr", "--out", str(tmp_path / "odds.html"))[0] == 0
+
+
+def test_a_curve_of_a_one_die_system_is_its_rungs_as_bars(tmp_path, capsys):
+    """`workbench figure erzahlspiel` drew flat lines against "dice in the pool": one die has
+    no pool to vary, so the figure shows each rung's P(pass) as a bar."""
+    out = tmp_path / "erz.html"
+    assert run(capsys, "figure", "erzahlspiel", "--out", str(out))[0] == 0
+    (bars,) = plotly_traces(out.read_text(encoding="utf-8"))
+    assert bars["type"] == "bar" and bars["x"] == ["black", "red", "yellow", "green", "blue"]
+    assert bars["y"] == pytest.approx([k / 6 for k in range(1, 6)], abs=1e-9)

@@ -87,14 +87,14 @@ def test_curves_equal_the_engine_and_colour_one_system_per_line():
         assert trace.line.color == LINE_COLOURS[0]
     assert {t.line.color for t in fig.data[4:]} == {LINE_COLOURS[1]}
     assert len({t.line.dash for t in fig.data[:4]}) == 4  # rungs of one system by dash
-    # One die and no pool to vary: its rungs as bars in their die colours, not flat lines
-    # drawn against "dice in the pool".
+    # One die and no pool to vary: level lines in the dice's colours, named and titled so,
+    # never drawn against "dice in the pool".
     one = curve_figure("erzahlspiel", [1, 2])
-    (bars,) = one.data
-    assert bars.type == "bar" and list(bars.x) == list(NARRATIVE_FACES)
-    assert list(bars.marker.color) == [DIE_COLOURS[c] for c in NARRATIVE_FACES]
-    assert list(bars.y) == pytest.approx([k / 6 for k in range(1, 6)], abs=1e-12)
-    assert "dice in the pool" not in (one.layout.xaxis.title.text or "")
+    assert [t.line.color for t in one.data] == [DIE_COLOURS[c] for c in NARRATIVE_FACES]
+    assert [t.y[0] for t in one.data] == pytest.approx([k / 6 for k in range(1, 6)], abs=1e-12)
+    assert all("(one die, any pool)" in t.name and t.line.dash == "dot" for t in one.data)
+    assert "dice in the pool" not in one.layout.xaxis.title.text
+    assert "one die" in one.layout.title.text and "against" not in one.layout.title.text
     mixed = curve_figure(["uwr", "erzahlspiel"], [1, 2])
     levels = [t for t in mixed.data if "(one die, any pool)" in t.name]
     assert len(levels) == 5 and {t.line.dash for t in levels} == {"dot"}

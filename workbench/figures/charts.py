@@ -172,12 +172,6 @@ def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
     seed = resolved_seed(method, seed)
     entries = [entries] if isinstance(entries, (str, System)) else list(entries)
     lines = _frames.read_entries(entries, rungs)
-    if not any(line.system_object.pool_parameter for line in lines) and len(lines) == 1 \
-            and method == "exact":
-        # One die and nothing to vary: its rungs' odds as bars, not flat lines over "dice".
-        line = lines[0]
-        return ladder_figure(line.system_object, rungs=rungs, height=height, title=title,
-                             **dict(line.params))
     if frame is None:
         frame = _frames.curve_frame(lines, pools, None, method, trials, seed)
     labels = [line.label for line in lines]
@@ -198,11 +192,17 @@ def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
         trace["legendgroup"] = label
         traces.append(trace)
     systems = [line.system for line in lines]
+    x_title = pool_axis_title(systems)
+    if not any(line.system_object.pool_parameter for line in lines):
+        # Nothing rolls a pool: level lines, and the axes say the pool changes nothing.
+        x_title = "pool size (one die: the same odds at every pool)"
+        if title is None:
+            title = ("P(pass) of each rung, one die" if len(lines) > 1
+                     else f"{lines[0].system_object.name}: P(pass) of each rung, one die")
     if title is None:
-        against = pool_axis_title(systems)
-        title = (f"P(pass) against {against}" if len(lines) > 1
-                 else f"{lines[0].system_object.name}: P(pass) against {against}")
-    return new_figure(title, pool_axis_title(systems), "P(pass)", traces=traces,
+        title = (f"P(pass) against {x_title}" if len(lines) > 1
+                 else f"{lines[0].system_object.name}: P(pass) against {x_title}")
+    return new_figure(title, x_title, "P(pass)", traces=traces,
                       subtitle=method_note(method, trials, seed), y="percent", height=height,
                       xaxis=_pool_ticks(sorted(set(frame["pool"]))),
                       legend_title="rung" if len(lines) == 1 else "system · rung")
