@@ -196,3 +196,39 @@ def test_groups_that_agree_only_with_a_one_faced_die_do_not_walk_as_one():
         expected[(top, top)] += Fraction(1, 12)
     assert_same(spec, expected)
     assert found[(6, 6)] == pytest.approx(7 / 12)
+
+
+# -- lazy statistics: what the reading needs first, the rest on first use --------------------
+
+def test_a_check_computes_the_statistics_its_reading_needs_and_the_rest_on_first_use():
+    """Cortex's tiers and P(pass) read the two dice kept; its hitches are computed only when
+    asked for (then exactly as before)."""
+    from workbench.engine import evaluate_roll as full_roll
+    result = wb.check("cortex-prime")
+    assert result.later is not None and "joint" not in result.__dict__
+    spec = wb.system("cortex-prime").pool()
+    whole = full_roll(spec)
+    kept = whole.values[:, whole.names.index("total")]
+    assert result.p_pass == pytest.approx(float(whole.probabilities[kept >= 7].sum()))
+    hitches = whole.values[:, whole.names.index("hitches")]
+    assert result.stats["hitches"][0] == pytest.approx(float(whole.probabilities[hitches == 0].sum()))
+    assert result.joint.names == whole.names
+    assert result.probability("hitches >= 1 and total >= 7") == pytest.approx(
+        float(whole.probabilities[(hitches >= 1) & (kept >= 7)].sum()))
+
+
+def test_cutting_a_roll_down_keeps_what_ranks_the_dice():
+    """A statistic adding a count over dice kept by rank keeps every count (ties in rank go
+    by the counts, in order); one reading values only leaves the other counts out."""
+    from workbench.engine.wanted import cut_down
+    die = Die.numbered("d6", 6, counts={"ones": [1, 0, 0, 0, 0, 0], "evens": [0, 1, 0, 1, 0, 1]})
+    by_value = RollSpec(((die, 3),), stats=(Keep("best", take=2),), total="best")
+    assert cut_down(by_value, frozenset({"total"})).count_names == ()
+    by_count = RollSpec(((die, 3),), stats=(Keep("best", take=2, score="evens"),), total="best")
+    assert cut_down(by_count, frozenset({"total"})).count_names == ("ones", "evens")
+    for spec in (by_value, by_count):
+        cut = evaluate_roll(cut_down(spec, frozenset({"total"})))
+        whole = evaluate_roll(spec)
+        for total in set(whole.values[:, 0].tolist()):
+            assert float(cut.probabilities[cut.values[:, 0] == total].sum()) == pytest.approx(
+                float(whole.probabilities[whole.values[:, 0] == total].sum()))

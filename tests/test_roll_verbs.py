@@ -368,3 +368,19 @@ effect = { reroll = [1], if_roll = "banes >= 2" }
     with pytest.raises(WorkbenchError, match=r"under another condition"):
         wb.check(path, push="when_failed", grit=True)
     assert wb.check(path, push="never", grit=True).p_pass is None
+
+
+@pytest.mark.parametrize("with_counts", [False, True])
+def test_keeping_the_best_and_the_worst_at_once_is_refused_on_both_routes(tmp_path, with_counts):
+    """The sum route refused adv=1 dis=1 while the statistics route netted them to zero: one
+    meaning now, whatever else the file reads."""
+    text = KEEP_LOWEST.replace('total = "die"\n', "") + """
+[params.better]
+default = false
+effect = { keep_highest = "d6" }
+"""
+    if not with_counts:
+        text = text.replace('counts = { sixes = "face == 6" }\n', "").replace("[stats.die]\npick = \"highest\"\n", "")
+    path = load(tmp_path, text)
+    with pytest.raises(WorkbenchError, match="keeping the best and the worst at once has no single meaning"):
+        wb.check(path, worse=True, better=True)

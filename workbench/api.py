@@ -17,9 +17,10 @@ from .engine.concrete_roll import score_roll, score_scored
 from .engine.simulation import check_work, simulate_raw
 from .errors import ParameterError, WorkbenchError, shown
 from .limits import MAX_SIDES, MAX_TOTAL
-from .results import CheckResult, Distribution, Roll, VersusResult, check_result
+from .results import CheckResult, Distribution, Roll, VersusResult, check_result, reading
 from .results.distribution import possible_only
 from .rules.registry import all_systems, get_system
+from .rules.roll import ALL_NEGATIVE
 from .rules.registry import load_system as registry_load_system
 from .rules.scored import Outcomes, ScoredRoll
 from .rules.system import System
@@ -70,11 +71,25 @@ def check(system: "str | System", **params: Any) -> CheckResult:
     """
     sys_ = get_system(system)
     resolved, pool = sys_.setting(params)   # remembered per setting (data-defined systems)
+    wanted = reading.wanted(sys_.mechanic, resolved)
     try:
-        raw = exact_distribution(pool)   # a pool's sums, or a roll's statistics together
+        # a pool's sums, or the statistics the check reads (the rest on first use)
+        raw = exact_distribution(pool, wanted)
     except WorkbenchError as exc:  # work refused up front: say which system asked for it
         raise WorkbenchError(f"{sys_.id}: {exc}") from None
-    return check_result(sys_, raw, resolved)
+    later = None
+    if wanted is not None:   # statistics the reading did not need: computed on first use
+        computed = set(getattr(raw, "names", ("total", ALL_NEGATIVE)))
+        if not set(getattr(pool, "statistic_names", ())) <= computed:
+            later = (lambda: _exact_of(sys_, pool))
+    return check_result(sys_, raw, resolved, later=later)
+
+
+def _exact_of(sys_: System, pool):
+    try:
+        return exact_distribution(pool)
+    except WorkbenchError as exc:
+        raise WorkbenchError(f"{sys_.id}: {exc}") from None
 
 
 def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,

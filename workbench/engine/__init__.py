@@ -18,13 +18,17 @@ from .joint import JointDistribution
 from .raw import RawDistribution
 from .scored import evaluate_scored, outcomes_distribution
 from .forms import sum_form
+from .wanted import cut_down
 from ..rules.scored import Outcomes, ScoredRoll
 
 
-def exact_distribution(spec) -> "RawDistribution | JointDistribution":
+def exact_distribution(spec, wanted: "frozenset[str] | None" = None) -> "RawDistribution | JointDistribution":
     """The exact distribution of a roll that is a sum of dice (:func:`exact_raw`, see
-    :func:`~workbench.engine.forms.sum_form`), of a roll with statistics (:func:`evaluate_roll`), of a roll scored by a Python function or of odds given outright
-    (:mod:`.scored`).
+    :func:`~workbench.engine.forms.sum_form`), of a roll with statistics (:func:`evaluate_roll`),
+    of a roll scored by a Python function or of odds given outright (:mod:`.scored`).
+
+    ``wanted``: the statistics a reading needs (names); a roll with statistics is then cut down
+    to what they read (:func:`~workbench.engine.wanted.cut_down`), the rest left uncomputed.
 
     Example:
         >>> from workbench.rules.roll import Die, RollSpec
@@ -38,6 +42,11 @@ def exact_distribution(spec) -> "RawDistribution | JointDistribution":
         return evaluate_scored(spec)
     if isinstance(spec, Outcomes):
         return outcomes_distribution(spec)
+    if wanted is not None:
+        spec = cut_down(spec, wanted)
+        pool = sum_form(spec)
+        if pool is not None:
+            return exact_raw(pool)
     return evaluate_roll(spec)
 
 

@@ -311,8 +311,10 @@ def joint(system: System, raw: JointDistribution, params: Mapping[str, Any]) -> 
 
 
 def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any],
-                 method: str = "exact", seed: int | None = None) -> CheckResult:
-    """Read a raw distribution (exact or simulated) as ``system``'s check result."""
+                 method: str = "exact", seed: int | None = None, later=None) -> CheckResult:
+    """Read a raw distribution (exact or simulated) as ``system``'s check result. ``later``:
+    when ``raw`` holds only the statistics :func:`wanted` names, what gives them all (on first
+    use of the result's ``stats``, ``joint`` or ``probability``)."""
     mechanic = system.mechanic
     raw = as_read(mechanic, params, raw)
     found = mechanic.extra(params)
@@ -331,12 +333,16 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
             extra["margin"] = Distribution(tuple(int(o) - target for o in pmf.outcomes),
                                            pmf.probabilities, trials=raw.trials)
     if isinstance(raw, JointDistribution):   # a roll's statistics: each one's marginal too
-        together = joint(system, raw, params)
-        stats = {name: together.marginal(name) for name in raw.names}
+        if later is not None:   # the statistics this reading did not need: on first use
+            whole = (lambda: joint(system, as_read(mechanic, params, later()), params))
+            return CheckResult(system=system.id, params=dict(params), pmf=pmf,
+                               tiers=tiers(mechanic, raw, params), p_pass=p_pass(mechanic, raw, params),
+                               lost_mass=raw.lost_mass, method=method, trials=raw.trials,
+                               seed=seed, extra=extra, later=whole)
         return CheckResult(system=system.id, params=dict(params), pmf=pmf,
                            tiers=tiers(mechanic, raw, params), p_pass=p_pass(mechanic, raw, params),
                            lost_mass=raw.lost_mass, method=method, trials=raw.trials,
-                           seed=seed, extra=extra, stats=stats, joint=together)
+                           seed=seed, extra=extra, given_joint=joint(system, raw, params))
     cells, tier_dist = None, None
     if getattr(mechanic, "tiers", None) is not None:
         tier_dist = tiers(mechanic, raw, params)
@@ -351,6 +357,25 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
     return CheckResult(system=system.id, params=dict(params), pmf=pmf, tiers=tier_dist,
                        p_pass=passed, lost_mass=raw.lost_mass, method=method, trials=raw.trials,
                        seed=seed, extra=extra)
+
+
+def wanted(mechanic: Mechanic, params: Mapping[str, Any]) -> "frozenset[str] | None":
+    """The statistics a check's outcomes, tiers and P(pass) read for a system described in a
+    data file: the total, and the names its ``pass_if`` and the conditions of the tiers that
+    apply read (``None``: every statistic, for a mechanic that reads results itself)."""
+    statistics = getattr(mechanic, "statistics", None)
+    if statistics is None or any(getattr(mechanic, name, None) is not None for name in ("outcomes", "tiers", "p_pass")):
+        return None
+    names = {"total"}
+    condition = getattr(mechanic, "pass_condition", None)
+    if condition is not None:
+        names |= set(condition.names)
+    for tier in mechanic.tier_rules(params):
+        if getattr(tier, "condition", None):
+            names |= set(mechanic.condition(tier.condition).names)
+        if getattr(tier, "all_negative", None) is not None:
+            names.add(ALL_NEGATIVE)
+    return frozenset(names)
 
 
 def as_read(mechanic: Mechanic, params: Mapping[str, Any], raw):
