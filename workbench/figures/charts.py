@@ -125,6 +125,8 @@ def pool_hover(system: Any) -> str:
         ('%{x} dice', 'skill %{x}', 'attackers %{x}')
     """
     sys_ = get_system(system)
+    if sys_.pool_parameter is None:   # one die: the level is the same at every pool
+        return "any pool"
     if sys_.pool_parameter in DICE_NAMES:
         return "%{x} dice"
     return f"{sys_.pool_parameter} %{{x}}"
