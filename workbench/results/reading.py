@@ -138,7 +138,13 @@ def _joint_columns(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, A
     """The joint's columns and the parameters expressions may read, by name."""
     named = {name: (None if value is None else int(value)) for name, value in p.items()
              if isinstance(value, (bool, int)) or value is None}
-    named.update(raw.columns())
+    columns = raw.columns()
+    clash = next((name for name in columns if name in p), None)
+    if clash is not None:   # a Python roll's statistic read where the parameter was meant
+        raise WorkbenchError(f"{mechanic.system_id}: the roll returns a statistic {clash!r} and the "
+                             f"system has a parameter {clash!r}; a condition could not tell them "
+                             "apart; allowed: different names")
+    named.update(columns)
     return named
 
 

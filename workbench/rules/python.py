@@ -16,7 +16,7 @@ from .. import validation
 from ..errors import ParameterError, WorkbenchError, shown
 from ..limits import MAX_CHOICES, MAX_DICE, MAX_PARAMS
 from .mechanics.base import Mechanic
-from .params import RESERVED, Param
+from .params import RESERVED, Param, shadowing
 from .expressions import ExpressionError, parse
 from .pool import PoolSpec
 from .registry import register, unregister
@@ -87,6 +87,8 @@ def checked_params(system_id: str, declared: Any) -> tuple[Param, ...]:
         if param.name in RESERVED:
             raise WorkbenchError(f"{where} has the name of a keyword of the workbench's own "
                                  f"functions; allowed: any other name (not {', '.join(RESERVED)})")
+        if shadowing(param.name) is not None:   # pass_if = "hits >= total" read the roll's total
+            raise WorkbenchError(f"{where}: {shadowing(param.name)}")
         if param.kind not in ("int", "bool", "choice"):
             raise WorkbenchError(f"{where} has kind {shown(param.kind)}; allowed: int, bool, choice")
         for bound in (param.minimum, param.maximum):
