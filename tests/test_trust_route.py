@@ -14,6 +14,7 @@ import pytest
 
 import workbench as wb
 from workbench.errors import WorkbenchError
+from workbench.rules import registry
 from workbench.rules.roll import Die
 from workbench.rules.scored import Outcomes, ScoredRoll
 
@@ -235,3 +236,155 @@ def test_a_python_statistic_named_like_a_parameter_is_refused(register):
     with pytest.raises(WorkbenchError, match=r"py-clash: the roll returns a statistic 'need' and "
                                              r"the system has a parameter 'need'"):
         wb.check("py-clash")
+
+
+# -- item: earlier inputs still mishandled -------------------------------------------------
+
+def cli(capsys, *argv):
+    from workbench.cli import main
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:
+        code = exit_.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(capsys, argv, *words) -> str:
+    code, out, err = cli(capsys, *argv)
+    assert code == 2, (argv, out, err)
+    assert out == "" and err.startswith("workbench: error: ") and err.count("\n") == 1, err
+    for word in words:
+        assert word in err, (argv, err)
+    return err
+
+
+@pytest.mark.parametrize("function, grid", [("check", "dice=1-2"), ("versus", "actor.dice=1-2"),
+                                            ("solve_ladder", "dice=1-2")])
+def test_sweep_of_an_exact_function_refuses_trials(capsys, function, grid):
+    # --trials 100 was silently not rolled: the rows were exact, the command said nothing
+    extra = ["wanted=Normal=0.7"] if function == "solve_ladder" else []
+    one_line_error(capsys, ["sweep", function, "system=uwr", *extra, "--grid", grid, "--trials", "100"],
+                   f"--trials 100 does not apply to sweep {function}", "exact")
+    one_line_error(capsys, ["sweep", function, "system=uwr", *extra, "trials=100", "--grid", grid],
+                   f"sweep {function}: trials does not apply")
+    with pytest.raises(WorkbenchError, match=f"sweep {function}: trials does not apply"):
+        wb.sweep(function, {"trials": [10, 20]}, system="uwr",
+                 **({"wanted": "Normal=0.7"} if function == "solve_ladder" else {}))
+
+
+def test_sweep_check_without_trials_is_exact(capsys):
+    import io
+    import pandas as pd
+    code, out, err = cli(capsys, "sweep", "check", "system=uwr", "target=1", "--grid", "dice=1-2")
+    frame = pd.read_csv(io.StringIO(out))
+    # 5+ on a d6 (UWR at favor 0): P(at least one success) 1/3 and 5/9
+    hits = {n: brute([6] * n, lambda roll: sum(face >= 5 for face in roll) >= 1)[True] for n in (1, 2)}
+    assert code == 0 and frame["p_pass"].tolist() == pytest.approx([float(hits[1]), float(hits[2])],
+                                                                   abs=1e-14)
+
+
+@pytest.mark.parametrize("choices, said", [([], r"py-choices: parameter 'c' declares choices \(\)"),
+                                           ((), r"py-choices: parameter 'c' declares choices \(\)"),
+                                           ("ab", r"parameter 'c': choices got 'ab'"),
+                                           (3, r"parameter 'c': choices got 3")])
+def test_python_choices_that_are_no_list_of_choices_are_refused(register, choices, said):
+    # [] raised an IndexError; "ab" became the choices "a" and "b"
+    with pytest.raises(WorkbenchError, match=said + r".*allowed: (a list of )?1 to 100 (different )?texts"):
+        register("py-choices", lambda p: ScoredRoll(((d6, 1),), sum), params={"c": {"choices": choices}})
+
+
+def test_a_variant_of_a_python_mechanic_is_told_why(register, tmp_path):
+    register("py-base", lambda p: ScoredRoll(((d6, 1),), sum), params={"x": {"default": 1}},
+             aliases=["py-base-alias"])
+    for base in ("py-base", "PY-BASE", "py-base-alias"):
+        path = tmp_path / "variant.toml"
+        path.write_text(f'id = "py-variant"\nname = "V"\nbase = "{base}"\n')
+        with pytest.raises(WorkbenchError, match=rf"entry 'base': '{base}' is a mechanic registered in "
+                                                 r"Python.*a variant's base must be a data-file system"):
+            wb.check(str(path))
+
+
+# -- item: messages that name what was written ---------------------------------------------
+
+KIND_BASE = """
+id = "kind-base"
+name = "Kind base"
+mechanic = "pool"
+pool_parameter = "dice"
+total = "best"
+
+[dice.d6]
+sides = 6
+
+[params.dice]
+default = 3
+min = 1
+max = 10
+effect = { add_dice = "d6" }
+
+[stats.best]
+keep = "highest"
+count = 2
+"""
+
+
+def _data_folder(tmp_path, monkeypatch, systems: dict, variants: dict):
+    for kind, texts in (("systems", systems), ("variants", variants)):
+        (tmp_path / kind).mkdir()
+        for name, text in texts.items():
+            (tmp_path / kind / f"{name}.toml").write_text(text)
+    monkeypatch.setenv("WORKBENCH_PATH", str(tmp_path))
+    registry.reload()
+
+
+def test_a_variant_changing_a_statistics_kind_replaces_it(tmp_path, monkeypatch):
+    # "needs exactly one of keep, ...; got keep, pick": keep was the base's, never written here
+    _data_folder(tmp_path, monkeypatch, {"base": KIND_BASE}, {
+        "pick": 'id = "kind-pick"\nname = "P"\nbase = "kind-base"\n[stats.best]\npick = "highest"\n',
+        "same": 'id = "kind-same"\nname = "S"\nbase = "kind-base"\n[stats.best]\nkeep = "lowest"\n'})
+    try:
+        highest = brute([6, 6, 6], max)
+        got = wb.check("kind-pick", dice=3).pmf
+        assert {o: float(p) for o, p in zip(got.outcomes, got.probabilities)} == pytest.approx(
+            {o: float(p) for o, p in highest.items()}, abs=1e-15)
+        # the same kind merges key by key: count = 2 is kept, the two lowest of 3d6 are summed
+        lowest = brute([6, 6, 6], lambda roll: sum(sorted(roll)[:2]))
+        got = wb.check("kind-same", dice=3).pmf
+        assert {o: float(p) for o, p in zip(got.outcomes, got.probabilities)} == pytest.approx(
+            {o: float(p) for o, p in lowest.items()}, abs=1e-15)
+    finally:
+        monkeypatch.delenv("WORKBENCH_PATH")
+        registry.reload()
+
+
+@pytest.mark.parametrize("kw, where", [({"pass_if": "crits >= 1"}, "pass_if"),
+                                       ({"tiers": [("Crit", "crits >= 1"), ("Rest", "true")]},
+                                        "tier 'Crit' condition")])
+def test_a_condition_reading_a_statistic_the_roll_never_returns(register, kw, where):
+    # it suggested "an optional parameter left out?": there is no such parameter
+    register("py-missing", lambda p: ScoredRoll(((d6, 2),), lambda f: {"total": sum(f), "hits": 1}),
+             params={"x": {"default": 1}}, **kw)
+    with pytest.raises(WorkbenchError) as caught:
+        wb.check("py-missing")
+    message = str(caught.value)
+    assert message.startswith(f"py-missing: {where} 'crits >= 1' reads 'crits', which is no "
+                              "statistic of this roll and no parameter; names here: ")
+    assert "optional parameter" not in message and "hits" in message
+
+
+@pytest.mark.parametrize("name", ["my stat", "and", "2nd", "hits!", 3, "Ünd"])
+def test_a_python_statistic_name_a_condition_cannot_read_is_refused(name):
+    with pytest.raises(WorkbenchError, match=r"cannot be read by a condition"):
+        wb.engine.exact_distribution(ScoredRoll(((d6, 1),), lambda f: {"total": f[0], name: 1}))
+    with pytest.raises(WorkbenchError, match=r"Outcomes: the name .* cannot be read by a condition"):
+        Outcomes(("total", name), {(1, 1): 1.0})
+
+
+def test_reroll_misses_beside_counts_names_the_files_own_parameter(tmp_path):
+    path = tmp_path / "edge.toml"
+    path.write_text(SHADOW.format(name="need").replace(
+        "[params.need]", '[params.edge]\ndefault = 0\nmin = 0\nmax = 5\neffect = { reroll_misses = true }\n\n[params.need]'))
+    with pytest.raises(WorkbenchError, match=r"shadow-need: parameter 'edge' got 1; allowed: 0: "
+                                             r"rerolling misses does not combine"):
+        wb.check(str(path), edge=1)

@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import files, validation
 from ..errors import WorkbenchError
-from ..sweep import FUNCTIONS, sweep
+from ..sweep import FUNCTIONS, find_target, sweep
 from ._args import parse_assignments
 from ._grid import grid_values, grid_words, read_value, shown_value
 
@@ -153,6 +153,11 @@ def run_sweep(args) -> int:
                                  f"{shown_value(words[name])}) and fixed ({name}={params[name]}); "
                                  "allowed: one of them")
     if args.trials is not None:
+        target = find_target(args.function)
+        if not target.stochastic:   # an exact check: --trials 100 was silently not rolled
+            raise WorkbenchError(f"--trials {args.trials} does not apply to sweep {target.name}: it is "
+                                 "exact at every point; allowed: no --trials"
+                                 + (", or sweep simulate --trials N" if target.name == "check" else ""))
         if "trials" in fixed or "trials" in grid:
             raise WorkbenchError("trials is given twice (--trials and "
                                  + ("--grid trials=...)" if "trials" in grid else "trials=...)")

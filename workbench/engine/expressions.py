@@ -92,6 +92,9 @@ def _value(tree: tuple, names: Mapping[str, Any], text: str, live):
         return tree[1]
     if tag == "name":
         value = names.get(tree[1])
+        if value is None and tree[1] not in names:   # a Python roll that never returns it
+            raise WorkbenchError(f"{text!r} reads {tree[1]!r}, which is no statistic of this roll and "
+                                 f"no parameter; names here: {', '.join(names)}")
         if value is None:
             raise WorkbenchError(f"{text!r} reads {tree[1]!r}, which has no value here (an optional "
                                  "parameter left out?); give it a value")

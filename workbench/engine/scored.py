@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import WorkbenchError, shown
 from ..limits import MAX_TOTAL
-from ..rules.scored import BOUNDED, Outcomes, ScoredRoll
+from ..rules.scored import BOUNDED, Outcomes, ScoredRoll, statistic_name_problem
 from ._rows import merge_rows
 from .dice import die_outcomes
 from .joint import JointDistribution
@@ -122,6 +122,11 @@ def read_score(result, names, roll=None):
             raise WorkbenchError(f"the scoring function returned {sorted(result)!r}: a mapping needs "
                                  "\"total\" among its statistics")
         keys = ("total", *(k for k in result if k != "total"))
+        if names is None:   # once: every later roll must return the same names
+            for key in keys:
+                if statistic_name_problem(key) is not None:
+                    raise WorkbenchError(f"the scoring function returned the statistic "
+                                         f"{statistic_name_problem(key)}")
         if names is not None and set(keys) != set(names):
             raise WorkbenchError(f"the scoring function returned {sorted(keys)!r} for one roll and "
                                  f"{sorted(names)!r} for another; allowed: the same statistics every time")

@@ -154,6 +154,15 @@ def _holds(expression, columns: dict, rows: int) -> np.ndarray:
     return value if value.dtype == bool else value != 0
 
 
+def _said(mechanic: Mechanic, where: str, expression, columns: dict, rows: int) -> np.ndarray:
+    """:func:`_holds` for a condition of the system's own (``pass_if``, a tier's): a problem
+    met while reading it names the system and which condition it is."""
+    try:
+        return _holds(expression, columns, rows)
+    except WorkbenchError as exc:
+        raise WorkbenchError(f"{mechanic.system_id}: {where} {exc}") from None
+
+
 def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]) -> np.ndarray:
     """Per row of the joint, the tier it falls in (as :func:`_tier_cells` numbers them)."""
     names = list(mechanic.tier_names())
@@ -167,7 +176,8 @@ def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any
         if tier.max is not None:
             mask &= total <= tier.max
         if getattr(tier, "condition", None):
-            mask &= _holds(mechanic.condition(tier.condition), columns, len(mask))
+            mask &= _said(mechanic, f"tier {tier.name!r} condition", mechanic.condition(tier.condition),
+                          columns, len(mask))
         index = names.index(tier.name)
         cells[mask] = index if tier.passes else -2 - index
     return cells
@@ -267,7 +277,8 @@ def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, An
     the first passing label), outside tiers that never pass."""
     condition = getattr(mechanic, "pass_condition", None)
     if condition is not None:
-        passing = _holds(condition, _joint_columns(mechanic, raw, p), len(raw.probabilities))
+        passing = _said(mechanic, "pass_if", condition, _joint_columns(mechanic, raw, p),
+                        len(raw.probabilities))
     else:
         target = checked_target(mechanic, p)
         if target is None:

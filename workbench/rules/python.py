@@ -38,8 +38,13 @@ def _param(name: str, spec: "Param | Mapping[str, Any]") -> Param:
                              "min, max, choices, help, optional, rule_option")
     default = spec.get("default")
     if "choices" in spec:
+        if isinstance(spec["choices"], (str, bytes, Mapping)) or not hasattr(spec["choices"], "__iter__"):
+            raise WorkbenchError(f"parameter {name!r}: choices got {shown(spec['choices'])}; allowed: "
+                                 f"a list of 1 to {MAX_CHOICES} texts or whole numbers")
         choices = tuple(spec["choices"])
-        kind, default = "choice", default if default is not None or spec.get("optional") else choices[0]
+        if default is None and not spec.get("optional") and choices:
+            default = choices[0]   # (none: checked_params says what choices may be; [0] raised IndexError)
+        kind = "choice"
     else:
         choices = ()
         kind = "bool" if isinstance(default, bool) else "int"

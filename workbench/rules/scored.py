@@ -25,6 +25,7 @@ Example:
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -33,6 +34,7 @@ import numpy as np
 from ..errors import ParameterError, WorkbenchError, shown
 from ..limits import MAX_DICE, MAX_TOTAL
 from ..validation import whole_number
+from .expressions import KEYWORDS
 from .roll import Die, Percentile
 
 READS = ("sorted", "counts")
@@ -43,6 +45,25 @@ WHOLE = (int, np.integer, bool, np.bool_)
 BOUNDED = f"a whole number from -{MAX_TOTAL:,} to {MAX_TOTAL:,} (as totals of data files)"
 """What a statistic of a Python roll may be: far inside the engine's 64-bit numbers, so no
 total, margin or opposed difference ever wraps around."""
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+
+
+def statistic_name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot name a statistic of a Python roll (conditions read statistics by
+    name, as a data file's), or ``None``.
+
+    Example:
+        >>> statistic_name_problem("my stat")
+        "'my stat' cannot be read by a condition; allowed: letters A-Z and a-z, digits and _, not starting with a digit, not a word of the expressions (and, or, not, if, else, true, false)"
+        >>> statistic_name_problem("crits") is None
+        True
+    """
+    if isinstance(name, str) and _NAME.fullmatch(name) and name not in KEYWORDS:
+        return None
+    return (f"{shown(name)} cannot be read by a condition; allowed: letters A-Z and a-z, digits and "
+            f"_, not starting with a digit, not a word of the expressions ({', '.join(KEYWORDS)})")
 
 
 @dataclass(frozen=True)
@@ -120,6 +141,9 @@ class Outcomes:
         if not names or names[0] != "total" or len(set(names)) != len(names):
             raise WorkbenchError(f"Outcomes: names got {names!r}; allowed: different names, "
                                  "\"total\" first")
+        for name in names:
+            if statistic_name_problem(name) is not None:
+                raise WorkbenchError(f"Outcomes: the name {statistic_name_problem(name)}")
         rows = self.table.items() if isinstance(self.table, Mapping) else self.table
         clean = []
         for row, p in rows:

@@ -326,8 +326,9 @@ def effect_points(mechanic, name: str, points, p) -> int:
 
 def roll_of(mechanic, c: dict, p: Mapping[str, Any]) -> RollSpec:
     """The check as a :class:`RollSpec` (the file has counts, statistics or conditions)."""
-    if c["rerolls"]:
-        raise ParameterError(mechanic.system_id, "rerolls", c["rerolls"],
+    if c["rerolls"]:   # named as the file names it (edge), not by the engine's own word
+        name = c["sources"]["rerolls"][0][0] if c["sources"]["rerolls"] else "rerolls"
+        raise ParameterError(mechanic.system_id, name, p.get(name, c["rerolls"]),
                              "0: rerolling misses does not combine with counts, statistics or "
                              "conditions (misses are a sum's idea)")
     counts = dict(c["counts"])
