@@ -7,6 +7,7 @@ each ordered roll of the dice, one by one."""
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -388,3 +389,64 @@ def test_reroll_misses_beside_counts_names_the_files_own_parameter(tmp_path):
     with pytest.raises(WorkbenchError, match=r"shadow-need: parameter 'edge' got 1; allowed: 0: "
                                              r"rerolling misses does not combine"):
         wb.check(str(path), edge=1)
+
+
+# -- item: numbers past 1e9 inside count and sum expressions --------------------------------
+
+BIG = """
+id = "big"
+name = "Big"
+mechanic = "pool"
+pool_parameter = "dice"
+total = "{total}"
+
+[dice.d6]
+sides = 6
+counts = {{ big = "{count}" }}
+
+[stats.s]
+sum = "{sum}"
+
+[params.dice]
+default = 1
+min = 0
+max = 10
+effect = {{ add_dice = "d6" }}
+"""
+
+
+@pytest.mark.parametrize("expression", ["X * 10000000000", "X * 100000 * 100000",
+                                        "10000000000 if X == 1 else 0", "0 if X == 1 else 10000000000",
+                                        "max(X, 10000000000)", "min(X, -10000000000)",
+                                        "abs(X - 2000000000)"])
+def test_a_count_past_1e9_is_refused_naming_the_entry(tmp_path, expression):
+    # "span 9e+18 combinations" or a table of 1e10 totals, instead of the expression named
+    path = tmp_path / "big.toml"
+    count = expression.replace("X", "face")
+    path.write_text(BIG.format(total="big", count=count, sum="value"))
+    with pytest.raises(WorkbenchError, match=r"entry 'dice.d6.counts.big': '" + re.escape(count)
+                                             + r"' computes .*allowed: numbers within 1,000,000,000"):
+        wb.check(str(path))
+
+
+@pytest.mark.parametrize("expression", ["X * 10000000000", "10000000000 if X == 1 else 0",
+                                        "0 if X == 1 else 10000000000", "max(X, 10000000000)",
+                                        "min(X, -10000000000)", "abs(X - 2000000000)"])
+def test_a_sum_past_1e9_is_refused_naming_the_expression(tmp_path, expression):
+    path = tmp_path / "big.toml"
+    score = expression.replace("X", "value")
+    path.write_text(BIG.format(total="s", count="face", sum=score))
+    with pytest.raises(WorkbenchError, match=r"big: '" + re.escape(score) + r"' computes .*allowed: "
+                                             r"numbers within 1,000,000,000"):
+        wb.check(str(path))
+
+
+def test_a_branch_not_taken_may_hold_any_number(tmp_path):
+    # bounded where reached: face 7 never comes up on a d6
+    path = tmp_path / "big.toml"
+    path.write_text(BIG.format(total="big + s", count="10000000000 if face == 7 else face * 1000",
+                               sum="10000000000 if value == 7 else value"))
+    got = wb.check(str(path), dice=2)
+    expected = brute([6, 6], lambda roll: sum(face * 1001 for face in roll))
+    assert dict(zip(got.pmf.outcomes, got.pmf.probabilities)) == pytest.approx(
+        {o: float(p) for o, p in expected.items()}, abs=1e-15)
