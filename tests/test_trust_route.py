@@ -450,3 +450,74 @@ def test_a_branch_not_taken_may_hold_any_number(tmp_path):
     expected = brute([6, 6], lambda roll: sum(face * 1001 for face in roll))
     assert dict(zip(got.pmf.outcomes, got.pmf.probabilities)) == pytest.approx(
         {o: float(p) for o, p in expected.items()}, abs=1e-15)
+
+
+# -- item: one ASCII-digits rule everywhere ------------------------------------------------
+
+FOREIGN = ["５", "٥", "۵", "५"]   # fullwidth, Arabic-Indic, Persian, Devanagari five: int() reads 5
+
+
+@pytest.mark.parametrize("five", FOREIGN)
+@pytest.mark.parametrize("argv, flag", [
+    (["figure", "uwr", "--width", "{5}00", "--out", "{out}.html"], "--width"),
+    (["figure", "uwr", "--height", "{5}00", "--out", "{out}.html"], "--height"),
+    (["figure", "uwr", "--scale", "{5}", "--out", "{out}.png"], "--scale"),
+    (["figure", "uwr", "--pools", "{5}-6", "--out", "{out}.html"], "--pools"),
+    (["figure", "uwr", "--pools", "1,{5}", "--out", "{out}.html"], "--pools"),
+    (["figure", "uwr", "--kind", "ladder", "--want", "Easy=0.{5}", "--out", "{out}.html"], "--want"),
+    (["table", "uwr", "--pools", "{5}-6"], "--pools"),
+    (["pmf", "uwr", "dice={5}"], "dice"),
+    (["sweep", "check", "system=uwr", "--grid", "dice={5}-6"], "dice"),
+    (["sweep", "check", "system=uwr", "--grid", "dice={5},6"], "dice"),
+    (["sweep", "check", "system=uwr", "dice={5}", "--grid", "target=1,2"], "dice"),
+    (["ladder", "uwr", "--want", "Easy=0.{5}"], "--want"),
+])
+def test_digits_other_than_ascii_are_refused_on_every_surface(capsys, tmp_path, five, argv, flag):
+    # `pmf dice=５` was refused while `figure --width ５００`, `--scale ２` and `--pools ３-4` drew
+    out = str(tmp_path / "figure")
+    argv = [word.replace("{5}", five).replace("{out}", out) for word in argv]
+    err = one_line_error(capsys, argv, flag, five)
+    assert not list(tmp_path.iterdir()), "nothing is written for a refused command"
+    assert "allowed" in err
+
+
+@pytest.mark.parametrize("five", FOREIGN)
+@pytest.mark.parametrize("option", ["width", "height", "scale", "pools", "pool", "digits"])
+def test_render_block_options_take_ascii_digits_only(five, option):
+    from workbench.render import BlockOptionError, parse_block
+    kind = "table" if option == "digits" else "figure"
+    value = {"width": "{5}00", "height": "{5}00", "scale": "{5}", "pools": "1-{5}", "pool": "{5}",
+             "digits": "{5}"}[option]
+    extra = {"kind": "ladder", "want": "Easy=0.5"} if option == "pool" else {}
+    with pytest.raises(BlockOptionError, match=rf"option '{option}' got"):
+        parse_block(kind, "uwr", {option: value.replace("{5}", five), **extra})
+    block = parse_block(kind, "uwr", {option: value.replace("{5}", "5"), **extra})   # ASCII: read
+    read = {"width": 500, "height": 500, "scale": 5.0, "pools": (1, 2, 3, 4, 5), "pool": 5,
+            "digits": 5}[option]
+    got = block.numbers.digits if option == "digits" else getattr(block, option)
+    assert got == read
+
+
+@pytest.mark.parametrize("five", FOREIGN)
+def test_expressions_take_ascii_digits_only(five, tmp_path):
+    result = wb.check("uwr", dice=2)
+    with pytest.raises(WorkbenchError, match=rf"unexpected '{five}' at character 10 \(numbers are "
+                                             r"written with the digits 0-9\)"):
+        result.probability(f"total >= {five}")
+    hits = brute([6, 6], lambda roll: sum(face >= 5 for face in roll))
+    assert result.probability("total >= 2") == pytest.approx(float(hits[2]), abs=1e-15)
+    path = tmp_path / "f.toml"
+    path.write_text(SHADOW.format(name="need").replace('"face >= 5"', f'"face >= {five}"'))
+    with pytest.raises(WorkbenchError, match=r"entry 'dice.d6.counts.hits'.*0-9"):
+        wb.check(str(path))
+
+
+def test_the_sweep_reads_ascii_numbers_as_before(capsys):
+    import io
+    import pandas as pd
+    code, out, err = cli(capsys, "sweep", "check", "system=uwr", "target=1", "--grid", "dice=1_0,2")
+    frame = pd.read_csv(io.StringIO(out))
+    assert code == 0 and frame["dice"].tolist() == [10, 2]
+    none = brute([6, 6], lambda roll: sum(face >= 5 for face in roll) == 0)[True]
+    assert frame["p_pass"].tolist()[1] == pytest.approx(1 - float(none), abs=1e-14)
+    assert frame["p_pass"].tolist()[0] == pytest.approx(1 - (2 / 3) ** 10, abs=1e-14)

@@ -169,11 +169,11 @@ def parse_wanted(text: str) -> dict[str, float]:
         if not sep or not name or not value:
             raise WorkbenchError(f"--want entry {item!r} is not RUNG=PROBABILITY "
                                  "(e.g. Easy=0.9 or Easy=90%)")
-        try:
-            number = float(value[:-1]) / 100 if value.endswith("%") else float(value)
-        except ValueError:
+        number = validation.number_text(value[:-1] if value.endswith("%") else value)  # ASCII digits
+        if number is None:
             raise WorkbenchError(f"--want {name}={value!r}: not a probability; allowed: a number "
-                                 "from 0 to 1, or a percentage such as 90%") from None
+                                 "from 0 to 1, or a percentage such as 90%")
+        number = number / 100 if value.endswith("%") else float(number)
         twice = next((given for given in wanted if given.lower() == name.lower()), None)
         if twice is not None:   # Easy=90%,Easy=0.5 or Easy=90%,easy=0.5: one rung
             raise WorkbenchError(f"--want rung {twice!r} is given twice" + (

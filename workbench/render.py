@@ -38,6 +38,7 @@ from .ladders import column_knob, difficulty_table, ladder_table, pool_label, so
 from .rules.content import content_key
 from .rules.registry import get_system
 from .rules.system import System
+from . import validation
 from .validation import suggest
 
 if TYPE_CHECKING:  # pandas loads on first use
@@ -154,7 +155,8 @@ class Block:
         return digest.hexdigest()[:20]
 
 
-_RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
+_RANGE = re.compile(r"^\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*$", re.ASCII)   # ASCII digits only
+_SIZE = re.compile(r"^\s*[0-9]{1,6}\s*$", re.ASCII)
 
 
 def parse_pools(text: str, option: str = "pools") -> tuple[int, ...]:
@@ -169,7 +171,7 @@ def parse_pools(text: str, option: str = "pools") -> tuple[int, ...]:
         match = _RANGE.match(part)
         if match and int(match.group(1)) <= int(match.group(2)):
             sizes.extend(range(int(match.group(1)), int(match.group(2)) + 1))
-        elif part.strip().isdigit():
+        elif _SIZE.match(part):   # ("３".isdigit() is true, and int("３") is 3)
             sizes.append(int(part))
         else:
             raise BlockOptionError(option, text, OPTIONS["pools"][1])
@@ -179,11 +181,8 @@ def parse_pools(text: str, option: str = "pools") -> tuple[int, ...]:
 
 
 def _whole(option: str, text: str, low: int, high: int) -> int:
-    try:
-        value = int(str(text).strip())
-    except ValueError:
-        value = None
-    if value is None or not low <= value <= high:
+    value = validation.number_text(str(text))   # ASCII digits, as everywhere (not "５００")
+    if not isinstance(value, int) or not low <= value <= high:
         raise BlockOptionError(option, text, f"a whole number from {low} to {high}")
     return value
 
@@ -452,10 +451,7 @@ def _check_size(out: Mapping[str, Any], settings: Mapping[str, str]) -> None:
 
 
 def _scale(text: str) -> float:
-    try:
-        value = float(str(text).strip())
-    except ValueError:
-        value = None
+    value = validation.number_text(str(text))   # ASCII digits, as everywhere (not "２")
     if value is None or not MIN_SCALE <= value <= MAX_SCALE:
         raise BlockOptionError("scale", text, OPTIONS["scale"][1])
     return value

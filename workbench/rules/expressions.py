@@ -55,7 +55,7 @@ MAX_LENGTH = 1000
 MAX_DEPTH = 60
 """Deepest nesting of parentheses and operators."""
 
-_TOKEN = re.compile(r"\s*(?:(?P<number>\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+_TOKEN = re.compile(r"\s*(?:(?P<number>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
                     r"|(?P<op>//|==|!=|<=|>=|[-+*/%<>(),])|(?P<bad>\S))")
 _MISTAKES = {"=": " (use == to compare)", "&": " (write 'and')", "|": " (write 'or')",
              "!": " (write 'not', or != to compare)", "^": " (there is no power operator)",
@@ -196,8 +196,9 @@ class _Parser:
             value = match.group(kind)
             start = match.start(kind)
             if kind == "bad":
+                hint = " (numbers are written with the digits 0-9)" if value.isdigit() else ""
                 raise ExpressionError(text, f"unexpected {value!r} at character {start + 1}"
-                                      + _MISTAKES.get(value, ""))
+                                      + _MISTAKES.get(value, hint))
             if kind == "name" and value in KEYWORDS:
                 kind = "keyword"
             self.tokens.append((kind, value, start))
