@@ -7,6 +7,7 @@ each ordered roll of the dice, one by one."""
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from fractions import Fraction
 
@@ -521,3 +522,59 @@ def test_the_sweep_reads_ascii_numbers_as_before(capsys):
     none = brute([6, 6], lambda roll: sum(face >= 5 for face in roll) == 0)[True]
     assert frame["p_pass"].tolist()[1] == pytest.approx(1 - float(none), abs=1e-14)
     assert frame["p_pass"].tolist()[0] == pytest.approx(1 - (2 / 3) ** 10, abs=1e-14)
+
+
+# -- item: Ctrl-C during a sweep never writes over a file it did not make -------------------
+
+def _finished_points():
+    frame = wb.sweep("check", {"dice": [1, 2, 3]}, system="uwr", target=1)
+    return frame.iloc[:2]
+
+
+def test_interrupted_points_pass_over_every_name_already_taken(tmp_path, capsys, monkeypatch):
+    from workbench.cli._sweep import _interrupted
+    monkeypatch.chdir(tmp_path)
+    mine = b"dice,p\n9,0.5\n"
+    (tmp_path / "grid.csv").write_bytes(b"old grid")
+    (tmp_path / "grid.partial.csv").write_bytes(mine)              # the user's own file
+    (tmp_path / "grid.partial-2.csv").mkdir()                       # a folder
+    (tmp_path / "grid.partial-3.csv").symlink_to(tmp_path / "grid.partial.csv")   # a link to it
+    (tmp_path / "grid.partial-4.csv").symlink_to(tmp_path / "nowhere.csv")        # a broken link
+    code = _interrupted(_finished_points(), {"dice": [1, 2, 3]}, "grid.csv")
+    err = capsys.readouterr().err
+    assert code == 130
+    assert err == ("workbench: interrupted (2 of 3 points finished, written to grid.partial-5.csv "
+                   "(grid.partial.csv to grid.partial-4.csv were there already, left as they were); "
+                   "grid.csv unchanged)\n")
+    assert (tmp_path / "grid.partial.csv").read_bytes() == mine
+    assert (tmp_path / "grid.csv").read_bytes() == b"old grid"
+    assert not (tmp_path / "nowhere.csv").exists()
+    written = (tmp_path / "grid.partial-5.csv").read_text().splitlines()
+    ones = {n: 1 - float(brute([6] * n, lambda roll: sum(f >= 5 for f in roll) == 0)[True]) for n in (1, 2)}
+    assert written[0].startswith("dice,p_pass")
+    assert [int(line.split(",")[0]) for line in written[1:]] == [1, 2]
+    assert [float(line.split(",")[1]) for line in written[1:]] == pytest.approx([ones[1], ones[2]],
+                                                                               abs=1e-14)
+
+
+def test_interrupted_points_go_to_the_usual_name_when_it_is_free(tmp_path, capsys, monkeypatch):
+    from workbench.cli._sweep import _interrupted
+    monkeypatch.chdir(tmp_path)
+    code = _interrupted(_finished_points(), {"dice": [1, 2, 3]}, "grid.json")
+    assert code == 130 and capsys.readouterr().err == (
+        "workbench: interrupted (2 of 3 points finished, written to grid.partial.json; grid.json "
+        "unchanged)\n")
+    assert [row["dice"] for row in json.loads((tmp_path / "grid.partial.json").read_text())] == [1, 2]
+
+
+def test_points_that_cannot_be_kept_are_not_blamed_on_out(tmp_path, capsys, monkeypatch):
+    # its folder removed while the sweep ran: "--out 'runs/grid.partial.csv': ..." blamed an
+    # option that was fine when given, and the command ended as an error, not as interrupted
+    from workbench.cli._sweep import _interrupted
+    monkeypatch.chdir(tmp_path)
+    code = _interrupted(_finished_points(), {"dice": [1, 2, 3]}, "runs/grid.csv")
+    err = capsys.readouterr().err
+    assert code == 130
+    assert err == ("workbench: interrupted (2 of 3 points finished; they could not be kept in "
+                   "runs/grid.partial.csv: folder 'runs' does not exist; runs/grid.csv unchanged)\n")
+    assert list(tmp_path.iterdir()) == []
