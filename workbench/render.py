@@ -33,7 +33,7 @@ from ._version import __version__
 from .errors import ParameterError, WorkbenchError
 from .limits import check_image_size
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
-from .analysis import pool_bounds, pools_for, typical_pool
+from .analysis import pool_bounds, pools_for, probability_header, shown_probability, typical_pool
 from .ladders import column_knob, difficulty_table, ladder_table, pool_label, solve_ladder
 from .rules.content import content_key
 from .rules.registry import get_system
@@ -470,7 +470,8 @@ def _default_alt(sys_: "System", out: Mapping[str, Any]) -> str:
     what = {"curve": "P(pass) against pool size for each difficulty",
             "check": "the outcome distribution of one check",
             "difference": "the change in P(pass) against " + (out["base"].name if out.get("base") else ""),
-            "ladder": "P(pass) for each difficulty rung against pool size",
+            "ladder": f"{shown_probability(out.get('condition'))} for each difficulty rung against "
+                      "pool size",
             "outcomes": "the share of each outcome, one column per level of "
                         + str(out.get("knob") or "the pool size")}[out["figure"]]
     return f"{sys_.name}: {what}"
@@ -509,6 +510,9 @@ def table_frame(block: Block) -> "pd.DataFrame":
         return _pool_headed(block, solution.across_pools(list(block.pools)))
     table = solution.table()[["rung", "setting", "wanted", "achieved", "reachable"]]
     table["reachable"] = table["reachable"].map({True: "yes", False: "no"})
+    if block.condition is not None:   # the odds of the condition, said in the header
+        shown = shown_probability(block.condition)
+        table = table.rename(columns={"wanted": f"wanted {shown}", "achieved": f"achieved {shown}"})
     return table
 
 
@@ -537,7 +541,8 @@ def _pool_headed(block: Block, frame: "pd.DataFrame") -> "pd.DataFrame":
     frame = frame.copy()
     if column_knob(block.system) and len(frame.columns) == len(block.pools):
         quality = block.param_dict.get("quality")
-        frame.columns = [pool_label(block.system, n, quality) for n in block.pools]
+        frame.columns = [probability_header(pool_label(block.system, n, quality), block.condition)
+                         for n in block.pools]
     frame.index.name = "Difficulty"
     return frame.reset_index()
 

@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .. import validation
-from ..analysis import default_pool_sizes, evaluate, pool_size_list, success_curve
+from ..analysis import default_pool_sizes, evaluate, pool_size_list, shown_probability, success_curve
 from ..api import check
 from ..errors import ParameterError, WorkbenchError
 from ..rules.registry import get_system
@@ -528,7 +528,8 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] | None = None,
     traces = []
     if not sys_.pool_parameter:
         first = frame.drop_duplicates("rung")
-        traces.append({"type": "bar", "name": "P(pass)", "x": [shown[n] for n in first["rung"]],
+        traces.append({"type": "bar", "name": shown_probability(condition),
+                       "x": [shown[n] for n in first["rung"]],
                        "y": [float(v) for v in first["p_pass"]],
                        "marker": {"color": [die_colour(n, line_colour(i))
                                             for i, n in enumerate(first["rung"])]},
@@ -574,6 +575,7 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] | None = None,
             subtitle += f"; shaded: pools {min(band)}-{max(band)}, where the order is kept"
         if getattr(solution, "ordered", True) is False:
             subtitle += " · NOT ORDERED: rungs cross (see the solution's conflicts)"
-    return new_figure(title or f"{sys_.name}: {kind}, P(pass) by difficulty", x_title, "P(pass)",
+    shown_as = shown_probability(condition)   # P(ones >= 1) is not drawn under "P(pass)"
+    return new_figure(title or f"{sys_.name}: {kind}, {shown_as} by difficulty", x_title, shown_as,
                       traces=traces, subtitle=subtitle, y="percent", height=height,
                       legend_title="rung", shapes=shapes, xaxis=xaxis)
