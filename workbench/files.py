@@ -292,7 +292,7 @@ def creating(path: "str | os.PathLike", option: str = "out", *,
         >>> mine = pathlib.Path(tempfile.mkdtemp()) / "points.csv"
         >>> _ = mine.write_text("the user's own")
         >>> with creating(mine) as scratch:  # doctest: +ELLIPSIS
-        ...     _ = scratch.write_text("pool,p\n")
+        ...     _ = scratch.write_text("pool,p\\n")
         Traceback (most recent call last):
         ...
         workbench.files.TargetExists: out '...points.csv': exists already (left as it was); allowed: a new name
