@@ -274,3 +274,11 @@ def test_a_python_condition_naming_no_statistic_is_refused_where_read(glitchy, c
         wb.success_curve(glitchy, [1, 2], condition="crits >= 1")
     code, out, err = cli(capsys, "table", glitchy, "--condition", "crits >= 1")
     assert code == 2 and err.count("\n") == 1 and "'crits'" in err and re.search("names here", err)
+
+
+def test_rst_titles_of_a_ladder_name_the_condition(capsys):
+    code, out, err = cli(capsys, "ladder", "shadowrun-5e", "--want", "Any=0.3", "--pool", "2",
+                         "--condition", "ones >= 1", "--format", "rst-list", "--across", "1-2")
+    assert code == 0
+    assert ".. list-table:: Solved ladder, P(ones >= 1)\n" in out
+    assert ".. list-table:: Solved ladder across pool sizes, P(ones >= 1)\n" in out

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from .. import files, validation
-from ..analysis import pool_bounds, pools_for, probability_header, typical_pool
+from ..analysis import pool_bounds, pools_for, probability_header, shown_probability, typical_pool
 from ..errors import ParameterError, WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
 from ..ladders import (
@@ -325,7 +325,8 @@ def run_ladder(args) -> int:
             frame["reachable"] = frame["reachable"].map({True: "yes", False: "no"})
             if not frame["note"].astype(bool).any():
                 frame = frame.drop(columns="note")
-            blocks.append(render_table(frame, args.format, numbers, title="Solved ladder"))
+            of = "" if solution.condition is None else f", {shown_probability(solution.condition)}"
+            blocks.append(render_table(frame, args.format, numbers, title="Solved ladder" + of))
             if args.format != "csv":
                 blocks.append(_order_sentence(solution, args.format))
         if show in ("both", "pools") and solution.pool is not None:  # one die: no pool sizes
@@ -333,8 +334,9 @@ def run_ladder(args) -> int:
             if len(table.columns) == len(across):  # pool sizes as designers write them: B3, 3d6
                 table.columns = [probability_header(pool_label(args.system, n, quality),
                                                     solution.condition) for n in across]
+            of = "" if solution.condition is None else f", {shown_probability(solution.condition)}"
             blocks.append(render_table(table, args.format, numbers,
-                                       title="Solved ladder across pool sizes"))
+                                       title="Solved ladder across pool sizes" + of))
         write_text("\n\n".join(blocks), args.out)
     for rung in solution.rungs:
         if rung.note:
