@@ -168,13 +168,13 @@ def test_random_scored_rolls_match_the_brute_force_on_every_surface(design, data
         sizes = data.draw(st.lists(st.integers(0, 3), min_size=1, max_size=3, unique=True))
         condition = data.draw(conditions(["total", "flag", "dice", "target"]))
         target = data.draw(st.integers(-2, 4))
-        brute = {n: scored_brute(design, n) for n in sizes}
-        refused = {n: any(not valid(t, f) for t, f in brute[n]) for n in sizes}
+        brute = {n: scored_brute(design, n) for n in range(4)}
+        refused = {n: any(not valid(t, f) for t, f in brute[n]) for n in range(4)}
         for n in sizes:   # what the function may not return is refused, said so, at that pool
             if refused[n]:
                 with pytest.raises(WorkbenchError, match=r"fuzz-scored: the scoring function's"):
                     wb.check("fuzz-scored", dice=n, target=target)
-        if any(refused.values()):
+        if any(refused[n] for n in sizes):
             with pytest.raises(WorkbenchError, match=r"the scoring function's"):
                 wb.success_curve("fuzz-scored", sizes, condition=condition)
             sizes = [n for n in sizes if not refused[n]]
@@ -218,6 +218,8 @@ def test_random_scored_rolls_match_the_brute_force_on_every_surface(design, data
             "digits": "12"}))
         assert head[2:] == heads
         assert all(abs(float(c) - chance(n, target=2)) < 1e-11 for c, n in zip(cells[1][2:], sizes))
+        if any(refused.values()):   # the solver's notes may look at any pool of 0-3 dice
+            return
         solved = wb.solve_ladder("fuzz-scored", {"Only": 0.5}, pool=max(sizes), condition=condition,
                                  knobs={"target": (0, 2)}, report_pools=sizes)
         setting = solved.rungs[0].rung.set["target"]
