@@ -15,8 +15,9 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 #: load them (figures: plotly; kernels: numba; schema and mechanics: pydantic; sweep:
 #: concurrent.futures and logging).
 SLOW = ("pandas", "plotly", "numba", "pydantic", "IPython", "tabulate", "tqdm", "multiprocessing",
-        "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets")
-SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep")
+        "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets", "lark",
+        "tomlkit")
+SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep", "notation")
 
 
 def test_lint_imports_keeps_every_contract():

@@ -379,12 +379,3 @@ def test_a_python_statistic_name_a_condition_cannot_read_is_refused(name):
         wb.engine.exact_distribution(ScoredRoll(((d6, 1),), lambda f: {"total": f[0], name: 1}))
     with pytest.raises(WorkbenchError, match=r"Outcomes: the name .* cannot be read by a condition"):
         Outcomes(("total", name), {(1, 1): 1.0})
-
-
-def test_reroll_misses_beside_counts_names_the_files_own_parameter(tmp_path):
-    path = tmp_path / "edge.toml"
-    path.write_text(SHADOW.format(name="need").replace(
-        "[params.need]", '[params.edge]\ndefault = 0\nmin = 0\nmax = 5\neffect = { reroll_misses = true }\n\n[params.need]'))
-    with pytest.raises(WorkbenchError, match=r"shadow-need: parameter 'edge' got 1; allowed: 0: "
-                                             r"rerolling misses does not combine"):
-        wb.check(str(path), edge=1)
