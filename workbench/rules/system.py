@@ -127,7 +127,9 @@ class System:
                    if param.kind != "choice" or all(isinstance(c, int) and not isinstance(c, bool)
                                                     for c in param.choices)]
         flags = statistics.flags if statistics is not None else []
-        known = None if self.source is None else [*self.statistic_names, *numbers]
+        # A data file (or a formula, compiled into one) names every statistic when it loads;
+        # Python code only when it rolls: its names are checked where they are read.
+        known = [*self.statistic_names, *numbers] if self.mechanic.kind in ("pool", "narrative") else None
         try:
             return parse(text, known=known, want="bool", conditions=flags)
         except ExpressionError as exc:
