@@ -152,10 +152,11 @@ def check_target(path: "str | os.PathLike", option: str = "out", *,
         problem = (f"{str(given.parent)!r} is a file, not a folder" if folder.exists()
                    else f"folder {str(given.parent)!r} does not exist")
         raise TargetError(option, text, problem, "a file in an existing folder")
-    try:   # the one sure test of a folder (permissions, a read-only disk, a full inode table)
-        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".wb-probe-")
-        os.close(descriptor)
-        os.unlink(probe)
+    try:   # the one sure test of a folder (permissions, a read-only disk, a full inode table);
+        with _signals_held():   # Ctrl-C or a kill between the two steps left the probe behind
+            descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".wb-probe-")
+            os.close(descriptor)
+            os.unlink(probe)
     except OSError as exc:
         raise TargetError(option, text, f"cannot write in folder {str(given.parent) or '.'!r} "
                           f"({_reason(exc)})", "a folder you may write to") from None
