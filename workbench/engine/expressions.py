@@ -35,7 +35,8 @@ def evaluate(expression: Expression, names: Mapping[str, Any]) -> np.ndarray:
         WorkbenchError: a name without a value (an optional parameter left out), a division
             by zero, or a number beyond ``MAX_TOTAL`` either way on the way.
     """
-    value = _value(expression.tree, _Reading(names, expression.text), True)
+    reading = _Reading(names, expression.text)
+    value = _bounded(_value(expression.tree, reading, True), reading, True)
     if isinstance(value, tuple):
         numerator, denominator = value
         return np.asarray(numerator / denominator if np.any(denominator != 1) else numerator)
@@ -146,7 +147,19 @@ def _reduced(numerator, denominator):
 
 _LEAVES = ("number", "name")
 """Nodes whose value does not depend on where they are reached (``live`` is not worked out
-for them)."""
+for them unless a value past the limit must be told where it is reached)."""
+
+
+def _branch(tree: tuple, reading: _Reading, where):
+    """The value of one branch of an ``if``, bounded where it is taken (``where()``: that
+    mask, worked out when the branch needs it)."""
+    taken = None if tree[0] in _LEAVES else where()
+    value = _value(tree, reading, True if taken is None else taken)
+    if taken is None:
+        if not isinstance(value, tuple) and _within(value, reading):
+            return value
+        taken = where()
+    return _bounded(value, reading, taken)
 
 
 def _value(tree: tuple, reading: _Reading, live):
@@ -155,7 +168,11 @@ def _value(tree: tuple, reading: _Reading, live):
     if tag == "number":
         return tree[1]
     if tag == "name":
-        value = reading.names.get(tree[1])
+        names = reading.names
+        value = names.get(tree[1])
+        if value is None and tree[1] not in names:   # a Python roll that never returns it
+            raise WorkbenchError(f"{reading.text!r} reads {tree[1]!r}, which is no statistic of this roll "
+                                 f"and no parameter; names here: {', '.join(names)}")
         if value is None:
             raise WorkbenchError(f"{reading.text!r} reads {tree[1]!r}, which has no value here (an "
                                  "optional parameter left out?); give it a value")
@@ -182,9 +199,9 @@ def _value(tree: tuple, reading: _Reading, live):
         return _COMPARE[tree[1]](_number(left), _number(right))
     if tag == "if":
         condition = _truth(_value(tree[1], reading, live))
-        yes = _value(tree[2], reading, live if tree[2][0] in _LEAVES else np.logical_and(live, condition))
-        no = _value(tree[3], reading,
-                    live if tree[3][0] in _LEAVES else np.logical_and(live, np.logical_not(condition)))
+        # each branch bounded where it is taken (1e10 if ... else 0 was a table of 1e10 totals)
+        yes = _branch(tree[2], reading, lambda: np.logical_and(live, condition))
+        no = _branch(tree[3], reading, lambda: np.logical_and(live, np.logical_not(condition)))
         if isinstance(yes, tuple) or isinstance(no, tuple):
             (a, b), (c, d) = _fraction(yes), _fraction(no)
             return _reduced(np.where(condition, a, c), np.where(condition, b, d))
@@ -194,7 +211,8 @@ def _value(tree: tuple, reading: _Reading, live):
         if tree[1] == "abs":
             if isinstance(arguments[0], tuple):
                 return (np.abs(arguments[0][0]), arguments[0][1])
-            return np.abs(_number(arguments[0]))
+            return _bounded(np.abs(_number(arguments[0])), reading, live)
+        arguments = [_bounded(argument, reading, live) for argument in arguments]   # max(face, 1e10)
         result = arguments[0]
         for argument in arguments[1:]:
             if isinstance(result, tuple) or isinstance(argument, tuple):

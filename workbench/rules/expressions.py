@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ..errors import WorkbenchError
+from ..limits import MAX_TOTAL
 from ..validation import suggest
 
 FUNCTIONS = {"min": (1, None), "max": (1, None), "abs": (1, 1)}
@@ -249,8 +250,9 @@ class _Parser:
             value = match.group(kind)
             start = match.start(kind)
             if kind == "bad":
+                hint = " (numbers are written with the digits 0-9)" if value.isdigit() else ""
                 raise ExpressionError(text, f"unexpected {value!r} at character {start + 1}"
-                                      + _MISTAKES.get(value, ""))
+                                      + _MISTAKES.get(value, hint))
             if kind == "name" and value in KEYWORDS:
                 kind = "keyword"
             self.tokens.append((kind, value, start))
@@ -393,23 +395,48 @@ class _Parser:
 
 def evaluate_numbers(expression: Expression, names: Mapping[str, Any]):
     """``expression`` over plain numbers (parameters, a face number), as the engine evaluates
-    it over arrays: ``/`` exact, ``//`` rounding down, true/false as 1/0. The tree is made
-    into nested Python functions on first use and kept with the expression (a die's counts
-    are read face after face).
+    it over arrays: ``/`` exact, ``//`` rounding down, true/false as 1/0.
+
+    Numbers that are computed (sums, products, the branch an ``if`` takes, ``min`` and
+    ``max``) and the result stay within 1e9 either way, as the engine's: past that the
+    expression is named. The tree is made into nested Python functions on first use and kept
+    with the expression (a die's counts are read face after face).
 
     Example:
         >>> evaluate_numbers(parse("min(hunger, pool)"), {"hunger": 4, "pool": 3})
         3
+        >>> evaluate_numbers(parse("face * 10000000000"), {"face": 2})
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: 'face * 10000000000' computes 10,000,000,000; allowed: numbers within 1,000,000,000 either way
     """
     function = expression.__dict__.get("_numbers")
     if function is None:
         function = _numbers(expression.tree, expression.text)
         expression.__dict__["_numbers"] = function
-    return function(names)
+    return _within(function(names), expression.text)
+
+
+def _within(value, text: str):
+    """``value``, refused beyond MAX_TOTAL either way (a true/false passes as it is)."""
+    if not isinstance(value, bool) and abs(value) > MAX_TOTAL:
+        worst = abs(value)
+        shown = f"{worst:,}" if isinstance(worst, int) else f"{float(worst):,.6g}"
+        raise WorkbenchError(f"{text!r} computes {shown}; allowed: numbers within {MAX_TOTAL:,} "
+                             "either way")
+    return value
 
 
 def _numbers(tree: tuple, text: str):
-    """A function of ``names`` giving the value of ``tree`` over plain numbers."""
+    """A function of ``names`` giving the value of ``tree`` over plain numbers; a value
+    computed here (not a number or a name as written) is bounded where it is reached."""
+    function = _numbers_of_node(tree, text)
+    if tree[0] in ("if", "call", "binary", "negate"):
+        return lambda names: _within(function(names), text)
+    return function
+
+
+def _numbers_of_node(tree: tuple, text: str):
     tag = tree[0]
     if tag == "number":
         number = int(tree[1])
@@ -445,12 +472,17 @@ def _numbers(tree: tuple, text: str):
     if tag == "compare":
         compare = _COMPARE_NUMBERS[op]
         return lambda names: int(compare(left(names), right(names)))
+
+    def operands(names):   # a number past 1e9 takes part in no sum (as in the engine)
+        a, b = left(names), right(names)
+        return _within(a, text), _within(b, text)
+
     if op in _ARITHMETIC:
         arithmetic = _ARITHMETIC[op]
-        return lambda names: arithmetic(left(names), right(names))
+        return lambda names: arithmetic(*operands(names))
 
     def divided(names):
-        a, b = left(names), right(names)
+        a, b = operands(names)
         if b == 0:
             raise WorkbenchError(f"{text!r} divides by zero")
         return Fraction(a) / b if op == "/" else (a // b if op == "//" else a % b)

@@ -159,7 +159,8 @@ def drama_figures(result) -> dict:
 
 def burn_figures(result) -> dict:
     summary = result.summary.iloc[0]
-    row = {name: _plain(summary[name]) for name in ("pass_without", "pass_with", "burns_per_scene")}
+    row = {name: _plain(summary[name]) for name in ("pass_without_burning", "pass_with_burning",
+                                                     "burns_per_scene")}
     row["trials"] = int(summary["trials"])
     return row
 
@@ -178,10 +179,13 @@ def steps_figures(result) -> dict:
 
 
 def ladder_figures(solution) -> dict:
+    """Each rung's setting, its odds (``Easy: p_pass``; solved for a condition, named by it:
+    ``Easy: P(ones >= 1)``) and whether it was reached."""
     row: dict[str, Any] = {}
+    odds = "p_pass" if solution.condition is None else f"P({solution.condition})"
     for rung in solution.rungs:
         row[f"{rung.name}: setting"] = rung.rung.describe()
-        row[f"{rung.name}: p_pass"] = float(rung.achieved)
+        row[f"{rung.name}: {odds}"] = float(rung.achieved)
         row[f"{rung.name}: reachable"] = bool(rung.reachable)
     row["all_reachable"] = not solution.unreachable
     return row

@@ -278,9 +278,12 @@ class Statistics:
             if names is None:
                 names = self.values(p, self.readable)
             scored = []
-            for face, value in enumerate(faces, start=1):   # one face after another, in one mapping
-                names["face"], names["value"] = face, value
-                scored.append(int(evaluate_numbers(expression, names)))
+            try:   # a score past 1e9 is named here, not later as a table too large
+                for face, value in enumerate(faces, start=1):   # one face after another, in one mapping
+                    names["face"], names["value"] = face, value
+                    scored.append(int(evaluate_numbers(expression, names)))
+            except WorkbenchError as exc:
+                self._fail(f"dice.{name}.counts.{count}", str(exc))
             out[count] = scored
         return out
 
