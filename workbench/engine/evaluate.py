@@ -589,7 +589,7 @@ def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
     needed = sorted({source for source in plan.source.values() if source is not None})
     registers = {}
     if needed and "numba" in sys.modules:   # the kernels ran: one more call reads every register
-        from ._kernels import rows as kernels
+        from ._kernels import rows as kernels  # lazy: numba (loaded already here)
 
         registers = dict(zip(needed, kernels.registers_of(codes, sizes, lows, np.array(needed, np.int64))))
     elif needed:
