@@ -1,26 +1,23 @@
 """``workbench systems``, ``workbench pmf`` and ``workbench versus``."""
 from __future__ import annotations
 
+import csv
+import io
 import json
-from typing import TYPE_CHECKING
 
 from .. import validation
 from .._display import cut_tails
 from ..api import check, simulate, systems, versus
 from ..errors import WorkbenchError
-from ..export.tables import NumberFormat, format_numbers, md_escape, rst_escape
+from ..export.tables import NumberFormat, md_escape, rst_escape
 from ..numbers import json_ready, round_sig
-from ._docs import checked_out_path, not_a_data_file, write_text
-from ._args import (FORMAT_RULE, FORMATS, not_keywords, output_format, parse_assignments,
-                    parse_quoted)
+from ._args import (FORMAT_RULE, FORMATS, checked_out_path, not_a_data_file, not_keywords,
+                    output_format, parse_assignments, parse_quoted, write_text)
 
 FORMAT_HELP = ("md or rst (percentages with two decimals; outcomes at either end that together "
                "round to 0%% are cut into one '< 0.01%%' row), json (numbers to 15 significant "
                "digits and 15 decimals: exact results without float noise) or csv (every "
                "outcome, plain numbers); " + FORMAT_RULE.replace("%", "%%"))
-
-if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
-    import pandas as pd  # lazy: pandas
 
 
 def register(sub) -> None:
@@ -118,24 +115,30 @@ PMF_NUMBERS = NumberFormat("percent", 2)
 _PROBABILITIES = ("p_pass", "p_actor", "lost_mass")
 
 
-def _result_frames(data: dict, numbers: NumberFormat | None) -> list[tuple[str, pd.DataFrame]]:
-    """The tables of a result: outcomes (or margins), tiers, summary. With ``numbers`` the
-    cells are text for people (tails cut); without, plain numbers for CSV."""
-    import pandas as pd  # lazy: pandas
-    frames = []
+def _result_tables(data: dict, numbers: NumberFormat | None) -> list[tuple[str, list[str], list[list]]]:
+    """The tables of a result as ``(title, header, rows)``: outcomes (or margins), tiers,
+    summary. With ``numbers`` the cells are text for people (probabilities formatted, tails
+    cut); without, plain values for CSV (``None`` for a cell left empty)."""
+    def probability(value):
+        return numbers.text(value) if numbers else value
+
+    tables = []
     # A check prints its outcome distribution; an opposed check its margin distribution.
     title, key = ("Outcomes", "pmf") if "pmf" in data else ("Margins", "margin")
     if "stat" in data:
         title = f"Outcomes of {data['stat']}"
-    rows = (cut_tails(data[key], data[key].values(), numbers.resolution) if numbers
-            else [(o, p, False) for o, p in data[key].items()])
-    pmf = pd.DataFrame({"outcome": [r[0] for r in rows], "probability": [r[1] for r in rows]})
+    cut = (cut_tails(data[key], data[key].values(), numbers.resolution) if numbers
+           else [(o, p, False) for o, p in data[key].items()])
+    header = ["outcome", "probability"]
+    rows = [[outcome, probability(p)] for outcome, p, _ in cut]
     if "stderr" in data:
-        pmf["stderr"] = [None if tail else data["stderr"][label] for label, _, tail in rows]
-    frames.append((title, pmf))
+        header.append("stderr")
+        for row, (label, _, tail) in zip(rows, cut):
+            row.append(None if tail else probability(data["stderr"][label]))
+    tables.append((title, header, rows))
     if "tiers" in data:
-        frames.append(("Tiers", pd.DataFrame({"tier": list(data["tiers"]),
-                                              "probability": list(data["tiers"].values())})))
+        tables.append(("Tiers", ["tier", "probability"],
+                       [[tier, probability(p)] for tier, p in data["tiers"].items()]))
     summary = {k: data[k] for k in ("p_pass", "mean", "p_actor", "mean_margin", "lost_mass") if k in data}
     if numbers:
         summary = {k: numbers.text(v) if k in _PROBABILITIES else
@@ -144,10 +147,17 @@ def _result_frames(data: dict, numbers: NumberFormat | None) -> list[tuple[str, 
         # The run that gave these numbers, so a table can be repeated: a left-out --seed is
         # fresh, and only the result knows it.
         summary.update({"trials": str(data["trials"]), "seed": str(data["seed"])})
-    frames.append(("Summary", pd.DataFrame({"quantity": list(summary), "value": list(summary.values())})))
-    if numbers:
-        frames = [(name, format_numbers(frame, numbers)) for name, frame in frames]
-    return frames
+    tables.append(("Summary", ["quantity", "value"], [[k, v] for k, v in summary.items()]))
+    return tables
+
+
+def _csv(header: list[str], rows: list[list]) -> str:
+    """One table as CSV: plain values, an empty cell for ``None``, a line end after each row
+    but the last."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(
+        [header, *([("" if v is None else v) for v in row] for row in rows)])
+    return buffer.getvalue().rstrip("\n")
 
 
 def check_out(args) -> None:
@@ -174,15 +184,15 @@ def emit(data: dict, fmt: str | None, out: str | None = None) -> None:
         return
     from tabulate import tabulate  # lazy: slow import
     blocks = []
-    for title, frame in _result_frames(data, None if fmt == "csv" else PMF_NUMBERS):
+    for title, header, rows in _result_tables(data, None if fmt == "csv" else PMF_NUMBERS):
         if fmt == "csv":
-            blocks.append(frame.to_csv(index=False).rstrip("\n"))
+            blocks.append(_csv(header, rows))
         else:
             # Tier labels are the data file's text: escaped, so "Miss | *bad*" stays one cell
             # and literal text (not emphasis, or an RST reference that fails the build).
             escape = md_escape if fmt == "md" else rst_escape
-            table = tabulate([[escape(str(v)) for v in row] for row in frame.values.tolist()],
-                             headers=[escape(str(c)) for c in frame.columns], disable_numparse=True,
+            table = tabulate([[escape(str(v)) for v in row] for row in rows],
+                             headers=[escape(c) for c in header], disable_numparse=True,
                              tablefmt="pipe" if fmt == "md" else "grid", stralign="left")
             heading = f"**{title}**" if fmt == "md" else f"{title}\n{'-' * len(title)}"
             blocks.append(f"{heading}\n\n{table}")
