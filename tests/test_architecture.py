@@ -16,7 +16,7 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 #: concurrent.futures and logging; _version: importlib.metadata, which reads the installed
 #: package's metadata).
 SLOW = ("pandas", "plotly", "numba", "pydantic", "IPython", "tabulate", "tqdm", "multiprocessing",
-        "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets")
+        "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets", "logging")
 SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep", "_version")
 
 

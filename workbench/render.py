@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from ._version import __version__
 from .errors import ParameterError, WorkbenchError
 from .limits import check_image_size
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
@@ -147,6 +146,7 @@ class Block:
         """A hash of the options, the package version, every data file's contents and the
         code of every mechanic written in Python (:func:`workbench.rules.content.content_key`):
         a cached result stays valid exactly as long as this key is unchanged."""
+        from ._version import __version__  # lazy: importlib.metadata (figures and caches only)
         digest = hashlib.sha256()
         digest.update(json.dumps([self.kind, self.system.id, sorted(self.options), __version__]).encode())
         for path in self.data_files():

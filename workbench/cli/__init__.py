@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import signal
 import sys
 from typing import NoReturn
@@ -21,7 +20,7 @@ from ._args import one_line
 
 #: Each command and the module of this package that registers and runs it, in the order
 #: ``workbench --help`` lists them.
-COMMANDS = {"systems": "_checks", "pmf": "_checks", "versus": "_checks", "table": "_docs",
+COMMANDS = {"systems": "_systems", "pmf": "_checks", "versus": "_checks", "table": "_docs",
             "ladder": "_ladder", "report": "_report", "sweep": "_sweep", "figure": "_figure",
             "render": "_render", "files": "_files"}
 
@@ -96,14 +95,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 # Libraries that drive the browser for images log their own warnings ("Browser is being
 # closed by watchdog"); the command says every failure itself, in one line.
 QUIET_LOGGERS = ("choreographer", "kaleido", "logistro")
+DRAWING = ("figure", "render", "report")
+"""The commands that may draw images (and so drive the browser)."""
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; its exit status (0, 1 for ``render --check`` finding stale pages, 2
     for bad input, 130 for Ctrl-C). Nothing but ``--help``/``--version`` and usage errors
     leave by ``SystemExit``."""
-    for name in QUIET_LOGGERS:
-        logging.getLogger(name).setLevel(logging.CRITICAL)
     written_before = len(files.replaced())
     try:
         words = sys.argv[1:] if argv is None else list(argv)
@@ -122,6 +121,10 @@ def main(argv: list[str] | None = None) -> int:
             if not hasattr(args, "params") or any(word.startswith("-") for word in leftover):
                 parser.error(f"unrecognized arguments: {' '.join(leftover)}")
             args.params = [*args.params, *leftover]
+        if args.command in DRAWING:
+            import logging  # lazy: logging (only the commands that draw need it)
+            for name in QUIET_LOGGERS:
+                logging.getLogger(name).setLevel(logging.CRITICAL)
         return int(args.run(args) or 0)
     except WorkbenchError as exc:
         print(f"workbench: error: {one_line(exc)}", file=sys.stderr)

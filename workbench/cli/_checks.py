@@ -1,4 +1,4 @@
-"""``workbench systems``, ``workbench pmf`` and ``workbench versus``."""
+"""``workbench pmf`` and ``workbench versus``: one check's distribution, one opposed check."""
 from __future__ import annotations
 
 import csv
@@ -6,10 +6,10 @@ import io
 import json
 
 from .. import validation
-from .._display import cut_tails
-from ..api import check, simulate, systems, versus
+from ..api import check, simulate, versus
 from ..errors import WorkbenchError
-from ..export.tables import NumberFormat, md_escape, rst_escape
+from ..export.layout import layout
+from ..export.tables import NumberFormat, cut_tails, md_escape, rst_escape
 from ..numbers import json_ready, round_sig
 from ._args import (FORMAT_RULE, FORMATS, checked_out_path, not_a_data_file, not_keywords,
                     output_format, parse_assignments, parse_quoted, write_text)
@@ -21,10 +21,6 @@ FORMAT_HELP = ("md or rst (percentages with two decimals; outcomes at either end
 
 
 def register(sub) -> None:
-    p = sub.add_parser("systems", help="list systems, their parameters, defaults and rule options")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.set_defaults(run=run_systems)
-
     p = sub.add_parser("pmf", help="distribution of one check (exact, or --simulate)")
     p.add_argument("system", help="system id or alias (uwr, hkrpg, fons, unnamed, arrata, "
                                   "erzahlspiel), a variant id, or a path to a .toml file")
@@ -50,67 +46,8 @@ def register(sub) -> None:
     p.set_defaults(run=run_versus)
 
 
-def _system_listing(sys_) -> dict:
-    return {
-        "id": sys_.id, "name": sys_.name, "aliases": list(sys_.aliases), "seed": sys_.seed,
-        "description": sys_.description, "collection": sys_.collection,
-        "statistics": list(sys_.statistic_names),
-        "parameters": {p.name: {"default": p.default, "allowed": p.allowed(), "help": p.help}
-                       for p in sys_.params.values() if not p.rule_option},
-        "rule_options": {p.name: {"default": p.default, "allowed": p.allowed(), "help": p.help}
-                         for p in sys_.params.values() if p.rule_option},
-        "ladder": [{"name": r.name, "settings": r.describe()} for r in sys_.ladder],
-    }
-
-
-def _as_typed(value) -> str:
-    """A default as it is typed on the command line: ``true``, not ``True``; unset, not ``None``."""
-    if value is None:
-        return "(not set)"
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-SECTIONS = (("systems", "Systems and what-if variants"), ("gallery", "Published games' core rolls "
-                                                                    "(the gallery, for comparison)"))
-
-
-def run_systems(args) -> int:
-    listing = [_system_listing(s) for s in systems()]
-    if args.format == "json":
-        print(json.dumps(listing, indent=2, ensure_ascii=False))
-        return 0
-    for collection, title in SECTIONS:
-        entries = [e for e in listing if (e["collection"] == "gallery") == (collection == "gallery")]
-        if entries:
-            print(f"== {title} ==\n")
-            _print_entries(entries)
-    return 0
-
-
-def _print_entries(listing: list[dict]) -> None:
-    for entry in listing:
-        alias = f" (alias: {', '.join(entry['aliases'])})" if entry["aliases"] else ""
-        print(f"{entry['id']}{alias}: {entry['name']}")
-        if entry["description"]:
-            print(f"  {entry['description']}")
-        for title in ("parameters", "rule_options"):
-            if entry[title]:
-                print(f"  {title.replace('_', ' ')}:")
-                # One column for "name = default", as wide as the longest, so the
-                # allowed values line up under each other.
-                heads = {name: f"{name} = {_as_typed(info['default'])}" for name, info in entry[title].items()}
-                width = max(map(len, heads.values()))
-                for name, info in entry[title].items():
-                    print(f"    {heads[name]:<{width}}  {info['allowed']}; {info['help']}")
-        if entry["ladder"]:
-            print("  ladder: " + "; ".join(f"{r['name']} ({r['settings']})" for r in entry["ladder"]))
-        if len(entry["statistics"]) > 1:
-            print("  statistics: " + ", ".join(entry["statistics"]))
-        print()
-
-
 #: Distributions in Markdown / RST: percentages with two decimals; tails that round to 0 at
-#: that precision are cut into one "< 0.01%" row (see workbench._display.cut_tails).
+#: that precision are cut into one "< 0.01%" row (see workbench.export.tables.cut_tails).
 PMF_NUMBERS = NumberFormat("percent", 2)
 _PROBABILITIES = ("p_pass", "p_actor", "lost_mass")
 
@@ -182,7 +119,6 @@ def emit(data: dict, fmt: str | None, out: str | None = None) -> None:
     if fmt == "json":
         write_text(json.dumps(data, ensure_ascii=False, indent=2), out)
         return
-    from tabulate import tabulate  # lazy: slow import
     blocks = []
     for title, header, rows in _result_tables(data, None if fmt == "csv" else PMF_NUMBERS):
         if fmt == "csv":
@@ -191,9 +127,8 @@ def emit(data: dict, fmt: str | None, out: str | None = None) -> None:
             # Tier labels are the data file's text: escaped, so "Miss | *bad*" stays one cell
             # and literal text (not emphasis, or an RST reference that fails the build).
             escape = md_escape if fmt == "md" else rst_escape
-            table = tabulate([[escape(str(v)) for v in row] for row in rows],
-                             headers=[escape(c) for c in header], disable_numparse=True,
-                             tablefmt="pipe" if fmt == "md" else "grid", stralign="left")
+            table = layout([escape(c) for c in header], [[escape(str(v)) for v in row] for row in rows],
+                           "pipe" if fmt == "md" else "grid")
             heading = f"**{title}**" if fmt == "md" else f"{title}\n{'-' * len(title)}"
             blocks.append(f"{heading}\n\n{table}")
     write_text("\n\n".join(blocks), out)

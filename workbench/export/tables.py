@@ -3,7 +3,8 @@ as reStructuredText, Markdown, CSV or HTML, for the docs.
 
 Exports happen in two steps: :func:`format_numbers` turns probabilities into text the way
 designers write them (``66.7%``, ``0.667``, ``2/3``), then :func:`render_table` lays the text
-out. tabulate draws the grid and pipe tables, pandas writes HTML (and a DataFrame's CSV; the
+out. tabulate draws the grid and pipe tables (plain ones are drawn the same way by
+:mod:`.layout` without loading it), pandas writes HTML (and a DataFrame's CSV; the
 csv module a Table's); the RST ``list-table`` and ``csv-table`` directives are a thin wrapper
 around library-rendered rows. A Table is written without loading pandas (except as HTML).
 
@@ -24,13 +25,15 @@ import math
 import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import WorkbenchError
 from ..numbers import fixed
+from ..results.distribution import possible_only
 from ..results.table import Table
+from .layout import layout
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd  # lazy: pandas
@@ -105,6 +108,61 @@ class NumberFormat:
         exact = abs(float(fraction) - value) <= 1e-12
         body = str(fraction.numerator) if fraction.denominator == 1 else str(fraction)
         return body if exact else "≈" + body
+
+
+def _as_number(outcome: Any) -> int | None:
+    if isinstance(outcome, (bool, np.bool_)):
+        return None
+    if isinstance(outcome, (int, np.integer)):
+        return int(outcome)
+    try:
+        return int(str(outcome))
+    except ValueError:
+        return None
+
+
+def cut_tails(outcomes, probabilities, resolution: float) -> list[tuple[str, float, bool]]:
+    """The rows a table shows for a distribution: ``(label, probability, is_tail)``.
+
+    Numeric outcomes at either end whose probabilities *together* stay below ``resolution``
+    (half the smallest step the table shows, see
+    :attr:`workbench.export.tables.NumberFormat.resolution`) become one row ``≤ k`` or
+    ``≥ k`` holding their total, which the table then writes as ``< 0.01%``; a tail of
+    outcomes that never happen is dropped. Labelled outcomes (narrative dice, tiers) are all
+    kept. The cut never changes which outcomes a reader can see as possible: the merged tail
+    says it is there. Of outcomes most of them impossible (totals far apart), only the
+    possible ones are shown (:func:`~workbench.results.distribution.possible_only`).
+
+    Example:
+        >>> cut_tails([0, 1, 2, 3, 4], [1e-9, 0.5, 0.3, 0.2 - 2e-9, 1e-9], 5e-5)
+        [('≤ 0', 1e-09, True), ('1', 0.5, False), ('2', 0.3, False), ('3', 0.199999998, False), ('≥ 4', 1e-09, True)]
+    """
+    probabilities = np.asarray(list(probabilities) if not isinstance(probabilities, np.ndarray)
+                               else probabilities, dtype=float)
+    possible = np.flatnonzero(probabilities)
+    if possible_only(len(possible), len(probabilities)):
+        # Totals far apart (a count times 1000): the impossible ones between them are not
+        # shown, or the table would be thousands of rows of 0%.
+        outcomes = list(outcomes)
+        outcomes, probabilities = [outcomes[i] for i in possible], probabilities[possible]
+    items = [(o, float(p)) for o, p in zip(outcomes, probabilities)]
+    numbers = [_as_number(o) for o, _ in items]
+    if resolution <= 0 or len(items) < 2 or any(n is None for n in numbers):
+        return [(str(o), p, False) for o, p in items]
+    low, low_mass = 0, 0.0
+    while low < len(items) - 1 and low_mass + items[low][1] < resolution:
+        low_mass += items[low][1]
+        low += 1
+    high, high_mass = len(items), 0.0
+    while high - 1 > low and high_mass + items[high - 1][1] < resolution:
+        high_mass += items[high - 1][1]
+        high -= 1
+    rows = [(str(o), p, False) for o, p in items[low:high]]
+    if low and low_mass > 0:
+        rows.insert(0, (f"≤ {numbers[low - 1]}", low_mass, True))
+    if high < len(items) and high_mass > 0:
+        rows.append((f"≥ {numbers[high]}", high_mass, True))
+    return rows
 
 
 def format_numbers(frame: "pd.DataFrame | Table", number_format: NumberFormat | None = None,
@@ -260,18 +318,15 @@ def render_table(frame: "pd.DataFrame | Table", fmt: str = "rst-grid",
     if fmt == "html":
         frame = text.frame() if isinstance(text, Table) else text
         return frame.to_html(index=False, border=0, classes="workbench-table", escape=True)
-    from tabulate import tabulate  # lazy: slow import
     if fmt == "text":
-        return tabulate(rows, headers=header, tablefmt="simple", disable_numparse=True,
-                        stralign="left")
+        return layout(header, rows, "simple")
     if fmt == "md":
-        return tabulate([[md_escape(v) for v in row] for row in rows], headers=[md_escape(h) for h in header],
-                        tablefmt="pipe", disable_numparse=True, stralign="left")
+        return layout([md_escape(h) for h in header], [[md_escape(v) for v in row] for row in rows],
+                      "pipe")
     escaped_header = [rst_escape(h) for h in header]
     escaped_rows = [[rst_escape(v) for v in row] for row in rows]
     if fmt == "rst-grid":
-        return tabulate(escaped_rows, headers=escaped_header, tablefmt="grid",
-                        disable_numparse=True, stralign="left")
+        return layout(escaped_header, escaped_rows, "grid")
     if fmt == "rst-list":
         body = []
         for row in [escaped_header, *escaped_rows]:
