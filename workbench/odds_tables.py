@@ -156,9 +156,10 @@ def _odds_by_pool(sys_: System, pool_sizes, condition: str | None, params: Mappi
         raise WorkbenchError(f"{sys_.id}: has no ladder, no pass and no tiers, so no table of "
                              "odds; allowed: a condition (--condition, e.g. \"total >= 10\"), or "
                              f"its distribution: workbench pmf {sys_.id}")
-    tiers = list(results[0].tiers.keys())
-    return _table([("Tier", tiers), *((head, [r.tiers[t] for t in tiers])
-                                      for head, r in zip(heads, results))])
+    shares = [dict(r.tiers.items()) for r in results]
+    tiers = list(shares[0])
+    return _table([("Tier", tiers), *((head, [share[t] for t in tiers])
+                                      for head, share in zip(heads, shares))])
 
 
 def difficulty_table(system: "str | System", pool_sizes: Iterable[int] | None = None,

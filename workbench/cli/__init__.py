@@ -77,7 +77,8 @@ class _Version(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         from .._version import __version__  # lazy: importlib.metadata (reads the package metadata)
-        parser.exit(message=f"workbench {__version__}\n")
+        sys.stdout.write(f"workbench {__version__}\n")
+        parser.exit()
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

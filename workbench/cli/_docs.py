@@ -57,8 +57,8 @@ def parse_pools(text: str, option: str = "--pools") -> list[int]:
 
 
 def _add_output_options(parser, formats_help: str, formats=TABLE_FORMATS) -> None:
-    parser.add_argument("--format", choices=formats, default=None,
-                        help=f"{formats_help}; {FORMAT_RULE}")
+    parser.add_argument("--format", choices=(*formats, "rst"), default=None, type=_rst_is_grid,
+                        help=f"{formats_help} (rst: rst-grid); {FORMAT_RULE}")
     numbers = parser.add_mutually_exclusive_group()
     numbers.add_argument("--percent", nargs="?", const="1", default=None, metavar="DIGITS",
                          help="probabilities as percentages (default, 1 decimal: 66.7%%); "
@@ -69,8 +69,15 @@ def _add_output_options(parser, formats_help: str, formats=TABLE_FORMATS) -> Non
     parser.add_argument("--out", default=None, metavar="FILE", help="write here instead of stdout")
 
 
+def _rst_is_grid(text: str) -> str:
+    """``--format rst`` (as ``pmf`` takes it) is the grid table."""
+    return "rst-grid" if text == "rst" else text
+
+
 def register(sub) -> None:
-    p = sub.add_parser("table", help="a system's difficulty ladder with P(pass) per pool size")
+    p = sub.add_parser("table", help="a system's odds by pool size: P(pass) at each rung of its "
+                                     "difficulty ladder; without a ladder, P(pass) (or each tier's "
+                                     "share)")
     p.add_argument("system", help="system id, alias, variant id or path to a .toml file")
     p.add_argument("params", nargs="*", metavar="NAME=VALUE", help="the character's other settings")
     p.add_argument("--pools", default=None,

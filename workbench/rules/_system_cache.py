@@ -171,7 +171,7 @@ def read(key: str) -> dict | None:
         payload = stored["payload"]
         if not all(name in payload for name in ("files", "named", "systems", "raw")):
             return None
-    except FileNotFoundError:
+    except OSError:   # none yet, or a cache folder that is no folder: the files are read
         return None
     except Exception:   # a corrupt or foreign store is never an error: the files are read
         STATS["ignored"] += 1
