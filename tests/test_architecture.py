@@ -13,11 +13,12 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 #: What a lazy import may load: libraries slow to import, and the package's own modules that
 #: load them (figures: plotly; kernels: numba; schema and mechanics: pydantic; sweep:
-#: concurrent.futures and logging; _version: importlib.metadata, which reads the installed
-#: package's metadata).
+#: concurrent.futures and logging; notation: lark; _version: importlib.metadata, which reads
+#: the installed package's metadata).
 SLOW = ("pandas", "plotly", "numba", "pydantic", "IPython", "tabulate", "tqdm", "multiprocessing",
-        "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets", "logging")
-SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep", "_version")
+        "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets", "lark",
+        "tomlkit", "logging")
+SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep", "notation", "_version")
 
 
 def test_lint_imports_keeps_every_contract():

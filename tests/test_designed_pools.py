@@ -114,9 +114,32 @@ def test_tiers_p_pass_and_versus_of_a_designed_system():
     assert vs.ties_to == "actor" and vs.p_actor == pytest.approx(vs.margin.at_least(0))
 
 
-def test_keep_with_other_dice_is_a_clear_error():
-    with pytest.raises(wb.WorkbenchError, match="d10 dice only"):
-        wb.check(VOCAB, d10=2, d6=1, best=1)
+def test_keep_beside_other_dice_keeps_only_its_own_type():
+    """Keeping the best d10 of two beside a d6 (exploding on 6, at most twice): the d6 stays
+    in the roll whatever the d10s show (it was refused before: one pool, one kept type)."""
+    d10 = (-1, 0, 0, 0, 0, 0, 1, 1, 1, 2)
+
+    def d6_chain(extra=0):   # (value, chance) of one d6 and what its 6s add
+        out = {}
+        for face in range(1, 7):
+            value = 1 if face >= 5 else 0
+            if face == 6 and extra < 2:
+                for more, chance in d6_chain(extra + 1).items():
+                    out[value + more] = out.get(value + more, 0) + chance / 6
+            else:
+                out[value] = out.get(value, 0) + 1 / 6
+        return out
+
+    expected: dict = {}
+    for a in d10:
+        for b in d10:
+            for value, chance in d6_chain().items():
+                total = max(max(a, b) + value, -1)           # the file's floor is -1
+                expected[total] = expected.get(total, 0) + chance / 100
+    found = wb.check(VOCAB, d10=1, d6=1, best=1).pmf
+    assert {int(o) for o in found.outcomes if found[int(o)] > 0} == set(expected)
+    for total, chance in expected.items():
+        assert found[total] == pytest.approx(chance, abs=1e-12)
 
 
 def test_simulation_agrees_with_exact_for_designed_pools():

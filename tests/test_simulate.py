@@ -242,7 +242,7 @@ def _reference_histogram(spec: PoolSpec, seed: int, trials: int) -> dict:
 def test_chunk_path_rolls_the_reference_dice(system, params):
     """The chunk kernel against the same draws decoded one die at a time in plain Python:
     identical counts per seed, Disaster flag included."""
-    spec = workbench.system(system).pool(**params)
+    spec = sim.sum_form(workbench.system(system).pool(**params))
     assert sim._kernel(spec)[0].__name__ == "chunk_histogram_blocks"
     trials = 4000
     raw = sim.simulate_raw(spec, trials, seed=31)

@@ -651,8 +651,10 @@ def iframe_height(block: Block) -> int:
 
 
 def figure_file_name(block: Block) -> str:
-    """A file name that changes whenever the figure would: ``<system>-<kind>-<key>.<ext>``."""
-    return f"{block.system.id}-{block.figure}-{block.cache_key()[:12]}.{block.output}"
+    """A file name that changes whenever the figure would: ``<system>-<kind>-<key>.<ext>``
+    (a one-line formula's characters that no file system takes, such as ``>``, as ``-``)."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", block.system.id).strip("-.") or "formula"
+    return f"{name}-{block.figure}-{block.cache_key()[:12]}.{block.output}"
 
 
 def write_figure_file(block: Block, folder: "str | os.PathLike") -> Path:

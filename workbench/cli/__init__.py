@@ -14,7 +14,7 @@ import sys
 from typing import NoReturn
 
 from .. import _startup, files
-from ..errors import WorkbenchError
+from ..errors import FormulaError, WorkbenchError
 from ..validation import RENAMED
 from ._args import one_line
 
@@ -22,7 +22,7 @@ from ._args import one_line
 #: ``workbench --help`` lists them.
 COMMANDS = {"systems": "_systems", "pmf": "_checks", "versus": "_checks", "table": "_docs",
             "ladder": "_ladder", "report": "_report", "sweep": "_sweep", "figure": "_figure",
-            "render": "_render", "files": "_files"}
+            "render": "_render", "files": "_files", "check-file": "_checkfile"}
 
 
 def command_modules(command: str | None = None) -> list:
@@ -98,6 +98,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 QUIET_LOGGERS = ("choreographer", "kaleido", "logistro")
 DRAWING = ("figure", "render", "report")
 """The commands that may draw images (and so drive the browser)."""
+ERROR = "workbench: error: "
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,7 +129,9 @@ def main(argv: list[str] | None = None) -> int:
                 logging.getLogger(name).setLevel(logging.CRITICAL)
         return int(args.run(args) or 0)
     except WorkbenchError as exc:
-        print(f"workbench: error: {one_line(exc)}", file=sys.stderr)
+        print(f"{ERROR}{one_line(exc)}", file=sys.stderr)
+        if isinstance(exc, FormulaError):   # a caret under the column of the formula named
+            print(" " * (len(ERROR) + exc.offset) + "^", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(interrupted_line(files.replaced()[written_before:]), file=sys.stderr)

@@ -49,6 +49,7 @@ from ..rules.scored import Outcomes, ScoredRoll
 from ..validation import fresh_seed  # noqa: F401  (the stateful simulators import it from here)
 from .evaluate import evaluate_roll
 from .exact import _die_chain
+from .forms import sum_form
 from .joint import JointDistribution
 from .raw import RawDistribution
 from .sampling import simulate_joint
@@ -84,6 +85,7 @@ def pack(spec: PoolSpec) -> tuple:
         >>> values.tolist(), explodes[0].tolist()[-1], counts.tolist(), rest
         ([[0, 0, 0, 0, 1, 1]], True, [3], [0, 1, 0, False, 0])
     """
+    spec = _summed(spec)
     groups = spec.groups
     widest = max((die.sides for die, _ in groups), default=1)
     values = np.zeros((max(len(groups), 1), widest), dtype=np.int64)
@@ -100,15 +102,26 @@ def pack(spec: PoolSpec) -> tuple:
             int(spec.floor) if has_floor else 0, has_floor, _KEEP_CODES[spec.keep])
 
 
+def _summed(spec) -> PoolSpec:
+    """The roll as the sum the dice-summing kernels roll (stateful play rolls only those)."""
+    pool = sum_form(spec)
+    if pool is None:
+        raise WorkbenchError("this roll reads more than the sum of its dice (counts or statistics); "
+                             "the dice-summing kernels cannot roll it")
+    return pool
+
+
 def check_work(trials: int, spec: "PoolSpec | RollSpec") -> None:
     """Refuse a run past the limits before any die is rolled: the dice rolled (each die with
     its expected explosion chain, through ``explode_into`` too; rerolls once more), the
     width of the histogram of totals, and the exact chains the histogram's range is read from.
     A roll with statistics (or scored in Python, or given outright) is drawn from its exact
     table, one number a check."""
-    if not isinstance(spec, PoolSpec):
+    pool = sum_form(spec)
+    if pool is None:
         ROLLED_DICE.check(float(trials), "simulate")
         return
+    spec = pool
     ROLLED_DICE.check(float(trials) * rolled_per_check(spec), "simulate")
     width = spread_of_totals(spec)
     if width > MAX_TOTALS:
@@ -137,6 +150,7 @@ def pack_general(spec: PoolSpec) -> tuple:
         >>> sides.tolist(), counts.tolist(), into.tolist(), limit.tolist()
         ([8, 6], [2, 0], [1, 1], [1, 0])
     """
+    spec = _summed(spec)
     rows = [die for die, _ in spec.groups]
     counts_of = [n for _, n in spec.groups]
     for die in list(rows):
@@ -248,6 +262,7 @@ def _kernel(spec: PoolSpec):
     the general face-table kernel. All have the signature
     ``(seed, first_block, block_count, block_size, trials, *args, low, hist, extremes)``.
     """
+    spec = _summed(spec)
     if not spec.plain:
         from ._kernels import pool  # lazy: numba
         return pool.histogram_blocks_general, pack_general(spec), spec
@@ -352,8 +367,10 @@ def simulate_raw(spec: "PoolSpec | RollSpec", trials: int = 1_000_000, seed: int
     seed = validation.seed("simulate", seed)
     check_work(trials, spec)
     progress = validation.optional_boolean("simulate", "progress", progress)
-    if not isinstance(spec, PoolSpec):
+    pool = sum_form(spec)
+    if pool is None:
         return _simulate_roll(spec, trials, seed, progress)
+    spec = pool
     kernel, args, binned = _kernel(spec)
     low, high = _histogram_range(binned)
     if progress is None:

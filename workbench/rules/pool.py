@@ -10,148 +10,21 @@ and whether it *explodes* (the same die type is rolled again and its value added
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
-import numpy as np
-
 from ..errors import WorkbenchError, shown
-from ..limits import MAX_DICE, MAX_FACE_VALUE, MAX_SIDES, MAX_TOTAL
+from ..limits import MAX_DICE, MAX_TOTAL
+from .dice import Die, HashedOnce, whole
 
 Keep = Literal["sum", "highest", "lowest"]
 
 
-class _HashedOnce:
-    """Mix-in for the frozen descriptions below: the hash is worked out on first use and kept
-    (the exact engine's memo hashes a pool on every check). Never pickled: a string's hash
-    differs between processes, so another process works it out again."""
-
-    __slots__ = ()
-
-    def __hash__(self) -> int:
-        found = self.__dict__.get("_hash")
-        if found is None:
-            found = self.__dict__["_hash"] = hash(tuple(getattr(self, f) for f in self._hashed))
-        return found
-
-    def __getstate__(self):
-        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_counting")}
+DieType = Die
+"""The same class as :class:`~workbench.rules.dice.Die` (its name in earlier versions)."""
 
 
 @dataclass(frozen=True)
-class DieType(_HashedOnce):
-    """One kind of die: per face (face 1 first) its value and whether it explodes.
-
-    An exploding face rolls one more die, of the type ``into`` (``None``: the same type),
-    whose value is added too; ``limit`` caps the extra dice one initial die can add
-    (0: no cap; the chain is followed as far as it goes).
-
-    Example:
-        >>> d6 = DieType.threshold("d6", sides=6, success_from=5)
-        >>> d6.values
-        (0, 0, 0, 0, 1, 1)
-    """
-
-    name: str
-    values: tuple[int, ...]
-    explodes: tuple[bool, ...] = ()
-    limit: int = 0
-    into: "DieType | None" = None
-    _hashed = ("name", "values", "explodes", "limit", "into")
-    __hash__ = _HashedOnce.__hash__
-
-    def __post_init__(self):
-        values = tuple(self.values) if isinstance(self.values, (tuple, list)) else None
-        if not values or len(values) > MAX_SIDES:
-            raise WorkbenchError(f"die {self.name!r}: values got {shown(self.values)}; allowed: a "
-                                 f"tuple of 1 to {MAX_SIDES} face values")
-        for face, value in enumerate(values, 1):
-            if not _whole(value) or abs(value) > MAX_FACE_VALUE:
-                raise WorkbenchError(f"die {self.name!r}: face {face} has value {shown(value)}; "
-                                     f"allowed: a whole number from -{MAX_FACE_VALUE:,} to "
-                                     f"{MAX_FACE_VALUE:,}")
-        object.__setattr__(self, "values", tuple(int(v) for v in values))
-        if not self.explodes:
-            object.__setattr__(self, "explodes", (False,) * len(self.values))
-        if not isinstance(self.explodes, (tuple, list)) or not all(
-                isinstance(flag, (bool, np.bool_)) for flag in self.explodes):
-            raise WorkbenchError(f"die {self.name!r}: explodes got {shown(self.explodes)}; "
-                                 "allowed: one True or False per face")
-        object.__setattr__(self, "explodes", tuple(bool(flag) for flag in self.explodes))
-        if len(self.explodes) != len(self.values):
-            raise WorkbenchError(f"die '{self.name}': {len(self.values)} face values but "
-                                 f"{len(self.explodes)} explode flags")
-        if not _whole(self.limit) or not 0 <= self.limit <= 100:
-            raise WorkbenchError(f"die '{self.name}': explode_limit got {shown(self.limit)}; "
-                                 "allowed: a whole number from 0 (no cap) to 100")
-        if self.into is not None and not isinstance(self.into, DieType):
-            raise WorkbenchError(f"die '{self.name}': into got {shown(self.into)}; allowed: a "
-                                 "DieType or None")
-        if all(self.explodes) and not self.limit and self.next is self:
-            raise WorkbenchError(f"die '{self.name}': every face explodes, so a roll never ends")
-
-    @property
-    def next(self) -> "DieType":
-        """The die an explosion rolls."""
-        return self if self.into is None else self.into
-
-    @property
-    def plain(self) -> bool:
-        """Explodes into itself without a cap (or never): what the simplest kernels handle."""
-        return self.into is None and not self.limit
-
-    @property
-    def sides(self) -> int:
-        return len(self.values)
-
-    @property
-    def fails(self) -> tuple[bool, ...]:
-        """Faces that are cancelling failures (value below zero)."""
-        return tuple(v < 0 for v in self.values)
-
-    @property
-    def counting_chance(self) -> float | None:
-        """For a counting die (every face adds 0 or 1, none explodes), the chance that it
-        adds 1; ``None`` for any other die. Worked out once (the exact engine asks on every
-        check) and never pickled, like the hash.
-
-        Example:
-            >>> DieType.threshold("d6", 6, 5).counting_chance, DieType("d", (0, 2)).counting_chance
-            (0.3333333333333333, None)
-        """
-        found = self.__dict__.get("_counting", False)
-        if found is False:
-            values = self.values
-            hits = values.count(1)
-            counting = True not in self.explodes and hits + values.count(0) == len(values)
-            found = self.__dict__["_counting"] = hits / len(values) if counting else None
-        return found
-
-    @classmethod
-    def threshold(cls, name: str, sides: int, success_from: int, fail_to: int = 0,
-                  explode_from: int = 0) -> "DieType":
-        """A counting die: faces >= ``success_from`` succeed, faces <= ``fail_to`` fail,
-        faces >= ``explode_from`` explode (0 means never)."""
-        return _threshold_die(cls, name, sides, success_from, fail_to, explode_from)
-
-
-def _whole(value) -> bool:
-    """A whole number (a numpy one too), not a bool, not 2.7."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-@lru_cache(maxsize=1024)
-def _threshold_die(cls, name, sides, success_from, fail_to, explode_from) -> DieType:
-    # Cached: curves and tables build the same few dice hundreds of times, and one shared
-    # (immutable) object also makes the exact engine's cache lookups cheaper.
-    values = tuple(1 if f >= success_from else (-1 if f <= fail_to else 0)
-                   for f in range(1, sides + 1))
-    explodes = tuple(bool(explode_from) and f >= explode_from for f in range(1, sides + 1))
-    return cls(name, values, explodes)
-
-
-@dataclass(frozen=True)
-class PoolSpec(_HashedOnce):
+class PoolSpec(HashedOnce):
     """Everything rolled for one check, as plain data.
 
     Attributes:
@@ -181,16 +54,20 @@ class PoolSpec(_HashedOnce):
     keep: Keep = "sum"
     kept: int | None = None
     _hashed = ("groups", "rerolls", "modifier", "floor", "keep", "kept")
-    __hash__ = _HashedOnce.__hash__
+    __hash__ = HashedOnce.__hash__
 
     def __post_init__(self):
         if not isinstance(self.groups, (tuple, list)) or not all(
                 isinstance(g, (tuple, list)) and len(g) == 2 for g in self.groups):
             raise WorkbenchError(f"pool groups got {shown(self.groups)}; allowed: (DieType, count) pairs")
         for die, n in self.groups:
-            if not isinstance(die, DieType):
-                raise WorkbenchError(f"pool groups: {shown(die)} is not a DieType")
-            if not _whole(n) or not 0 <= n <= MAX_DICE:
+            if not isinstance(die, Die):
+                raise WorkbenchError(f"pool groups: {shown(die)} is not a Die")
+            if die.count_names:
+                raise WorkbenchError(f"pool: die {die.name!r} scores counts "
+                                     f"({', '.join(die.count_names)}), which a PoolSpec (a sum of "
+                                     "values) would ignore; allowed: a RollSpec, which reads them")
+            if not whole(n) or not 0 <= n <= MAX_DICE:
                 raise WorkbenchError(f"pool: allowed at most {MAX_DICE} dice of {die.name!r}, a "
                                      f"whole number of them; got {shown(n)} dice")
         groups = tuple((die, int(n)) for die, n in self.groups if n > 0)
@@ -199,7 +76,7 @@ class PoolSpec(_HashedOnce):
             value = getattr(self, name)
             if value is None and name in ("floor", "kept"):
                 continue
-            if not _whole(value) or abs(value) > MAX_TOTAL:
+            if not whole(value) or abs(value) > MAX_TOTAL:
                 raise WorkbenchError(f"pool: {name} got {shown(value)}; allowed: a whole number "
                                      f"from -{MAX_TOTAL:,} to {MAX_TOTAL:,}")
             object.__setattr__(self, name, int(value))

@@ -27,107 +27,20 @@ Example:
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Mapping, Union
 
-from ..errors import WorkbenchError
+from ..errors import WorkbenchError, shown
+from ..limits import MAX_DICE, MAX_TOTAL
+from .dice import Die, Percentile, whole
+from ..validation import suggest
 from .expressions import Expression, ExpressionError, parse
 
 ORDERS = ("highest", "lowest", "middle")
 
-
-@dataclass(frozen=True)
-class Die:
-    """One die type: per face (face 1 first) its value, its named counts and explosions.
-
-    ``counts`` pairs a count's name with one score per face (``("ones", (1, 0, 0, 0, 0, 0))``).
-    An exploding face rolls one more die (of type ``into``; ``None``: the same) whose value
-    and counts are added to this die's; ``limit`` caps the extra dice (0: no cap).
-
-    Example:
-        >>> Die.numbered("d4", 4).values
-        (1, 2, 3, 4)
-    """
-
-    name: str
-    values: tuple[int, ...]
-    counts: tuple[tuple[str, tuple[int, ...]], ...] = ()
-    explodes: tuple[bool, ...] = ()
-    limit: int = 0
-    into: "Die | None" = None
-
-    def __post_init__(self):
-        object.__setattr__(self, "values", tuple(int(v) for v in self.values))
-        if not self.values:
-            raise WorkbenchError(f"die '{self.name}': needs at least one face")
-        counts = tuple((str(name), tuple(int(s) for s in scores)) for name, scores in
-                       (self.counts.items() if isinstance(self.counts, Mapping) else self.counts))
-        object.__setattr__(self, "counts", counts)
-        for name, scores in counts:
-            if len(scores) != len(self.values):
-                raise WorkbenchError(f"die '{self.name}': count {name!r} has {len(scores)} scores "
-                                     f"for {len(self.values)} faces; allowed: one per face")
-        if not self.explodes:
-            object.__setattr__(self, "explodes", (False,) * len(self.values))
-        object.__setattr__(self, "explodes", tuple(bool(e) for e in self.explodes))
-        if len(self.explodes) != len(self.values):
-            raise WorkbenchError(f"die '{self.name}': {len(self.values)} faces but "
-                                 f"{len(self.explodes)} explode flags")
-        if self.limit < 0:
-            raise WorkbenchError(f"die '{self.name}': explode_limit must be >= 0, got {self.limit}")
-        if all(self.explodes) and not self.limit and self.next is self:
-            raise WorkbenchError(f"die '{self.name}': every face explodes, so a roll never ends")
-
-    @classmethod
-    def numbered(cls, name: str, sides: int, **options) -> "Die":
-        """A die numbered 1 to ``sides`` (``counts``, ``explodes``... as keywords)."""
-        return cls(name, tuple(range(1, sides + 1)), **options)
-
-    @property
-    def next(self) -> "Die":
-        """The die an explosion rolls."""
-        return self if self.into is None else self.into
-
-    @property
-    def sides(self) -> int:
-        return len(self.values)
-
-    @property
-    def count_names(self) -> tuple[str, ...]:
-        """Counts this die scores, with those of the dice its explosions roll."""
-        names: list[str] = []
-        kind, seen = self, set()
-        while kind is not None and id(kind) not in seen:
-            seen.add(id(kind))
-            names += [name for name, _ in kind.counts if name not in names]
-            kind = kind.next if any(kind.explodes) else None
-        return tuple(names)
-
-
-@dataclass(frozen=True)
-class Percentile:
-    """A d100 roll read as a tens die (00-90) and a units die (0-9); 00 with 0 reads 100.
-
-    ``extra`` more tens dice are rolled with the same units die: bonus dice (``extra > 0``)
-    keep the lowest (best) result, penalty dice (``extra < 0``) the highest (worst).
-
-    Example:
-        >>> Percentile("d100", extra=1).values
-        (1, 100)
-    """
-
-    name: str = "d100"
-    extra: int = 0
-    counts: tuple = ()
-
-    @property
-    def values(self) -> tuple[int, int]:
-        """The lowest and highest result."""
-        return (1, 100)
-
-    @property
-    def count_names(self) -> tuple[str, ...]:
-        return ()
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""What a count or statistic may be called: expressions read it by name."""
 
 
 Dice = Union[Die, Percentile]
@@ -274,9 +187,106 @@ def before_total(stats) -> tuple[str, ...]:
     return tuple(early)
 
 
-Statistic = Union[Sum, Keep, Pick, Beats, Pairs, LargestSet, Sets, Derived]
+Statistic = Union[Sum, Keep, Pick, Beats, Pairs, LargestSet, Sets, Derived, "AllNegative"]
 RANKED = (Keep, Pick, Beats, Pairs, LargestSet, Sets)
 """Statistics that depend on how the dice rank (the rest are sums over dice)."""
+
+
+@dataclass(frozen=True)
+class KeptDice:
+    """Only some dice of one type stay in the roll: the ``take`` highest (``order=
+    "highest"``) or lowest dice of type ``dice``. The others are set aside before the total,
+    the counts and every statistic read the roll (advantage: roll two d20, keep the higher).
+
+    Example:
+        >>> KeptDice("d20", take=1, order="lowest")
+        KeptDice(dice='d20', take=1, order='lowest')
+    """
+
+    dice: str
+    take: int
+    order: str = "highest"
+
+
+@dataclass(frozen=True)
+class RerollFaces:
+    """After the roll, every die showing one of the given faces is rolled once more and the
+    new result counts: ``faces`` pairs a die type's name with the faces (numbers, 1 first)
+    rerolled. With a ``condition`` (over the first roll's total, counts and statistics), only
+    when it holds — a push: "when the roll has no success, reroll every die showing neither a
+    6 nor a 1". Dice that explode cannot be rerolled by face (they show a chain).
+
+    Example:
+        >>> RerollFaces((("d6", (2, 3, 4, 5)),), "sixes == 0").condition.names
+        ('sixes',)
+    """
+
+    faces: tuple[tuple[str, tuple[int, ...]], ...]
+    condition: Expression | str | None = None
+
+    def __post_init__(self):
+        pairs = self.faces.items() if isinstance(self.faces, Mapping) else self.faces
+        if not isinstance(pairs, (tuple, list, type({}.items()))) or not all(
+                isinstance(pair, (tuple, list)) and len(pair) == 2 for pair in pairs):
+            raise WorkbenchError(f"reroll faces got {shown(self.faces)}; allowed: (die name, faces) pairs")
+        faces = []
+        for name, numbers in pairs:
+            numbers = tuple(numbers) if isinstance(numbers, (tuple, list, set, frozenset)) else None
+            if numbers is None or not all(whole(f) and f >= 1 for f in numbers):
+                raise WorkbenchError(f"reroll faces of {name!r} got {shown(numbers)}; allowed: face "
+                                     "numbers, 1 and up")
+            faces.append((str(name), tuple(sorted(set(int(f) for f in numbers)))))
+        object.__setattr__(self, "faces", tuple(faces))
+        if isinstance(self.condition, str):
+            object.__setattr__(self, "condition", parse(self.condition))
+
+    def of(self, die_name: str) -> tuple[int, ...]:
+        """The faces of ``die_name`` rerolled (none: ``()``)."""
+        return next((faces for name, faces in self.faces if name == die_name), ())
+
+
+@dataclass(frozen=True)
+class RollAgain:
+    """The whole roll is rolled again and added while a condition holds on the newest roll:
+    "doubles add and roll over". Every statistic of the check (the total, the counts, each
+    statistic) is the sum of that statistic over the rolls made, as an exploding die's value
+    is its chain's sum; ``modifier``, ``floor`` and ``ceiling`` then apply to the summed total
+    once. ``limit``: most extra rolls (0: no cap; the exact engine follows the rolls until less
+    than 1e-12 of the probability is left, and reports that as lost).
+
+    Example:
+        >>> RollAgain("high == low").condition.names
+        ('high', 'low')
+    """
+
+    condition: Expression | str
+    limit: int = 0
+
+    def __post_init__(self):
+        if isinstance(self.condition, str):
+            object.__setattr__(self, "condition", parse(self.condition))
+        if not isinstance(self.condition, Expression):
+            raise WorkbenchError(f"roll again: condition got {shown(self.condition)}; allowed: a "
+                                 "condition such as \"high == low\"")
+        if not whole(self.limit) or not 0 <= self.limit <= 100:
+            raise WorkbenchError(f"roll again: limit got {shown(self.limit)}; allowed: a whole number "
+                                 "from 0 (no cap) to 100")
+
+
+@dataclass(frozen=True)
+class AllNegative:
+    """1 when the roll has dice and every die of the initial pool showed a negative face on
+    its first roll (a botch), else 0."""
+
+    name: str
+
+
+ALL_NEGATIVE = "all_negative"
+"""The statistic a data file with ``all_negative`` tiers reads them from."""
+
+
+STATISTICS = (Sum, Keep, Pick, Beats, Pairs, LargestSet, Sets, Derived, AllNegative)
+"""Every kind of statistic a roll may read."""
 
 
 @dataclass(frozen=True)
@@ -285,7 +295,7 @@ class RollSpec:
 
     Attributes:
         groups: ``(die, count)`` pairs (a :class:`Die` or :class:`Percentile`); die names
-            must differ.
+            must differ; at most 1000 dice in all.
         stats: the statistics besides the total and the counts, in order (a
             :class:`Derived` reads the total and the statistics before it).
         total: ``None`` for the sum of every die's value, else an expression (or a
@@ -293,13 +303,24 @@ class RollSpec:
             ``values``.
         modifier, floor, ceiling: added to the total, then the total is kept within them.
         values: parameter values that expressions read, as ``(name, value)`` pairs.
+        rerolls: after the roll, up to this many dice that *missed* (their value, with
+            their explosion chain, is 0) are rolled once more and the new result counts; the
+            first misses in the order of ``groups``.
+        kept: :class:`KeptDice`: only the highest or lowest dice of one type stay in the
+            roll (``None``: every die does).
+        reroll_faces: :class:`RerollFaces`: dice showing given faces are rolled once more,
+            always or when a condition over the roll holds (a push).
+        again: :class:`RollAgain`: the whole roll is rolled again and added while a condition
+            holds on the newest roll (doubles roll over).
 
-    Every count of any die is a statistic of its own: the sum over all dice rolled.
+    Every count of any die is a statistic of its own: the sum over all dice rolled (kept).
 
     Example:
         >>> d6 = Die.numbered("d6", 6)
         >>> RollSpec(((d6, 2),), stats=(Keep("best", take=1),), total="best").dice
         2
+        >>> RollSpec(((d6, 2),), kept=KeptDice("d6", 1, "lowest")).sum_only
+        True
     """
 
     groups: tuple[tuple[Dice, int], ...]
@@ -309,13 +330,28 @@ class RollSpec:
     floor: int | None = None
     ceiling: int | None = None
     values: tuple[tuple[str, int], ...] = field(default=())
+    rerolls: int = 0
+    kept: KeptDice | None = None
+    reroll_faces: RerollFaces | None = None
+    again: RollAgain | None = None
 
     def __post_init__(self):
-        groups = tuple((die, max(int(n), 0)) for die, n in self.groups)
+        groups = _checked_groups(self.groups)
         object.__setattr__(self, "groups", groups)
         values = tuple(sorted((str(k), _whole_value(k, v)) for k, v in
                               (self.values.items() if isinstance(self.values, Mapping) else self.values)))
         object.__setattr__(self, "values", values)
+        for name in ("modifier", "floor", "ceiling", "rerolls"):
+            number = getattr(self, name)
+            if number is None and name in ("floor", "ceiling"):
+                continue
+            if not whole(number) or abs(number) > MAX_TOTAL or (name == "rerolls" and number < 0):
+                low = 0 if name == "rerolls" else -MAX_TOTAL
+                raise WorkbenchError(f"roll: {name} got {shown(number)}; allowed: a whole number "
+                                     f"from {low:,} to {MAX_TOTAL:,}")
+            object.__setattr__(self, name, int(number))
+        if not isinstance(self.stats, (tuple, list)):
+            raise WorkbenchError(f"roll: stats got {shown(self.stats)}; allowed: a tuple of statistics")
         object.__setattr__(self, "stats", tuple(self.stats))
         names = [die.name for die, _ in groups]
         counts: list[str] = []
@@ -324,9 +360,83 @@ class RollSpec:
         object.__setattr__(self, "_counts", tuple(counts))  # read often: worked out once
         if len(set(names)) != len(names):
             raise WorkbenchError(f"a roll's die types need different names, got {names}")
+        for count in counts:
+            if not NAME.fullmatch(count):
+                raise WorkbenchError(f"count name got {shown(count)}; allowed: letters A-Z and a-z, "
+                                     "digits and _, not starting with a digit")
         if self.floor is not None and self.ceiling is not None and self.floor > self.ceiling:
             raise WorkbenchError(f"floor {self.floor} is above ceiling {self.ceiling}")
+        self._check_rerolls_and_kept()
         self._check_statistics(names)
+        self._check_reroll_faces()
+        self._check_again()
+
+    def _check_reroll_faces(self) -> None:
+        again = self.reroll_faces
+        if again is None:
+            return
+        if not isinstance(again, RerollFaces):
+            raise WorkbenchError(f"roll: reroll_faces got {shown(again)}; allowed: RerollFaces or None")
+        dice = {die.name: die for die, _ in self.groups}
+        for name, faces in again.faces:
+            die = dice.get(name)
+            if die is None:
+                raise WorkbenchError(f"roll: reroll faces of {name!r}, which the roll does not have; "
+                                     f"it has {', '.join(dice) or 'no dice'}")
+            if not isinstance(die, Die) or any(die.explodes):
+                raise WorkbenchError(f"roll: rerolling {name} dice by the face they show needs dice "
+                                     "that do not explode (an exploding die shows a chain)")
+            if faces and faces[-1] > die.sides:
+                raise WorkbenchError(f"roll: reroll face {faces[-1]} of {name}, which has faces 1 to "
+                                     f"{die.sides}")
+        if self.rerolls or self.kept is not None:
+            raise WorkbenchError("roll: rerolling dice by face does not combine with rerolls of "
+                                 "misses or kept dice (which roll would the other read?)")
+        if again.condition is not None:
+            self._check_condition(again.condition, "the reroll's condition")
+
+    def _check_again(self) -> None:
+        again = self.again
+        if again is None:
+            return
+        if not isinstance(again, RollAgain):
+            raise WorkbenchError(f"roll: again got {shown(again)}; allowed: RollAgain or None")
+        self._check_condition(again.condition, "the condition to roll again")
+
+    def _check_condition(self, expression: Expression, where: str) -> None:
+        """A condition over one roll: its total, counts, statistics and the parameters."""
+        known = ["total", *self.count_names, *(s.name for s in self.stats), *(name for name, _ in self.values)]
+        if expression.kind != "bool":
+            raise WorkbenchError(f"roll: {where} {expression.text!r} is a number, not a condition: "
+                                 "compare it")
+        _checked(expression, known, where)
+
+    def _check_rerolls_and_kept(self) -> None:
+        if self.rerolls and any(f and e for d, _ in self.groups if isinstance(d, Die)
+                                for f, e in zip(d.fails, d.explodes)):
+            raise WorkbenchError("rerolls do not combine with cancelling faces that explode "
+                                 "(whether such a die missed would depend on its whole chain)")
+        kept = self.kept
+        if kept is None:
+            return
+        if not isinstance(kept, KeptDice):
+            raise WorkbenchError(f"roll: kept got {shown(kept)}; allowed: KeptDice or None")
+        found = [(die, n) for die, n in self.groups if die.name == kept.dice]
+        if not found:
+            raise WorkbenchError(f"roll: kept dice {kept.dice!r} are not rolled; the roll has "
+                                 f"{', '.join(d.name for d, _ in self.groups) or 'no dice'}")
+        die, n = found[0]
+        if kept.order not in ("highest", "lowest"):
+            raise WorkbenchError(f"roll: kept order got {shown(kept.order)}; allowed: highest, lowest")
+        if not whole(kept.take) or not 0 <= kept.take <= n:
+            raise WorkbenchError(f"roll: kept take got {shown(kept.take)}; allowed: a whole number "
+                                 f"from 0 to {n} (the {kept.dice} dice rolled)")
+        if not isinstance(die, Die) or any(die.explodes):
+            raise WorkbenchError(f"roll: keeping the highest or lowest {kept.dice} dice needs dice "
+                                 "that do not explode (an exploding die's rank is its whole chain)")
+        if self.rerolls:
+            raise WorkbenchError("roll: rerolls of misses do not combine with keeping the highest "
+                                 "or lowest dice (which dice would a reroll replace?)")
 
     def _check_statistics(self, die_names: list[str]) -> None:
         counts = self.count_names
@@ -336,10 +446,13 @@ class RollSpec:
         object.__setattr__(self, "_scores", tuple(dict.fromkeys(
             s.score for s in self.stats if isinstance(s, (Sum, Keep)) and s.score not in scores)))
         for stat in self.stats:
+            if not isinstance(stat, STATISTICS):
+                raise WorkbenchError(f"a roll's statistics are {', '.join(t.__name__ for t in STATISTICS)}, "
+                                     f"got {type(stat).__name__}")
             where = f"statistic {stat.name!r}"
-            if not isinstance(stat, (Sum, Keep, Pick, Beats, Pairs, LargestSet, Sets, Derived)):
-                raise WorkbenchError(f"a roll's statistics are Sum, Keep, Pick, Beats, Pairs, "
-                                     f"LargestSet, Sets or Derived, got {type(stat).__name__}")
+            if not isinstance(stat.name, str) or not NAME.fullmatch(stat.name):
+                raise WorkbenchError(f"statistic name got {shown(stat.name)}; allowed: letters A-Z and "
+                                     "a-z, digits and _, not starting with a digit")
             if stat.name in taken or stat.name in parameters:
                 raise WorkbenchError(f"{where}: the name is already taken (by the total, a count, "
                                      "a parameter or another statistic)")
@@ -357,16 +470,15 @@ class RollSpec:
                                          f"{', '.join(scores)})") from None
             if isinstance(stat, (Keep, Pick)) and stat.order not in ORDERS:
                 raise WorkbenchError(f"{where}: order {stat.order!r}; allowed: {', '.join(ORDERS)}")
-            if isinstance(stat, Keep) and (stat.take < 0 or stat.skip < 0):
-                raise WorkbenchError(f"{where}: take and skip must be >= 0")
-            if isinstance(stat, Pick) and stat.position < 0:
-                raise WorkbenchError(f"{where}: position must be >= 0")
+            for part, low in (("take", 0), ("skip", 0), ("position", 0), ("size", 1)):
+                number = getattr(stat, part, None) if not isinstance(stat, Derived) else None
+                if number is not None and (not whole(number) or not low <= number <= MAX_DICE):
+                    raise WorkbenchError(f"{where}: {part} got {shown(number)}; allowed: a whole "
+                                         f"number from {low} to {MAX_DICE}")
             if isinstance(stat, Pairs) and stat.ties not in ("dice", "against"):
                 raise WorkbenchError(f"{where}: ties {stat.ties!r}; allowed: dice, against")
             if isinstance(stat, LargestSet) and stat.report not in ("size", "value"):
                 raise WorkbenchError(f"{where}: report {stat.report!r}; allowed: size, value")
-            if isinstance(stat, Sets) and stat.size < 1:
-                raise WorkbenchError(f"{where}: size must be >= 1")
             if isinstance(stat, Derived):
                 known = [name for name in taken if name != "value"]
                 object.__setattr__(stat, "expression", _checked(stat.expression, [*known, *parameters], where))
@@ -409,18 +521,56 @@ class RollSpec:
         """The joint distribution's columns: the total, the counts, then ``stats``."""
         return ("total", *self.count_names, *(s.name for s in self.stats))
 
+    @property
+    def sum_only(self) -> bool:
+        """Whether the roll is a sum of its dice's values and nothing else is read from it:
+        no counts, statistics, total expression, ceiling or percentile dice. Such a roll is
+        what the engine's fast paths (closed forms, convolutions) compute."""
+        return (not self.stats and self.total is None and self.ceiling is None and not self._counts
+                and self.reroll_faces is None and self.again is None
+                and all(isinstance(die, Die) for die, _ in self.groups))
+
+
+def _checked_groups(given) -> tuple:
+    if not isinstance(given, (tuple, list)) or not all(
+            isinstance(g, (tuple, list)) and len(g) == 2 for g in given):
+        raise WorkbenchError(f"roll groups got {shown(given)}; allowed: (die, count) pairs")
+    groups = []
+    for die, n in given:
+        if not isinstance(die, (Die, Percentile)):
+            raise WorkbenchError(f"roll groups: {shown(die)} is not a Die or a Percentile")
+        if not whole(n) or not 0 <= n <= MAX_DICE:
+            raise WorkbenchError(f"roll: {shown(n)} dice of {die.name!r}; allowed: a whole number "
+                                 f"from 0 to {MAX_DICE}")
+        groups.append((die, int(n)))
+    rolled = sum(n for _, n in groups)
+    if rolled > MAX_DICE:
+        raise WorkbenchError(f"roll: {rolled} dice; allowed: at most {MAX_DICE} dice in one roll")
+    return tuple(groups)
+
 
 def _whole_value(name, value) -> int:
     if isinstance(value, bool):
         return int(value)
-    if not isinstance(value, int):
+    if not whole(value) or abs(value) > MAX_TOTAL:
         raise WorkbenchError(f"parameter {name!r} is read by an expression, so it needs a whole "
-                             f"number or true/false, got {value!r}")
-    return value
+                             f"number from {-MAX_TOTAL:,} to {MAX_TOTAL:,} or true/false, got "
+                             f"{shown(value)}")
+    return int(value)
 
 
 def _checked(expression: Expression, known, where: str) -> Expression:
-    try:
-        return parse(expression.text, known=known, want="whole")
-    except ExpressionError as exc:
-        raise WorkbenchError(f"{where}: {exc}") from None
+    """``expression`` (parsed already: a word choice compared with a word is read as its
+    position) checked for a whole number over the names ``known``."""
+    known = list(known)
+    problem = None
+    for name in expression.names:
+        if name not in known:
+            problem = (f"unknown name {name!r}{suggest(name, known)}; names here: "
+                       f"{', '.join(known) or '(none)'}")
+            break
+    if problem is None and expression.kind == "fraction" and not where.startswith("the "):
+        problem = "may not be whole: '/' divides exactly; use // to round down"
+    if problem is not None:
+        raise WorkbenchError(f"{where}: {ExpressionError(expression.text, problem)}")
+    return expression

@@ -1,4 +1,4 @@
-"""Burn (Unnamed System, RULES.md §3): pushing a Trait or Aspect now, weaker until rest.
+"""Burn (Unnamed System): pushing a Trait or Aspect now, weaker until rest.
 
 The model, per check of a scene:
 
