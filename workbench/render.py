@@ -32,8 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from .errors import ParameterError, WorkbenchError
 from .limits import check_image_size
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
-from .analysis import pool_bounds, pools_for, typical_pool
-from .ladders import ladder_table, pool_label, solve_ladder
+from .analysis import pool_bounds, pool_label, pools_for, typical_pool
 from .odds_tables import column_knob, difficulty_rows, overridden_setting
 from .rules.content import content_key
 from .rules.registry import get_system
@@ -527,6 +526,7 @@ def table_frame(block: Block) -> "pd.DataFrame | Table":
         return table
     if block.kind != "ladder":
         raise WorkbenchError(f"a {block.kind} block has no table")
+    from .ladders import ladder_table, solve_ladder  # lazy: ladders (only ladder blocks solve)
     if block.want is None:
         frame = ladder_table(block.system, list(block.pools), block.rungs and list(block.rungs),
                              condition=block.condition, **params)
@@ -617,6 +617,7 @@ def _draw(block: Block, figures, params, pools, rungs, entry):
     if block.figure == "difference":
         return figures.difference_figure(entry, block.base, pools=pools, rungs=rungs)
     if block.want is not None:
+        from .ladders import solve_ladder  # lazy: ladders (the solver)
         try:
             solution = solve_ladder(block.system, block.want, block.pool, condition=block.condition,
                                     **params)

@@ -30,7 +30,6 @@ import stat
 import sys
 import threading
 import time
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -150,6 +149,7 @@ def _read(path: Path, raw: bytes | None = None) -> dict[str, Any]:
         text = raw.decode("utf-8-sig")  # a byte-order mark at the start is fine
     except UnicodeDecodeError as exc:
         raise DataFileError(path, "(file)", f"is not UTF-8 text (byte {exc.start})") from None
+    import tomllib  # lazy: tomllib (a system read back from the cache parses no file)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
