@@ -184,6 +184,14 @@ def test_blocks_refuse_a_setting_the_pools_override(kind, options, option):
     assert "shows that pool alone" in caught.value.allowed
 
 
+def test_the_figure_command_names_its_own_option(tmp_path, capsys):
+    assert main(["figure", "uwr", "dice=5", "--pools", "1-4", "--out", str(tmp_path / "c.html")]) == 2
+    err = capsys.readouterr().err
+    assert err == ("workbench: error: parameter 'dice' got '5'; allowed: no dice here: the pool "
+                   "axis steps through dice (--pools 1-4); --pools 5 shows that pool alone\n")
+    assert not (tmp_path / "c.html").exists()
+
+
 def test_blocks_keep_a_pool_setting_where_it_is_read():
     assert dict(parse_block("figure", "uwr", {"dice": "5", "kind": "check"}).params)["dice"] == "5"
     assert parse_block("ladder", "uwr", {"dice": "5", "want": "Easy=0.9"}).pool == 5

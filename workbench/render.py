@@ -507,23 +507,20 @@ def _default_alt(sys_: "System", out: Mapping[str, Any]) -> str:
 # ------------------------------------------------------------------------------ tables
 
 
-def table_frame(block: Block) -> "pd.DataFrame | Table":
+def table_frame(block: Block) -> "pd.DataFrame":
     """The numbers of a ``table`` or ``ladder`` block, as floats (before formatting).
 
-    ``table``: the system's odds table, as ``workbench table`` prints it (plain rows, a
-    :class:`~workbench.results.table.Table`: no pandas).
+    ``table``: the system's odds table, as ``workbench table`` prints it.
     ``parameters``: the system's parameters and rule options, defaults and allowed values.
     ``ladder``: the ladder's P(pass) per rung and pool size; with ``want``, the solved ladder
     (``show=solution``: wanted against achieved; ``show=pools``: across pool sizes).
+    :func:`table_rows` gives a table block's numbers without pandas.
     """
     params = block.param_dict
     if block.kind == "parameters":
         return parameters_frame(block.system)
     if block.kind == "table":
-        table = difficulty_rows(block.system, list(block.pools), condition=block.condition, **params)
-        if block.rungs is not None:
-            table = table.where("Difficulty", block.rungs)
-        return table
+        return table_rows(block).frame()
     if block.kind != "ladder":
         raise WorkbenchError(f"a {block.kind} block has no table")
     from .ladders import ladder_table, solve_ladder  # lazy: ladders (only ladder blocks solve)
@@ -540,6 +537,17 @@ def table_frame(block: Block) -> "pd.DataFrame | Table":
     table = solution.table()[["rung", "setting", "wanted", "achieved", "reachable"]]
     table["reachable"] = table["reachable"].map({True: "yes", False: "no"})
     return table
+
+
+def table_rows(block: Block) -> "pd.DataFrame | Table":
+    """A block's table as :func:`table_frame` gives it, but a ``table`` block's as plain rows
+    (a :class:`~workbench.results.table.Table`, no pandas): what the command line, the
+    Markdown route and the directive print."""
+    if block.kind == "table":
+        table = difficulty_rows(block.system, list(block.pools), condition=block.condition,
+                                **block.param_dict)
+        return table.where("Difficulty", block.rungs) if block.rungs is not None else table
+    return table_frame(block)
 
 
 def parameters_frame(system: "str | System") -> "pd.DataFrame":
@@ -574,7 +582,7 @@ def _pool_headed(block: Block, frame: "pd.DataFrame") -> "pd.DataFrame":
 
 def table_cells(block: Block) -> tuple[list[str], list[list[str]]]:
     """Header and rows of a table block as the text a reader sees (numbers formatted)."""
-    text = format_numbers(table_frame(block), block.numbers)
+    text = format_numbers(table_rows(block), block.numbers)
     rows = text.rows if isinstance(text, Table) else text.values.tolist()
     return [str(c) for c in text.columns], [[str(v) for v in row] for row in rows]
 
