@@ -274,6 +274,21 @@ def test_chunk_kernel_matches_the_reference_on_any_faces(faces, count):
     assert seen == reference_counts(77, 3, 2000, faces, count)
 
 
+def test_the_chunk_reference_generators_give_the_published_outputs():
+    """The reference's SplitMix64 and xoshiro256** (written from their papers, not from the
+    engine) against the outputs their authors' code gives: SplitMix64 from 1234567, and
+    xoshiro256** from the state words 1, 2, 3, 4."""
+    from _chunk_reference import splitmix64, xoshiro256ss
+
+    words = splitmix64(1234567)
+    assert [next(words) for _ in range(5)] == [
+        6457827717110365317, 3203168211198807973, 9817491932198370423, 4593380528125082431,
+        16408922859458223821]
+    words = xoshiro256ss([1, 2, 3, 4])
+    assert [next(words) for _ in range(6)] == [
+        11520, 0, 1509978240, 1215971899390074240, 1216172134540287360, 607988272756665600]
+
+
 def test_chunk_tables_hold_every_roll_once():
     """A chunk table is an enumeration: its totals are the exact convolution of the dice."""
     from workbench.engine._kernels.chunks import chunk_tables

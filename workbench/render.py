@@ -618,6 +618,9 @@ def _draw(block: Block, figures, params, pools, rungs, entry):
         return knob_figure(block.system, block.knob, block.levels, **params)
     if block.figure == "curve" and block.compare:  # one panel per system: rungs differ by system
         return figures.curve_panels([entry, *block.compare], pools=pools)
+    if block.figure == "curve" and not block.system.pool_parameter:
+        # One die: no pool to draw curves along; its rungs' odds as bars.
+        return figures.ladder_figure(block.system, rungs=rungs, **params)
     if block.figure == "curve":
         return figures.curve_figure([entry], pools=pools, rungs=rungs)
     if block.figure == "check":

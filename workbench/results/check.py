@@ -35,9 +35,9 @@ class CheckResult(RichResult):
         lost_mass: probability cut off from explosion chains (exact), 0 for simulations.
         method: ``"exact"`` or ``"simulate"``.
         trials, seed: for simulations.
-        stats: for a system with counts or statistics, each one's distribution by name (the
-            total's too); else ``None``.
-        joint: for such a system, the statistics together (:class:`~.joint.Joint`).
+
+    ``stats`` and ``joint`` (below) give a system's counts and statistics, each by name and
+    all together.
     """
 
     system: str
