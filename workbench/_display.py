@@ -48,7 +48,7 @@ from .rules.registry import get_system
 TABLE_ROWS = 15  # rows an HTML table shows before saying how many more to_frame() has
 TEXT_OUTCOMES = 12  # outcomes the text repr lists
 _PROBABILITY_NAME = re.compile(r"^(p_|pass|probability$|cumulative$|stderr$|without$|with$|"
-                               r"any YES$|P\(|\d+ dic?e$)|share$|^wanted$|^achieved$")
+                               r"any YES$|P\(|\d+ dic?e$)|share$|^(wanted|achieved)( P\(.*\))?$")
 
 
 def _percent_resolution() -> float:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple
 
-from .analysis import curve_rows, default_pool_sizes, pool_label, pool_size_list
+from .analysis import (curve_rows, default_pool_sizes, pool_label, pool_size_list,
+                       probability_header, shown_probability)
 from .api import check
 from .errors import WorkbenchError
 from .results.table import Table
@@ -105,6 +106,8 @@ def difficulty_rows(system: "str | System", pool_sizes: Iterable[int] | None = N
         (('Difficulty', 'Example', 'Setting', '2 dice'), 0.75)
     """
     sys_ = get_system(system)
+    if condition is not None:
+        sys_.condition(condition)   # one rule, before any work (labels: refused)
     if not sys_.ladder:
         return _odds_by_pool(sys_, pool_sizes, condition, params)
     head = [("Difficulty", [r.name for r in sys_.ladder])]
@@ -117,7 +120,7 @@ def difficulty_rows(system: "str | System", pool_sizes: Iterable[int] | None = N
             result = check(sys_, **sys_.with_rung(rung, **params))
             row = _shares_without_pool(sys_, result)
             if condition:
-                row[f"P({condition})"] = result.probability(condition)
+                row[shown_probability(condition)] = result.probability(condition)
             else:
                 row["any YES" if sys_.outcome_labels else "P(pass)"] = result.p_pass
             shares.append(row)
@@ -128,8 +131,8 @@ def difficulty_rows(system: "str | System", pool_sizes: Iterable[int] | None = N
     cells = {(row["rung"], row["pool"]): row["p_pass"]
              for row in curve_rows(sys_, sizes, condition=condition, **params)}
     quality = sys_.resolve(**params).get("quality")
-    body = [(pool_label(sys_, n, quality), [cells[rung.name, n] for rung in sys_.ladder])
-            for n in sizes]
+    body = [(probability_header(pool_label(sys_, n, quality), condition),
+             [cells[rung.name, n] for rung in sys_.ladder]) for n in sizes]
     return _table([*head, *body])
 
 
@@ -149,8 +152,8 @@ def _odds_by_pool(sys_: System, pool_sizes, condition: str | None, params: Mappi
     chances = [row["p_pass"] for row in curve_rows(sys_, sizes if knob else [1],
                                                    condition=condition, **params)]
     if condition is not None or chances[0] is not None:
-        name = f"P({condition})" if condition else "P(pass)"
-        return _table([("Chance", [name]), *((head, [value]) for head, value in zip(heads, chances))])
+        return _table([("Chance", [shown_probability(condition)]),
+                       *((head, [value]) for head, value in zip(heads, chances))])
     results = [check(sys_, **(dict(params, **{knob: n}) if knob else params)) for n in sizes]
     if results[0].tiers is None:
         raise WorkbenchError(f"{sys_.id}: has no ladder, no pass and no tiers, so no table of "

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ..analysis import pool_bounds
-from ..errors import WorkbenchError
+from ..errors import ParameterError, WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
 from ..odds_tables import column_knob, difficulty_rows, difficulty_table, overridden_setting
 from ..limits import MAX_TABLE_POOL
@@ -109,8 +109,21 @@ LADDER_OPTIONS = {"want": "--want {value!r}", "pool": "--pool {value}", "pools":
                   "tolerance": "--tolerance {value}", "condition": "--condition {value!r}"}
 
 
+def _checked_condition(system: str, text: str | None) -> None:
+    """``--condition``, checked before any work and named as the option (not "parameter
+    'condition'"): one rule with every other surface (:meth:`System.condition`)."""
+    if text is None:
+        return
+    try:
+        get_system(system).condition(text)
+    except ParameterError as exc:
+        raise WorkbenchError(f"--condition got {text!r}; allowed: {exc.allowed}") from None
+
+
 def run_table(args) -> int:
     args.format = output_format(args.format, args.out, TABLE_FORMATS)
+    _checked_condition(args.system, args.condition)
+    _checked_condition(args.system, args.condition)
     numbers = number_format_of(args)
     if args.out is not None:
         checked_out_path(args.out)
@@ -140,5 +153,3 @@ def run_table(args) -> int:
     table = difficulty_rows(args.system, pools, condition=args.condition, **params)
     write_text(render_table(table, args.format, numbers), args.out)
     return 0
-
-

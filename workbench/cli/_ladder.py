@@ -5,7 +5,7 @@ import json
 import sys
 
 from .. import validation
-from ..analysis import pools_for, typical_pool
+from ..analysis import pools_for, probability_header, shown_probability, typical_pool
 from ..errors import WorkbenchError
 from ..export.tables import render_table
 from ..ladders import difficulty_knobs, pool_label, pools_text, solve_ladder
@@ -13,7 +13,7 @@ from ..rules.registry import get_system
 from ._args import (checked_out_path, not_a_data_file, not_keywords, output_format,
                     parse_assignments, whole_number, write_text)
 from ._docs import (LADDER_FORMATS, LADDER_OPTIONS, MAX_POOL, _add_output_options,
-                    number_format_of, parse_pools)
+                    _checked_condition, number_format_of, parse_pools)
 
 
 def register(sub) -> None:
@@ -111,6 +111,7 @@ def _order_sentence(solution, fmt: str) -> str:
 
 def run_ladder(args) -> int:
     args.format = output_format(args.format, args.out, LADDER_FORMATS)
+    _checked_condition(args.system, args.condition)
     numbers = number_format_of(args)
     params = parse_assignments(args.params)
     not_keywords(args.system, params, "ladder", LADDER_OPTIONS, solve_ladder)
@@ -147,15 +148,18 @@ def run_ladder(args) -> int:
             frame["reachable"] = frame["reachable"].map({True: "yes", False: "no"})
             if not frame["note"].astype(bool).any():
                 frame = frame.drop(columns="note")
-            blocks.append(render_table(frame, args.format, numbers, title="Solved ladder"))
+            of = "" if solution.condition is None else f", {shown_probability(solution.condition)}"
+            blocks.append(render_table(frame, args.format, numbers, title="Solved ladder" + of))
             if args.format != "csv":
                 blocks.append(_order_sentence(solution, args.format))
         if show in ("both", "pools") and solution.pool is not None:  # one die: no pool sizes
             table = solution.across_pools(across)
             if len(table.columns) == len(across):  # pool sizes as designers write them: B3, 3d6
-                table.columns = [pool_label(args.system, n, quality) for n in across]
+                table.columns = [probability_header(pool_label(args.system, n, quality),
+                                                    solution.condition) for n in across]
+            of = "" if solution.condition is None else f", {shown_probability(solution.condition)}"
             blocks.append(render_table(table, args.format, numbers,
-                                       title="Solved ladder across pool sizes"))
+                                       title="Solved ladder across pool sizes" + of))
         write_text("\n\n".join(blocks), args.out)
     for rung in solution.rungs:
         if rung.note:

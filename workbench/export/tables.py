@@ -191,7 +191,9 @@ def format_numbers(frame: "pd.DataFrame | Table", number_format: NumberFormat | 
     out = flat.astype(object)
     for column in chosen:
         out[column] = [number_format.text(v) for v in flat[column]]
-    return out.astype(str).replace({"None": "", "nan": ""})
+    # Empty where nothing is (None, NaN); a rung *named* "None" or "nan" keeps its name.
+    missing = out.isna()
+    return out.astype(str).mask(missing, "")
 
 
 def _table_text(table: Table, number_format: NumberFormat, columns=None) -> Table:
