@@ -78,8 +78,8 @@ class _Browser:
         self._pending = None
         try:
             self._wait(self._start(options), PATIENCE)
-        except BaseException:
-            self._stop_loop()
+        except BaseException:   # it could not start, or Ctrl-C while it starts: let it finish
+            self.close()        # starting, then close it (its profile folder removed with it)
             raise
 
     async def _start(self, options: dict[str, Any]) -> None:
@@ -107,7 +107,19 @@ class _Browser:
             self._stop_loop()
 
     def _stop_loop(self) -> None:
+        """Stop the loop after cancelling what still runs on it (a browser that failed to
+        start leaves its watchdog waiting), so closing it leaves no task pending."""
+        with contextlib.suppress(BaseException):
+            asyncio.run_coroutine_threadsafe(_cancel_the_rest(), self._loop).result(PATIENCE)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(PATIENCE)
         if not self._thread.is_alive():
             self._loop.close()
+
+
+async def _cancel_the_rest() -> None:
+    """Cancel every other task of the running loop and wait until they have ended."""
+    tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
