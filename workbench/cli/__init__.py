@@ -22,7 +22,7 @@ from ._args import one_line
 #: ``workbench --help`` lists them.
 COMMANDS = {"systems": "_systems", "pmf": "_checks", "versus": "_checks", "table": "_docs",
             "ladder": "_ladder", "report": "_report", "sweep": "_sweep", "figure": "_figure",
-            "render": "_render", "files": "_files", "check-file": "_checkfile"}
+            "render": "_render", "share": "_share", "files": "_files", "check-file": "_checkfile"}
 
 
 def command_modules(command: str | None = None) -> list:
