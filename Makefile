@@ -33,6 +33,8 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_stateful
 	$(BIN)/python -m benchmarks.bench_sweep
 	$(BIN)/python -m benchmarks.bench_widgets
+	$(BIN)/python -m benchmarks.bench_cli
+	$(BIN)/python -m benchmarks.bench_figures
 
 clean:
 	rm -rf $(VENV)

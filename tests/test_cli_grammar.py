@@ -29,9 +29,14 @@ def test_stat_shorthand_in_pmf_and_versus(capsys):
         wb.versus("arrata", {"quality": "A", "dice": 5}, {"dice": 3}).p_actor)
 
 
-def test_stat_shorthand_in_table_sets_the_quality_over_the_pools(capsys):
-    code, out, err = run(capsys, "table", "arrata", "stat=A5", "--pools", "2-3", "--format", "csv",
-                          "--digits", "6")
+def test_stat_shorthand_in_table_is_refused_the_columns_are_the_pools(capsys):
+    # stat=A5 sets the quality and 5 dice; the columns would override the 5 without a word.
+    code, out, err = run(capsys, "table", "arrata", "stat=A5", "--pools", "2-3", "--format", "csv")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert ("stat=A5 sets dice, which the table's columns step through (--pools 2-3); allowed: "
+            "--pools 5 for that pool alone, without stat=A5 (with quality=A instead)") in err
+    code, out, err = run(capsys, "table", "arrata", "quality=A", "--pools", "2-3", "--format", "csv",
+                         "--digits", "6")
     assert code == 0, err
     header, ob1 = out.splitlines()[:2]
     assert header.split(",")[-2:] == ["A2", "A3"]
@@ -63,8 +68,12 @@ def test_stat_shorthand_in_figure_and_sweep(capsys, tmp_path):
 
 
 def test_stat_shorthand_in_rulebook_blocks():
-    block = parse_block("table", "arrata", {"stat": "A5", "pools": "3"})
-    assert dict(block.params) == {"quality": "A", "dice": "5"}
+    with pytest.raises(BlockOptionError) as caught:   # its 5 dice: what the columns step through
+        parse_block("table", "arrata", {"stat": "A5", "pools": "3"})
+    assert str(caught.value) == ("option 'stat' got 'A5'; allowed: no dice here: the columns step "
+                                 "through dice (pools=3); pools=5 shows that pool alone, with "
+                                 "quality=A instead of stat=A5")
+    block = parse_block("table", "arrata", {"quality": "A", "pools": "3"})
     header, rows = table_cells(block)
     assert header[-1] == "A3"
     ladder = parse_block("ladder", "arrata", {"stat": "A5", "want": "Normal=0.8"})

@@ -93,13 +93,15 @@ def test_every_bad_out_is_one_line_before_any_work(capsys, place, writer, monkey
     # No work may start: the functions that compute are replaced by ones that fail loudly.
     import workbench.cli._docs as docs
     import workbench.cli._figure as figure
+    import workbench.cli._ladder as ladder_cli
+    import workbench.cli._report as report_cli
     import workbench.cli._sweep as sweep_cli
 
     def no_work(*args, **kwargs):
         raise AssertionError("work started before --out was checked")
-    monkeypatch.setattr(docs, "difficulty_table", no_work)
-    monkeypatch.setattr(docs, "solve_ladder", no_work)
-    monkeypatch.setattr(docs, "build_report", no_work)
+    monkeypatch.setattr(docs, "difficulty_rows", no_work)
+    monkeypatch.setattr(ladder_cli, "solve_ladder", no_work)
+    monkeypatch.setattr(report_cli, "build_report", no_work)
     monkeypatch.setattr(figure, "build_figure", no_work)
     monkeypatch.setattr(sweep_cli, "sweep", no_work)
     targets = bad_targets(place, name)

@@ -88,12 +88,12 @@ def test_ctrl_c_just_after_the_rename_names_the_file_written(tmp_path, monkeypat
     """The instant between a file renamed into place and "wrote ..." being said: Ctrl-C there
     cannot undo the write, so the one line says the file was written (and it is whole)."""
     from workbench import cli
-    from workbench.cli import _docs
+    from workbench.cli import _args
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(_docs, "print", interrupted, raising=False)
+    monkeypatch.setattr(_args, "print", interrupted, raising=False)
     out = tmp_path / "odds.rst"
     assert cli.main(["table", "uwr", "--out", str(out)]) == 130
     assert capsys.readouterr().err == f"workbench: interrupted after writing {out}\n"
@@ -126,12 +126,12 @@ def test_ctrl_c_before_any_write_says_only_interrupted(tmp_path, monkeypatch, ca
 def test_sigterm_just_after_the_rename_names_the_file_written(tmp_path, monkeypatch, capsys):
     """As with Ctrl-C: a kill that lands after the file is renamed into place says it is there."""
     from workbench import cli
-    from workbench.cli import _docs
+    from workbench.cli import _args
 
     def killed(*args, **kwargs):
         raise cli.Terminated
 
-    monkeypatch.setattr(_docs, "print", killed, raising=False)
+    monkeypatch.setattr(_args, "print", killed, raising=False)
     out = tmp_path / "odds.rst"
     handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:   # entry() sets the program's own signal handlers: the test process gets its back

@@ -369,22 +369,19 @@ def test_pools_a_system_cannot_roll_are_named_as_given(system, pools, outside, c
         in capsys.readouterr().err
 
 
-def test_a_table_of_a_system_without_a_ladder_says_what_would_do(tmp_path, capsys):
+def test_a_table_of_a_system_without_a_ladder_shows_its_odds_by_pool(tmp_path, capsys):
     """Before: ``workbench-table blades`` stopped with "blades: has no difficulty ladder
-    ([[ladder]] in its data file)" and no word on what the page could show instead."""
+    ([[ladder]] in its data file)"; now it shows P(pass) by pool, as check says."""
     page = tmp_path / "rules.md"
-    text = "```workbench-table blades\n```\n"
-    page.write_text(text, encoding="utf-8")
-    assert main(["render", str(page)]) == 2
-    err = capsys.readouterr().err
-    assert f"{page}:1: workbench-table: blades: has no difficulty ladder" in err
-    assert "allowed: a system with a ladder" in err and "a workbench-ladder block" in err
-    assert page.read_text(encoding="utf-8") == text
-    # what it points to works: the ladder block shows P(pass) per pool, as check says
+    page.write_text("```workbench-table blades pools=1-2 format=fraction\n```\n", encoding="utf-8")
+    assert main(["render", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "| Chance   | 1 die   | 2 dice   |" in text and "| P(pass)  | 1/2     | 3/4      |" in text
+    assert [workbench.check("blades", dice=n).p_pass for n in (1, 2)] == pytest.approx([1 / 2, 3 / 4])
+    # the ladder block shows the same chances, under the one rung it has
     header, rows = table_cells(parse_block("ladder", "blades", {"pools": "1-2", "format": "fraction"}))
     assert header == ["Difficulty", "1 die", "2 dice"]
     assert rows == [["pass", "1/2", "3/4"]]
-    assert [workbench.check("blades", dice=n).p_pass for n in (1, 2)] == pytest.approx([1 / 2, 3 / 4])
 
 
 ADDS_DICE = '''id = "adds-dice"

@@ -1,7 +1,9 @@
 """The dice-pool design workbench: exact odds, simulators, tables and figures for RPG designers.
 
-Importing ``workbench`` loads only numpy and the rules; numba, plotly and ipywidgets load
-when a simulator, figure or widget is first used.
+``import workbench`` loads nothing but this list of names: each name loads its module on first
+use (``workbench.check`` the rules, engine and numpy; ``workbench.simulate`` numba; figures
+plotly), so the ``workbench`` program and a script pay only for what they use. The first
+name used also installs how results show themselves in notebooks (``workbench._display``).
 
 Example:
     >>> import workbench
@@ -12,22 +14,27 @@ from . import _startup  # noqa: F401  (first: Ctrl-C while the workbench program
 
 import importlib
 
-from ._version import __version__
-from . import _display  # noqa: F401  (registers how results show themselves in notebooks)
-from ._display import readable_table
-from .api import check, load_system, margin_distribution, score, simulate, system, systems, versus
-from .results import CheckResult, Distribution, Roll, VersusResult
-from .errors import DataFileError, FormulaError, ParameterError, WorkbenchError
-from .rules import Rung, System
-from .rules.python import register_mechanic, unregister_mechanic
-from .rules.registry import loaded_files
-from .rules.notation import formula_system, formula_toml
-from .analysis import side_by_side, success_curve
-from .export.tables import NumberFormat, render_table
-from .ladders import LadderSolution, RungSolution, difficulty_table, ladder_table, solve_ladder
-from .report import build_report
-from .stateful import (BurnResult, DramaResult, StepsResult, burn_scene, clock, clock_table,
-                       drama_campaign, pool_maximum, rounds_until_hits, taken_out)
+#: Each public name and the module it comes from (loaded when the name is first used).
+_PUBLIC = {
+    "__version__": "._version",
+    **dict.fromkeys(("check", "simulate", "score", "system", "systems", "versus",
+                     "margin_distribution", "load_system"), ".api"),
+    **dict.fromkeys(("CheckResult", "Distribution", "Roll", "VersusResult"), ".results"),
+    **dict.fromkeys(("WorkbenchError", "ParameterError", "DataFileError", "FormulaError"), ".errors"),
+    **dict.fromkeys(("Rung", "System"), ".rules"),
+    **dict.fromkeys(("register_mechanic", "unregister_mechanic"), ".rules.python"),
+    "loaded_files": ".rules.registry",
+    **dict.fromkeys(("formula_system", "formula_toml"), ".rules.notation"),
+    **dict.fromkeys(("side_by_side", "success_curve"), ".analysis"),
+    **dict.fromkeys(("NumberFormat", "render_table"), ".export.tables"),
+    **dict.fromkeys(("LadderSolution", "RungSolution", "difficulty_table", "ladder_table",
+                     "solve_ladder"), ".ladders"),
+    "build_report": ".report",
+    **dict.fromkeys(("BurnResult", "DramaResult", "StepsResult", "burn_scene", "clock",
+                     "clock_table", "drama_campaign", "pool_maximum", "rounds_until_hits",
+                     "taken_out"), ".stateful"),
+    "readable_table": "._display",
+}
 
 __all__ = [
     "__version__",
@@ -43,11 +50,26 @@ __all__ = [
     "readable_table",
 ]
 
+#: Subpackages and modules reached as attributes (``workbench.ladders.solve_ladder``).
+_MODULES = ("analysis", "api", "cli", "engine", "errors", "export", "figures", "files", "ladders",
+            "limits", "markdown", "numbers", "render", "report", "results", "rules", "sphinx",
+            "stateful", "sweep", "validation", "widgets")
+
 
 def __getattr__(name: str):
-    """``workbench.sweep`` on first use: the sweep package (callable, see
-    :mod:`workbench.sweep`) loads concurrent.futures and logging, which ``import workbench``
-    does not need."""
-    if name == "sweep":  # (`from . import sweep` here would ask this function again)
-        return importlib.import_module(".sweep", __name__)
-    raise AttributeError(f"module 'workbench' has no attribute {name!r}")
+    """A public name, or a module of the package, loaded on first use and kept.
+
+    ``workbench.sweep`` is the sweep package (callable, see :mod:`workbench.sweep`)."""
+    if name in _PUBLIC:
+        importlib.import_module("._display", __name__)   # results' notebook views, once
+        value = getattr(importlib.import_module(_PUBLIC[name], __name__), name)
+    elif name in _MODULES:   # also how `from .. import validation` finds a module not yet loaded
+        value = importlib.import_module("." + name, __name__)
+    else:
+        raise AttributeError(f"module 'workbench' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, *_MODULES})

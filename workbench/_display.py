@@ -32,66 +32,10 @@ from typing import Any
 import numpy as np
 
 from .errors import WorkbenchError
-from .export.tables import NumberFormat, format_numbers
+from .export.tables import NumberFormat, cut_tails, format_numbers  # noqa: F401 (cut_tails: public here)
 from .numbers import JSON_DIGITS, fixed, json_ready, round_sig  # noqa: F401  (the number rule, shown here)
-from .results.distribution import possible_only
 from .results.rich import register_views
 from .rules.registry import get_system
-
-def _as_number(outcome: Any) -> int | None:
-    if isinstance(outcome, (bool, np.bool_)):
-        return None
-    if isinstance(outcome, (int, np.integer)):
-        return int(outcome)
-    try:
-        return int(str(outcome))
-    except ValueError:
-        return None
-
-
-def cut_tails(outcomes, probabilities, resolution: float) -> list[tuple[str, float, bool]]:
-    """The rows a table shows for a distribution: ``(label, probability, is_tail)``.
-
-    Numeric outcomes at either end whose probabilities *together* stay below ``resolution``
-    (half the smallest step the table shows, see
-    :attr:`workbench.export.tables.NumberFormat.resolution`) become one row ``≤ k`` or
-    ``≥ k`` holding their total, which the table then writes as ``< 0.01%``; a tail of
-    outcomes that never happen is dropped. Labelled outcomes (narrative dice, tiers) are all
-    kept. The cut never changes which outcomes a reader can see as possible: the merged tail
-    says it is there. Of outcomes most of them impossible (totals far apart), only the
-    possible ones are shown (:func:`~workbench.results.distribution.possible_only`).
-
-    Example:
-        >>> cut_tails([0, 1, 2, 3, 4], [1e-9, 0.5, 0.3, 0.2 - 2e-9, 1e-9], 5e-5)
-        [('≤ 0', 1e-09, True), ('1', 0.5, False), ('2', 0.3, False), ('3', 0.199999998, False), ('≥ 4', 1e-09, True)]
-    """
-    probabilities = np.asarray(list(probabilities) if not isinstance(probabilities, np.ndarray)
-                               else probabilities, dtype=float)
-    possible = np.flatnonzero(probabilities)
-    if possible_only(len(possible), len(probabilities)):
-        # Totals far apart (a count times 1000): the impossible ones between them are not
-        # shown, or the table would be thousands of rows of 0%.
-        outcomes = list(outcomes)
-        outcomes, probabilities = [outcomes[i] for i in possible], probabilities[possible]
-    items = [(o, float(p)) for o, p in zip(outcomes, probabilities)]
-    numbers = [_as_number(o) for o, _ in items]
-    if resolution <= 0 or len(items) < 2 or any(n is None for n in numbers):
-        return [(str(o), p, False) for o, p in items]
-    low, low_mass = 0, 0.0
-    while low < len(items) - 1 and low_mass + items[low][1] < resolution:
-        low_mass += items[low][1]
-        low += 1
-    high, high_mass = len(items), 0.0
-    while high - 1 > low and high_mass + items[high - 1][1] < resolution:
-        high_mass += items[high - 1][1]
-        high -= 1
-    rows = [(str(o), p, False) for o, p in items[low:high]]
-    if low and low_mass > 0:
-        rows.insert(0, (f"≤ {numbers[low - 1]}", low_mass, True))
-    if high < len(items) and high_mass > 0:
-        rows.append((f"≥ {numbers[high]}", high_mass, True))
-    return rows
-
 
 # --------------------------------------------------------------------------- results in notebooks
 #

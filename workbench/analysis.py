@@ -282,6 +282,7 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] | None = Non
     of a knob that is not a number of dice, within the system's bounds. ``params`` are the character's other settings (favor, quality, ...).
     With ``condition`` (a condition over the system's statistics and parameters, such as
     ``"ones * 2 > dice"`` or ``"beaten == 2"``) the ``p_pass`` column holds P(condition).
+    The same rows without pandas: :func:`curve_rows`.
 
     Example:
         >>> frame = success_curve("uwr", [1, 2], rungs=["Normal"])
@@ -289,6 +290,20 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] | None = Non
         [0.3333, 0.5556]
     """
     import pandas as pd  # lazy: pandas
+    return pd.DataFrame(curve_rows(system, pool_sizes, rungs, label=label, method=method,
+                                   trials=trials, seed=seed, condition=condition, **params))
+
+
+def curve_rows(system: "str | System", pool_sizes: Iterable[int] | None = None,
+               rungs: "Sequence[str | Rung] | None" = None, *, label: str | None = None,
+               method: str = "exact", trials: int = 200_000, seed: int | None = None,
+               condition: str | None = None, **params: Any) -> list[dict[str, Any]]:
+    """The rows of :func:`success_curve`, one dict per pool size and rung (no pandas).
+
+    Example:
+        >>> [(row["pool"], round(row["p_pass"], 4)) for row in curve_rows("uwr", [1, 2], ["Normal"])]
+        [(1, 0.3333), (2, 0.5556)]
+    """
     sys_ = get_system(system)
     # Shorthand such as stat="A5" sets the Quality; its count is a pool size like any other,
     # and the curve's own pool sizes take its place (as they take the place of dice=5).
@@ -326,7 +341,7 @@ def success_curve(system: "str | System", pool_sizes: Iterable[int] | None = Non
             if method == "simulate":
                 row["stderr"] = cache[key][2]
             rows.append(row)
-    return pd.DataFrame(rows)
+    return rows
 
 
 def comparison_entry(entry: Any) -> tuple[str | None, "str | System", dict]:

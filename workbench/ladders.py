@@ -2,9 +2,10 @@
 
 A *ladder* is a system's list of difficulty rungs (``[[ladder]]`` in ``workbench/data/systems/*.toml``):
 UWR's Easy/Normal/Difficult/Extreme, Arrata's Ob 1-6, Erzählspiel's die colours, the Unnamed
-System's tiers. :func:`ladder_table` and :func:`difficulty_table` say how likely each rung is
-for each pool size; :func:`solve_ladder` goes the other way, from the odds a designer wants
-("Easy 90%, Normal 70% at 4 dice") to the target / Ob / favor / die that comes closest
+System's tiers. :func:`ladder_table` and :func:`difficulty_table` (from
+:mod:`workbench.odds_tables`) say how likely each rung is for each pool size;
+:func:`solve_ladder` goes the other way, from the odds a designer wants ("Easy 90%, Normal
+70% at 4 dice") to the target / Ob / favor / die that comes closest
 while the ladder stays a ladder: no rung more likely to pass than an easier one at any pool
 of the typical characters' range (the search itself is in ``workbench._ladder_search``).
 
@@ -36,33 +37,16 @@ from ._ladder_search import (  # noqa: F401 (public here)
 from .analysis import (  # noqa: F401 (pool_label, default_pool_sizes: public here too)
     default_pool_sizes, pool_label, pool_size_list, probability_header, shown_probability,
     success_curve, typical_pool)
-from .api import check
 from .errors import ParameterError, WorkbenchError
 from .limits import MAX_DICE
 from .numbers import json_ready
+from .odds_tables import column_knob, difficulty_table  # noqa: F401 (public here)
 from .results.rich import RichResult
 from .rules.registry import get_system
 from .rules.system import Rung, System
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd  # lazy: pandas
-
-def column_knob(system: "str | System") -> str | None:
-    """The parameter a table's columns step through: the system's pool parameter, unless its
-    ladder sets that parameter itself (Cypher's rungs are task levels: a column per level
-    would only repeat each rung's odds under another level's heading). A ladder that *adds*
-    to it ("Hard: -2 dice") keeps the columns: each is the character's own pool.
-
-    Example:
-        >>> column_knob("uwr"), column_knob("cypher"), column_knob("erzahlspiel")
-        ('dice', None, None)
-    """
-    sys_ = get_system(system)
-    name = sys_.pool_parameter
-    if name and any(name in rung.set for rung in sys_.ladder):
-        return None
-    return name
-
 
 def ladder_table(system: "str | System", pool_sizes: Iterable[int] | None = None,
                  rungs: "Sequence[str | Rung] | None" = None, condition: str | None = None,
@@ -91,64 +75,6 @@ def ladder_table(system: "str | System", pool_sizes: Iterable[int] | None = None
     table = table.reindex(index=list(dict.fromkeys(long["rung"])), columns=sizes)
     table.columns.name = sys_.pool_parameter
     return table
-
-
-def difficulty_table(system: "str | System", pool_sizes: Iterable[int] | None = None,
-                     condition: str | None = None, **params: Any) -> pd.DataFrame:
-    """A seed's difficulty table with the probabilities added, ready to export.
-
-    Columns: ``Difficulty`` (rung name), ``Example`` (when the seed gives examples),
-    ``Setting`` (what the rung sets), then P(pass) per pool size headed as designers write
-    pools (``1 die``, ``B3``, ``3d6``; ``skill 40`` for a knob that is not a number of dice),
-    by default :func:`default_pool_sizes`. For narrative dice (no pool size) the columns are
-    the share of each outcome and ``any YES``, as in the source's odds table; for another
-    system without a pool size, the share of each tier (if it has tiers) and P(pass).
-
-    Example:
-        >>> table = difficulty_table("fons", [2])
-        >>> list(table.columns), float(round(table.loc[0, "2 dice"], 4))
-        (['Difficulty', 'Example', 'Setting', '2 dice'], 0.75)
-    """
-    import pandas as pd  # lazy: pandas
-    sys_ = get_system(system)
-    if condition is not None:
-        sys_.condition(condition)   # one rule, before any work (labels: refused)
-    if not sys_.ladder:
-        raise WorkbenchError(f"{sys_.id}: has no difficulty ladder ([[ladder]] in its data file), "
-                             "so no difficulty table; allowed: a system with a ladder (workbench "
-                             "systems), or for this one its P(pass) per pool (workbench ladder_table, "
-                             "a workbench-ladder block) or a check / outcomes figure")
-    head = pd.DataFrame({"Difficulty": [r.name for r in sys_.ladder]})
-    if any(r.example for r in sys_.ladder):
-        head["Example"] = [r.example for r in sys_.ladder]
-    head["Setting"] = [r.describe() for r in sys_.ladder]
-    if not column_knob(sys_):
-        shares = []
-        for rung in sys_.ladder:
-            result = check(sys_, **sys_.with_rung(rung, **params))
-            row = _shares_without_pool(sys_, result)
-            if condition:
-                row[f"P({condition})"] = result.probability(condition)
-            else:
-                row["any YES" if sys_.outcome_labels else "P(pass)"] = result.p_pass
-            shares.append(row)
-        return pd.concat([head, pd.DataFrame(shares)], axis=1)
-    sizes = pool_size_list(default_pool_sizes(sys_) if pool_sizes is None else pool_sizes)
-    probs = ladder_table(sys_, sizes, condition=condition, **params)
-    quality = sys_.resolve(**params).get("quality")
-    probs.columns = [probability_header(pool_label(sys_, n, quality), condition) for n in sizes]
-    return pd.concat([head, probs.reset_index(drop=True)], axis=1)
-
-
-def _shares_without_pool(sys_: "System", result) -> dict:
-    """A row for a system without a pool size: the share of each named outcome (narrative
-    dice's answers, or the tiers a roll is read into); a bare total (a d20 + modifier, the
-    best of two exploding dice) has too many outcomes for columns and shows only P(pass)."""
-    if sys_.outcome_labels:
-        return dict(result.pmf.items())
-    if result.tiers is not None:
-        return dict(result.tiers.items())
-    return {}
 
 
 # --------------------------------------------------------------------------- the solver

@@ -41,7 +41,7 @@ from markdown_it import MarkdownIt
 
 from .errors import WorkbenchError
 from .export.tables import md_escape, render_table
-from .render import (Block, figure_file_name, iframe_height, parse_block, table_frame,
+from .render import (Block, figure_file_name, iframe_height, parse_block, table_rows,
                      write_figure_file)
 
 BEGIN = "<!-- workbench:begin -->"
@@ -283,7 +283,7 @@ def _options(words: str, where: str) -> tuple[str, dict[str, str]]:
 
 
 def _table(block: Block) -> str:
-    text = render_table(table_frame(block), "md", block.numbers)
+    text = render_table(table_rows(block), "md", block.numbers)
     return text + _caption(block)
 
 

@@ -29,17 +29,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from ._version import __version__
 from .errors import ParameterError, WorkbenchError
 from .limits import check_image_size
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
-from .analysis import pool_bounds, pools_for, probability_header, shown_probability, typical_pool
-from .ladders import column_knob, difficulty_table, ladder_table, pool_label, solve_ladder
+from .analysis import (pool_bounds, pool_label, pools_for, probability_header, shown_probability,
+                       typical_pool)
+from .odds_tables import column_knob, difficulty_rows, overridden_setting
 from .rules.content import content_key
 from .rules.registry import get_system
 from .rules.system import System
 from . import validation
 from .validation import suggest
+
+from .results.table import Table
 
 if TYPE_CHECKING:  # pandas loads on first use
     import pandas as pd
@@ -145,6 +147,7 @@ class Block:
         """A hash of the options, the package version, every data file's contents and the
         code of every mechanic written in Python (:func:`workbench.rules.content.content_key`):
         a cached result stays valid exactly as long as this key is unchanged."""
+        from ._version import __version__  # lazy: importlib.metadata (figures and caches only)
         digest = hashlib.sha256()
         digest.update(json.dumps([self.kind, self.system.id, sorted(self.options), __version__]).encode())
         for path in self.data_files():
@@ -231,6 +234,7 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
             params[name] = value
         else:
             _not_an_option(kind, sys_, name, value)
+    written = dict(params)   # as given: stat=B5, not quality=B dice=5
     try:
         # Shorthand such as stat=B5 sets a choice and a count at once (quality=B, dice=5).
         params = {name: str(value) for name, value in sys_.mechanic.preprocess(params).items()}
@@ -248,6 +252,7 @@ def parse_block(kind: str, system: str, options: Mapping[str, Any], *,
         raise BlockOptionError(name, value, "no parameter values in workbench-parameters (it "
                                "lists every parameter with its default); options: style, caption")
     _pool_as_typical(sys_, params, settings)
+    _not_overridden(kind, sys_, written, settings)
     out: dict[str, Any] = {"kind": kind, "system": sys_, "params": tuple(sorted(params.items())),
                            "options": tuple(sorted(given.items()))}
     if "pools" in settings and kind in ("table", "ladder") and sys_.pool_parameter \
@@ -387,6 +392,26 @@ def _pool_as_typical(sys_: "System", params: dict[str, str], settings: dict[str,
     settings["pool"] = count
 
 
+def _not_overridden(kind: str, sys_: "System", params: dict[str, str],
+                    settings: Mapping[str, str]) -> None:
+    """A setting the block's pool sizes step through (``dice=5`` in a table or curve of 1 to
+    10 dice) would change nothing: refused, naming the setting and ``pools``."""
+    figure = str(settings.get("kind", "curve")).strip().lower()
+    if "want" in settings or kind == "parameters" or (
+            kind == "figure" and figure not in ("curve", "difference", "ladder")):
+        return
+    overridden = overridden_setting(sys_, params)
+    if overridden is None:
+        return
+    name, _, given = overridden.said.partition("=")
+    pools = f"pools={settings['pools']}" if "pools" in settings else "the default pools"
+    instead = f", with {overridden.rest} instead of {overridden.said}" if overridden.rest else ""
+    raise BlockOptionError(name, given, f"no {overridden.knob} here: the "
+                           f"{'pool axis steps' if kind == 'figure' else 'columns step'} through "
+                           f"{overridden.knob} ({pools}); pools={overridden.value} shows that "
+                           f"pool alone{instead}")
+
+
 def want_error(want: str, error: WorkbenchError) -> BlockOptionError:
     """A bad ``want``, said once: ``option 'want' got 'Easy=2'; allowed: a number from 0 to 1``
     (not the solver's own message nested inside the option's).
@@ -483,21 +508,20 @@ def _default_alt(sys_: "System", out: Mapping[str, Any]) -> str:
 def table_frame(block: Block) -> "pd.DataFrame":
     """The numbers of a ``table`` or ``ladder`` block, as floats (before formatting).
 
-    ``table``: the system's difficulty table, as ``workbench table`` prints it.
+    ``table``: the system's odds table, as ``workbench table`` prints it.
     ``parameters``: the system's parameters and rule options, defaults and allowed values.
     ``ladder``: the ladder's P(pass) per rung and pool size; with ``want``, the solved ladder
     (``show=solution``: wanted against achieved; ``show=pools``: across pool sizes).
+    :func:`table_rows` gives a table block's numbers without pandas.
     """
     params = block.param_dict
     if block.kind == "parameters":
         return parameters_frame(block.system)
     if block.kind == "table":
-        frame = difficulty_table(block.system, list(block.pools), condition=block.condition, **params)
-        if block.rungs is not None:
-            frame = frame[frame["Difficulty"].isin(block.rungs)].reset_index(drop=True)
-        return frame
+        return table_rows(block).frame()
     if block.kind != "ladder":
         raise WorkbenchError(f"a {block.kind} block has no table")
+    from .ladders import ladder_table, solve_ladder  # lazy: ladders (only ladder blocks solve)
     if block.want is None:
         frame = ladder_table(block.system, list(block.pools), block.rungs and list(block.rungs),
                              condition=block.condition, **params)
@@ -514,6 +538,17 @@ def table_frame(block: Block) -> "pd.DataFrame":
         shown = shown_probability(block.condition)
         table = table.rename(columns={"wanted": f"wanted {shown}", "achieved": f"achieved {shown}"})
     return table
+
+
+def table_rows(block: Block) -> "pd.DataFrame | Table":
+    """A block's table as :func:`table_frame` gives it, but a ``table`` block's as plain rows
+    (a :class:`~workbench.results.table.Table`, no pandas): what the command line, the
+    Markdown route and the directive print."""
+    if block.kind == "table":
+        table = difficulty_rows(block.system, list(block.pools), condition=block.condition,
+                                **block.param_dict)
+        return table.where("Difficulty", block.rungs) if block.rungs is not None else table
+    return table_frame(block)
 
 
 def parameters_frame(system: "str | System") -> "pd.DataFrame":
@@ -549,8 +584,9 @@ def _pool_headed(block: Block, frame: "pd.DataFrame") -> "pd.DataFrame":
 
 def table_cells(block: Block) -> tuple[list[str], list[list[str]]]:
     """Header and rows of a table block as the text a reader sees (numbers formatted)."""
-    text = format_numbers(table_frame(block), block.numbers)
-    return [str(c) for c in text.columns], [[str(v) for v in row] for row in text.values.tolist()]
+    text = format_numbers(table_rows(block), block.numbers)
+    rows = text.rows if isinstance(text, Table) else text.values.tolist()
+    return [str(c) for c in text.columns], [[str(v) for v in row] for row in rows]
 
 
 # ----------------------------------------------------------------------------- figures
@@ -594,6 +630,7 @@ def _draw(block: Block, figures, params, pools, rungs, entry):
     if block.figure == "difference":
         return figures.difference_figure(entry, block.base, pools=pools, rungs=rungs)
     if block.want is not None:
+        from .ladders import solve_ladder  # lazy: ladders (the solver)
         try:
             solution = solve_ladder(block.system, block.want, block.pool, condition=block.condition,
                                     **params)

@@ -1,24 +1,46 @@
 """The ``workbench`` command line (also ``python -m workbench``).
 
-Each subcommand lives in its own module with ``register(subparsers)``; bad input of any kind
-ends with one line on stderr and exit status 2, never a traceback.
+Each subcommand lives in a module with ``register(subparsers)`` (:data:`COMMANDS` says which);
+a command loads only its own module, so ``workbench pmf`` never loads what ``report`` or
+``render`` need. Bad input of any kind ends with one line on stderr and exit status 2, never a
+traceback.
 """
 from __future__ import annotations
 
 import argparse
-import logging
+import importlib
 import signal
 import sys
 from typing import NoReturn
 
 from .. import _startup, files
-from .._version import __version__
 from ..errors import FormulaError, WorkbenchError
 from ..validation import RENAMED
-from . import _checkfile, _checks, _docs, _figure, _files, _render, _share, _sweep
 from ._args import one_line
 
-SUBCOMMAND_MODULES = [_checks, _docs, _sweep, _figure, _render, _share, _files, _checkfile]
+#: Each command and the module of this package that registers and runs it, in the order
+#: ``workbench --help`` lists them.
+COMMANDS = {"systems": "_systems", "pmf": "_checks", "versus": "_checks", "table": "_docs",
+            "ladder": "_ladder", "report": "_report", "sweep": "_sweep", "figure": "_figure",
+            "render": "_render", "share": "_share", "files": "_files", "check-file": "_checkfile"}
+
+
+def command_modules(command: str | None = None) -> list:
+    """The modules to register: the one ``command`` needs, or every one (for ``--help``, a
+    mistyped command or none).
+
+    Example:
+        >>> [m.__name__ for m in command_modules("pmf")]
+        ['workbench.cli._checks']
+    """
+    names = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    return [importlib.import_module(f".{name}", __name__) for name in names]
+
+
+def _command_word(words: list[str]) -> str | None:
+    """The command a command line names: its first word not starting with ``-`` (the program's
+    own options, ``--help`` and ``--version``, take no value)."""
+    return next((str(word) for word in words if not str(word).startswith("-")), None)
 
 
 class _StoreOnce(argparse._StoreAction):
@@ -45,12 +67,28 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"workbench: error: {one_line(message)}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, read only when asked for (reading the
+    package metadata takes longer than many commands)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0,
+                         help=help or "show the program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .._version import __version__  # lazy: importlib.metadata (reads the package metadata)
+        sys.stdout.write(f"workbench {__version__}\n")
+        parser.exit()
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: with ``command``, only that command's module is loaded and
+    registered (a command line naming another command is then not parsed by it)."""
     parser = _Parser(prog="workbench", description="Exact odds, simulations, tables and reports "
                                                    "for dice-pool RPG systems.")
-    parser.add_argument("--version", action="version", version=f"workbench {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for module in SUBCOMMAND_MODULES:
+    for module in command_modules(command):
         module.register(sub)
     return parser
 
@@ -58,6 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
 # Libraries that drive the browser for images log their own warnings ("Browser is being
 # closed by watchdog"); the command says every failure itself, in one line.
 QUIET_LOGGERS = ("choreographer", "kaleido", "logistro")
+DRAWING = ("figure", "render", "report")
+"""The commands that may draw images (and so drive the browser)."""
 ERROR = "workbench: error: "
 
 
@@ -65,12 +105,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; its exit status (0, 1 for ``render --check`` finding stale pages, 2
     for bad input, 130 for Ctrl-C). Nothing but ``--help``/``--version`` and usage errors
     leave by ``SystemExit``."""
-    for name in QUIET_LOGGERS:
-        logging.getLogger(name).setLevel(logging.CRITICAL)
     written_before = len(files.replaced())
     try:
-        parser = build_parser()
         words = sys.argv[1:] if argv is None else list(argv)
+        parser = build_parser(_command_word(words))
         for word in words:   # options of earlier versions: say what they are called now
             flag = str(word).partition("=")[0]
             if flag in ("--attacker", "--defender"):
@@ -85,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
             if not hasattr(args, "params") or any(word.startswith("-") for word in leftover):
                 parser.error(f"unrecognized arguments: {' '.join(leftover)}")
             args.params = [*args.params, *leftover]
+        if args.command in DRAWING:
+            import logging  # lazy: logging (only the commands that draw need it)
+            for name in QUIET_LOGGERS:
+                logging.getLogger(name).setLevel(logging.CRITICAL)
         return int(args.run(args) or 0)
     except WorkbenchError as exc:
         print(f"{ERROR}{one_line(exc)}", file=sys.stderr)

@@ -1,10 +1,13 @@
-"""Shared pieces of the subcommands: NAME=VALUE parameters and output formats."""
+"""Shared pieces of the subcommands: NAME=VALUE parameters, output formats and ``--out``."""
 from __future__ import annotations
 
 import inspect
+import os
 import shlex
+import sys
+from pathlib import Path
 
-from .. import validation
+from .. import files, validation
 from ..errors import WorkbenchError
 from ..rules.registry import get_system
 
@@ -126,3 +129,32 @@ def not_keywords(system: str, params: dict[str, str], command: str, options: dic
             sys_.resolve(**{name: value})   # its own words for a name it does not have
             raise WorkbenchError(f"{sys_.id}: parameter {name!r} cannot be set from the command "
                                  f"line (it is also a keyword of workbench.{function.__name__})")
+
+
+def write_text(text: str, out: str | None) -> None:
+    """``text`` and a line end to stdout, or to the ``--out`` file (saying so on stderr)."""
+    if out is None:
+        sys.stdout.write(text + "\n")
+        return
+    files.write_text(out, text + "\n", "--out")   # whole or not at all
+    print(one_line(f"wrote {out}"), file=sys.stderr)  # as figure, sweep and report do
+
+
+def checked_out_path(out: str, example: str = "odds.rst", suffixes=()) -> Path:
+    """``--out``'s file, checked before any work (:func:`workbench.files.check_target`): a
+    file name, in a folder that exists and may be written to; not a folder, a device or a
+    read-only file."""
+    files.check_target(out, "--out", suffixes=suffixes, example=example)
+    return Path(out)
+
+
+def not_a_data_file(out: str, system: str) -> None:
+    """``--out`` must not be the data file the table is computed from (``table mine.toml
+    --out mine.toml`` would replace the designer's system with its own table)."""
+    sys_ = get_system(system)
+    while sys_ is not None:
+        if sys_.source is not None and os.path.realpath(out) == os.path.realpath(sys_.source):
+            raise WorkbenchError(f"--out {out!r} is the data file of system {sys_.id!r} that the "
+                                 "table is computed from; allowed: another file name, such as "
+                                 f"{sys_.id}-odds.rst")
+        sys_ = get_system(sys_.base) if sys_.base else None

@@ -1,35 +1,27 @@
-"""``workbench systems``, ``workbench pmf`` and ``workbench versus``."""
+"""``workbench pmf`` and ``workbench versus``: one check's distribution, one opposed check."""
 from __future__ import annotations
 
+import csv
+import io
 import json
-from typing import TYPE_CHECKING
 
 from .. import validation
-from .._display import cut_tails
-from ..api import check, simulate, systems, versus
+from ..api import check, simulate, versus
 from ..errors import WorkbenchError
-from ..rules.notation import formula_toml
+from ..export.layout import layout
+from ..export.tables import NumberFormat, cut_tails, md_escape, rst_escape
 from ..rules.registry import get_system
-from ..export.tables import NumberFormat, format_numbers, md_escape, rst_escape
 from ..numbers import json_ready, round_sig
-from ._docs import checked_out_path, not_a_data_file, write_text
-from ._args import (FORMAT_RULE, FORMATS, not_keywords, output_format, parse_assignments,
-                    parse_quoted)
+from ._args import (FORMAT_RULE, FORMATS, checked_out_path, not_a_data_file, not_keywords,
+                    output_format, parse_assignments, parse_quoted, write_text)
 
 FORMAT_HELP = ("md or rst (percentages with two decimals; outcomes at either end that together "
                "round to 0%% are cut into one '< 0.01%%' row), json (numbers to 15 significant "
                "digits and 15 decimals: exact results without float noise) or csv (every "
                "outcome, plain numbers); " + FORMAT_RULE.replace("%", "%%"))
 
-if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
-    import pandas as pd  # lazy: pandas
-
 
 def register(sub) -> None:
-    p = sub.add_parser("systems", help="list systems, their parameters, defaults and rule options")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.set_defaults(run=run_systems)
-
     p = sub.add_parser("pmf", help="distribution of one check (exact, or --simulate)")
     p.add_argument("system", help="system id or alias (uwr, hkrpg, fons, unnamed, arrata, "
                                   "erzahlspiel), a variant id, or a path to a .toml file")
@@ -67,89 +59,36 @@ def register(sub) -> None:
     p.set_defaults(run=run_versus)
 
 
-def _system_listing(sys_) -> dict:
-    return {
-        "id": sys_.id, "name": sys_.name, "aliases": list(sys_.aliases), "seed": sys_.seed,
-        "description": sys_.description, "collection": sys_.collection,
-        "statistics": list(sys_.statistic_names),
-        "parameters": {p.name: {"default": p.default, "allowed": p.allowed(), "help": p.help}
-                       for p in sys_.params.values() if not p.rule_option},
-        "rule_options": {p.name: {"default": p.default, "allowed": p.allowed(), "help": p.help}
-                         for p in sys_.params.values() if p.rule_option},
-        "ladder": [{"name": r.name, "settings": r.describe()} for r in sys_.ladder],
-    }
-
-
-def _as_typed(value) -> str:
-    """A default as it is typed on the command line: ``true``, not ``True``; unset, not ``None``."""
-    if value is None:
-        return "(not set)"
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-SECTIONS = (("systems", "Systems and what-if variants"), ("gallery", "Published games' core rolls "
-                                                                    "(the gallery, for comparison)"))
-
-
-def run_systems(args) -> int:
-    listing = [_system_listing(s) for s in systems()]
-    if args.format == "json":
-        print(json.dumps(listing, indent=2, ensure_ascii=False))
-        return 0
-    for collection, title in SECTIONS:
-        entries = [e for e in listing if (e["collection"] == "gallery") == (collection == "gallery")]
-        if entries:
-            print(f"== {title} ==\n")
-            _print_entries(entries)
-    return 0
-
-
-def _print_entries(listing: list[dict]) -> None:
-    for entry in listing:
-        alias = f" (alias: {', '.join(entry['aliases'])})" if entry["aliases"] else ""
-        print(f"{entry['id']}{alias}: {entry['name']}")
-        if entry["description"]:
-            print(f"  {entry['description']}")
-        for title in ("parameters", "rule_options"):
-            if entry[title]:
-                print(f"  {title.replace('_', ' ')}:")
-                # One column for "name = default", as wide as the longest, so the
-                # allowed values line up under each other.
-                heads = {name: f"{name} = {_as_typed(info['default'])}" for name, info in entry[title].items()}
-                width = max(map(len, heads.values()))
-                for name, info in entry[title].items():
-                    print(f"    {heads[name]:<{width}}  {info['allowed']}; {info['help']}")
-        if entry["ladder"]:
-            print("  ladder: " + "; ".join(f"{r['name']} ({r['settings']})" for r in entry["ladder"]))
-        if len(entry["statistics"]) > 1:
-            print("  statistics: " + ", ".join(entry["statistics"]))
-        print()
-
-
 #: Distributions in Markdown / RST: percentages with two decimals; tails that round to 0 at
-#: that precision are cut into one "< 0.01%" row (see workbench._display.cut_tails).
+#: that precision are cut into one "< 0.01%" row (see workbench.export.tables.cut_tails).
 PMF_NUMBERS = NumberFormat("percent", 2)
 _PROBABILITIES = ("p_pass", "p_actor", "lost_mass")
 
 
-def _result_frames(data: dict, numbers: NumberFormat | None) -> list[tuple[str, pd.DataFrame]]:
-    """The tables of a result: outcomes (or margins), tiers, summary. With ``numbers`` the
-    cells are text for people (tails cut); without, plain numbers for CSV."""
-    import pandas as pd  # lazy: pandas
-    frames = []
+def _result_tables(data: dict, numbers: NumberFormat | None) -> list[tuple[str, list[str], list[list]]]:
+    """The tables of a result as ``(title, header, rows)``: outcomes (or margins), tiers,
+    summary. With ``numbers`` the cells are text for people (probabilities formatted, tails
+    cut); without, plain values for CSV (``None`` for a cell left empty)."""
+    def probability(value):
+        return numbers.text(value) if numbers else value
+
+    tables = []
     # A check prints its outcome distribution; an opposed check its margin distribution.
     title, key = ("Outcomes", "pmf") if "pmf" in data else ("Margins", "margin")
     if "stat" in data:
         title = f"Outcomes of {data['stat']}"
-    rows = (cut_tails(data[key], data[key].values(), numbers.resolution) if numbers
-            else [(o, p, False) for o, p in data[key].items()])
-    pmf = pd.DataFrame({"outcome": [r[0] for r in rows], "probability": [r[1] for r in rows]})
+    cut = (cut_tails(data[key], data[key].values(), numbers.resolution) if numbers
+           else [(o, p, False) for o, p in data[key].items()])
+    header = ["outcome", "probability"]
+    rows = [[outcome, probability(p)] for outcome, p, _ in cut]
     if "stderr" in data:
-        pmf["stderr"] = [None if tail else data["stderr"][label] for label, _, tail in rows]
-    frames.append((title, pmf))
+        header.append("stderr")
+        for row, (label, _, tail) in zip(rows, cut):
+            row.append(None if tail else probability(data["stderr"][label]))
+    tables.append((title, header, rows))
     if "tiers" in data:
-        frames.append(("Tiers", pd.DataFrame({"tier": list(data["tiers"]),
-                                              "probability": list(data["tiers"].values())})))
+        tables.append(("Tiers", ["tier", "probability"],
+                       [[tier, probability(p)] for tier, p in data["tiers"].items()]))
     summary = {k: data[k] for k in ("p_pass", "mean", "p_actor", "mean_margin", "lost_mass") if k in data}
     if numbers:
         summary = {k: numbers.text(v) if k in _PROBABILITIES else
@@ -158,10 +97,17 @@ def _result_frames(data: dict, numbers: NumberFormat | None) -> list[tuple[str, 
         # The run that gave these numbers, so a table can be repeated: a left-out --seed is
         # fresh, and only the result knows it.
         summary.update({"trials": str(data["trials"]), "seed": str(data["seed"])})
-    frames.append(("Summary", pd.DataFrame({"quantity": list(summary), "value": list(summary.values())})))
-    if numbers:
-        frames = [(name, format_numbers(frame, numbers)) for name, frame in frames]
-    return frames
+    tables.append(("Summary", ["quantity", "value"], [[k, v] for k, v in summary.items()]))
+    return tables
+
+
+def _csv(header: list[str], rows: list[list]) -> str:
+    """One table as CSV: plain values, an empty cell for ``None``, a line end after each row
+    but the last."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(
+        [header, *([("" if v is None else v) for v in row] for row in rows)])
+    return buffer.getvalue().rstrip("\n")
 
 
 def check_out(args) -> None:
@@ -186,18 +132,16 @@ def emit(data: dict, fmt: str | None, out: str | None = None) -> None:
     if fmt == "json":
         write_text(json.dumps(data, ensure_ascii=False, indent=2), out)
         return
-    from tabulate import tabulate  # lazy: slow import
     blocks = []
-    for title, frame in _result_frames(data, None if fmt == "csv" else PMF_NUMBERS):
+    for title, header, rows in _result_tables(data, None if fmt == "csv" else PMF_NUMBERS):
         if fmt == "csv":
-            blocks.append(frame.to_csv(index=False).rstrip("\n"))
+            blocks.append(_csv(header, rows))
         else:
             # Tier labels are the data file's text: escaped, so "Miss | *bad*" stays one cell
             # and literal text (not emphasis, or an RST reference that fails the build).
             escape = md_escape if fmt == "md" else rst_escape
-            table = tabulate([[escape(str(v)) for v in row] for row in frame.values.tolist()],
-                             headers=[escape(str(c)) for c in frame.columns], disable_numparse=True,
-                             tablefmt="pipe" if fmt == "md" else "grid", stralign="left")
+            table = layout([escape(c) for c in header], [[escape(str(v)) for v in row] for row in rows],
+                           "pipe" if fmt == "md" else "grid")
             heading = f"**{title}**" if fmt == "md" else f"{title}\n{'-' * len(title)}"
             blocks.append(f"{heading}\n\n{table}")
     write_text("\n\n".join(blocks), out)
@@ -223,6 +167,7 @@ def run_pmf(args) -> int:
         if given:
             raise WorkbenchError(f"{given[0]} does not go with --as-toml (it prints the data file, "
                                  "not a distribution); allowed: --as-toml with NAME=VALUE and --out")
+        from ..rules.notation import formula_toml  # lazy: notation (lark, tomlkit)
         write_text(formula_toml(args.system, **params), args.out)
         return 0
     if args.simulate:

@@ -5,6 +5,7 @@ options, through :mod:`workbench.render`); the file's suffix picks PNG, SVG or H
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -90,6 +91,7 @@ def run_figure(args) -> int:
         system = get_system(args.system)
         unknown = exc.allowed.startswith("options of workbench-")
         allowed = f"parameters of {system.id}: {', '.join(system.params)}" if unknown else exc.allowed
+        allowed = re.sub(r"\bpools=", "--pools ", allowed)   # the block's pools=5 is --pools 5 here
         raise WorkbenchError(f"parameter {exc.option!r} got {exc.value!r}; allowed: {allowed}") from None
     try:
         write_figure(figure, out, scale=block.scale)   # whole or not at all (workbench.files)

@@ -1,12 +1,13 @@
 """``workbench render FILE.md ...``: fill the workbench blocks of Markdown files in place.
 
-Every page is read and every block checked before anything is written; each page is then
-replaced whole (:mod:`workbench.files`), so an error, a full disk or Ctrl-C leaves each page
+Every page is read and every block checked before anything is written; the figures of all
+pages are drawn by one browser; each page is then replaced whole (:mod:`workbench.files`), so an error, a full disk or Ctrl-C leaves each page
 either as it was or fully updated. ``--check`` changes nothing and exits 1 when a file would
 change (a pre-commit hook or CI step that fails on stale tables).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import sys
@@ -68,11 +69,12 @@ def run_render(args) -> int:
             files.check_target(name, "page", example="rules.md")
         pages.append((name, text, mark))
     updated = []
-    for name, text, mark in pages:   # then every table and figure computed
-        result = fill_markdown(text, Path(name), figures=args.figures, draw=not args.check)
-        missing = [f for f in result.figures if not f.exists()]
-        if result.text != text or missing:
-            updated.append((name, text, mark, result))
+    with _one_browser(not args.check):   # every figure of every page drawn by one browser
+        for name, text, mark in pages:   # then every table and figure computed
+            result = fill_markdown(text, Path(name), figures=args.figures, draw=not args.check)
+            missing = [f for f in result.figures if not f.exists()]
+            if result.text != text or missing:
+                updated.append((name, text, mark, result))
     for name, text, mark, result in updated:   # and only then each page replaced whole
         if args.check:
             print(f"{name}: would change", file=sys.stderr)
@@ -83,6 +85,15 @@ def run_render(args) -> int:
         print(f"updated {name} ({result.blocks} block{'' if result.blocks == 1 else 's'})",
               file=sys.stderr)
     return 1 if args.check and updated else 0
+
+
+def _one_browser(drawing: bool):
+    """A drawing session (:func:`workbench.figures.drawing_session`) when figures may be
+    drawn: the browser starts with the first image, if any, and serves every page."""
+    if not drawing:
+        return contextlib.nullcontext()
+    from ..figures.output import drawing_session  # lazy: plotly
+    return drawing_session()
 
 
 def _unchanged_since_read(name: str, text: str) -> None:

@@ -1,9 +1,12 @@
-"""Any table (a pandas DataFrame) as reStructuredText, Markdown, CSV or HTML, for the docs.
+"""Any table (a pandas DataFrame, or a :class:`~workbench.results.table.Table` of plain rows)
+as reStructuredText, Markdown, CSV or HTML, for the docs.
 
 Exports happen in two steps: :func:`format_numbers` turns probabilities into text the way
 designers write them (``66.7%``, ``0.667``, ``2/3``), then :func:`render_table` lays the text
-out. tabulate draws the grid and pipe tables, pandas writes CSV and HTML; the RST
-``list-table`` and ``csv-table`` directives are a thin wrapper around library-rendered rows.
+out. tabulate draws the grid and pipe tables (plain ones are drawn the same way by
+:mod:`.layout` without loading it), pandas writes HTML (and a DataFrame's CSV; the
+csv module a Table's); the RST ``list-table`` and ``csv-table`` directives are a thin wrapper
+around library-rendered rows. A Table is written without loading pandas (except as HTML).
 
 Example:
     >>> import pandas as pd
@@ -22,12 +25,15 @@ import math
 import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import WorkbenchError
 from ..numbers import fixed
+from ..results.distribution import possible_only
+from ..results.table import Table
+from .layout import layout
 
 if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
     import pandas as pd  # lazy: pandas
@@ -104,21 +110,81 @@ class NumberFormat:
         return body if exact else "≈" + body
 
 
-def format_numbers(frame: pd.DataFrame, number_format: NumberFormat | None = None,
-                   columns=None) -> pd.DataFrame:
+def _as_number(outcome: Any) -> int | None:
+    if isinstance(outcome, (bool, np.bool_)):
+        return None
+    if isinstance(outcome, (int, np.integer)):
+        return int(outcome)
+    try:
+        return int(str(outcome))
+    except ValueError:
+        return None
+
+
+def cut_tails(outcomes, probabilities, resolution: float) -> list[tuple[str, float, bool]]:
+    """The rows a table shows for a distribution: ``(label, probability, is_tail)``.
+
+    Numeric outcomes at either end whose probabilities *together* stay below ``resolution``
+    (half the smallest step the table shows, see
+    :attr:`workbench.export.tables.NumberFormat.resolution`) become one row ``≤ k`` or
+    ``≥ k`` holding their total, which the table then writes as ``< 0.01%``; a tail of
+    outcomes that never happen is dropped. Labelled outcomes (narrative dice, tiers) are all
+    kept. The cut never changes which outcomes a reader can see as possible: the merged tail
+    says it is there. Of outcomes most of them impossible (totals far apart), only the
+    possible ones are shown (:func:`~workbench.results.distribution.possible_only`).
+
+    Example:
+        >>> cut_tails([0, 1, 2, 3, 4], [1e-9, 0.5, 0.3, 0.2 - 2e-9, 1e-9], 5e-5)
+        [('≤ 0', 1e-09, True), ('1', 0.5, False), ('2', 0.3, False), ('3', 0.199999998, False), ('≥ 4', 1e-09, True)]
+    """
+    probabilities = np.asarray(list(probabilities) if not isinstance(probabilities, np.ndarray)
+                               else probabilities, dtype=float)
+    possible = np.flatnonzero(probabilities)
+    if possible_only(len(possible), len(probabilities)):
+        # Totals far apart (a count times 1000): the impossible ones between them are not
+        # shown, or the table would be thousands of rows of 0%.
+        outcomes = list(outcomes)
+        outcomes, probabilities = [outcomes[i] for i in possible], probabilities[possible]
+    items = [(o, float(p)) for o, p in zip(outcomes, probabilities)]
+    numbers = [_as_number(o) for o, _ in items]
+    if resolution <= 0 or len(items) < 2 or any(n is None for n in numbers):
+        return [(str(o), p, False) for o, p in items]
+    low, low_mass = 0, 0.0
+    while low < len(items) - 1 and low_mass + items[low][1] < resolution:
+        low_mass += items[low][1]
+        low += 1
+    high, high_mass = len(items), 0.0
+    while high - 1 > low and high_mass + items[high - 1][1] < resolution:
+        high_mass += items[high - 1][1]
+        high -= 1
+    rows = [(str(o), p, False) for o, p in items[low:high]]
+    if low and low_mass > 0:
+        rows.insert(0, (f"≤ {numbers[low - 1]}", low_mass, True))
+    if high < len(items) and high_mass > 0:
+        rows.append((f"≥ {numbers[high]}", high_mass, True))
+    return rows
+
+
+def format_numbers(frame: "pd.DataFrame | Table", number_format: NumberFormat | None = None,
+                   columns=None) -> "pd.DataFrame | Table":
     """A copy of ``frame`` with its float columns (or ``columns``) written as text.
 
     The index becomes ordinary leading columns, and MultiIndex headers are joined with
     `` / `` (as :func:`workbench.analysis.side_by_side` makes them), so every renderer sees
-    one flat header row.
+    one flat header row. A :class:`~workbench.results.table.Table` gives a Table of text
+    (its probabilities, the float cells, formatted; an empty cell as ``""``).
 
     Example:
         >>> import pandas as pd
         >>> format_numbers(pd.DataFrame({"p": [0.5]}), NumberFormat("digits", 2))["p"].tolist()
         ['0.50']
+        >>> format_numbers(Table(("rung", "p"), (("Easy", 0.5), ("Hard", None)))).rows
+        (('Easy', '50.0%'), ('Hard', ''))
     """
-    import pandas as pd  # lazy: pandas
     number_format = number_format or NumberFormat()
+    if isinstance(frame, Table):
+        return _table_text(frame, number_format, columns)
+    import pandas as pd  # lazy: pandas
     flat = flatten(frame)
     chosen = (list(columns) if columns is not None
               else [c for c in flat.columns if pd.api.types.is_float_dtype(flat[c])])
@@ -128,6 +194,21 @@ def format_numbers(frame: pd.DataFrame, number_format: NumberFormat | None = Non
     # Empty where nothing is (None, NaN); a rung *named* "None" or "nan" keeps its name.
     missing = out.isna()
     return out.astype(str).mask(missing, "")
+
+
+def _table_text(table: Table, number_format: NumberFormat, columns=None) -> Table:
+    """A Table's cells as text, as :func:`format_numbers` writes a DataFrame's."""
+    chosen = set(table.columns if columns is None else columns)
+
+    def text(name: str, value) -> str:
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return ""
+        if name in chosen and (isinstance(value, (float, np.floating)) or columns is not None):
+            return number_format.text(value)
+        return str(value)
+    return Table(tuple(str(c) for c in table.columns),
+                 tuple(tuple(text(name, value) for name, value in zip(table.columns, row))
+                       for row in table.rows))
 
 
 def flatten(frame: pd.DataFrame) -> pd.DataFrame:
@@ -187,14 +268,15 @@ def _directive(name: str, title: str | None, options: dict[str, str], body: list
     return "\n".join(lines)
 
 
-def render_table(frame: pd.DataFrame, fmt: str = "rst-grid",
+def render_table(frame: "pd.DataFrame | Table", fmt: str = "rst-grid",
                  number_format: NumberFormat | None = None, *, title: str | None = None) -> str:
     """``frame`` rendered as ``rst-grid``, ``rst-list``, ``rst-csv``, ``md``, ``csv``, ``html`` or
     ``text`` (plain columns for a terminal).
 
     Args:
-        frame: any DataFrame; floats are formatted by ``number_format`` (default ``66.7%``;
-            ``< 0.1%`` / ``> 99.9%`` mark values that only round to 0% / 100%, except in CSV).
+        frame: any DataFrame, or a :class:`~workbench.results.table.Table`; floats are
+            formatted by ``number_format`` (default ``66.7%``; ``< 0.1%`` / ``> 99.9%`` mark
+            values that only round to 0% / 100%, except in CSV).
         fmt: one of :data:`TABLE_FORMATS`.
         number_format: how to write probabilities.
         title: the directive title for ``rst-list`` / ``rst-csv`` (ignored by the others).
@@ -215,32 +297,38 @@ def render_table(frame: pd.DataFrame, fmt: str = "rst-grid",
     """
     if fmt not in TABLE_FORMATS:
         raise WorkbenchError(f"format got {fmt!r}; allowed: " + ", ".join(TABLE_FORMATS))
-    import pandas as pd  # lazy: pandas
-    if not isinstance(frame, pd.DataFrame):
-        raise WorkbenchError(f"frame got a {type(frame).__name__}; allowed: a pandas DataFrame")
+    if not isinstance(frame, Table):
+        import pandas as pd  # lazy: pandas
+        if not isinstance(frame, pd.DataFrame):
+            raise WorkbenchError(f"frame got a {type(frame).__name__}; allowed: a pandas "
+                                 "DataFrame or a workbench Table")
     if fmt == "csv":  # spreadsheets read "0.0%" as a number, "< 0.1%" as text
         number_format = replace(number_format or NumberFormat(), marks=False)
     text = format_numbers(frame, number_format)
-    if text.shape[1] == 0:
+    if isinstance(text, Table):
+        header, rows = list(text.columns), [list(row) for row in text.rows]
+    else:
+        header, rows = list(text.columns), text.values.tolist()
+    if not header:
         raise WorkbenchError("the table has no columns to export")
-    header = list(text.columns)
-    rows = text.values.tolist()
+    if fmt == "csv" and isinstance(text, Table):
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerows([header, *rows])
+        return buffer.getvalue().rstrip("\n")
     if fmt == "csv":
         return text.to_csv(index=False, lineterminator="\n").rstrip("\n")
     if fmt == "html":
-        return text.to_html(index=False, border=0, classes="workbench-table", escape=True)
-    from tabulate import tabulate  # lazy: slow import
+        frame = text.frame() if isinstance(text, Table) else text
+        return frame.to_html(index=False, border=0, classes="workbench-table", escape=True)
     if fmt == "text":
-        return tabulate(rows, headers=header, tablefmt="simple", disable_numparse=True,
-                        stralign="left")
+        return layout(header, rows, "simple")
     if fmt == "md":
-        return tabulate([[md_escape(v) for v in row] for row in rows], headers=[md_escape(h) for h in header],
-                        tablefmt="pipe", disable_numparse=True, stralign="left")
+        return layout([md_escape(h) for h in header], [[md_escape(v) for v in row] for row in rows],
+                      "pipe")
     escaped_header = [rst_escape(h) for h in header]
     escaped_rows = [[rst_escape(v) for v in row] for row in rows]
     if fmt == "rst-grid":
-        return tabulate(escaped_rows, headers=escaped_header, tablefmt="grid",
-                        disable_numparse=True, stralign="left")
+        return layout(escaped_header, escaped_rows, "grid")
     if fmt == "rst-list":
         body = []
         for row in [escaped_header, *escaped_rows]:

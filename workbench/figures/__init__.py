@@ -10,7 +10,8 @@ Not imported by ``import workbench``: importing this package loads plotly and pa
 * :func:`curve_panels`, :func:`check_panels` — small multiples, one panel per system;
 * :func:`narrative_odds_figure`, :func:`tier_figure`, :func:`stacked_outcomes_figure`;
 * :func:`knob_figure` — outcome shares stacked per level of a knob (a rulebook's odds chart);
-* :func:`write_figure` — ``.png`` / ``.svg`` / ``.html`` by suffix;
+* :func:`write_figure` — ``.png`` / ``.svg`` / ``.html`` by suffix; :func:`write_figures` many
+  at once, with one browser; :func:`drawing_session` — every image inside it with one browser;
 * :func:`new_figure` — the workbench look for figures of your own.
 
 Example:
@@ -26,8 +27,8 @@ from .charts import (check_figure, curve_figure, difference_figure, ladder_figur
 from .knobs import knob_figure
 from .panels import check_panels, curve_panels
 from .frames import AS_SET, Line, curve_frame, difference_frame, outcome_frame, read_entries
-from .output import (chromium_path, figure_data, figure_html, figure_size, write_figure,
-                     write_figures, write_html, write_images)
+from .output import (chromium_path, drawing_session, figure_data, figure_html, figure_size,
+                     write_figure, write_figures, write_html, write_images)
 from .style import (DIE_COLOURS, LINE_COLOURS, OUTCOME_SCALE, TEMPLATE, TEMPLATE_NAME, die_colour,
                     line_colour, new_figure, outcome_colours)
 
@@ -35,6 +36,6 @@ __all__ = ["style", "knob_figure", "check_figure", "check_panels", "curve_figure
            "ladder_figure", "method_note", "narrative_odds_figure", "pool_axis_title",
            "stacked_outcomes_figure", "tier_figure", "AS_SET", "Line", "curve_frame",
            "difference_frame", "outcome_frame", "read_entries", "chromium_path", "figure_data",
-           "figure_html", "figure_size", "write_figure", "write_figures", "write_html",
+           "figure_html", "figure_size", "drawing_session", "write_figure", "write_figures", "write_html",
            "write_images", "DIE_COLOURS", "LINE_COLOURS", "OUTCOME_SCALE", "TEMPLATE",
            "TEMPLATE_NAME", "die_colour", "line_colour", "new_figure", "outcome_colours"]

@@ -1,11 +1,16 @@
 """Writing figures: self-contained HTML, PNG and SVG (kaleido + the system's Chromium), and
 HTML fragments for pages that hold several figures (the balance report).
 
-Each single kaleido call starts its own browser (~2-3 s), so :func:`write_figures` writes a
-whole batch with one start (``plotly.io.write_images``). Every file is written to a temporary
-name in its folder and renamed over the target once complete (:mod:`workbench.files`): an
-error, a full disk or Ctrl-C leaves an existing figure as it was (kaleido deletes the file it
-was writing when it fails; that file is only ever the temporary one).
+Starting the browser takes longer than drawing (~2-3 s against a few tenths), so images are
+drawn in batches: :func:`write_figures` draws all its images with one browser
+(``plotly.io.write_images``, whatever their sizes), and inside :func:`drawing_session` every
+image drawn (by any number of calls: ``workbench render`` over its pages, the Sphinx
+extension over a build) shares one browser, started with the first image and closed when the
+session ends. Every file is written to a temporary name in its folder and renamed over the
+target once complete (:mod:`workbench.files`): an error, a full disk or Ctrl-C leaves an
+existing figure as it was (kaleido deletes the file it was writing when it fails; that file is
+only ever the temporary one), and the browser is closed before the temporary files are
+removed, so it cannot write one afterwards.
 """
 from __future__ import annotations
 
@@ -23,7 +28,9 @@ import plotly.graph_objects as go
 from .. import files
 from ..errors import WorkbenchError
 from ..limits import check_image_size
+from . import session
 from .bundle import plotly_script
+from .session import drawing_session  # noqa: F401 (public here)
 from .style import DEFAULT_HEIGHT, DEFAULT_WIDTH
 
 FIGURE_SUFFIXES = (".png", ".svg", ".html")
@@ -79,14 +86,38 @@ def _check_target(path: Path, allowed: Sequence[str]) -> None:
 @contextlib.contextmanager
 def _browser_threads_finished(patience: float = 60.0):
     """kaleido draws in a thread of its own, which Ctrl-C does not stop: on any error, wait for
-    that thread before the temporary files are removed, or it would write one afterwards."""
+    that thread before the temporary files are removed, or it would write one afterwards. In
+    a drawing session, its browser finishes the image it draws and closes (the threads it
+    leaves, a browser's pipe readers, write no file)."""
     before = set(threading.enumerate())
     try:
         yield
     except BaseException:
-        for thread in set(threading.enumerate()) - before:
-            thread.join(timeout=patience)
+        if session.in_session():
+            session.close_browser()
+        else:
+            for thread in set(threading.enumerate()) - before:
+                thread.join(timeout=patience)
         raise
+
+
+def _specs(images, scratches, sizes, scale: float) -> list[dict]:
+    """kaleido's figure specs for the images, as ``plotly.io.write_images`` makes them."""
+    import plotly.io as pio  # lazy: plotly
+    return [{"fig": fig.to_dict(), "path": Path(scratch),
+             "opts": {"format": path.suffix.lower().lstrip("."), "width": width,
+                      "height": height, "scale": scale},
+             "topojson": pio.defaults.topojson}
+            for (fig, path), scratch, (width, height) in zip(images, scratches, sizes)]
+
+
+def _browser_options() -> dict:
+    """The options plotly gives the browsers it starts (its plotly.js, MathJax, headers)."""
+    import plotly.io as pio  # lazy: plotly
+    defaults = pio.defaults
+    return {name: value for name, value in (("plotlyjs", defaults.plotlyjs),
+                                            ("mathjax", defaults.mathjax),
+                                            ("headers", defaults.headers)) if value}
 
 
 def figure_html(fig: go.Figure, include_plotlyjs: "bool | str" = False,
@@ -123,7 +154,7 @@ def write_html(fig: go.Figure, path: "str | Path") -> Path:
 def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
                   size: tuple[int, int] | None = None, scale: float = 1.0) -> list[Path]:
     """Write several figures, each by its path's suffix (``.png``, ``.svg``, ``.html``); all
-    images with one browser start.
+    images with one browser start (none inside a :func:`drawing_session` that has one).
 
     Args:
         size: ``(width, height)`` for every image; by default each figure's own
@@ -153,32 +184,33 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
         if chromium_path() is None:
             raise WorkbenchError(NO_CHROMIUM)
         import plotly.io as pio  # lazy: plotly
-        # One batch per size: write_images takes one width and height for all figures.
-        by_size: dict[tuple[int, int], list] = {}
-        for fig, path in images:
-            by_size.setdefault(size or figure_size(fig), []).append((fig, path))
+        sizes = [size or figure_size(fig) for fig, _ in images]
+        for (fig, path), (width, height) in zip(images, sizes):
             if path.suffix.lower() == ".png":   # an SVG keeps its size in its own units
-                check_image_size(*(size or figure_size(fig)), scale)
-        for (width, height), batch in by_size.items():
-            with contextlib.ExitStack() as stack:   # each image renamed into place when all are drawn
-                scratches = [stack.enter_context(files.replacing(p, _OPTION)) for _, p in batch]
-                try:
-                    with _browser_threads_finished():
-                        pio.write_images([f for f, _ in batch], scratches, width=width,
-                                         height=height, scale=scale)
-                except (OSError, WorkbenchError):   # a full disk: said by files.replacing
-                    raise
-                except Exception as exc:   # the browser failed to start or to draw
-                    reason = str(exc.args[0] if exc.args else exc).splitlines()[0][:200]
+                check_image_size(width, height, scale)
+        with contextlib.ExitStack() as stack:   # each image renamed into place when all are drawn
+            scratches = [stack.enter_context(files.replacing(p, _OPTION)) for _, p in images]
+            try:
+                with _browser_threads_finished():
+                    if session.in_session():   # the session's browser, started once
+                        session.draw(_specs(images, scratches, sizes, scale), _browser_options())
+                    else:   # one call, one browser for every image, whatever its size
+                        pio.write_images([f for f, _ in images], scratches,
+                                         width=[w for w, _ in sizes], height=[h for _, h in sizes],
+                                         scale=scale)
+            except (OSError, WorkbenchError):   # a full disk: said by files.replacing
+                raise
+            except Exception as exc:   # the browser failed to start or to draw
+                reason = str(exc.args[0] if exc.args else exc).splitlines()[0][:200]
+                raise files.TargetError(
+                    _OPTION, images[0][1], f"Chromium could not draw the image "
+                    f"({type(exc).__name__}: {reason}); no file was changed") from None
+            for scratch, (_, path) in zip(scratches, images):
+                if not _drawn(Path(scratch)):   # the browser's "data:," for a canvas too big
                     raise files.TargetError(
-                        _OPTION, batch[0][1], f"Chromium could not draw the image "
-                        f"({type(exc).__name__}: {reason}); no file was changed") from None
-                for scratch, (_, path) in zip(scratches, batch):
-                    if not _drawn(Path(scratch)):   # the browser's "data:," for a canvas too big
-                        raise files.TargetError(
-                            _OPTION, path, f"Chromium could not draw the image (it returned "
-                            f"{Path(scratch).stat().st_size} bytes that are no "
-                            f"{path.suffix.lstrip('.').upper()}); no file was changed")
+                        _OPTION, path, f"Chromium could not draw the image (it returned "
+                        f"{Path(scratch).stat().st_size} bytes that are no "
+                        f"{path.suffix.lstrip('.').upper()}); no file was changed")
     return paths
 
 

@@ -25,16 +25,17 @@ and must be unique: two different files with one id are a load error.
 from __future__ import annotations
 
 import os
+import pickle
 import stat
 import sys
 import threading
 import time
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import DataFileError, WorkbenchError
+from . import _system_cache
 from .system import Rung, System
 
 PACKAGED_DATA = Path(__file__).resolve().parents[1] / "data"
@@ -114,7 +115,9 @@ def _check_layout(folder: Path, origin: str) -> None:
                 "variants/ folder; allowed: systems in systems/, variants in variants/ inside it")
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read_bytes(path: Path) -> bytes:
+    """A data file's bytes (at most one more than :data:`MAX_FILE_BYTES`): a folder, a pipe,
+    a device or a file that cannot be opened is a :class:`DataFileError`."""
     try:
         mode = os.stat(path).st_mode
     except OSError as exc:
@@ -126,11 +129,17 @@ def _read(path: Path) -> dict[str, Any]:
                             "device); allowed: a .toml text file")
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
+            return handle.read(MAX_FILE_BYTES + 1)
     except IsADirectoryError:
         raise DataFileError(path, "(file)", "is a folder, not a .toml file") from None
     except OSError as exc:
         raise DataFileError(path, "(file)", f"cannot be read: {exc.strerror}") from None
+
+
+def _read(path: Path, raw: bytes | None = None) -> dict[str, Any]:
+    """A data file's contents (``raw``: its bytes, already read from the regular file)."""
+    if raw is None:
+        raw = _read_bytes(path)
     if len(raw) > MAX_FILE_BYTES:
         raise DataFileError(path, "(file)", f"is larger than {MAX_FILE_BYTES // 1024} KiB; a system "
                             "file is a few KiB of TOML")
@@ -140,6 +149,7 @@ def _read(path: Path) -> dict[str, Any]:
         text = raw.decode("utf-8-sig")  # a byte-order mark at the start is fine
     except UnicodeDecodeError as exc:
         raise DataFileError(path, "(file)", f"is not UTF-8 text (byte {exc.start})") from None
+    import tomllib  # lazy: tomllib (a system read back from the cache parses no file)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -334,7 +344,7 @@ def load_system(path: str | os.PathLike, known: dict[str, dict] | None = None) -
     path = Path(path)
     data = _read(path)
     if "base" in data:
-        merged, base = _variant_data(path, data, known if known is not None else _catalogue()[1])
+        merged, base = _variant_data(path, data, known if known is not None else _catalogue().raw())
         system = build_system(merged, path, base=base)
     else:
         system = build_system(data, path)
@@ -351,14 +361,14 @@ result's system id finds the file's system again (as the file is now)."""
 
 def _not_taken(system: System, path: Path) -> None:
     """A file loaded by path may not reuse the id or an alias of another loaded system."""
-    for other in _catalogue()[0].values():
-        names = {_key(other.id), *map(_key, other.aliases)}
+    for other_id, (aliases, source) in _catalogue().named.items():
+        names = {_key(other_id), *map(_key, aliases)}
         clash = [n for n in (system.id, *system.aliases) if _key(n) in names]
-        same_file = other.source is not None and Path(other.source).resolve() == path.resolve()
+        same_file = source is not None and Path(source).resolve() == path.resolve()
         if clash and not same_file:
-            where = other.source or "registered in Python"
+            where = source or "registered in Python"
             raise DataFileError(path, "id" if _key(clash[0]) == _key(system.id) else "aliases",
-                                f"{clash[0]!r} is already used by system {other.id!r} ({where}); "
+                                f"{clash[0]!r} is already used by system {other_id!r} ({where}); "
                                 "give this file its own id")
 
 
@@ -374,7 +384,7 @@ def _folder_stamp() -> tuple:
     its size and modification time."""
     stamp: list = [tuple(_REGISTERED.items())]
     for folder, origin in data_folders():
-        for part in ("systems", "variants"):
+        for part in _system_cache.PARTS:
             try:
                 with os.scandir(folder / part) as entries:
                     for entry in entries:
@@ -386,9 +396,9 @@ def _folder_stamp() -> tuple:
     return tuple(stamp)
 
 
-def _catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[LoadedFile, ...]]:
-    """Every system from every data folder, the raw (merged) data by id, and the file list;
-    built again when a file in the data folders has changed."""
+def _catalogue() -> "_Catalogue":
+    """Every system from every data folder (read when first asked for), the raw (merged)
+    data by id, and the file list; built again when a file in the data folders has changed."""
     with _LOCK:
         now = time.monotonic()
         if now - _LOOKED["at"] >= CHECK_EVERY:
@@ -400,26 +410,68 @@ def _catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[LoadedFile, 
         return _build_catalogue()
 
 
-@lru_cache(maxsize=1)
-def _build_catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[LoadedFile, ...]]:
-    """Every system from every data folder, the raw (merged) data by id, and the file list."""
+class _Catalogue:
+    """The systems of the data folders and Python: which exist (ids, aliases, files), each
+    System made when first asked for (from the system cache, see
+    :mod:`workbench.rules._system_cache`, or built from its file)."""
+
+    def __init__(self, files: list[LoadedFile], named: dict[str, tuple[tuple, str | None]],
+                 systems: dict[str, System], pickled: dict[str, bytes] | None = None,
+                 raw: dict[str, dict] | None = None, raw_pickled: bytes | None = None,
+                 rebuild=None):
+        self.files = tuple(files)
+        self.named = named   # id -> (aliases, file), in load order
+        self.names: dict[str, str] = {}   # id or alias (lower case) -> id, first in load order
+        for system_id, (aliases, _) in named.items():
+            for name in (system_id, *aliases):
+                if not _looks_like_a_path(name):
+                    self.names.setdefault(_key(name), system_id)
+        self._systems, self._pickled = systems, pickled or {}
+        self._raw, self._raw_pickled, self._rebuild = raw, raw_pickled, rebuild
+
+    def system(self, system_id: str) -> System:
+        found = self._systems.get(system_id)
+        if found is None:
+            with _LOCK:
+                found = self._systems.get(system_id)
+                if found is None:
+                    try:
+                        found = pickle.loads(self._pickled[system_id])
+                    except Exception:   # a store the code cannot read back: the files, read again
+                        self._read_files()
+                        return self._systems[system_id]
+                    self._systems[system_id] = found
+        return found
+
+    def systems(self) -> dict[str, System]:
+        return {system_id: self.system(system_id) for system_id in self.named}
+
+    def raw(self) -> dict[str, dict]:
+        if self._raw is None:
+            with _LOCK:
+                try:
+                    self._raw = pickle.loads(self._raw_pickled)
+                except Exception:
+                    self._read_files()
+        return self._raw
+
+    def _read_files(self) -> None:
+        """Every system built from its file again (the store could not be read back)."""
+        built = self._rebuild()
+        self._systems.update(built._systems)
+        self._raw = built._raw
+
+
+def _read_folders(folders, data_files) -> tuple[dict[str, System], dict[str, dict], list[LoadedFile]]:
+    """Every system of the data folders built from its file, in load order: presets, then
+    variants (whose bases may be other variants), then the gallery. ``data_files``: the files'
+    bytes as read for the system cache's key (so what is built is what the key names), or
+    ``None`` to read them here."""
     systems: dict[str, System] = {}
     raw: dict[str, dict] = {}
     loaded: list[LoadedFile] = []
     taken: dict[str, tuple[str, Path]] = {}  # id or alias (lower case) -> (id, file)
-
-    def claim(system: System, path: Path):
-        for name, what in [(system.id, "id"), *((a, "alias") for a in system.aliases)]:
-            key = _key(name)
-            if key in taken:
-                other_id, other_path = taken[key]
-                raise DataFileError(path, "id" if what == "id" else "aliases",
-                                    f"{what} {name!r} is already used by system {other_id!r} ({other_path}); "
-                                    "ids and aliases must be unique (ignoring case): choose another")
-        for name in (system.id, *system.aliases):
-            taken[_key(name)] = (system.id, path)
-
-    folders = data_folders()
+    read_bytes = {str(f.path): f.data for f in data_files or ()}
     files = [(p, origin, "systems") for folder, origin in folders
              for p in sorted((folder / "systems").glob("*.toml"),
                              key=lambda p: (PRESET_ORDER.index(p.stem) if p.stem in PRESET_ORDER else 99, p.stem))]
@@ -429,13 +481,13 @@ def _build_catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[Loaded
               for p in sorted((folder / "gallery").glob("*.toml"))]
     pending = []
     for path, origin, part in files:
-        data = _read(path)
+        data = _read(path, read_bytes.get(str(path)))
         if "base" in data:
             pending.append((path, origin, data))
             continue
         system = build_system(data, path)
         system.collection = part
-        claim(system, path)
+        _claim(taken, system, path)
         systems[system.id], raw[system.id] = system, data
         loaded.append(LoadedFile(system.id, path, origin))
     while pending:  # variants, whose bases may be other variants
@@ -448,21 +500,73 @@ def _build_catalogue() -> tuple[dict[str, System], dict[str, dict], tuple[Loaded
             merged, base = _variant_data(path, data, raw)
             system = build_system(merged, path, base=base)
             system.collection = "variants"
-            claim(system, path)
+            _claim(taken, system, path)
             systems[system.id], raw[system.id] = system, dict(merged, **{k: data[k] for k in NOT_INHERITED if k in data})
             loaded.append(LoadedFile(system.id, path, origin))
             pending.remove(item)
-    for system in list(_REGISTERED.values()):
-        system.collection = "python"
-        claim(system, Path("<python>"))
-        systems[system.id] = system
-        loaded.append(LoadedFile(system.id, None, "python"))
-    return systems, raw, tuple(loaded)
+    return systems, raw, loaded
+
+
+def _claim(taken: dict[str, tuple[str, Path]], system: System, path: Path) -> None:
+    """Ids and aliases are unique, ignoring case: a second system using one is an error."""
+    for name, what in [(system.id, "id"), *((a, "alias") for a in system.aliases)]:
+        key = _key(name)
+        if key in taken:
+            other_id, other_path = taken[key]
+            raise DataFileError(path, "id" if what == "id" else "aliases",
+                                f"{what} {name!r} is already used by system {other_id!r} ({other_path}); "
+                                "ids and aliases must be unique (ignoring case): choose another")
+    for name in (system.id, *system.aliases):
+        taken[_key(name)] = (system.id, path)
+
+
+@lru_cache(maxsize=1)
+def _build_catalogue() -> _Catalogue:
+    """The data folders' systems (from the system cache when it holds these very files, else
+    read from them), then the systems registered in Python."""
+    folders = data_folders()
+    data_files = _system_cache.read_data_files(folders, MAX_FILE_BYTES)
+    key = None if data_files is None else _system_cache.key_of(folders, data_files)
+    stored = None if key is None else _system_cache.read(key)
+
+    def from_files() -> _Catalogue:
+        systems, raw, loaded = _read_folders(folders, data_files)
+        named = {f.id: (systems[f.id].aliases, str(f.path)) for f in loaded}
+        return _Catalogue(loaded, named, systems, raw=raw)
+
+    if stored is not None:
+        catalogue = _Catalogue([LoadedFile(i, Path(p), o) for i, p, o in stored["files"]],
+                               stored["named"], {}, stored["systems"], raw_pickled=stored["raw"],
+                               rebuild=from_files)
+    else:
+        catalogue = from_files()
+        if key is not None:
+            try:
+                pickled = {i: _system_cache.pickled(s) for i, s in catalogue._systems.items()}
+                raw = _system_cache.pickled(catalogue._raw)
+            except Exception:   # a system the cache cannot keep: read from the files each time
+                pass
+            else:
+                _system_cache.write(key, {"files": [(f.id, str(f.path), f.origin) for f in catalogue.files],
+                                          "named": catalogue.named, "systems": pickled, "raw": raw})
+    if _REGISTERED:
+        taken = {_key(n): (i, Path(p) if p else None) for i, (aliases, p) in catalogue.named.items()
+                 for n in (i, *aliases)}
+        files, named = list(catalogue.files), dict(catalogue.named)
+        for system in _REGISTERED.values():
+            system.collection = "python"
+            _claim(taken, system, Path("<python>"))
+            catalogue._systems[system.id] = system
+            files.append(LoadedFile(system.id, None, "python"))
+            named[system.id] = (system.aliases, None)
+        catalogue = _Catalogue(files, named, catalogue._systems, catalogue._pickled,
+                               catalogue._raw, catalogue._raw_pickled, catalogue._rebuild)
+    return catalogue
 
 
 def all_systems() -> dict[str, System]:
     """Every preset, variant and registered system, by id (aliases: :func:`get_system`)."""
-    return dict(_catalogue()[0])
+    return _catalogue().systems()
 
 
 def loaded_files() -> list[LoadedFile]:
@@ -472,7 +576,7 @@ def loaded_files() -> list[LoadedFile]:
         >>> [f.origin for f in loaded_files() if f.id == "uwr"]
         ['packaged']
     """
-    return list(_catalogue()[2])
+    return list(_catalogue().files)
 
 
 def reload() -> None:
@@ -532,9 +636,9 @@ def _load_cached(text: str) -> System:
 def get_system(name: "str | os.PathLike | System") -> System:
     """A system by id or alias (ignoring case), a path to a data file, or a System itself."""
     if type(name) is str:   # the usual case first: an id or alias as registered
-        found = _by_name().get(name)
+        found = _catalogue().names.get(name)
         if found is not None:
-            return found
+            return _catalogue().system(found)
     if isinstance(name, System):
         return name
     if name is None or not isinstance(name, (str, os.PathLike)):
@@ -543,13 +647,13 @@ def get_system(name: "str | os.PathLike | System") -> System:
     if _looks_like_a_path(text):
         return _load_cached(text)
     key = _key(text)
-    found = _by_name().get(key)
+    found = _catalogue().names.get(key)
     if found is not None:
-        return found
+        return _catalogue().system(found)
     if key in _FROM_FILES:
         return _load_cached(_FROM_FILES[key])
     from .notation import system_for   # one-line formulas (4d6kh3): after ids, aliases, paths
-    formula = system_for(text, _by_name())
+    formula = system_for(text, _catalogue().names)
     if formula is not None:
         return formula
     raise WorkbenchError(f"unknown system {text!r}; known: {', '.join(all_systems())} "
@@ -558,20 +662,3 @@ def get_system(name: "str | os.PathLike | System") -> System:
 
 def _looks_like_a_path(text: str) -> bool:
     return text.endswith(".toml") or os.sep in text or bool(os.altsep and os.altsep in text)
-
-
-_NAMES: list = [None, {}]
-"""The catalogue the name table was made from, and the table: id or alias (lower case) ->
-system, first in catalogue order. Made again whenever the catalogue is."""
-
-
-def _by_name() -> dict[str, System]:
-    catalogue = _catalogue()
-    if _NAMES[0] is not catalogue:
-        names: dict[str, System] = {}
-        for system in catalogue[0].values():
-            for name in (system.id, *system.aliases):
-                if not _looks_like_a_path(name):
-                    names.setdefault(_key(name), system)
-        _NAMES[:] = [catalogue, names]
-    return _NAMES[1]

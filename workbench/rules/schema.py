@@ -18,6 +18,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from pydantic_core import PydanticCustomError
 
 from ..errors import DataFileError
+from ._entries import names as _names
 from .params import shadowing
 from ..validation import suggest  # noqa: F401  (the file checks' did-you-mean)
 from ..limits import (MAX_CHOICES, MAX_DIE_TYPES, MAX_EFFECTS, MAX_FACE_VALUE, MAX_PARAMS,
@@ -68,10 +69,6 @@ class _Strict(BaseModel):
 
 
 Names = Union[str, list[str]]
-
-
-def _names(value) -> tuple[str, ...]:
-    return (value,) if isinstance(value, str) else tuple(value)
 
 
 MODIFIERS = {

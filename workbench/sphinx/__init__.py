@@ -19,7 +19,8 @@ and write, for example::
 
 Options are those of :data:`workbench.render.OPTIONS`; any other option name is one of the
 system's parameters (``:dice: 4``). Tables become real docutils tables; figures are PNG / SVG
-images (or interactive HTML on HTML builders with ``:output: html``). Results are cached in
+images (or interactive HTML on HTML builders with ``:output: html``), all drawn by one browser
+per build (per document in the worker processes of a parallel build). Results are cached in
 the build's doctree folder under a key made of the options and the data files' contents, and
 a page is re-read when a system file it uses changes.
 
@@ -31,7 +32,8 @@ from typing import Any
 
 from .._version import __version__
 from ._directives import (FigureDirective, LadderDirective, ParametersDirective, TableDirective,
-                          html_figure, skip_node, visit_html_figure)
+                          end_session, end_worker_session, html_figure, skip_node,
+                          visit_html_figure)
 
 
 def setup(app) -> dict[str, Any]:
@@ -44,4 +46,6 @@ def setup(app) -> dict[str, Any]:
     app.add_directive("workbench-figure", FigureDirective)
     app.add_directive("workbench-parameters", ParametersDirective)
     app.add_config_value("workbench_figure_output", "png", "env", [str])
+    app.connect("doctree-read", end_worker_session)
+    app.connect("build-finished", end_session)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

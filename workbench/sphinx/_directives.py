@@ -166,6 +166,8 @@ class FigureDirective(_WorkbenchDirective):
     def _draw(self, block: Block) -> Path:
         folder = cache_folder(self.env) / "figures"
         drawn = (folder / figure_file_name(block)).exists()
+        if not drawn:
+            _in_session()
         try:
             path = write_figure_file(block, folder)
         except WorkbenchError as exc:
@@ -185,6 +187,39 @@ class FigureDirective(_WorkbenchDirective):
         if block.caption:
             figure += nodes.caption(text=block.caption)
         return figure
+
+
+_MAIN_PROCESS = os.getpid()
+"""The process that loaded the extension (a parallel build reads in forked workers)."""
+
+
+_SESSIONS: dict[int, object] = {}
+"""The drawing session of each process that drew a figure (by process id)."""
+
+
+def _in_session() -> None:
+    """The build's figures share one browser: a drawing session, entered with the first
+    figure drawn in this process and ended by :func:`end_session` (the build's end) or, in a
+    worker of a parallel build, by :func:`end_worker_session` (each document's end)."""
+    if os.getpid() not in _SESSIONS:
+        from ..figures.output import drawing_session  # lazy: plotly
+        session = drawing_session()
+        session.__enter__()
+        _SESSIONS[os.getpid()] = session
+
+
+def end_session(app=None, exception=None) -> None:
+    """Close this process's drawing session, if a figure opened one."""
+    session = _SESSIONS.pop(os.getpid(), None)
+    if session is not None:
+        session.__exit__(None, None, None)
+
+
+def end_worker_session(app, doctree=None) -> None:
+    """A worker of a parallel build ends without the build's end: its session closes with
+    each document."""
+    if os.getpid() != _MAIN_PROCESS:
+        end_session(app)
 
 
 class html_figure(nodes.General, nodes.Element):  # noqa: N801 - docutils names nodes in lower case

@@ -16,18 +16,22 @@ from __future__ import annotations
 
 import re
 from operator import itemgetter
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ...errors import DataFileError, ParameterError, WorkbenchError
 from ...limits import MAX_DIGITS, MAX_TOTAL
 from ..params import RESERVED, Param
 from ..dice import Die, Percentile
 from ..roll import ALL_NEGATIVE, AllNegative, KeptDice, RerollFaces, RollAgain, RollSpec
-from ..schema import PoolFile, _names, suggest
+from ...validation import suggest
+from .._entries import names as _names
 from .base import MAX_DICE, Mechanic
 from .pool_reading import PASSING, PoolReading, _big, _total_range, dice_parameters, _no_key
 from .statistics import Statistics, check_roll_effect, effect_points
 from .tier_coverage import check_coverage
+
+if TYPE_CHECKING:  # a system read back from the cache runs without the schema (pydantic)
+    from ..schema import PoolFile
 
 MAX_SHARED_REROLL_DICE = 100
 """Largest pool whose rerolls are shared by several die types (exact work grows as n^3)."""

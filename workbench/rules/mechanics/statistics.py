@@ -21,14 +21,17 @@ Names an expression may read:
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ...errors import DataFileError, ParameterError, WorkbenchError
 from ...limits import MAX_DICE
 from ..expressions import KEYWORDS, Expression, ExpressionError, evaluate_numbers, parse
 from ..roll import (ALL_NEGATIVE, Beats, Derived, Keep, LargestSet, Pairs, Pick, Sets, Sum, before_total)
 from ...validation import suggest
-from ..schema import PoolFile, _names
+from .._entries import names as _names
+
+if TYPE_CHECKING:  # a system read back from the cache runs without the schema (pydantic)
+    from ..schema import PoolFile
 
 
 class Statistics:
