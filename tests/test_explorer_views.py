@@ -225,7 +225,6 @@ def test_the_view_exports_as_a_print_size_png_and_an_svg(tmp_path):
 
 # -- the simulated view: an estimate, then the trials asked for -------------------------
 def test_the_simulated_view_draws_a_first_estimate_then_the_full_trials():
-    pytest.importorskip("numba")
     explorer = Explorer(["uwr"], pool_sizes=range(1, 5), trials=20_000, seed=3)
     specs = []
     explorer.plot.observe(lambda change: specs.append(json.loads(change["new"])), names="spec")

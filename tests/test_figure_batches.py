@@ -9,6 +9,8 @@ import textwrap
 
 import pytest
 
+from _deps import need
+
 from _images import need_chromium, png_size, svg_size
 from workbench.cli import main
 
@@ -131,7 +133,7 @@ def test_a_browser_that_cannot_start_is_one_error_not_a_wait(tmp_path, browsers,
 
 
 def test_a_sphinx_build_draws_its_figures_with_one_browser(tmp_path, browsers):
-    pytest.importorskip("sphinx")
+    need("sphinx")
     from sphinx.cmd.build import build_main
     project = tmp_path / "book"
     project.mkdir()

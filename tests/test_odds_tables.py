@@ -10,6 +10,8 @@ import textwrap
 
 import pytest
 
+from _deps import need
+
 import workbench as wb
 from workbench.analysis import default_pool_sizes, pool_label
 from workbench.cli import main
@@ -133,7 +135,7 @@ def test_a_markdown_block_of_blades_is_filled(tmp_path):
 
 
 def test_the_directive_shows_blades_odds(tmp_path):
-    pytest.importorskip("sphinx")
+    need("sphinx")
     from sphinx.cmd.build import build_main
     project = tmp_path / "book"
     project.mkdir()

@@ -166,6 +166,11 @@ def test_tables_of_knobs_that_are_not_dice_and_of_systems_without_one():
     assert done.returncode == 0 and done.stdout.splitlines()[0].endswith("P(raises >= 1)")
 
 
+def _counts_dice(system) -> bool:
+    from workbench.analysis import counts_dice
+    return counts_dice(system.id)
+
+
 def test_the_explorer_draws_every_gallery_system_within_its_pool_bounds():
     """Pool parameters with bounds (Risk attacks with 1-3 dice, a PbtA stat ends at +4): the
     curve stops where the rules do instead of refusing the whole chart."""
@@ -181,7 +186,15 @@ def test_the_explorer_draws_every_gallery_system_within_its_pool_bounds():
         if system.collection != "gallery":
             continue
         for view in ("curve", "outcomes", "difference"):
-            assert figure(ExplorerSettings((EntrySettings(system.id), EntrySettings("uwr")), view=view)).data
+            drawn = figure(ExplorerSettings((EntrySettings(system.id), EntrySettings("uwr")), view=view))
+            if view == "difference" and not drawn.data:
+                # Pools of another kind (a skill, a stat) are not compared with dice: said so.
+                (note,) = [a.text for a in drawn.layout.annotations]
+                assert note.startswith(f"Nothing to compare with {system.id}: the other entries grow "
+                                       "another kind of pool"), note
+                assert wb.system(system.id).pool_parameter is None or not _counts_dice(system)
+            else:
+                assert drawn.data, (system.id, view)
         Explorer([system.id])
 
 

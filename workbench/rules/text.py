@@ -91,7 +91,7 @@ def system_from_text(text: str, origin: str = "edited copy") -> System:
     path = Path(origin)
     try:
         if "base" in data:
-            merged, base = registry._variant_data(path, data, registry._catalogue()[1])
+            merged, base = registry._variant_data(path, data, registry._catalogue().raw())
             system = build_system(merged, path, base=base)
         else:
             system = build_system(data, path)
