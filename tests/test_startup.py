@@ -54,8 +54,11 @@ def run(tmp_path_factory):
 COMMANDS = [("pmf", "uwr", "dice=4"), ("table", "uwr"), ("systems",), ("render", "--check", "PAGE"),
             ("pmf", "blades", "--format", "rst"), ("table", "blades", "--format", "rst-grid"),
             ("versus", "uwr", "--actor", "dice=3", "--reactor", "dice=2"), ("files",)]
-#: Blades reads its statistics with the exact engine's compiled walk: numba is its work.
-NEEDS = {"blades": {"numba", "importlib.metadata"}}   # numba reads its own metadata
+#: Blades reads its statistics with the exact engine's compiled walk: numba is its work. A
+#: command that prints a table loads tabulate (which reads its own metadata, loads wcwidth).
+TABLES = {"tabulate", "wcwidth", "importlib.metadata"}
+NEEDS = {"blades": {"numba", "importlib.metadata"}, "pmf": TABLES, "table": TABLES,
+         "render": TABLES, "versus": TABLES}
 
 
 @pytest.mark.parametrize("argv", COMMANDS, ids=[" ".join(c) for c in COMMANDS])
