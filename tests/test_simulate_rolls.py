@@ -58,7 +58,7 @@ def disagreement(joint, exact: dict, trials: int) -> str | None:
 
 
 def assert_agrees(spec: RollSpec, trials: int = TRIALS, seed: int = 20250101):
-    joint = rs.simulate_roll(spec, trials, seed)
+    joint = sim.simulate_raw(spec, trials, seed)   # die by die, or as one sum (summed_roll)
     assert joint.names == spec.statistic_names and joint.trials == trials
     assert joint.probabilities.sum() == pytest.approx(1.0, abs=1e-12)
     problem = disagreement(joint, brute_joint(spec), trials)
@@ -129,7 +129,33 @@ CASES = {
         stats=(Pick("none", order="middle", dice="d6"), LargestSet("w", dice="d6"), Sets("s", dice="d6"),
                Beats("b", "d6", "d4"), Keep("k", take=1, dice="d6"), AllNegative("neg"))),
     "nothing rolled at all": RollSpec((), stats=(AllNegative("neg"), Pick("p")), total="3", modifier=1),
+    # Sums over dice only: rolled as one sum by the pool kernels (summed_roll).
+    "hits and ones, summed": RollSpec(
+        ((d6(counts={"hits": [0, 0, 0, 0, 1, 1], "ones": [1, 0, 0, 0, 0, 0]}), 7),), total="hits"),
+    "sums over some types, negative and constant scores, summed": RollSpec(
+        ((Die("fate", (-1, 0, 1), counts={"plus": (0, 0, 1)}), 4), (d6("d6", counts={"plus": [2] * 6}), 2),
+         (Die.numbered("d8", 8), 1)),
+        stats=(Sum("fate_sum", dice="fate"), Sum("high", score="value >= 5", dice=("d6", "d8")),
+               Sum("twice", score="value * 2 - 3", dice="d8"), Keep("every", take=9, order="lowest"),
+               Keep("none", take=0), Derived("edge", "fate_sum + high")),
+        total="edge + plus", modifier=2, ceiling=12),
 }
+
+SUMMED = {name for name in CASES if name.endswith(", summed")}
+
+
+def test_rolls_of_sums_alone_are_rolled_as_one_sum(monkeypatch):
+    """The cases named 'summed' take the pool kernels (several dice a draw, every die rolled;
+    their agreement with the brute force is tested above), the others die by die."""
+    from workbench.engine.summed_roll import summed_roll
+
+    assert {name for name, spec in CASES.items() if summed_roll(spec) is not None} == SUMMED
+
+    def not_die_by_die(*args):
+        raise AssertionError("rolled die by die")
+    monkeypatch.setattr(sim, "simulate_roll", not_die_by_die)
+    for name in SUMMED:
+        assert sim.simulate_raw(CASES[name], 1000, seed=1).trials == 1000
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -95,8 +95,18 @@ def compile_roll(spec: RollSpec) -> CompiledRoll:
     expressions = spec.score_expressions
     per_face = expressions if not chains else ()
     scores = () if not chains else expressions
-    width = 1 + len(counts) + len(per_face)
-    widest = max([100 if isinstance(d, Percentile) else d.sides for d in rows] or [1])
+    faces = [_faces(die, counts, per_face) for die in rows]
+    # How dice rank: when no die explodes, by one column numbering every face's (value,
+    # counts) in order (``rank_count`` ranks); else by value, then the counts in turn.
+    rank_from, rank_to, rank_count = 0, 1 + len(counts), 0
+    if not chains and faces:
+        ranked = np.concatenate([f[:, :1 + len(counts)] for f in faces])
+        distinct, rank = np.unique(ranked, axis=0, return_inverse=True)   # sorted rows: in order
+        ends = np.cumsum([len(f) for f in faces])[:-1]
+        faces = [np.column_stack([f, r]) for f, r in zip(faces, np.split(rank.reshape(-1), ends))]
+        rank_from, rank_to, rank_count = faces[0].shape[1] - 1, faces[0].shape[1], len(distinct)
+    width = faces[0].shape[1] if faces else 1 + len(counts)
+    widest = max([len(f) for f in faces] or [1])
     count_rows = max(len(rows), 1)
     kind = np.zeros(count_rows, np.int64)
     sides = np.ones(count_rows, np.int64)
@@ -106,8 +116,7 @@ def compile_roll(spec: RollSpec) -> CompiledRoll:
     limit = np.zeros(count_rows, np.int64)
     extra = np.zeros(count_rows, np.int64)
     for r, die in enumerate(rows):
-        faces = _faces(die, counts, per_face)
-        face_att[r, :len(faces)] = faces
+        face_att[r, :len(faces[r])] = faces[r]
         if isinstance(die, Percentile):
             kind[r], sides[r], extra[r] = 1, 100, die.extra
             continue
@@ -130,7 +139,7 @@ def compile_roll(spec: RollSpec) -> CompiledRoll:
     slots_of = {die.name: list(range(first_slot[g], first_slot[g] + stay[g]))
                 for g, (die, _) in enumerate(groups)}
     dice = (slot_row, kind, sides, face_att, explodes, into, limit, extra, int(spec.rerolls),
-            kept_start, kept_count, kept_take, kept_lowest, 1 + len(counts))
+            kept_start, kept_count, kept_take, kept_lowest, rank_from, rank_to, rank_count)
     reading, names = _reading(spec, slots_of, sum(stay), counts, per_face, scores)
     general = bool(kind.any() or spec.rerolls or kept_count)
     return CompiledRoll(dice, sum(stay), scores, reading, names, counts, general)
@@ -156,10 +165,11 @@ def _reading(spec, slots_of, every, counts, per_face, scores):
     selections: dict = {}
     ops, names = [], []
 
-    def selection(dice, ranked=False) -> int:
+    def selection(dice, ranks=0) -> int:
+        """The selection of these die types; its first ``ranks`` ranks are read."""
         chosen = tuple(s for name, slots in slots_of.items() if not dice or name in dice for s in slots)
-        q = selections.setdefault(chosen, [len(selections), False])
-        q[1] = q[1] or ranked
+        q = selections.setdefault(chosen, [len(selections), 0])
+        q[1] = max(q[1], ranks)
         return q[0]
 
     def op(name, code, q=0, second=0, attribute=0, a=0, b=0):
@@ -194,7 +204,7 @@ def _reading(spec, slots_of, every, counts, per_face, scores):
             elif low == 0 and high == n:
                 op(stat.name, SUM, selection(stat.dice), attribute=attribute)
             else:
-                op(stat.name, KEEP, selection(stat.dice, True), attribute=attribute, a=low, b=high)
+                op(stat.name, KEEP, selection(stat.dice, high), attribute=attribute, a=low, b=high)
         elif isinstance(stat, Pick):
             if stat.order == "middle":
                 rank = (n - 1) // 2
@@ -203,7 +213,7 @@ def _reading(spec, slots_of, every, counts, per_face, scores):
             if not 0 <= rank < n:   # fewer dice than the rank
                 op(stat.name, ZERO)
             else:
-                op(stat.name, PICK, selection(stat.dice, True), a=rank)
+                op(stat.name, PICK, selection(stat.dice, rank + 1), a=rank)
         elif isinstance(stat, (Beats, Pairs)):
             mine = {name for name in slots_of if not stat.dice or name in stat.dice}
             theirs = {name for name in slots_of if not stat.against or name in stat.against}
@@ -211,11 +221,11 @@ def _reading(spec, slots_of, every, counts, per_face, scores):
                 raise WorkbenchError(f"statistic {stat.name!r}: dice and against must be different "
                                      "die types (a die is not compared with itself)")
             code, ties = (BEATS, 0) if isinstance(stat, Beats) else (PAIRS, int(stat.ties == "dice"))
-            op(stat.name, code, selection(stat.dice, True), selection(stat.against, True), a=ties)
+            op(stat.name, code, selection(stat.dice, every), selection(stat.against, every), a=ties)
         elif isinstance(stat, LargestSet):
-            op(stat.name, WIDTH if stat.report == "size" else HEIGHT, selection(stat.dice, True))
+            op(stat.name, WIDTH if stat.report == "size" else HEIGHT, selection(stat.dice, every))
         elif isinstance(stat, Sets):
-            op(stat.name, SETS, selection(stat.dice, True), a=stat.size)
+            op(stat.name, SETS, selection(stat.dice, every), a=stat.size)
         else:
             raise WorkbenchError(f"unknown statistic {stat!r}")
     if not ops:   # nothing read from the dice: one constant column
@@ -223,10 +233,10 @@ def _reading(spec, slots_of, every, counts, per_face, scores):
     room = max(every, 1)
     sel_slots = np.zeros((max(len(selections), 1), room), np.int64)
     sel_len = np.zeros(max(len(selections), 1), np.int64)
-    sel_sort = np.zeros(max(len(selections), 1), np.bool_)
-    for chosen, (q, ranked) in selections.items():
+    sel_sort = np.zeros(max(len(selections), 1), np.int64)
+    for chosen, (q, ranks) in selections.items():
         sel_slots[q, :len(chosen)] = chosen
-        sel_len[q], sel_sort[q] = len(chosen), ranked
+        sel_len[q], sel_sort[q] = len(chosen), min(ranks, len(chosen))
     table = np.array(ops, np.int64).reshape(len(ops), 6)
     return (sel_slots, sel_len, sel_sort, table), tuple(names)
 
@@ -293,7 +303,7 @@ def simulate_roll(spec: RollSpec, trials: int, seed: int, block_size: int = 1 <<
                 kernel(np.uint64(seed), first, count, block_size, trials, *compiled.dice,
                        *compiled.reading, keys, hits, status)
             else:
-                rolls.count_blocks(first, count, block_size, trials, *rolled, compiled.dice[-1],
+                rolls.count_blocks(first, count, block_size, trials, *rolled, *compiled.dice[-3:],
                                    *compiled.reading, keys, hits, status)
             if status.any():   # a block met more combinations than its table holds: again, larger
                 table = min(table * 16, _largest_table(block_size))

@@ -52,6 +52,7 @@ from .joint import JointDistribution
 from .raw import RawDistribution
 from .roll_simulation import rolled_per_roll, simulate_roll
 from .sampling import simulate_joint
+from .summed_roll import summed_roll
 from .scored import evaluate_scored, outcomes_distribution
 from .work import check_exact, rolled_per_check, spread_of_totals
 
@@ -356,6 +357,10 @@ def simulate_raw(spec: "PoolSpec | RollSpec", trials: int = 1_000_000, seed: int
     seed = validation.seed("simulate", seed)
     check_work(trials, spec)
     progress = validation.optional_boolean("simulate", "progress", progress)
+    if isinstance(spec, RollSpec):
+        summed = summed_roll(spec)
+        if summed is not None:   # sums over dice only: the pool kernels roll it as one sum
+            return summed.joint(simulate_raw(summed.pool, trials, seed, progress))
     if not isinstance(spec, PoolSpec):
         return _simulate_roll(spec, trials, seed, progress)
     kernel, args, binned = _kernel(spec)

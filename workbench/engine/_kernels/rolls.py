@@ -39,6 +39,9 @@ SUM, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, ALL_NEGATIVE, ZERO = range(1
 PERCENTILE = 1
 """``kind[row]`` of a percentile die (0: a die with faces)."""
 
+COUNTING_RANKS = 64
+"""Dice numbered by at most this many ranks are ranked by a counting sort."""
+
 _HASH_MULTIPLIER = np.int64(-7046029254386353131)   # 0x9E3779B97F4A7C15 as a signed word
 
 
@@ -86,24 +89,67 @@ def _one_die(att, s, row, sides, face_att, explodes, into, limit, width, s0, s1,
 
 
 @inline_kernel
-def _higher(att, i, j, columns):
-    """Whether die ``i`` ranks above die ``j``: by value, then by the counts in order."""
-    for a in range(columns):
+def _higher(att, i, j, rank_from, rank_to):
+    """Whether die ``i`` ranks above die ``j``: by columns ``rank_from`` to ``rank_to - 1``
+    in order (the value, then the counts; or one column that ranks them all)."""
+    for a in range(rank_from, rank_to):
         if att[i, a] != att[j, a]:
             return att[i, a] > att[j, a]
     return False
 
 
 @inline_kernel
-def rank_dice(att, index, q, n, columns, spare):
-    """Sort ``index[q, :n]`` (rows of ``att``) highest first; ``spare`` has room for ``n``.
-    Insertion sort for a few dice, a stable merge sort for more. (Rows of 2-D arrays, not
-    views: inlined into the block loops, nothing is allocated or reference-counted.)"""
+def rank_dice(att, index, q, n, top, rank_from, rank_to, rank_count, spare):
+    """Sort ``index[q, :n]`` (rows of ``att``) highest first, at least its first ``top``
+    places; ``spare`` has room for ``n + rank_count``. (Rows of 2-D arrays, not views:
+    inlined into the block loops, nothing is allocated or reference-counted.)
+
+    Dice ranked by one column numbering ``rank_count`` ranks (at most
+    :data:`COUNTING_RANKS`): a counting sort, no comparisons (what ranks above what is
+    mostly a coin flip, so every comparison costs a mispredicted branch). Other dice ranked
+    by one column: up to 16 inserted among the ``top`` best so far, the column's values held
+    beside the indices. Otherwise every die is sorted: insertion sort for a few, a stable
+    merge sort for more."""
+    if 0 < rank_count <= COUNTING_RANKS:
+        for r in range(rank_count):
+            spare[n + r] = 0
+        for i in range(n):
+            spare[n + att[index[q, i], rank_from]] += 1
+        above = 0
+        for r in range(rank_count - 1, -1, -1):   # dice ranked above rank r: its first place
+            here = spare[n + r]
+            spare[n + r] = above
+            above += here
+        for i in range(n):
+            die = index[q, i]
+            at = n + att[die, rank_from]
+            spare[spare[at]] = die
+            spare[at] += 1
+        for i in range(n):
+            index[q, i] = spare[i]
+        return
+    if n <= 16 and rank_to - rank_from == 1:
+        filled = 0
+        for i in range(n):
+            die = index[q, i]
+            key = att[die, rank_from]
+            if filled == top:
+                if key <= spare[top - 1]:
+                    continue
+                j = top - 2   # the last of the best so far drops out
+            else:
+                j = filled - 1
+                filled += 1
+            while j >= 0 and key > spare[j]:
+                index[q, j + 1], spare[j + 1] = index[q, j], spare[j]
+                j -= 1
+            index[q, j + 1], spare[j + 1] = die, key
+        return
     if n <= 16:
         for i in range(1, n):
             die = index[q, i]
             j = i - 1
-            while j >= 0 and _higher(att, die, index[q, j], columns):
+            while j >= 0 and _higher(att, die, index[q, j], rank_from, rank_to):
                 index[q, j + 1] = index[q, j]
                 j -= 1
             index[q, j + 1] = die
@@ -114,7 +160,7 @@ def rank_dice(att, index, q, n, columns, spare):
             middle, high = min(low + width, n), min(low + 2 * width, n)
             i, j = low, middle
             for k in range(low, high):
-                if j < high and (i >= middle or _higher(att, index[q, j], index[q, i], columns)):
+                if j < high and (i >= middle or _higher(att, index[q, j], index[q, i], rank_from, rank_to)):
                     spare[k] = index[q, j]
                     j += 1
                 else:
@@ -127,7 +173,7 @@ def rank_dice(att, index, q, n, columns, spare):
 
 @inline_kernel
 def roll_check(state, init, out, slot_row, kind, sides, face_att, explodes, into, limit, extra,
-               rerolls, kept_start, kept_count, kept_take, kept_lowest, rank_columns, ranked, spare,
+               rerolls, kept_start, kept_count, kept_take, kept_lowest, rank_from, rank_to, rank_count, ranked, spare,
                general):
     """Roll one check's dice into ``out`` (``init`` when nothing is set aside); returns
     whether the roll had dice and every initial die's first face was negative. ``ranked``
@@ -168,7 +214,7 @@ def roll_check(state, init, out, slot_row, kind, sides, face_att, explodes, into
     if general and kept_count > 0:
         for k in range(kept_count):
             ranked[0, k] = kept_start + k
-        rank_dice(init, ranked, 0, kept_count, rank_columns, spare)
+        rank_dice(init, ranked, 0, kept_count, kept_count, rank_from, rank_to, rank_count, spare)
         first_kept = kept_count - kept_take if kept_lowest else 0
         for s in range(kept_start):
             out[s, :] = init[s, :]
@@ -180,10 +226,11 @@ def roll_check(state, init, out, slot_row, kind, sides, face_att, explodes, into
 
 
 @inline_kernel
-def read_statistics(att, negative, sel_slots, sel_len, sel_sort, order, spare, rank_columns, ops, row):
+def read_statistics(att, negative, sel_slots, sel_len, sel_sort, order, spare, rank_from, rank_to, rank_count, ops,
+                    row):
     """One number per operation into ``row``. ``ops[k]``: (code, selection, second selection,
-    attribute, a, b); a selection is ``sel_slots[q, :sel_len[q]]``, ranked highest first into
-    ``order[q]`` when ``sel_sort[q]``.
+    attribute, a, b); a selection is ``sel_slots[q, :sel_len[q]]``, its first ``sel_sort[q]``
+    ranks (highest first) in ``order[q]`` (none when 0).
 
     SUM: the attribute over the selection. KEEP: the attribute over ranks ``a`` to ``b - 1``
     (0 the highest). PICK: the value at rank ``a``. BEATS: pairs (die of the selection, die of
@@ -193,19 +240,25 @@ def read_statistics(att, negative, sel_slots, sel_len, sel_sort, order, spare, r
     ZERO: 0.
     """
     for q in range(sel_len.shape[0]):
-        if sel_sort[q]:
+        if sel_sort[q] > 0:
             n = sel_len[q]
             for i in range(n):
                 order[q, i] = sel_slots[q, i]
-            rank_dice(att, order, q, n, rank_columns, spare)
+            rank_dice(att, order, q, n, sel_sort[q], rank_from, rank_to, rank_count, spare)
+    for k in range(ops.shape[0]):   # sums first, in a loop of their own (compiles leaner)
+        if ops[k, 0] == SUM:
+            q, attribute = ops[k, 1], ops[k, 3]
+            found = 0
+            for i in range(sel_len[q]):
+                found += att[sel_slots[q, i], attribute]
+            row[k] = found
     for k in range(ops.shape[0]):
         code, q, second, attribute, a, b = ops[k, 0], ops[k, 1], ops[k, 2], ops[k, 3], ops[k, 4], ops[k, 5]
+        if code == SUM:
+            continue
         n = sel_len[q]
         found = 0
-        if code == SUM:
-            for i in range(n):
-                found += att[sel_slots[q, i], attribute]
-        elif code == KEEP:
+        if code == KEEP:
             for i in range(a, b):
                 found += att[order[q, i], attribute]
         elif code == PICK:
@@ -272,7 +325,7 @@ def tally(row, keys, hits, b, mask):
 @kernel
 def _joint_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_att, explodes,
                  into, limit, extra, rerolls, kept_start, kept_count, kept_take, kept_lowest,
-                 rank_columns, sel_slots, sel_len, sel_sort, ops, keys, hits, status):
+                 rank_from, rank_to, rank_count, sel_slots, sel_len, sel_sort, ops, keys, hits, status):
     """Block ``block`` rolled and read into table ``b``; every step (:func:`joint_blocks`)."""
     room = max(slot_row.shape[0], 1)
     mask = keys.shape[1] - 1
@@ -280,7 +333,7 @@ def _joint_block(seed, block, b, block_size, trials, slot_row, kind, sides, face
     init = np.zeros((room, face_att.shape[2]), np.int64)
     out = np.zeros((room, face_att.shape[2]), np.int64) if kept_count > 0 else init
     ranked = np.zeros((1, room), np.int64)
-    spare = np.zeros(room, np.int64)
+    spare = np.zeros(room + rank_count, np.int64)
     order = np.zeros((sel_len.shape[0], room), np.int64)
     row = np.zeros(ops.shape[0], np.int64)
     used = 0
@@ -288,8 +341,8 @@ def _joint_block(seed, block, b, block_size, trials, slot_row, kind, sides, face
     for _ in range(start, min(start + block_size, trials)):
         negative = roll_check(state, init, out, slot_row, kind, sides, face_att, explodes, into,
                               limit, extra, rerolls, kept_start, kept_count, kept_take,
-                              kept_lowest, rank_columns, ranked, spare, True)
-        read_statistics(out, negative, sel_slots, sel_len, sel_sort, order, spare, rank_columns,
+                              kept_lowest, rank_from, rank_to, rank_count, ranked, spare, True)
+        read_statistics(out, negative, sel_slots, sel_len, sel_sort, order, spare, rank_from, rank_to, rank_count,
                         ops, row)
         used += tally(row, keys, hits, b, mask)
         if 2 * used > keys.shape[1]:
@@ -300,7 +353,7 @@ def _joint_block(seed, block, b, block_size, trials, slot_row, kind, sides, face
 @kernel
 def _plain_joint_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_att,
                        explodes, into, limit, extra, rerolls, kept_start, kept_count, kept_take,
-                       kept_lowest, rank_columns, sel_slots, sel_len, sel_sort, ops, keys, hits,
+                       kept_lowest, rank_from, rank_to, rank_count, sel_slots, sel_len, sel_sort, ops, keys, hits,
                        status):
     """:func:`_joint_block` without percentile dice, rerolls and kept dice (compiled without
     those steps: about 40% faster)."""
@@ -309,7 +362,7 @@ def _plain_joint_block(seed, block, b, block_size, trials, slot_row, kind, sides
     state = seed_state(seed, block)
     init = np.zeros((room, face_att.shape[2]), np.int64)
     ranked = np.zeros((1, room), np.int64)
-    spare = np.zeros(room, np.int64)
+    spare = np.zeros(room + rank_count, np.int64)
     order = np.zeros((sel_len.shape[0], room), np.int64)
     row = np.zeros(ops.shape[0], np.int64)
     used = 0
@@ -317,8 +370,8 @@ def _plain_joint_block(seed, block, b, block_size, trials, slot_row, kind, sides
     for _ in range(start, min(start + block_size, trials)):
         negative = roll_check(state, init, init, slot_row, kind, sides, face_att, explodes, into,
                               limit, extra, rerolls, kept_start, kept_count, kept_take,
-                              kept_lowest, rank_columns, ranked, spare, False)
-        read_statistics(init, negative, sel_slots, sel_len, sel_sort, order, spare, rank_columns,
+                              kept_lowest, rank_from, rank_to, rank_count, ranked, spare, False)
+        read_statistics(init, negative, sel_slots, sel_len, sel_sort, order, spare, rank_from, rank_to, rank_count,
                         ops, row)
         used += tally(row, keys, hits, b, mask)
         if 2 * used > keys.shape[1]:
@@ -329,13 +382,13 @@ def _plain_joint_block(seed, block, b, block_size, trials, slot_row, kind, sides
 @kernel
 def _dice_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_att, explodes,
                 into, limit, extra, rerolls, kept_start, kept_count, kept_take, kept_lowest,
-                rank_columns, att, negative):
+                rank_from, rank_to, rank_count, att, negative):
     """Block ``block``'s dice only, into ``att`` / ``negative`` from row ``b * block_size``."""
     room = max(slot_row.shape[0], 1)
     state = seed_state(seed, block)
     init = np.zeros((room, face_att.shape[2]), np.int64)
     ranked = np.zeros((1, room), np.int64)
-    spare = np.zeros(room, np.int64)
+    spare = np.zeros(room + rank_count, np.int64)
     start = block * block_size
     for t in range(start, min(start + block_size, trials)):
         i = b * block_size + t - start
@@ -344,16 +397,16 @@ def _dice_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_
             init = out
         negative[i] = roll_check(state, init, out, slot_row, kind, sides, face_att, explodes,
                                  into, limit, extra, rerolls, kept_start, kept_count, kept_take,
-                                 kept_lowest, rank_columns, ranked, spare, True)
+                                 kept_lowest, rank_from, rank_to, rank_count, ranked, spare, True)
 
 
 @kernel
-def _count_block(block, b, block_size, trials, att, negative, rank_columns, sel_slots, sel_len,
+def _count_block(block, b, block_size, trials, att, negative, rank_from, rank_to, rank_count, sel_slots, sel_len,
                  sel_sort, ops, keys, hits, status):
     """Block ``block``'s dice (rows from ``b * block_size`` of ``att``) read into table ``b``."""
     room = max(att.shape[1], 1)
     mask = keys.shape[1] - 1
-    spare = np.zeros(room, np.int64)
+    spare = np.zeros(room + rank_count, np.int64)
     order = np.zeros((sel_len.shape[0], room), np.int64)
     row = np.zeros(ops.shape[0], np.int64)
     used = 0
@@ -361,7 +414,7 @@ def _count_block(block, b, block_size, trials, att, negative, rank_columns, sel_
     for t in range(start, min(start + block_size, trials)):
         i = b * block_size + t - start
         read_statistics(att[i], negative[i], sel_slots, sel_len, sel_sort, order, spare,
-                        rank_columns, ops, row)
+                        rank_from, rank_to, rank_count, ops, row)
         used += tally(row, keys, hits, b, mask)
         if 2 * used > keys.shape[1]:
             status[b] = 1
@@ -373,7 +426,7 @@ def _count_block(block, b, block_size, trials, att, negative, rank_columns, sel_
 @parallel_kernel
 def joint_blocks(seed, first_block, block_count, block_size, trials, slot_row, kind, sides,
                  face_att, explodes, into, limit, extra, rerolls, kept_start, kept_count,
-                 kept_take, kept_lowest, rank_columns, sel_slots, sel_len, sel_sort, ops,
+                 kept_take, kept_lowest, rank_from, rank_to, rank_count, sel_slots, sel_len, sel_sort, ops,
                  keys, hits, status):
     """Roll and read blocks ``first_block ..`` (``block_size`` trials each, the last cut at
     ``trials``); block ``b`` of the call counts its rows of statistics in ``keys[b]`` /
@@ -381,40 +434,40 @@ def joint_blocks(seed, first_block, block_count, block_size, trials, slot_row, k
     for b in prange(block_count):
         _joint_block(seed, first_block + b, b, block_size, trials, slot_row, kind, sides, face_att,
                      explodes, into, limit, extra, rerolls, kept_start, kept_count, kept_take,
-                     kept_lowest, rank_columns, sel_slots, sel_len, sel_sort, ops, keys, hits, status)
+                     kept_lowest, rank_from, rank_to, rank_count, sel_slots, sel_len, sel_sort, ops, keys, hits, status)
 
 
 @parallel_kernel
 def plain_joint_blocks(seed, first_block, block_count, block_size, trials, slot_row, kind, sides,
                        face_att, explodes, into, limit, extra, rerolls, kept_start, kept_count,
-                       kept_take, kept_lowest, rank_columns, sel_slots, sel_len, sel_sort, ops,
+                       kept_take, kept_lowest, rank_from, rank_to, rank_count, sel_slots, sel_len, sel_sort, ops,
                        keys, hits, status):
     """:func:`joint_blocks` for rolls without percentile dice, rerolls or dice set aside (the
     same dice and counts)."""
     for b in prange(block_count):
         _plain_joint_block(seed, first_block + b, b, block_size, trials, slot_row, kind, sides,
                            face_att, explodes, into, limit, extra, rerolls, kept_start, kept_count,
-                           kept_take, kept_lowest, rank_columns, sel_slots, sel_len, sel_sort, ops,
+                           kept_take, kept_lowest, rank_from, rank_to, rank_count, sel_slots, sel_len, sel_sort, ops,
                            keys, hits, status)
 
 
 @parallel_kernel
 def dice_blocks(seed, first_block, block_count, block_size, trials, slot_row, kind, sides,
                 face_att, explodes, into, limit, extra, rerolls, kept_start, kept_count, kept_take,
-                kept_lowest, rank_columns, att, negative):
+                kept_lowest, rank_from, rank_to, rank_count, att, negative):
     """Roll blocks ``first_block ..`` only: check ``i`` of the call (block ``b``'s trials from
     ``b * block_size``) into ``att[i]`` and ``negative[i]``, for scores read from a whole
     chain, computed between this kernel and :func:`count_blocks`."""
     for b in prange(block_count):
         _dice_block(seed, first_block + b, b, block_size, trials, slot_row, kind, sides, face_att,
                     explodes, into, limit, extra, rerolls, kept_start, kept_count, kept_take,
-                    kept_lowest, rank_columns, att, negative)
+                    kept_lowest, rank_from, rank_to, rank_count, att, negative)
 
 
 @parallel_kernel
-def count_blocks(first_block, block_count, block_size, trials, att, negative, rank_columns,
+def count_blocks(first_block, block_count, block_size, trials, att, negative, rank_from, rank_to, rank_count,
                  sel_slots, sel_len, sel_sort, ops, keys, hits, status):
     """:func:`joint_blocks`' reading and counting, of the dice :func:`dice_blocks` rolled."""
     for b in prange(block_count):
-        _count_block(first_block + b, b, block_size, trials, att, negative, rank_columns,
+        _count_block(first_block + b, b, block_size, trials, att, negative, rank_from, rank_to, rank_count,
                      sel_slots, sel_len, sel_sort, ops, keys, hits, status)
