@@ -31,6 +31,7 @@ Example:
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -278,53 +279,82 @@ def simulate_roll(spec: RollSpec, trials: int, seed: int, block_size: int = 1 <<
                   chunk_blocks: int = 32, bar=None) -> JointDistribution:
     """``trials`` checks of ``spec``, every die rolled: the joint distribution of its
     statistics with frequencies and ``trials``. Blocks of ``block_size`` trials draw from
-    their own streams of ``seed``; ``bar`` (a tqdm bar) moves after each kernel call.
+    their own streams of ``seed``, on as many threads as numba uses (``NUMBA_NUM_THREADS``,
+    ``numba.set_num_threads``); ``bar`` (a tqdm bar) moves after each group of blocks.
     Arguments are not checked here (:func:`workbench.engine.simulation.simulate_raw` does)."""
+    import numba  # lazy: numba
+
     from ._kernels import rolls  # lazy: numba
 
     compiled = compile_roll(spec)
-    columns = len(compiled.names)
     blocks = -(-trials // block_size)
     table = TABLE_START
     found: list = []
     first = 0
-    with np.errstate(over="ignore"):   # the table's hash wraps around (pure-Python mode only)
-        while first < blocks:
-            per_call = _blocks_per_call(compiled, table, block_size, chunk_blocks)
-            count = min(per_call, blocks - first)
-            rolled = None
-            if compiled.scores:
-                rolled = _roll_and_score(rolls, compiled, seed, first, count, block_size, trials)
-            keys = np.zeros((count, table, columns), np.int64)
-            hits = np.zeros((count, table), np.int64)
-            status = np.zeros(count, np.int64)
-            if rolled is None:
-                kernel = rolls.joint_blocks if compiled.general else rolls.plain_joint_blocks
-                kernel(np.uint64(seed), first, count, block_size, trials, *compiled.dice,
-                       *compiled.reading, keys, hits, status)
-            else:
-                rolls.count_blocks(first, count, block_size, trials, *rolled, *compiled.dice[-3:],
-                                   *compiled.reading, keys, hits, status)
-            if status.any():   # a block met more combinations than its table holds: again, larger
-                table = min(table * 16, _largest_table(block_size))
-                continue
-            seen = hits > 0
-            found.append((keys[seen], hits[seen]))
-            if sum(len(rows) for rows, _ in found) > max(1 << 16, 4 * len(found[0][0])) and len(found) > 1:
-                found = [_merged(found)]
-            if len(found) == 1 and len(found[0][0]) > MAX_ROWS:
-                raise WorkbenchError(f"simulate: these rolls came to more than {MAX_ROWS:,} different "
-                                     "combinations of their statistics, more than one table keeps; "
-                                     "use fewer statistics (or fewer trials)")
-            if bar is not None:
-                bar.update(min(trials, (first + count) * block_size) - min(trials, first * block_size))
-            first += count
+    threads = max(1, min(numba.get_num_threads(), chunk_blocks))
+    workers = ThreadPoolExecutor(threads) if threads > 1 else None
+    try:
+        with np.errstate(over="ignore"):   # the table's hash wraps around (pure-Python mode only)
+            while first < blocks:
+                count = min(_blocks_per_call(compiled, table, block_size, chunk_blocks), blocks - first)
+                counted = _count(rolls, compiled, seed, first, count, block_size, trials, table, workers)
+                if counted is None:   # a block met more combinations than its table holds
+                    table = min(table * 16, _largest_table(block_size))
+                    continue   # the same blocks again, the same dice, a larger table
+                found.append(counted)
+                if len(found) > 1 and sum(len(rows) for rows, _ in found) > max(1 << 16, 4 * len(found[0][0])):
+                    found = [_merged(found)]
+                    _check_rows(len(found[0][0]))
+                if bar is not None:
+                    bar.update(min(trials, (first + count) * block_size) - min(trials, first * block_size))
+                first += count
+    finally:
+        if workers is not None:   # after Ctrl-C too: the blocks under way finish, no more start
+            workers.shutdown(wait=True, cancel_futures=True)
     rows, hits = _merged(found)
-    if len(rows) > MAX_ROWS:
+    _check_rows(len(rows))
+    return finish(spec, compiled.names, rows, hits, trials)
+
+
+def _count(rolls, compiled: CompiledRoll, seed: int, first: int, count: int, block_size: int,
+           trials: int, table: int, workers):
+    """Blocks ``first .. first + count - 1`` rolled and read: their distinct rows of
+    statistics and how often each came up, or ``None`` when a block's table filled up."""
+    keys = np.zeros((count, table, len(compiled.names)), np.int64)
+    hits = np.zeros((count, table), np.int64)
+    status = np.zeros(count, np.int64)
+    if compiled.scores:
+        att, negative = _roll_and_score(rolls, compiled, seed, first, count, block_size, trials, workers)
+        _each_block(workers, count, lambda b: rolls.count_block(
+            first + b, b, block_size, trials, att, negative, *compiled.dice[-3:], *compiled.reading,
+            keys, hits, status))
+    else:
+        kernel = rolls.joint_block if compiled.general else rolls.plain_joint_block
+        _each_block(workers, count, lambda b: kernel(
+            np.uint64(seed), first + b, b, block_size, trials, *compiled.dice, *compiled.reading,
+            keys, hits, status))
+    if status.any():
+        return None
+    seen = hits > 0
+    return keys[seen], hits[seen]
+
+
+def _each_block(workers, count: int, work) -> None:
+    """``work(b)`` for ``b`` in ``0 .. count - 1``, on the threads of ``workers`` (``None``:
+    here). The kernels release the GIL; each block writes its own part of the arrays."""
+    if workers is None:
+        for b in range(count):
+            work(b)
+        return
+    for done in [workers.submit(work, b) for b in range(count)]:
+        done.result()   # waits (Ctrl-C interrupts the wait) and raises what a block raised
+
+
+def _check_rows(rows: int) -> None:
+    if rows > MAX_ROWS:
         raise WorkbenchError(f"simulate: these rolls came to more than {MAX_ROWS:,} different "
                              "combinations of their statistics, more than one table keeps; "
                              "use fewer statistics (or fewer trials)")
-    return finish(spec, compiled.names, rows, hits, trials)
 
 
 def _largest_table(block_size: int) -> int:
@@ -340,14 +370,15 @@ def _blocks_per_call(compiled: CompiledRoll, table: int, block_size: int, most: 
     return max(1, min(most, CALL_CELLS // cells))
 
 
-def _roll_and_score(rolls, compiled: CompiledRoll, seed, first, count, block_size, trials):
+def _roll_and_score(rolls, compiled: CompiledRoll, seed, first, count, block_size, trials, workers):
     """The dice of ``count`` blocks, each die's chain scored by the roll's score expressions
     (a score is read from the chain's sums, so it is computed after the dice are rolled)."""
     width = compiled.dice[3].shape[2]
     room = max(compiled.out_dice, 1)
     att = np.zeros((count * block_size, room, width), np.int64)
     negative = np.zeros(count * block_size, np.bool_)
-    rolls.dice_blocks(np.uint64(seed), first, count, block_size, trials, *compiled.dice, att, negative)
+    _each_block(workers, count, lambda b: rolls.dice_block(
+        np.uint64(seed), first + b, b, block_size, trials, *compiled.dice, att, negative))
     rolled = min(count * block_size, trials - first * block_size)   # the last block may end early
     dice = att[:rolled]
     names = {"value": dice[:, :, 0], **{name: dice[:, :, 1 + j] for j, name in enumerate(compiled.count_names)}}

@@ -22,15 +22,15 @@ One check:
 
 Blocks: block ``k`` rolls its trials from stream ``k`` of the seed
 (:func:`~workbench.engine._kernels.rng.seed_state`), so results do not depend on the number
-of threads. A block whose table fills past half stops and reports it (``status[b] = 1``);
-the caller reruns the same blocks with a larger table (the same dice).
+of threads; the block kernels release the GIL and the caller runs blocks on several threads.
+A block whose table fills past half stops and reports it (``status[b] = 1``); the caller
+reruns the same blocks with a larger table (the same dice).
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from ._jit import inline_kernel, kernel, parallel_kernel
+from ._jit import inline_kernel, kernel, thread_kernel
 from .rng import draw_face, seed_state
 
 SUM, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, ALL_NEGATIVE, ZERO = range(10)
@@ -319,14 +319,16 @@ def tally(row, keys, hits, b, mask):
         slot = (slot + 1) & mask
 
 
-# -- One block at a time (compiled once, not inside each parallel kernel: numba compiles a
-# parallel kernel's body again, so the parallel kernels below stay small). --------------
+# -- One block at a time, the GIL released: the caller runs blocks on several threads. (A
+# ``prange`` loop around these compiled each of them a second time, about 15 s each.) ----
 
-@kernel
-def _joint_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_att, explodes,
+@thread_kernel
+def joint_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_att, explodes,
                  into, limit, extra, rerolls, kept_start, kept_count, kept_take, kept_lowest,
                  rank_from, rank_to, rank_count, sel_slots, sel_len, sel_sort, ops, keys, hits, status):
-    """Block ``block`` rolled and read into table ``b``; every step (:func:`joint_blocks`)."""
+    """Block ``block`` (``block_size`` trials from stream ``block`` of ``seed``, the last block
+    cut at ``trials``) rolled and read into table ``b``: ``keys[b]`` / ``hits[b]`` count its
+    rows of statistics; ``status[b]`` becomes 1 when the table is half full (the block stops)."""
     room = max(slot_row.shape[0], 1)
     mask = keys.shape[1] - 1
     state = seed_state(seed, block)
@@ -350,13 +352,13 @@ def _joint_block(seed, block, b, block_size, trials, slot_row, kind, sides, face
             break
 
 
-@kernel
-def _plain_joint_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_att,
+@thread_kernel
+def plain_joint_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_att,
                        explodes, into, limit, extra, rerolls, kept_start, kept_count, kept_take,
                        kept_lowest, rank_from, rank_to, rank_count, sel_slots, sel_len, sel_sort, ops, keys, hits,
                        status):
-    """:func:`_joint_block` without percentile dice, rerolls and kept dice (compiled without
-    those steps: about 40% faster)."""
+    """:func:`joint_block` for rolls without percentile dice, rerolls and kept dice: the same
+    dice and counts, compiled without those steps (about 15% faster)."""
     room = max(slot_row.shape[0], 1)
     mask = keys.shape[1] - 1
     state = seed_state(seed, block)
@@ -379,11 +381,12 @@ def _plain_joint_block(seed, block, b, block_size, trials, slot_row, kind, sides
             break
 
 
-@kernel
-def _dice_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_att, explodes,
+@thread_kernel
+def dice_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_att, explodes,
                 into, limit, extra, rerolls, kept_start, kept_count, kept_take, kept_lowest,
                 rank_from, rank_to, rank_count, att, negative):
-    """Block ``block``'s dice only, into ``att`` / ``negative`` from row ``b * block_size``."""
+    """Block ``block``'s dice only, into ``att`` / ``negative`` from row ``b * block_size``
+    (for scores read from a whole chain, computed before :func:`count_block` reads them)."""
     room = max(slot_row.shape[0], 1)
     state = seed_state(seed, block)
     init = np.zeros((room, face_att.shape[2]), np.int64)
@@ -400,10 +403,11 @@ def _dice_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_
                                  kept_lowest, rank_from, rank_to, rank_count, ranked, spare, True)
 
 
-@kernel
-def _count_block(block, b, block_size, trials, att, negative, rank_from, rank_to, rank_count, sel_slots, sel_len,
+@thread_kernel
+def count_block(block, b, block_size, trials, att, negative, rank_from, rank_to, rank_count, sel_slots, sel_len,
                  sel_sort, ops, keys, hits, status):
-    """Block ``block``'s dice (rows from ``b * block_size`` of ``att``) read into table ``b``."""
+    """Block ``block``'s dice (rows from ``b * block_size`` of ``att``) read into table ``b``,
+    as :func:`joint_block` reads them."""
     room = max(att.shape[1], 1)
     mask = keys.shape[1] - 1
     spare = np.zeros(room + rank_count, np.int64)
@@ -419,55 +423,3 @@ def _count_block(block, b, block_size, trials, att, negative, rank_from, rank_to
         if 2 * used > keys.shape[1]:
             status[b] = 1
             break
-
-
-# -- The parallel kernels: blocks spread over threads. --------------------------------------
-
-@parallel_kernel
-def joint_blocks(seed, first_block, block_count, block_size, trials, slot_row, kind, sides,
-                 face_att, explodes, into, limit, extra, rerolls, kept_start, kept_count,
-                 kept_take, kept_lowest, rank_from, rank_to, rank_count, sel_slots, sel_len, sel_sort, ops,
-                 keys, hits, status):
-    """Roll and read blocks ``first_block ..`` (``block_size`` trials each, the last cut at
-    ``trials``); block ``b`` of the call counts its rows of statistics in ``keys[b]`` /
-    ``hits[b]`` and sets ``status[b]`` to 1 when its table is half full."""
-    for b in prange(block_count):
-        _joint_block(seed, first_block + b, b, block_size, trials, slot_row, kind, sides, face_att,
-                     explodes, into, limit, extra, rerolls, kept_start, kept_count, kept_take,
-                     kept_lowest, rank_from, rank_to, rank_count, sel_slots, sel_len, sel_sort, ops, keys, hits, status)
-
-
-@parallel_kernel
-def plain_joint_blocks(seed, first_block, block_count, block_size, trials, slot_row, kind, sides,
-                       face_att, explodes, into, limit, extra, rerolls, kept_start, kept_count,
-                       kept_take, kept_lowest, rank_from, rank_to, rank_count, sel_slots, sel_len, sel_sort, ops,
-                       keys, hits, status):
-    """:func:`joint_blocks` for rolls without percentile dice, rerolls or dice set aside (the
-    same dice and counts)."""
-    for b in prange(block_count):
-        _plain_joint_block(seed, first_block + b, b, block_size, trials, slot_row, kind, sides,
-                           face_att, explodes, into, limit, extra, rerolls, kept_start, kept_count,
-                           kept_take, kept_lowest, rank_from, rank_to, rank_count, sel_slots, sel_len, sel_sort, ops,
-                           keys, hits, status)
-
-
-@parallel_kernel
-def dice_blocks(seed, first_block, block_count, block_size, trials, slot_row, kind, sides,
-                face_att, explodes, into, limit, extra, rerolls, kept_start, kept_count, kept_take,
-                kept_lowest, rank_from, rank_to, rank_count, att, negative):
-    """Roll blocks ``first_block ..`` only: check ``i`` of the call (block ``b``'s trials from
-    ``b * block_size``) into ``att[i]`` and ``negative[i]``, for scores read from a whole
-    chain, computed between this kernel and :func:`count_blocks`."""
-    for b in prange(block_count):
-        _dice_block(seed, first_block + b, b, block_size, trials, slot_row, kind, sides, face_att,
-                    explodes, into, limit, extra, rerolls, kept_start, kept_count, kept_take,
-                    kept_lowest, rank_from, rank_to, rank_count, att, negative)
-
-
-@parallel_kernel
-def count_blocks(first_block, block_count, block_size, trials, att, negative, rank_from, rank_to, rank_count,
-                 sel_slots, sel_len, sel_sort, ops, keys, hits, status):
-    """:func:`joint_blocks`' reading and counting, of the dice :func:`dice_blocks` rolled."""
-    for b in prange(block_count):
-        _count_block(first_block + b, b, block_size, trials, att, negative, rank_from, rank_to, rank_count,
-                     sel_slots, sel_len, sel_sort, ops, keys, hits, status)
