@@ -3,8 +3,10 @@
 :func:`simulate` is :func:`workbench.check` by Monte Carlo: it returns the same
 :class:`~workbench.results.CheckResult`, with ``method="simulate"``, ``trials`` and the
 ``seed`` used, so every probability carries a standard error. :func:`simulate_raw` works on a
-:class:`~workbench.rules.pool.PoolSpec` directly, and :func:`pack` gives the plain arrays the
-kernels read (the stateful simulators call the same per-check roll inside their own kernels)::
+:class:`~workbench.rules.pool.PoolSpec` directly (a :class:`~workbench.rules.roll.RollSpec`:
+:mod:`workbench.engine.roll_simulation`, every die rolled), and :func:`pack` gives the plain
+arrays the kernels read (the stateful simulators call the same per-check roll inside their
+own kernels)::
 
     pack(spec) -> (values int64[G, S], explodes bool[G, S], sides int64[G], counts int64[G],
                    rerolls, modifier, floor, has_floor, keep)
