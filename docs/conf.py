@@ -31,7 +31,9 @@ html_theme = "alabaster"
 # Wide enough for the data-file examples' comments and the command lines without a scroll bar.
 html_theme_options = {"page_width": "1180px", "body_max_width": "none"}
 html_title = project
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+# Long code lines wrap instead of being cut at the right edge (docs/_static/workbench.css).
+html_css_files = ["workbench.css"]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_typehints_format = "short"
@@ -56,9 +58,11 @@ def _schema_page(app, docname, source):
     if data_readme is not None:
         app.env.note_dependency(str(data_readme))
         relative = data_readme.relative_to(ROOT).as_posix()
-        include = (f"```{{include}} ../{relative}\n:heading-offset: 1\n:relative-images:\n```\n")
+        # The notes' own title and introduction open the page: nothing said twice, and no
+        # heading of this page left empty above them.
+        include = (f"```{{include}} ../{relative}\n:relative-images:\n```\n")
     else:
-        include = ("The schema notes are missing from this checkout "
+        include = ("# Systems as data files\n\nThe schema notes are missing from this checkout "
                    "(`workbench/data/README.md`); `workbench systems --format json` lists what "
                    "each shipped file declares.\n")
     source[0] = source[0].replace("<!-- data-readme -->", include)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 import pytest
+from _deps import in_ci
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -24,7 +25,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-quic"]
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+IN_CI = in_ci()
 
 
 def require_browser() -> None:

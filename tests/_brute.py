@@ -74,6 +74,24 @@ def success_face(favor: int, threshold: int = 5, sides: int = 6) -> int:
     return min(max(threshold - favor, 1), sides)
 
 
+def moved_faces(values, points: int) -> tuple:
+    """A die's value table after ``shift_faces`` points, as data/README.md words it: each
+    point moves the table one face down (face f takes the value of face f + 1; the top face
+    keeps its own), each negative point one face up (face f takes the value of face f - 1; the
+    bottom face keeps its own), and upward moves stop once only the top face still scores.
+    Moved one face at a time, as a player would slide a die's success line."""
+    table = list(values)
+    for _ in range(abs(points)):
+        if points > 0:
+            table = table[1:] + table[-1:]
+        else:
+            scoring = [i for i, v in enumerate(table) if v > 0]
+            if scoring == [len(table) - 1]:
+                break
+            table = table[:1] + table[:-1]
+    return tuple(table)
+
+
 def dice_rolled(dice: int, penalty: int) -> int:
     """The die penalty removes dice, but a pool that had dice keeps at least one."""
     if dice == 0:

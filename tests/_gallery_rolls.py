@@ -60,27 +60,30 @@ def savage_worlds(trait_die: int, modifier: int = 0, wild_card: bool = True,
     return relabel(combine_dice([trait, wild], lambda so_far, r: so_far + (r,), start=()), outcome)
 
 
-CthulhuRoll = namedtuple("CthulhuRoll", "roll level")
+CthulhuRoll = namedtuple("CthulhuRoll", "roll level passed")
 
 
-def call_of_cthulhu(skill: int, bonus: int = 0, penalty: int = 0) -> Dist:
+def call_of_cthulhu(skill: int, bonus: int = 0, penalty: int = 0, difficulty: int = 1) -> Dist:
     """Call of Cthulhu 7th edition percentile roll, under the skill.
 
     A units die 0-9 and a tens die 00-90 read 01-100 (tens 00 with units 0 is 100). Each bonus
     die is one more tens die and the lowest resulting roll is kept; each penalty die keeps the
-    highest. Bonus and penalty dice cancel one for one; at most two remain. Levels: 'critical'
-    (01), 'fumble' (100, or 96-100 when skill < 50), 'extreme' (<= skill/5), 'hard' (<=
-    skill/2), 'regular' (<= skill), 'failure' (halves and fifths round down). Left out:
-    pushing rolls, luck spending, opposed rolls and combat's comparison of levels.
+    highest. Bonus and penalty dice cancel one for one; at most two remain. Levels reached:
+    'critical' (01), 'extreme' (<= skill/5), 'hard' (<= skill/2), 'regular' (<= skill),
+    'failure', and 'fumble': 100, or 96-100 when the value needed at the difficulty (the skill,
+    half of it at difficulty 2, a fifth at 5; rounded down) is under 50. ``passed``: 01 always,
+    else a roll at or under the value needed (a fumble never). Left out: pushing rolls, luck
+    spending, opposed rolls and combat's comparison of levels.
     """
     extra = bonus - penalty
     if abs(extra) > 2:
         raise ValueError("at most two bonus or penalty dice remain after cancelling")
+    needed = {1: skill, 2: skill // 2, 5: skill // 5}[difficulty]
 
     def level(roll):
         if roll == 1:
             return "critical"
-        if roll == 100 or (skill < 50 and roll >= 96):
+        if roll == 100 or (needed < 50 and roll >= 96):
             return "fumble"
         if roll <= skill // 5:
             return "extreme"
@@ -92,7 +95,8 @@ def call_of_cthulhu(skill: int, bonus: int = 0, penalty: int = 0) -> Dist:
         units, *tens = faces
         rolls = [100 if t == 0 and units == 0 else 10 * t + units for t in tens]
         roll = min(rolls) if extra > 0 else max(rolls)
-        return CthulhuRoll(roll, level(roll))
+        reached = level(roll)
+        return CthulhuRoll(roll, reached, reached == "critical" or (reached != "fumble" and roll <= needed))
 
     return every_roll([range(10)] * (2 + abs(extra)), read)
 

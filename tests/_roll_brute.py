@@ -5,13 +5,22 @@ combination of the dice's chains is enumerated, and each statistic is computed f
 sorted list of dice as a player would (Python's ``sorted``, ``collections.Counter``). Derived
 statistics and the total come as Python functions written beside their expression text, so
 the expression language is checked too.
+
+Nothing here imports the workbench (tests/test_architecture.py holds every reference module
+to that): a roll's description is read by its fields, each statistic by its kind's name, and
+the rules come from data/README.md's words, not from the engine's code. The middle dice, for
+one: dice are dropped from the two ends in turn, the lowest first, until ``take`` are left
+(so of two middles the higher stays, as the README says of ``pick = "middle"``).
 """
 from __future__ import annotations
 
 import itertools
 from collections import Counter, defaultdict
 
-from workbench.rules.roll import Beats, Derived, Keep, LargestSet, Pairs, Percentile, Pick, Sets, Sum
+
+def kind(thing) -> str:
+    """What a piece of the roll's description is, by its class name (``"Keep"``, ...)."""
+    return type(thing).__name__
 
 CUTOFF = 1e-18
 """Chains less likely than this are left out (their mass is far below the tests' tolerance)."""
@@ -19,7 +28,7 @@ CUTOFF = 1e-18
 
 def die_chains(die, count_names):
     """[(value, counts dict, probability)] of one die with its explosions, face by face."""
-    if isinstance(die, Percentile):
+    if kind(die) == "Percentile":
         return percentile_results(die.extra)
     memo: dict = {}
     merged = _chain(die, tuple(count_names), 1.0, 0, die.limit, memo)
@@ -86,7 +95,7 @@ def brute_joint(spec, total=None, derived=None, values=None):
         for name in counts:
             stats[name] = sum(c[name] for _, _, c in rolled)
         for stat in spec.stats:
-            if not isinstance(stat, Derived):
+            if kind(stat) != "Derived":
                 stats[stat.name] = _statistic(stat, rolled)
         raw_total = total(stats) if total else sum(v for _, v, _ in rolled)
         raw_total += spec.modifier
@@ -96,7 +105,7 @@ def brute_joint(spec, total=None, derived=None, values=None):
             raw_total = min(raw_total, spec.ceiling)
         stats["total"] = raw_total
         for stat in spec.stats:
-            if isinstance(stat, Derived):
+            if kind(stat) == "Derived":
                 stats[stat.name] = int(derived[stat.name](stats))
         joint[tuple(int(stats[name]) for name in spec.statistic_names)] += p
     return dict(joint)
@@ -112,44 +121,54 @@ def _rank(rolled):
     return sorted(rolled, key=lambda r: (r[1], tuple(r[2].values())), reverse=True)
 
 
+def _middle(ranked, take):
+    """The ``take`` middle dice of ``ranked`` (highest first): drop the lowest, then the
+    highest, then the lowest... until ``take`` are left."""
+    left = list(ranked)
+    from_bottom = True
+    while len(left) > take:
+        left.pop(-1 if from_bottom else 0)
+        from_bottom = not from_bottom
+    return left
+
+
 def _statistic(stat, rolled):
     chosen = _chosen(rolled, stat.dice)
-    if isinstance(stat, Sum):
+    what = kind(stat)
+    if what == "Sum":
         return sum(v if stat.score == "value" else c[stat.score] for _, v, c in chosen)
-    if isinstance(stat, Keep):
+    if what == "Keep":
         ranked = _rank(chosen)
-        n = len(ranked)
         if stat.order == "highest":
             picked = ranked[stat.skip:stat.skip + stat.take]
         elif stat.order == "lowest":
             picked = list(reversed(ranked))[stat.skip:stat.skip + stat.take]
         else:
-            low = max((n - stat.take) // 2, 0)
-            picked = ranked[low:low + stat.take]
+            picked = _middle(ranked, stat.take)
         return sum(v if stat.score == "value" else c[stat.score] for _, v, c in picked)
-    if isinstance(stat, Pick):
+    if what == "Pick":
         ranked = _rank(chosen)
+        if not ranked:
+            return 0
         if stat.order == "middle":
-            index = (len(ranked) - 1) // 2
-        elif stat.order == "highest":
-            index = stat.position
-        else:
-            ranked, index = list(reversed(ranked)), stat.position
-        return ranked[index][1] if index < len(ranked) else 0
-    if isinstance(stat, Beats):
+            return _middle(ranked, 1)[0][1]
+        if stat.order == "lowest":
+            ranked = list(reversed(ranked))
+        return ranked[stat.position][1] if stat.position < len(ranked) else 0
+    if what == "Beats":
         mine = [v for _, v, _ in chosen]
         theirs = [v for _, v, _ in _chosen(rolled, stat.against)]
         return sum(1 for a in mine for b in theirs if a > b)
-    if isinstance(stat, Pairs):
+    if what == "Pairs":
         mine = sorted((v for _, v, _ in chosen), reverse=True)
         theirs = sorted((v for _, v, _ in _chosen(rolled, stat.against)), reverse=True)
         return sum(1 for a, b in zip(mine, theirs) if a > b or (a == b and stat.ties == "dice"))
-    if isinstance(stat, LargestSet):
+    if what == "LargestSet":
         sizes = Counter(v for _, v, _ in chosen)
         if not sizes:
             return 0
         widest = max(sizes.values())
         return widest if stat.report == "size" else max(v for v, n in sizes.items() if n == widest)
-    if isinstance(stat, Sets):
+    if what == "Sets":
         return sum(1 for n in Counter(v for _, v, _ in chosen).values() if n >= stat.size)
     raise AssertionError(stat)

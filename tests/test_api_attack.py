@@ -242,16 +242,21 @@ def test_conditions_match_brute_force_over_every_face():
 
 
 @pytest.mark.parametrize("system, params, condition, said", [
-    ("uwr", {"dice": 3}, "total >= target", "parameter 'target' is None in this check"),
-    ("savage-worlds", {}, "trait == 6", "parameter 'trait' is 'd6' in this check"),
-    ("arrata", {"stat": "B4"}, "quality == 1", "parameter 'quality' is 'B' in this check"),
+    ("uwr", {"dice": 3}, "total >= target",
+     "parameter 'target' is None in this check; conditions read whole numbers"),
+    # A choice among words is read compared with one of its words.
+    ("savage-worlds", {}, "trait == 6",
+     "'trait' is a choice among words (d4, d6, d8, d10, d12): compare it with one of them, "
+     "e.g. trait == \"d4\""),
+    ("arrata", {"stat": "B4"}, "quality == 1",
+     "parameter 'quality' is 'B' in this check; conditions read whole numbers"),
 ])
 def test_a_parameter_that_is_no_number_is_named_as_such(system, params, condition, said):
     # Before: "unknown name 'target'; names here: dice, favor, ..." although target is a
     # parameter of UWR (left unset here).
     with pytest.raises(WorkbenchError) as caught:
         wb.check(system, **params).probability(condition)
-    assert str(caught.value).startswith(f"condition {condition!r}: {said}; conditions read whole numbers")
+    assert str(caught.value).startswith(f"condition {condition!r}: {said}")
     assert "unknown name" not in str(caught.value)
 
 

@@ -15,8 +15,9 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 #: load them (figures: plotly; kernels: numba; schema and mechanics: pydantic; sweep:
 #: concurrent.futures and logging).
 SLOW = ("pandas", "plotly", "numba", "pydantic", "IPython", "tabulate", "tqdm", "multiprocessing",
-        "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets")
-SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep")
+        "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets", "lark",
+        "tomlkit")
+SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep", "notation")
 
 
 def test_lint_imports_keeps_every_contract():
@@ -72,3 +73,64 @@ def test_import_workbench_loads_no_slow_library():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+#: The suite's references: brute force and independent procedures the workbench's answers are
+#: checked against. They must share no code with what they check.
+REFERENCES = ("_brute", "_roll_brute", "_chunk_reference", "_formula_brute", "_gallery_brute",
+              "_gallery_dice", "_gallery_more_brute", "_gallery_pools", "_gallery_rolls", "_stats")
+#: Shared test helpers that compute no answer (browsers, images, fault injection, a data file).
+HELPERS = ("_browser", "_deps", "_faults", "_images", "_rulebook", "_tables")
+
+
+def _imported_names(tree: ast.AST) -> list[str]:
+    """Every module an import statement names, anywhere in the module (functions too), and
+    every string handed to ``importlib.import_module`` / ``__import__``."""
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names.append(node.module or "")
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            function = node.func
+            called = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+            if called in ("import_module", "__import__") and isinstance(node.args[0].value, str):
+                names.append(node.args[0].value)
+    return names
+
+
+def test_every_test_helper_module_is_a_reference_or_a_helper():
+    modules = {path.stem for path in (ROOT / "tests").glob("_*.py")}
+    assert modules == set(REFERENCES) | {h for h in HELPERS if (ROOT / "tests" / f"{h}.py").exists()}, \
+        "classify the new module as a reference (checked below) or a helper"
+
+
+def test_references_share_no_code_with_the_workbench():
+    """A reference that imports the workbench (its engine, its rules, its helpers) would share
+    the bugs it is there to catch: none imports any part of it, nor another reference that
+    does."""
+    wrong = []
+    for name in REFERENCES:
+        tree = ast.parse((ROOT / "tests" / f"{name}.py").read_text(encoding="utf-8"))
+        for imported in _imported_names(tree):
+            if imported.split(".")[0] == "workbench":
+                wrong.append(f"tests/{name}.py imports {imported}")
+            local = imported.removeprefix("tests.")
+            if local.startswith("_") and not local.startswith("__") and local not in REFERENCES:
+                wrong.append(f"tests/{name}.py imports the helper {imported}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_designed_pools_build_their_brute_force_faces_without_the_engine():
+    """The designed-pool brute force once moved a favoured die's faces with the engine's own
+    ``shifted`` (a mutated clamp passed every case): the faces handed to the brute force are
+    built by the reference's ``moved_faces``."""
+    tree = ast.parse((ROOT / "tests" / "test_designed_pools.py").read_text(encoding="utf-8"))
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef) and any(
+                isinstance(n, ast.Attribute) and n.attr in ("brute_pmf", "designed_roll")
+                or isinstance(n, ast.Name) and n.id == "brute_pmf" for n in ast.walk(function)):
+            called = {n.func.id for n in ast.walk(function)
+                      if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+            assert "shifted" not in called, function.name

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _deps import need
 
 import workbench
 import workbench as wb
@@ -181,12 +182,31 @@ def test_simulated_pmf_table_names_the_run_so_it_can_be_repeated(capsys, fmt):
 
 
 def test_pmf_rst_is_valid_restructuredtext(capsys):
-    docutils_core = pytest.importorskip("docutils.core")
+    docutils_core = need("docutils.core")
     code, out, _ = run(capsys, "pmf", "unnamed", "d6=3", "--format", "rst")
     assert code == 0
     html = docutils_core.publish_string(out, writer="html",
                                         settings_overrides={"report_level": 2, "halt_level": 2})
     assert b"<table" in html and b"Marginal Failure" in html
+    # Every cell against a count of every roll of 3d6: 5-6 a success, a 1 cancels one, every
+    # die a 1 a Disaster; tiers by net successes as the Unnamed System's table names them.
+    import itertools
+    from _tables import as_dict, number, tables
+
+    nets: dict[int, float] = {}
+    tiers: dict[str, float] = {}
+    for faces in itertools.product(range(1, 7), repeat=3):
+        net = sum(f >= 5 for f in faces) - sum(f == 1 for f in faces)
+        tier = ("Disaster" if all(f == 1 for f in faces) else "Failure" if net <= -1 else
+                "Marginal Failure" if net == 0 else "Success with a Twist" if net == 1 else
+                "Success" if net == 2 else "Triumph")
+        nets[net] = nets.get(net, 0.0) + 1 / 216
+        tiers[tier] = tiers.get(tier, 0.0) + 1 / 216
+    outcomes, tier_table, summary = tables(out, "rst")
+    assert {int(k): number(v) for k, v in as_dict(outcomes).items()} == pytest.approx(nets, abs=0.00005)
+    assert {k: number(v) for k, v in as_dict(tier_table).items()} == pytest.approx(tiers, abs=0.00005)
+    passing = sum(p for net, p in nets.items() if net >= 1)   # target 1; a Disaster nets -3
+    assert number(as_dict(summary)["p_pass"]) == pytest.approx(passing, abs=0.00005)
 
 
 def test_pmf_csv(capsys):
@@ -227,12 +247,37 @@ def test_versus_arrata_ties_to_actor(capsys):
     assert data["p_actor"] == pytest.approx(sum(p for m, p in data["margin"].items() if int(m) >= 0))
 
 
+def _fons_margins(actor: int, reactor: int) -> dict[int, float]:
+    """Every roll of FoNS dice (5-6 succeed), counted: {actor's minus reactor's successes: P}."""
+    import itertools
+    from fractions import Fraction
+
+    margins: dict[int, Fraction] = {}
+    for faces in itertools.product(range(1, 7), repeat=actor + reactor):
+        margin = sum(f >= 5 for f in faces[:actor]) - sum(f >= 5 for f in faces[actor:])
+        margins[margin] = margins.get(margin, Fraction(0)) + Fraction(1, 6 ** (actor + reactor))
+    return {m: float(p) for m, p in margins.items()}
+
+
 @pytest.mark.parametrize("fmt", ["md", "rst", "csv"])
 def test_versus_tables(capsys, fmt):
+    """Every number of the tables against a count of every roll: the margins, P(actor wins)
+    (ties go to the reactor: a margin of 1 or more) and the mean margin."""
+    from _tables import as_dict, number, tables
+
     code, out, err = run(capsys, "versus", "fons", "--actor", "dice=3", "--reactor", "dice=2",
                          "--format", fmt)
     assert code == 0, err
-    assert "p_actor" in out and "mean_margin" in out
+    margins_table, summary = tables(out, fmt)
+    truth = _fons_margins(3, 2)
+    shown = {int(m): number(p) for m, p in as_dict(margins_table).items()}
+    places = 1e-14 if fmt == "csv" else 0.00005 + 1e-12   # CSV keeps the digits, tables 0.01%
+    assert shown.keys() == truth.keys()
+    for margin, p in truth.items():
+        assert shown[margin] == pytest.approx(p, abs=places), margin
+    values = as_dict(summary)
+    assert number(values["p_actor"]) == pytest.approx(sum(p for m, p in truth.items() if m >= 1), abs=places)
+    assert number(values["mean_margin"]) == pytest.approx(sum(m * p for m, p in truth.items()), abs=1e-6)
 
 
 # ---------------------------------------------------------------------------------------

@@ -27,13 +27,33 @@ def rst_parses(text: str) -> int:
     return sum(1 for _ in tree.findall(lambda node: node.tagname == "table"))
 
 
+def _uwr_with_a_reroll(dice: int, target: int, lowest: int) -> float:
+    """UWR with one reroll, every roll counted: the dice, then one more die that replaces a
+    miss (if there is one); a die succeeds from face ``lowest`` up."""
+    import itertools
+
+    passed = 0
+    for *faces, again in itertools.product(range(1, 7), repeat=dice + 1):
+        hits = sum(f >= lowest for f in faces)
+        hits += hits < dice and again >= lowest
+        passed += hits >= target
+    return passed / 6 ** (dice + 1)
+
+
 def test_table_to_stdout_as_markdown(capsys):
+    from _tables import tables
+
     status, out, _ = run(capsys, "table", "uwr", "rerolls=1", "--pools", "1-3", "--format", "md")
     assert status == 0
     tokens = MarkdownIt("commonmark").enable("table").parse(out)
     assert sum(t.type == "tr_open" for t in tokens) == 5  # header + four rungs
-    assert "| 1 die" in out and "3 dice" in out
     assert "55.6%" in out  # Normal with 1 die and 1 reroll: 1 - (2/3)^2
+    (rows,) = tables(out, "md")
+    assert rows[0][-3:] == ["1 die", "2 dice", "3 dice"]
+    rungs = {"Easy": (1, 4), "Normal": (1, 5), "Difficult": (2, 5), "Extreme": (3, 5)}
+    for row in rows[1:]:
+        target, lowest = rungs[row[0]]
+        assert row[-3:] == [f"{100 * _uwr_with_a_reroll(n, target, lowest):.1f}%" for n in (1, 2, 3)], row
 
 
 @pytest.mark.parametrize("fmt", ["rst-grid", "rst-list", "rst-csv"])

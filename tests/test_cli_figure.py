@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from _images import need_chromium, png_size, svg_size
+from _images import assert_drawn, need_chromium, png_size, svg_colours, svg_size
 from workbench.cli import main
 
 
@@ -48,7 +48,9 @@ def test_curves_of_several_systems_one_panel_each(tmp_path, capsys):
                        "--out", str(out))
     assert code == 0, err
     traces = plotly_traces(out.read_text(encoding="utf-8"))
-    assert len(traces) == 4 + 6 + 5  # every rung of each ladder
+    # every rung of each pooled ladder as a curve; Erzählspiel's one die as one bar per rung
+    assert len(traces) == 4 + 6 + 1
+    assert traces[-1]["type"] == "bar" and len(traces[-1]["x"]) == 5
     assert {t.get("xaxis", "x") for t in traces} == {"x", "x2", "x3"}
 
 
@@ -59,6 +61,13 @@ def test_png_and_svg(tmp_path, capsys):
                "--out", str(png))[0] == 0
     assert run(capsys, "figure", "unnamed", "d6=3", "d8=1", "--kind", "check", "--out", str(svg))[0] == 0
     assert png_size(png)[0] > 300 and svg_size(svg)[0] > 300
+    # The pixels show the four rungs that pass at 1-4 dice in their line colours (Ob 5 and
+    # Ob 6 lie at 0% under the axis line), and the check's bars in worst-to-best colours.
+    from workbench.figures.style import LINE_COLOURS, outcome_colours
+    from _images import rgb
+    assert_drawn(png, LINE_COLOURS[:4])
+    drawn = svg_colours(svg)
+    assert {rgb(c) for c in outcome_colours(3)} <= drawn   # the three tiers
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -89,3 +98,25 @@ def test_bad_input_is_status_2_on_one_line(tmp_path, capsys, argv, message):
     assert code == 2 and out == ""
     assert message.replace("{tmp}", str(tmp_path)) in err and len(err.strip().splitlines()) == 1, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_without_chromium_a_png_says_how_to_get_it_and_html_still_works(tmp_path, capsys, monkeypatch):
+    """PNG and SVG figures (and a rulebook's static figures) need Chromium: without it the
+    one-line error says so and how to install it; an HTML figure needs no browser."""
+    import workbench.figures.output as output
+    monkeypatch.setattr(output, "chromium_path", lambda: None)
+    code, out, err = run(capsys, "figure", "uwr", "--out", str(tmp_path / "odds.png"))
+    assert code == 2 and err.count("\n") == 1 and not (tmp_path / "odds.png").exists()
+    for words in ("Chromium", "apt-get install chromium", "plotly_get_chrome", "BROWSER_PATH", ".html"):
+        assert words in err, words
+    assert run(capsys, "figure", "uwr", "--out", str(tmp_path / "odds.html"))[0] == 0
+
+
+def test_a_curve_of_a_one_die_system_is_its_rungs_as_bars(tmp_path, capsys):
+    """`workbench figure erzahlspiel` drew flat lines against "dice in the pool": one die has
+    no pool to vary, so the figure shows each rung's P(pass) as a bar."""
+    out = tmp_path / "erz.html"
+    assert run(capsys, "figure", "erzahlspiel", "--out", str(out))[0] == 0
+    (bars,) = plotly_traces(out.read_text(encoding="utf-8"))
+    assert bars["type"] == "bar" and bars["x"] == ["black", "red", "yellow", "green", "blue"]
+    assert bars["y"] == pytest.approx([k / 6 for k in range(1, 6)], abs=1e-9)

@@ -70,6 +70,15 @@ def test_edited_files_load_or_fail_cleanly(name, pick, action, value):
         assert exc.entry and exc.problem
         return
     try:
-        wb.check(system)
+        result = wb.check(system)
     except WorkbenchError:
-        pass
+        return
+    # An accepted file gives a distribution: probabilities from 0 to 1 adding up to 1 (with
+    # what explosion chains leave out), tiers too, and a P(pass) from 0 to 1.
+    lost = float(result.lost_mass or 0.0)
+    assert abs(sum(result.pmf.probabilities) + lost - 1.0) <= 1e-9
+    assert all(-1e-15 <= p <= 1 + 1e-12 for p in result.pmf.probabilities)
+    if result.tiers is not None:
+        assert abs(sum(result.tiers.probabilities) + lost - 1.0) <= 1e-9
+    if result.p_pass is not None:
+        assert -1e-15 <= result.p_pass <= 1 + 1e-12

@@ -3,7 +3,8 @@
 ``tests/data/vocabulary.toml`` uses every effect; ``data/examples/d10-edge.toml`` is the
 issue's example (a 1 cancels, 7-9 succeed, a 10 is two successes and explodes at most once,
 Edge rerolls misses). Each exact answer is compared with :func:`_brute.designed_roll`, which
-rolls the dice as a player would, written from data/README.md and not from the engine.
+rolls the dice as a player would, written from data/README.md and not from the engine (the
+faces a favor moves included: :func:`_brute.moved_faces`, not the engine's ``shifted``).
 """
 from __future__ import annotations
 
@@ -68,11 +69,11 @@ def test_explosions_into_another_die_and_capped(d8, d6):
 @pytest.mark.parametrize("favor", [-5, -2, -1, 0, 1, 3])
 @pytest.mark.parametrize("bite, wild", [(False, False), (True, False), (False, True), (True, True)])
 def test_shifted_faces_cancels_and_switched_explosions(favor, bite, wild):
-    d6 = list(shifted((0, 0, 0, 0, 1, 1), favor))
+    d6 = list(brute.moved_faces((0, 0, 0, 0, 1, 1), favor))
     if bite:
         d6[0] = d6[1] = -1
     dice = {"d6": {"faces": d6, "explode": {5, 6} if wild else {6}, "limit": 2},
-            "d10": {"faces": list(shifted(tuple(D10), favor))}}
+            "d10": {"faces": list(brute.moved_faces(tuple(D10), favor))}}
     truth, unexplored = brute_pmf(dice, {"d6": 2, "d10": 1}, max_faces=9, modifier=-2,
                                   floor=None)
     result = wb.check(VOCAB, d6=2, d10=1, favor=favor, bite=bite, wild=wild, bonus=-2, negative=True)
@@ -83,6 +84,13 @@ def test_shift_clamps_as_uwr_favor_does():
     assert shifted((0, 0, 0, 0, 1, 1), -9) == (0, 0, 0, 0, 0, 1)  # "never above 6"
     assert shifted((0, 0, 0, 0, 1, 1), 9) == (1,) * 6
     assert shifted(tuple(D10), -1) == (-1, -1, 0, 0, 0, 0, 0, 1, 1, 1)
+    assert brute.moved_faces((0, 0, 0, 0, 1, 1), -9) == (0, 0, 0, 0, 0, 1)
+    assert brute.moved_faces((0, 0, 0, 0, 1, 1), 9) == (1,) * 6
+    assert brute.moved_faces(tuple(D10), -1) == (-1, -1, 0, 0, 0, 0, 0, 1, 1, 1)
+    assert brute.moved_faces(tuple(D10), -5) == (-1, -1, -1, -1, 0, 0, 0, 0, 0, 1)
+    for faces in ((0, 0, 0, 0, 1, 1), tuple(D10), (0, 1, 0), (0, 0, 0), (1, 1, 2)):
+        for favor in range(-12, 13):
+            assert shifted(faces, favor) == brute.moved_faces(faces, favor), (faces, favor)
 
 
 @pytest.mark.parametrize("d10, best, worst", [(1, 1, 0), (2, 1, 0), (2, 2, 0), (3, 2, 0), (2, 0, 1),
@@ -114,9 +122,32 @@ def test_tiers_p_pass_and_versus_of_a_designed_system():
     assert vs.ties_to == "actor" and vs.p_actor == pytest.approx(vs.margin.at_least(0))
 
 
-def test_keep_with_other_dice_is_a_clear_error():
-    with pytest.raises(wb.WorkbenchError, match="d10 dice only"):
-        wb.check(VOCAB, d10=2, d6=1, best=1)
+def test_keep_beside_other_dice_keeps_only_its_own_type():
+    """Keeping the best d10 of two beside a d6 (exploding on 6, at most twice): the d6 stays
+    in the roll whatever the d10s show (it was refused before: one pool, one kept type)."""
+    d10 = (-1, 0, 0, 0, 0, 0, 1, 1, 1, 2)
+
+    def d6_chain(extra=0):   # (value, chance) of one d6 and what its 6s add
+        out = {}
+        for face in range(1, 7):
+            value = 1 if face >= 5 else 0
+            if face == 6 and extra < 2:
+                for more, chance in d6_chain(extra + 1).items():
+                    out[value + more] = out.get(value + more, 0) + chance / 6
+            else:
+                out[value] = out.get(value, 0) + 1 / 6
+        return out
+
+    expected: dict = {}
+    for a in d10:
+        for b in d10:
+            for value, chance in d6_chain().items():
+                total = max(max(a, b) + value, -1)           # the file's floor is -1
+                expected[total] = expected.get(total, 0) + chance / 100
+    found = wb.check(VOCAB, d10=1, d6=1, best=1).pmf
+    assert {int(o) for o in found.outcomes if found[int(o)] > 0} == set(expected)
+    for total, chance in expected.items():
+        assert found[total] == pytest.approx(chance, abs=1e-12)
 
 
 def test_simulation_agrees_with_exact_for_designed_pools():

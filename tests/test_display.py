@@ -132,14 +132,19 @@ def test_steps_result():
 def test_drama_and_burn_results_read_as_tables():
     drama = wb.drama_campaign(players=4, tier=1, session=[{"d6": 3}] * 3, trials=4096, seed=1)
     shown = facts(parse(drama._repr_html_()))
-    assert shown["P(pass) with"] == PCT.text(drama.summary["pass_with"].iloc[0])
+    assert shown["P(pass) with Drama Dice"] == PCT.text(drama.summary["pass_with"].iloc[0])
     assert shown["pool maximum"] == "10" and shown["trials"] == "4096"
     assert "pass_with_stderr_bound" not in drama._repr_html_()  # readable names only
     frame = drama.to_frame()
     assert len(frame) == 3 and {"session", "check", "p_pass_with"} <= set(frame.columns)
     burn = wb.burn_scene([{"d6": 2, "traits": ["Strong"]}, "rest", {"d6": 3}],
                          traits={"Strong": 2}, trials=4096, seed=2)
-    assert "P(pass) with" in facts(parse(burn._repr_html_()))
+    # A burn scene pulls no Drama Dice: its figures say burning, never Drama Dice.
+    shown = facts(parse(burn._repr_html_()))
+    assert shown["P(pass) with burning"] == PCT.text(burn.summary["pass_with_burning"].iloc[0])
+    assert "Drama" not in burn._repr_html_()
+    table = wb.readable_table(burn.summary)
+    assert "P(pass) with burning" in table.columns and not any("Drama" in c for c in table.columns)
     assert list(burn.to_frame().columns)[-1] == "Trait: Strong" and len(burn.to_frame()) == 2
 
 

@@ -9,12 +9,13 @@ import re
 from pathlib import Path
 
 import pytest
+from _deps import need
 
-pytest.importorskip("sphinx")  # the docs extra; the dev extra brings it, so CI always has it
+need("sphinx")  # the docs extra; the dev extra brings it, so CI always has it
 from docutils import nodes  # noqa: E402
 from sphinx.cmd.build import build_main  # noqa: E402
 
-from _images import need_chromium  # noqa: E402
+from _images import assert_drawn, need_chromium, png_pixels, share_of  # noqa: E402
 from workbench.cli import main  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -41,6 +42,9 @@ def test_docs_build_with_warnings_as_errors(built):
         assert (html / f"{page}.html").exists(), page
     images = list((html / "_images").glob("*.png"))
     assert len(images) >= 5
+    for image in images:   # each a drawn figure: white paper, and ink on at least 2% of it
+        assert_drawn(image, [])
+        assert share_of(png_pixels(image), "#ffffff", tolerance=2) < 0.98, image.name
     api = (html / "api.html").read_text(encoding="utf-8")
     assert 'id="workbench.check"' in api and 'id="workbench.render.parse_block"' in api
 
@@ -58,6 +62,32 @@ def test_schema_page_includes_the_data_folder_notes(built):
     heading = next(line.lstrip("#").strip() for line in notes.read_text(encoding="utf-8").splitlines()
                    if line.startswith("#"))
     assert heading.split("`")[0] in page
+
+
+@pytest.mark.slow
+def test_the_data_files_page_says_its_introduction_once_under_no_empty_heading(built):
+    """The page showed an empty "The schema" heading and its introduction twice (its own, then
+    the notes' own)."""
+    page = (built / "html" / "data-files.html").read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", " ", page)
+    assert text.count("never executed") == 1
+    doctree = pickle.loads((built / "doctrees" / "data-files.doctree").read_bytes())
+    for section in doctree.findall(nodes.section):
+        body = [child for child in section.children if not isinstance(child, nodes.title)]
+        assert body, f"empty heading: {section[0].astext()}"
+    titles = [section[0].astext() for section in doctree.findall(nodes.section)]
+    assert titles[0] == "System and variant files" and "The schema" not in titles
+    assert not any("the issue" in title.lower() for title in titles)
+
+
+@pytest.mark.slow
+def test_code_lines_wrap_instead_of_being_cut(built):
+    """Long data-file and command lines ran past the right edge of the page, cut off there."""
+    page = (built / "html" / "data-files.html").read_text(encoding="utf-8")
+    assert "_static/workbench.css" in page
+    css = (built / "html" / "_static" / "workbench.css").read_text(encoding="utf-8")
+    rule = re.search(r"div\.highlight pre[^{]*\{([^}]*)\}", css)
+    assert rule and "white-space: pre-wrap" in rule.group(1)
 
 
 @pytest.mark.slow

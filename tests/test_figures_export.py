@@ -6,9 +6,10 @@ import os
 import re
 
 import pytest
+from _deps import need
 
 import workbench
-from _images import need_chromium, png_size, svg_size
+from _images import assert_drawn, need_chromium, png_pixels, png_size, share_of, svg_colours, svg_size
 from workbench import ladders
 from workbench.errors import WorkbenchError
 from workbench.figures import (DIE_COLOURS, LINE_COLOURS, TEMPLATE_NAME, check_figure,
@@ -86,8 +87,17 @@ def test_curves_equal_the_engine_and_colour_one_system_per_line():
         assert trace.line.color == LINE_COLOURS[0]
     assert {t.line.color for t in fig.data[4:]} == {LINE_COLOURS[1]}
     assert len({t.line.dash for t in fig.data[:4]}) == 4  # rungs of one system by dash
+    # One die and no pool to vary: level lines in the dice's colours, named and titled so,
+    # never drawn against "dice in the pool".
     one = curve_figure("erzahlspiel", [1, 2])
     assert [t.line.color for t in one.data] == [DIE_COLOURS[c] for c in NARRATIVE_FACES]
+    assert [t.y[0] for t in one.data] == pytest.approx([k / 6 for k in range(1, 6)], abs=1e-12)
+    assert all("(one die, any pool)" in t.name and t.line.dash == "dot" for t in one.data)
+    assert "dice in the pool" not in one.layout.xaxis.title.text
+    assert "one die" in one.layout.title.text and "against" not in one.layout.title.text
+    mixed = curve_figure(["uwr", "erzahlspiel"], [1, 2])
+    levels = [t for t in mixed.data if "(one die, any pool)" in t.name]
+    assert len(levels) == 5 and {t.line.dash for t in levels} == {"dot"}
 
 
 def test_difference_is_in_percentage_points():
@@ -169,6 +179,22 @@ def test_html_is_self_contained(tmp_path):
     assert write_html(narrative_odds_figure(), tmp_path / "again.html").exists()
 
 
+def test_html_of_lines_and_bars_carries_the_basic_bundle(tmp_path):
+    """A page of lines and bars inlines plotly.js's basic bundle once (about 1.3 MB), as the
+    balance report does, not the full 4.8 MB; a figure of another trace gets the full one."""
+    import plotly.graph_objects as go
+    from workbench.figures.bundle import BASIC_BUNDLE
+
+    path = write_figure(curve_figure("uwr", [1, 2]), tmp_path / "curve.html")
+    text = path.read_text(encoding="utf-8")
+    assert path.stat().st_size < 1_600_000, path.stat().st_size
+    assert text.count("plotly.js (basic - minified)") == 1
+    assert BASIC_BUNDLE.read_text(encoding="utf-8")[:2000] in text
+    assert text.count("Plotly.newPlot") == 1 and "<title>UWR (= HKRPG): P(pass) against dice in the pool</title>" in text
+    heat = write_figure(go.Figure(go.Heatmap(z=[[1, 2]])), tmp_path / "heat.html")
+    assert heat.stat().st_size > 3_000_000 and "heatmap" in heat.read_text(encoding="utf-8")
+
+
 def test_png_and_svg_in_one_batch(tmp_path):
     need_chromium()
     fig = narrative_odds_figure()
@@ -176,8 +202,20 @@ def test_png_and_svg_in_one_batch(tmp_path):
     assert png_size(png) == (640, 400)
     assert svg_size(svg) == (640, 400)
     assert "YES! AND..." in svg.read_text(encoding="utf-8")
-    own = write_figure(curve_figure("uwr", [1, 2]), tmp_path / "curve.png")
+    colours = [trace.marker.color for trace in fig.data]
+    from _images import rgb
+    assert {rgb(c) for c in colours} <= svg_colours(svg)
+    # Each outcome's colour covers an area of the PNG in proportion to its share summed over
+    # the five dice (NO! and YES! 1 each, NO! AND... and YES! AND... 2/3, the BUTs 5/6).
+    pixels = png_pixels(png)
+    area = [share_of(pixels, c) for c in colours]
+    summed = [sum(trace.y) for trace in fig.data]
+    for a, s in zip(area, summed):
+        assert a / area[1] == pytest.approx(s / summed[1], rel=0.12), (area, summed)
+    curve = curve_figure("uwr", [1, 2])
+    own = write_figure(curve, tmp_path / "curve.png")
     assert png_size(own) == (800, 480)  # the figure's own height, the default width
+    assert_drawn(own, [trace.line.color for trace in curve.data])
 
 
 def test_write_figure_rejects_bad_suffixes_and_paths(tmp_path):
@@ -233,7 +271,7 @@ def test_one_check_bars_leave_out_only_negligible_ends():
 
 def test_simulated_figures_default_to_a_fresh_seed_they_name():
     # One default for seed everywhere (None: fresh, reported). Figures used to default to 0.
-    pytest.importorskip("numba")
+    need("numba")
     from workbench.figures import curve_figure
     titles = {curve_figure("uwr", [2], ["Normal"], "simulate", trials=2_000).layout.title.text
               for _ in range(3)}
@@ -242,3 +280,38 @@ def test_simulated_figures_default_to_a_fresh_seed_they_name():
     fixed = check_figure("uwr", "simulate", trials=2_000, seed=5, dice=3)
     assert "seed 5" in fixed.layout.title.text
     assert list(fixed.data[0].y) == list(check_figure("uwr", "simulate", trials=2_000, seed=5, dice=3).data[0].y)
+
+
+def test_a_true_false_statistic_is_no_and_yes_in_neutral_colours():
+    """A flag (dnd5e's critical: a natural 20) was drawn on a -0.5..1.5 axis with "no" in the
+    worst colour and "yes" in the best, though a flag such as a botch is bad when true."""
+    from workbench.figures.charts import FLAG_COLOURS
+    from workbench.figures.style import OUTCOME_SCALE
+
+    fig = check_figure("dnd5e", stat="critical")
+    bars = fig.data[0]
+    assert list(bars.x) == ["no", "yes"] and fig.layout.xaxis.type == "category"
+    assert list(bars.y) == pytest.approx([19 / 20, 1 / 20], abs=1e-12)   # one d20 shows 20
+    assert list(bars.marker.color) == [FLAG_COLOURS["no"], FLAG_COLOURS["yes"]]
+    assert not set(bars.marker.color) & set(OUTCOME_SCALE)
+
+
+def test_totals_and_tiers_each_get_their_own_axis():
+    """Call of Cthulhu at skill 50: each total 1% beside tiers up to 49%. The totals had the
+    tiers' axis (up to 58%), a flat strip at the bottom."""
+    fig = check_figure("call-of-cthulhu-7e", skill=50)
+    totals, tiers = fig.data
+    assert max(totals.y) == pytest.approx(0.01) and max(tiers.y) == pytest.approx(0.49)
+    assert fig.layout.yaxis.range[1] < 0.05 < 0.49 < fig.layout.yaxis2.range[1]
+    # A roll-under total has no better end the figure could know: one colour, not red to blue.
+    assert len(set(totals.marker.color)) == 1
+    # a pool counted up (higher is better) keeps its worst-to-best colours
+    assert len(set(check_figure("uwr", dice=3).data[0].marker.color)) == 4
+
+
+def test_tier_charts_run_along_the_systems_own_knob():
+    from workbench.figures import tier_figure
+    fig = tier_figure("call-of-cthulhu-7e", [20, 50])
+    assert fig.layout.title.text.endswith("tiers by skill") and fig.layout.xaxis.title.text == "skill"
+    assert all("dice" not in trace.hovertemplate for trace in fig.data)
+    assert tier_figure("unnamed", [1, 2]).layout.title.text.endswith("tiers by pool size")

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 import workbench as wb
-from _images import need_chromium, png_size, svg_size
+from _images import assert_drawn, need_chromium, png_size, svg_size
 from workbench.cli import main
 from workbench.figures.knobs import knob_figure, knob_levels, pool_text
 from workbench.render import BlockOptionError, build_figure, parse_block
@@ -83,6 +83,8 @@ def test_cli_writes_print_size_images(capsys, tmp_path):
                        "--height", "600", "--scale", "3", "--out", str(png))
     assert code == 0, err
     assert png_size(png) == (3000, 1800)  # 10 x 6 inches at 300 dpi
+    from workbench.figures.style import outcome_colours
+    assert_drawn(png, outcome_colours(6))  # the six outcomes, worst (red) to best (blue)
     code, _, err = run(capsys, "figure", "uwr", "--width", "640", "--height", "400", "--out", str(svg))
     assert code == 0, err
     assert svg_size(svg) == (640, 400)
@@ -104,6 +106,8 @@ def test_markdown_block_draws_the_erzahlspiel_d6_chart_at_print_size(capsys, tmp
     assert code == 0, err
     (image,) = (tmp_path / "workbench-figures").glob("erzahlspiel-outcomes-*.png")
     assert png_size(image) == (1800, 1000)
+    from workbench.figures.style import outcome_colours
+    assert_drawn(image, outcome_colours(6))
 
 
 def test_one_directive_regenerates_the_erzahlspiel_d6_chart(tmp_path):

@@ -74,8 +74,11 @@ def test_cli_exits_0_or_2_with_one_line(subcommand, system, words):
     code, out, err = run_cli(argv)
     assert code in (0, 2), (argv, code, err)
     assert "Traceback" not in err, (argv, err)
-    if code == 2:
-        assert err.startswith("workbench: error: ") and err.count("\n") == 1, (argv, err)
+    if code == 2:   # one line; a formula's syntax error adds a caret under its column
+        lines = err.split("\n")
+        assert err.startswith("workbench: error: ") and err.endswith("\n"), (argv, err)
+        assert len(lines) == 2 or (len(lines) == 3 and set(lines[1]) == {" ", "^"}
+                                   and lines[1].count("^") == 1), (argv, err)
 
 
 VALUES = st.one_of(
@@ -135,6 +138,37 @@ def _calls(system, kwargs, other, stateful, value):
 def test_api_gives_results_or_workbench_errors(system, kwargs, other, stateful, value, which):
     call = _calls(system, kwargs, other, stateful, value)[which]
     try:
-        call()
+        result = call()
     except WorkbenchError:
-        pass
+        return
+    assert_meaningful(result)
+
+
+def _adds_up(probabilities, lost=0.0, what=""):
+    values = np.asarray(list(probabilities), dtype=float)
+    assert np.all(values >= -1e-15) and np.all(values <= 1 + 1e-12), what
+    assert abs(values.sum() + lost - 1.0) <= 1e-9, (what, values.sum(), lost)
+
+
+def assert_meaningful(result) -> None:
+    """What an accepted answer must mean, whatever the input: probabilities between 0 and 1
+    that add up to 1 (with the mass an explosion chain or a step limit leaves out)."""
+    import pandas as pd
+
+    if isinstance(result, wb.CheckResult):
+        lost = float(result.lost_mass or 0.0)
+        _adds_up(result.pmf.probabilities, lost, "pmf")
+        if result.tiers is not None:
+            _adds_up(result.tiers.probabilities, lost, "tiers")
+        if result.p_pass is not None:
+            assert -1e-15 <= result.p_pass <= 1 + 1e-12
+    elif isinstance(result, wb.VersusResult):
+        _adds_up(result.margin.probabilities, float(result.lost_mass or 0.0), "margin")
+        assert -1e-15 <= result.p_actor <= 1 + 1e-12
+    elif isinstance(result, wb.StepsResult):
+        _adds_up(result.frame["probability"], float(result.tail), "steps")
+    elif isinstance(result, float):
+        assert -1e-15 <= result <= 1 + 1e-12   # one outcome's probability
+    elif isinstance(result, pd.DataFrame) and "p_pass" in result.columns:
+        shown = result["p_pass"].dropna().to_numpy(dtype=float)
+        assert np.all((shown >= -1e-15) & (shown <= 1 + 1e-12))

@@ -111,7 +111,7 @@ for sizes in ((4,), (6, 6, 8, 10), (4, 12, 12), (8, 8, 8)):
     counts = {f"d{n}": sizes.count(n) for n in (4, 6, 8, 10, 12)}
     case("cortex-prime", dict(counts, difficulty=7), "cortex", dict(dice=sizes),
          [("total", "total"), ("hitches", "hitches")], "botch", {"Botch": True},
-         lambda o: not o.botch and o.total >= 7)
+         lambda o: not o.botch and o.total > 7)   # the total must beat the difficulty
 for dice in (dict(ability=2, proficiency=1, difficulty=2), dict(ability=1, boost=1, challenge=1, setback=1),
              dict(ability=0, difficulty=1), dict(proficiency=2, challenge=2)):
     params = dict(dict.fromkeys(("ability", "proficiency", "boost", "difficulty", "challenge", "setback"), 0), **dice)
@@ -124,12 +124,15 @@ for trait, modifier, wild, target in ((4, 0, True, 4), (12, -2, True, 4), (8, 0,
          [("total", "total"), ("raises", "raises")], "outcome",
          {"Critical failure": "critical failure", "Failure": "failure", "Success": "success", "Raise": "raise"},
          lambda o: o.outcome in ("success", "raise"))
-for skill, bonus, penalty in ((45, 0, 0), (60, 2, 0), (30, 0, 2), (50, 1, 2), (99, 0, 1), (5, 1, 0)):
-    case("call-of-cthulhu-7e", dict(skill=skill, bonus=bonus, penalty=penalty), "call_of_cthulhu",
-         dict(skill=skill, bonus=bonus, penalty=penalty), [("total", "roll")], "level",
+for skill, bonus, penalty, difficulty in ((45, 0, 0, 1), (60, 2, 0, 1), (30, 0, 2, 1), (50, 1, 2, 1),
+                                          (99, 0, 1, 1), (5, 1, 0, 1), (60, 0, 0, 2), (99, 1, 0, 2),
+                                          (4, 0, 0, 5), (80, 0, 2, 5)):
+    case("call-of-cthulhu-7e", dict(skill=skill, bonus=bonus, penalty=penalty, difficulty=difficulty),
+         "call_of_cthulhu", dict(skill=skill, bonus=bonus, penalty=penalty, difficulty=difficulty),
+         [("total", "roll")], "level",
          {"Critical": "critical", "Fumble": "fumble", "Extreme success": "extreme",
           "Hard success": "hard", "Regular success": "regular", "Failure": "failure"},
-         lambda o: o.level in ("critical", "extreme", "hard", "regular"))
+         lambda o: o.passed)
 for skill in (3, 45, 104):
     case("warhammer-4e", dict(skill=skill), "warhammer4e", dict(skill=skill),
          [("total", "roll"), ("success", "success"), ("levels", "levels")], passed=lambda o: o.success)

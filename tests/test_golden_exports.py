@@ -12,7 +12,7 @@ import io
 
 import pytest
 
-from _images import need_chromium, png_size, svg_size
+from _images import assert_drawn, need_chromium, png_pixels, png_size, share_of, svg_size
 from workbench.export.golden import CHART_STEM, GOLDEN_DIR, GOLDEN_TABLES, chart_json, write_golden
 
 SPECS = {spec.filename: spec for spec in GOLDEN_TABLES}
@@ -93,6 +93,19 @@ def test_narrative_odds_chart_images(tmp_path):
     assert {f"{CHART_STEM}.png", f"{CHART_STEM}.svg"} <= names
     assert png_size(tmp_path / f"{CHART_STEM}.png") == png_size(GOLDEN_DIR / f"{CHART_STEM}.png")
     assert svg_size(tmp_path / f"{CHART_STEM}.svg") == svg_size(GOLDEN_DIR / f"{CHART_STEM}.svg")
+    # The pixels: each outcome's colour covers an area in proportion to its share summed over
+    # the five dice (the chart's numbers are held to an independent count in
+    # test_golden_values.py), in the regenerated image and in the committed one.
+    import json
+    chart = json.loads(committed(f"{CHART_STEM}.figure.json"))
+    colours = [trace["marker"]["color"] for trace in chart["data"]]
+    summed = [sum(trace["y"]) for trace in chart["data"]]
+    for image in (tmp_path / f"{CHART_STEM}.png", GOLDEN_DIR / f"{CHART_STEM}.png"):
+        assert_drawn(image, colours)
+        pixels = png_pixels(image)
+        area = [share_of(pixels, colour) for colour in colours]
+        for a, s in zip(area, summed):
+            assert a / area[1] == pytest.approx(s / summed[1], rel=0.12), (image.name, area, summed)
     for path in written:  # the text files written alongside match the committed ones
         if path.suffix in (".rst", ".md", ".csv", ".json"):
             assert path.read_text(encoding="utf-8") == committed(path.name), path.name

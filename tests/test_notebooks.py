@@ -6,6 +6,7 @@ never changes tracked files.
 """
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -58,3 +59,19 @@ def test_notebook_runs_headless(path, tmp_path):
     ran = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert all(cell.execution_count for cell in ran), f"{path.name}: a cell did not run"
     assert path.read_bytes() == tracked, f"{path.name}: the tracked notebook changed"
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type != "code":
+            continue
+        # JupyterLab shows at most 50 outputs a cell (maxNumberOutputs); past them the rest
+        # hides behind a "show more" line.
+        assert len(cell.outputs) <= JUPYTERLAB_MAX_OUTPUTS, (path.name, index, len(cell.outputs))
+        for output in cell.outputs:
+            text = output.get("text", "") + output.get("data", {}).get("text/plain", "")
+            noise = FLOAT_NOISE.search(text)
+            assert not noise, f"{path.name}: cell {index} prints {noise.group()} (round it for a reader)"
+
+
+#: JupyterLab's default ``maxNumberOutputs``.
+JUPYTERLAB_MAX_OUTPUTS = 50
+#: A float printed with its binary noise: 0.47974400000000034, 0.30000000000000004.
+FLOAT_NOISE = re.compile(r"\b\d+\.\d*(?:0{6,}|9{6,})\d{1,3}\b")

@@ -70,3 +70,165 @@ def test_numpy_whole_numbers_are_whole():
 def test_a_derived_statistic_reads_what_is_before_it():
     spec = RollSpec(((D6, 2),), stats=(Keep("best", take=1), Derived("twice", "best * 2")), total="best")
     assert spec.statistic_names == ("total", "best", "twice")
+
+
+# -- rerolled misses, kept dice and all-negative rolls, against every face ------------------
+from collections import Counter  # noqa: E402
+from fractions import Fraction  # noqa: E402
+import itertools  # noqa: E402
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from workbench.engine import evaluate_roll  # noqa: E402
+from workbench.rules.roll import AllNegative  # noqa: E402
+
+
+def _faces(die):
+    """Each face of a die that does not explode: (value, {count: score}), equally likely."""
+    return [(v, {name: scores[i] for name, scores in die.counts}) for i, v in enumerate(die.values)]
+
+
+def brute(groups, *, rerolls=0, kept=None, stats=(), count_names=()):
+    """Every roll of every face (rerolled dice roll every face again), as a player reads it:
+    {(total, counts..., stats...): exact chance}."""
+    out = Counter()
+    dice = [(name, faces) for name, faces, n in groups for _ in range(n)]
+    for first in itertools.product(*[range(len(faces)) for _, faces in dice]):
+        chance = Fraction(1, math.prod(len(faces) for _, faces in dice))
+        shown = [(name, faces[i], faces) for (name, faces), i in zip(dice, first)]
+        negative_first = [face[0] < 0 for _, face, _ in shown]
+        missed = [k for k, (_, face, _) in enumerate(shown) if face[0] == 0][:rerolls]
+        for again in itertools.product(*[range(len(shown[k][2])) for k in missed]):
+            rolled = list(shown)
+            for k, i in zip(missed, again):
+                rolled[k] = (rolled[k][0], rolled[k][2][i], rolled[k][2])
+            weight = chance / math.prod(len(shown[k][2]) for k in missed) if missed else chance
+            first_negative = [flag for flag in negative_first]
+            for k in missed:
+                first_negative[k] = False
+            if kept is not None:
+                mine = [k for k, (name, _, _) in enumerate(rolled) if name == kept.dice]
+                ranked = sorted(mine, key=lambda k: (rolled[k][1][0], *[rolled[k][1][1].get(c, 0) for c in count_names]),
+                                reverse=kept.order == "highest")
+                dropped = set(ranked[kept.take:])
+                rolled = [r for k, r in enumerate(rolled) if k not in dropped]
+                first_negative = [f for k, f in enumerate(first_negative) if k not in dropped]
+            values = [face[0] for _, face, _ in rolled]
+            row = [sum(values)] + [sum(face[1].get(c, 0) for _, face, _ in rolled) for c in count_names]
+            for stat in stats:
+                if isinstance(stat, AllNegative):
+                    row.append(int(bool(rolled) and all(first_negative)))
+                elif isinstance(stat, Pick):
+                    ordered = sorted(values, reverse=stat.order == "highest")
+                    row.append(ordered[stat.position] if stat.position < len(ordered) else 0)
+                elif isinstance(stat, Keep):
+                    ordered = sorted(values, reverse=stat.order == "highest")
+                    row.append(sum(ordered[stat.skip:stat.skip + stat.take]))
+            out[tuple(row)] += weight
+    return out
+
+
+def engine_rows(spec):
+    joint = evaluate_roll(spec)
+    return {tuple(int(v) for v in row): p for row, p in zip(joint.values, joint.probabilities)}
+
+
+def assert_same(spec, expected):
+    found = engine_rows(spec)
+    assert set(found) == {row for row, p in expected.items() if p}, (found, expected)
+    for row, p in expected.items():
+        assert found[row] == pytest.approx(float(p), abs=1e-12)
+
+
+FACES = st.lists(st.integers(-1, 3), min_size=2, max_size=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=FACES, second=FACES, n1=st.integers(0, 3), n2=st.integers(0, 2),
+       rerolls=st.integers(0, 3), with_counts=st.booleans(), with_negative=st.booleans())
+def test_rerolled_misses_with_counts_and_statistics_match_every_face(first, second, n1, n2, rerolls,
+                                                                    with_counts, with_negative):
+    counts = {"highs": [int(v >= 2) for v in first]} if with_counts else {}
+    a = Die("a", tuple(first), counts=counts)
+    b = Die("b", tuple(second), counts={"highs": [int(v >= 2) for v in second]} if with_counts else {})
+    stats = (Pick("best"),) + ((AllNegative("botch"),) if with_negative else ())
+    spec = RollSpec(((a, n1), (b, n2)), stats=stats, rerolls=rerolls)
+    names = spec.count_names
+    expected = brute([("a", _faces(a), n1), ("b", _faces(b), n2)], rerolls=rerolls, stats=stats,
+                     count_names=names)
+    assert_same(spec, expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=FACES, n=st.integers(0, 4), other=st.integers(0, 2), take=st.integers(0, 4),
+       order=st.sampled_from(["highest", "lowest"]), with_negative=st.booleans())
+def test_kept_dice_feed_every_statistic_and_count(first, n, other, take, order, with_negative):
+    take = min(take, n)
+    a = Die("a", tuple(first), counts={"twos": [int(v == 2) for v in first]})
+    b = Die.numbered("b", 3)
+    stats = (Pick("top"), Keep("low2", take=2, order="lowest")) + ((AllNegative("botch"),) if with_negative else ())
+    spec = RollSpec(((a, n), (b, other)), stats=stats, kept=KeptDice("a", take, order))
+    expected = brute([("a", _faces(a), n), ("b", _faces(b), other)], kept=KeptDice("a", take, order),
+                     stats=stats, count_names=spec.count_names)
+    assert_same(spec, expected)
+
+
+def test_all_negative_reads_first_faces_not_explosions():
+    # A d6 whose 1 cancels and whose 6 explodes (at most once): a 6 then a 1 is no botch.
+    die = Die("d", (-1, 0, 0, 0, 1, 1), (False,) * 5 + (True,), limit=1)
+    spec = RollSpec(((die, 2),), stats=(AllNegative("botch"),))
+    joint = evaluate_roll(spec)
+    botch = joint.values[:, joint.names.index("botch")]
+    assert float(joint.probabilities[botch == 1].sum()) == pytest.approx(1 / 36)
+    assert set(joint.values[botch == 1, 0].tolist()) == {-2}
+
+
+def test_groups_that_agree_only_with_a_one_faced_die_do_not_walk_as_one():
+    """A die with one face agrees with every die on that face: two other dice that both agree
+    with it but not with each other were walked as one (the highest of a constant 1, a die
+    showing 1 or 6 and a d6 came out as if both were d6s: 6 with 1/12 too little)."""
+    one, split = Die("one", (1,)), Die("split", (1, 6))
+    spec = RollSpec(((one, 1), (split, 1), (D6, 1)), stats=(Pick("top"),), total="top")
+    found = engine_rows(spec)
+    expected = Counter()
+    for a, b in itertools.product((1, 6), range(1, 7)):
+        top = max(1, a, b)
+        expected[(top, top)] += Fraction(1, 12)
+    assert_same(spec, expected)
+    assert found[(6, 6)] == pytest.approx(7 / 12)
+
+
+# -- lazy statistics: what the reading needs first, the rest on first use --------------------
+
+def test_a_check_computes_the_statistics_its_reading_needs_and_the_rest_on_first_use():
+    """Cortex's tiers and P(pass) read the two dice kept; its hitches are computed only when
+    asked for (then exactly as before)."""
+    from workbench.engine import evaluate_roll as full_roll
+    result = wb.check("cortex-prime")
+    assert result.later is not None and "joint" not in result.__dict__
+    spec = wb.system("cortex-prime").pool()
+    whole = full_roll(spec)
+    kept = whole.values[:, whole.names.index("total")]
+    assert result.p_pass == pytest.approx(float(whole.probabilities[kept >= 7].sum()))
+    hitches = whole.values[:, whole.names.index("hitches")]
+    assert result.stats["hitches"][0] == pytest.approx(float(whole.probabilities[hitches == 0].sum()))
+    assert result.joint.names == whole.names
+    assert result.probability("hitches >= 1 and total >= 7") == pytest.approx(
+        float(whole.probabilities[(hitches >= 1) & (kept >= 7)].sum()))
+
+
+def test_cutting_a_roll_down_keeps_what_ranks_the_dice():
+    """A statistic adding a count over dice kept by rank keeps every count (ties in rank go
+    by the counts, in order); one reading values only leaves the other counts out."""
+    from workbench.engine.wanted import cut_down
+    die = Die.numbered("d6", 6, counts={"ones": [1, 0, 0, 0, 0, 0], "evens": [0, 1, 0, 1, 0, 1]})
+    by_value = RollSpec(((die, 3),), stats=(Keep("best", take=2),), total="best")
+    assert cut_down(by_value, frozenset({"total"})).count_names == ()
+    by_count = RollSpec(((die, 3),), stats=(Keep("best", take=2, score="evens"),), total="best")
+    assert cut_down(by_count, frozenset({"total"})).count_names == ("ones", "evens")
+    for spec in (by_value, by_count):
+        cut = evaluate_roll(cut_down(spec, frozenset({"total"})))
+        whole = evaluate_roll(spec)
+        for total in set(whole.values[:, 0].tolist()):
+            assert float(cut.probabilities[cut.values[:, 0] == total].sum()) == pytest.approx(
+                float(whole.probabilities[whole.values[:, 0] == total].sum()))

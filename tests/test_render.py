@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from _images import need_chromium, png_size
+from _images import assert_drawn, need_chromium, png_size
 from workbench.cli import main
 from workbench.markdown import BEGIN, END
 from _rulebook import MINE
@@ -151,6 +151,8 @@ def test_figure_block_writes_an_image_and_links_it(tmp_path, capsys):
     assert run(capsys, "render", str(page))[0] == 0
     images = list((tmp_path / "workbench-figures").glob("uwr-ladder-*.png"))
     assert len(images) == 1 and png_size(images[0])[0] > 300
+    from workbench.figures.style import LINE_COLOURS
+    assert_drawn(images[0], LINE_COLOURS[:4])   # one line per rung in its own colour
     text = page.read_text(encoding="utf-8")
     assert f"![UWR ladder](workbench-figures/{images[0].name})" in text
     images[0].unlink()  # a missing figure is a change too

@@ -7,6 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from _deps import need
 from markdown_it import MarkdownIt
 
 import workbench
@@ -135,7 +136,7 @@ def test_pmf_markdown_tier_labels_stay_one_cell(markup, capsys, fmt):
 def test_pmf_rst_tier_labels_build_with_sphinx(markup, tmp_path, capsys):
     """Before: ``workbench pmf --format rst`` left `` `hit`_x_ `` unescaped, and a book holding
     the table failed to build (an unknown reference / an unclosed interpreted text)."""
-    pytest.importorskip("sphinx")
+    need("sphinx")
     from test_sphinx import build, doctree_tables, make_project
     assert main(["pmf", str(markup), "dm=1", "--format", "rst"]) == 0
     project = make_project(tmp_path / "book", capsys.readouterr().out)

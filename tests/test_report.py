@@ -15,7 +15,7 @@ import pytest
 import workbench
 from workbench.cli import main
 from workbench.errors import WorkbenchError
-from workbench.report import Table, build_report, report_sections, report_title
+from workbench.report import DEFAULT_WANTED, Table, build_report, report_sections, report_title
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "balance_report.ipynb"
 RAW_NAME = re.compile(r"<th>[a-z]+_[a-z_]+</th>")  # pass_with_stderr_bound and the like
@@ -24,9 +24,8 @@ RAW_NAME = re.compile(r"<th>[a-z]+_[a-z_]+</th>")  # pass_with_stderr_bound and 
 def test_sections_read_well_and_use_readable_columns():
     sections = report_sections(["uwr", "unnamed", "erzahlspiel"], ["fons-exploding"], [1, 2, 3, 4])
     titles = [s.title for s in sections]
-    assert titles == ["At a glance", "Success curves", "Difficulty ladders",
-                      "Ladders solved for wanted odds", "What-if variants", "Tiers and outcomes",
-                      "Stateful rules"]
+    assert titles == ["At a glance", "Success curves", "Difficulty ladders", "What-if variants",
+                      "Tiers and outcomes", "Stateful rules"]   # nothing solved unless asked
     curves = sections[1].items[0]
     # small multiples: one panel per pooled system, never one overloaded chart
     assert [a.text for a in curves.layout.annotations] == [
@@ -42,7 +41,7 @@ def test_sections_read_well_and_use_readable_columns():
 
 
 def test_solved_ladder_is_drawn_over_pools_one_to_ten():
-    sections = report_sections(["uwr"], pool_sizes=range(1, 11))
+    sections = report_sections(["uwr"], pool_sizes=range(1, 11), wanted=DEFAULT_WANTED)
     solved = sections[3]
     figure = [item for item in solved.items if hasattr(item, "data")][0]
     curves = [t for t in figure.data if t.mode == "lines+markers"]
@@ -58,20 +57,55 @@ def _solved_tables(sections):
     return solved, {t.caption: t.frame for t in solved.items if isinstance(t, Table)}
 
 
-def test_each_system_solves_its_own_rungs_by_default():
-    solved, tables = _solved_tables(report_sections(["uwr", "fons", "unnamed", "arrata"], pool_sizes=[4]))
-    assert tables["The Unnamed System"]["rung"].tolist() == ["Success with a Twist", "Success", "Triumph"]
-    assert tables["FoNS"]["rung"].tolist() == ["Trivial", "Average", "Difficult", "Extreme"]
-    assert tables["Arrata — not ordered: rungs cross"]["rung"].tolist() == [f"Ob {n}" for n in range(1, 7)]
-    # the easiest rung is wanted at 90%, the hardest at 20%
-    for frame in tables.values():
-        assert frame["wanted"].iloc[0] == 0.9 and frame["wanted"].iloc[-1] == 0.2
-    assert not [item for item in solved.items if isinstance(item, str)]  # nothing to excuse
-    # UWR's own ladder at its own odds is the README's example
-    uwr = tables["UWR (= HKRPG)"]
-    expected = workbench.solve_ladder("uwr", "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2",
-                                      pool=4, pools=range(3, 7))
-    assert uwr["setting"].tolist() == [r.rung.describe() for r in expected.rungs]
+def _ob_truth(dice: int, ob: int) -> float:
+    """Arrata, quality B (4+), every roll of the dice counted: P(successes >= Ob)."""
+    import itertools
+    rolls = list(itertools.product(range(1, 7), repeat=dice))
+    return sum(sum(f >= 4 for f in faces) >= ob for faces in rolls) / len(rolls)
+
+
+def test_without_want_each_ladder_is_shown_as_written_and_nothing_is_solved():
+    """Arrata's "Ob 1..Ob 6" was solved again into ob=1, 2, 2, 2, 3, 3 and marked NOT ORDERED:
+    without --want the report shows each ladder as its file writes it and solves nothing."""
+    sections = report_sections(["uwr", "fons", "unnamed", "arrata"], pool_sizes=[1, 2, 3, 4, 5])
+    assert "Ladders solved for wanted odds" not in [s.title for s in sections]
+    ladders = [s for s in sections if s.title == "Difficulty ladders"][0]
+    tables = {t.caption: t.frame for t in ladders.items if isinstance(t, Table)}
+    arrata = tables["Arrata"]
+    assert arrata["Difficulty"].tolist() == [f"Ob {n}" for n in range(1, 7)]
+    assert arrata["Setting"].tolist() == [f"ob={n}" for n in range(1, 7)]
+    for row in arrata.itertuples(index=False):
+        ob = int(row.Setting.removeprefix("ob="))
+        for dice, p in zip(range(1, 6), row[2:]):
+            assert p == pytest.approx(_ob_truth(dice, ob), abs=1e-12), (ob, dice)
+    words = " ".join([s.intro for s in sections] + [i for s in sections for i in s.items
+                                                    if isinstance(i, str)])
+    assert "NOT ORDERED" not in words and "not ordered" not in words
+    assert "--want" in ladders.intro   # how to ask for solved ladders
+    figures = [i for s in sections for i in s.items if hasattr(i, "layout")]
+    assert not any("solved" in (f.layout.title.text or "") for f in figures)
+
+
+def test_a_skill_is_named_as_the_system_names_it_never_dice():
+    """The report called Call of Cthulhu's skill "dice" ("odds wanted at 50 dice; shaded:
+    pools 50-50", axes "dice in the pool (skill)")."""
+    sections = report_sections(["uwr", "call-of-cthulhu-7e"], pool_sizes=range(1, 11),
+                               wanted="Regular=0.5,Hard=0.25")
+    figures = [i for s in sections for i in s.items if hasattr(i, "layout")]
+    curves = sections[1].items[0]
+    assert curves.layout.xaxis.title.text == "dice in the pool"
+    assert curves.layout.xaxis2.title.text == "skill"
+    assert "skill" in sections[1].intro and "against the number of dice" not in sections[1].intro
+    solved = [f for f in figures if "solved ladder" in f.layout.title.text][0]
+    assert "odds wanted at skill 50" in solved.layout.title.text
+    assert "dice" not in solved.layout.title.text and solved.layout.xaxis.title.text == "skill"
+    for fig in figures:
+        if "Call of Cthulhu" in (fig.layout.title.text or ""):
+            texts = [fig.layout.title.text, fig.layout.xaxis.title.text or ""] + [
+                tr.hovertemplate or "" for tr in fig.data]
+            assert not any("dice" in text for text in texts), texts
+    solved_section = [s for s in sections if s.title == "Ladders solved for wanted odds"][0]
+    assert "skill 50" in solved_section.intro
 
 
 def test_a_given_want_applies_where_the_rung_names_fit_and_others_say_so_once():
@@ -81,14 +115,16 @@ def test_a_given_want_applies_where_the_rung_names_fit_and_others_say_so_once():
     assert tables["UWR (= HKRPG)"]["wanted"].tolist() == [0.7, 0.45]
     notes = [item for item in solved.items if isinstance(item, str)]
     assert len(notes) == 2 and notes[0].startswith("FoNS: its rungs (Trivial, Average")
-    assert tables["FoNS"]["rung"].tolist() == ["Trivial", "Average", "Difficult", "Extreme"]
+    assert "shown above as written" in notes[0]
+    assert "FoNS" not in tables   # not solved for odds asked of other rungs
     assert "normal 70%, Difficult 45%" in solved.intro  # as typed
     text = " ".join(frame["note"].str.cat(sep=" ") for frame in tables.values())
     assert "Easy" not in text  # no rung of another system's ladder leaks into the notes
 
 
 def test_notes_are_one_sentence_that_say_what_would_reach_the_rung():
-    _, tables = _solved_tables(report_sections(["unnamed"], pool_sizes=[4]))
+    _, tables = _solved_tables(report_sections(
+        ["unnamed"], pool_sizes=[4], wanted="Success with a Twist=0.9,Success=0.57,Triumph=0.2"))
     for note in tables["The Unnamed System"]["note"]:
         assert note and note.count("would be as likely as") <= 1 and "\n" not in note
         assert "would come within 5.0 pp of it at" in note  # the pool that would reach it
@@ -139,7 +175,7 @@ def test_page_is_self_contained_with_a_real_title(tmp_path):
     out = build_report(tmp_path / "r.html", ["uwr", "erzahlspiel"], pool_sizes=[1, 2, 3])
     html = out.read_text(encoding="utf-8")
     assert "<title>Balance report: UWR (= HKRPG), Erzählspiel narrative dice</title>" in html
-    assert "<script src=" not in html and html.count("Plotly.newPlot") >= 4
+    assert "<script src=" not in html and html.count("Plotly.newPlot") >= 3
     # every figure keeps an explicit pixel height inside the page
     heights = re.findall(r'<div class="figure"><div style="height:(\d+)px', html)
     assert heights and all(int(h) >= 300 for h in heights)
@@ -245,3 +281,34 @@ def test_ctrl_c_stops_the_report_with_one_line(tmp_path):
     assert process.returncode == 130, err
     assert err == "workbench: interrupted\n" and "Traceback" not in err
     assert not (tmp_path / "r.html").exists()  # nothing half-written
+
+
+def test_the_notebook_view_stays_within_jupyterlabs_outputs_a_cell(monkeypatch):
+    """balance_report.ipynb showed every heading, caption, table and note as an output of its
+    own: 52 for the default report, past JupyterLab's 50 (the rest hidden). Text and tables
+    between figures now go out together: one output per figure and per run of text."""
+    import IPython.display
+
+    from workbench.report import show_sections
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda *objects: shown.extend(objects))
+    sections = report_sections(["uwr", "fons", "unnamed", "arrata", "erzahlspiel"],
+                               ["fons-exploding"], range(1, 11), wanted=DEFAULT_WANTED)
+    show_sections(sections)
+    figures = [item for s in sections for item in s.items if hasattr(item, "layout")]
+    html = [item for item in shown if isinstance(item, IPython.display.HTML)]
+    assert len(shown) == len(figures) + len(html) <= 2 * len(figures) + 1 <= 50
+    text = "".join(item.data for item in html)
+    for section in sections:   # every heading, caption and note still shown
+        assert section.title in text
+        for item in section.items:
+            if isinstance(item, Table) and item.caption:
+                assert html_escape(item.caption) in text
+            elif isinstance(item, str):
+                assert html_escape(item) in text
+
+
+def html_escape(text: str) -> str:
+    import html
+    return html.escape(text)

@@ -60,6 +60,15 @@ def test_pick_one_die_by_rank(order, position):
     assert_same(spec)
 
 
+@pytest.mark.parametrize("stat", [Pick("mid", order="middle"), Keep("mid", take=1, order="middle"),
+                                  Keep("mid", take=2, order="middle"), Keep("mid", take=3, order="middle")])
+@pytest.mark.parametrize("groups", [((d4, 1), (d6, 2), (d8, 1)), ((d6, 3), (d8, 2)), ((d6, 2),)])
+def test_middle_dice_of_even_and_odd_pools(stat, groups):
+    """Even pools have two middles (the higher is picked); keeping 2 of 5 or 1 of 4 drops one
+    more die from the bottom than from the top."""
+    assert_same(RollSpec(groups, stats=(stat,)))
+
+
 def test_counts_and_a_keep_over_some_types_only():
     spec = RollSpec(((ones_d6, 3), (d8, 2)), stats=(Keep("best_d8", take=1, dice=["d8"]),
                                                     Sum("d6_hits", score="hits", dice="d6")))

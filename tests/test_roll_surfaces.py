@@ -42,7 +42,8 @@ def load(tmp_path, top: str = "", tail: str = ""):
 
 @pytest.mark.parametrize("top, tail, entry, words", [
     ('total = "hitz"', "", "total", "unknown name 'hitz' (did you mean 'hits'?)"),
-    ('pass_if = "hits >= 1 and mode == 1"', "", "pass_if", "'mode' is a choice parameter"),
+    ('pass_if = "hits >= 1 and mode == 1"', "", "pass_if",
+     "'mode' is a choice among words (a, b): compare it with one of them, e.g. mode == \"a\""),
     ('pass_if = "hits"', "", "pass_if", "is a number, not a condition"),
     ("", '[[tiers]]\nname = "x"\ncondition = "ones = 2"\n', "tiers[0].condition", "use == to compare"),
     ("", '[stats.k]\nkeep = "highest"\ncount = "dicee"\n', "stats.k.count", "did you mean 'dice'"),

@@ -242,7 +242,7 @@ def _reference_histogram(spec: PoolSpec, seed: int, trials: int) -> dict:
 def test_chunk_path_rolls_the_reference_dice(system, params):
     """The chunk kernel against the same draws decoded one die at a time in plain Python:
     identical counts per seed, Disaster flag included."""
-    spec = workbench.system(system).pool(**params)
+    spec = sim.sum_form(workbench.system(system).pool(**params))
     assert sim._kernel(spec)[0].__name__ == "chunk_histogram_blocks"
     trials = 4000
     raw = sim.simulate_raw(spec, trials, seed=31)
@@ -272,6 +272,21 @@ def test_chunk_kernel_matches_the_reference_on_any_faces(faces, count):
     assert extremes[0] == 0
     seen = {(row, low + column): int(hist[row, column]) for row, column in zip(*np.nonzero(hist))}
     assert seen == reference_counts(77, 3, 2000, faces, count)
+
+
+def test_the_chunk_reference_generators_give_the_published_outputs():
+    """The reference's SplitMix64 and xoshiro256** (written from their papers, not from the
+    engine) against the outputs their authors' code gives: SplitMix64 from 1234567, and
+    xoshiro256** from the state words 1, 2, 3, 4."""
+    from _chunk_reference import splitmix64, xoshiro256ss
+
+    words = splitmix64(1234567)
+    assert [next(words) for _ in range(5)] == [
+        6457827717110365317, 3203168211198807973, 9817491932198370423, 4593380528125082431,
+        16408922859458223821]
+    words = xoshiro256ss([1, 2, 3, 4])
+    assert [next(words) for _ in range(6)] == [
+        11520, 0, 1509978240, 1215971899390074240, 1216172134540287360, 607988272756665600]
 
 
 def test_chunk_tables_hold_every_roll_once():

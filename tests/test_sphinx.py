@@ -7,8 +7,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from _deps import need
 
-pytest.importorskip("sphinx")  # the docs extra; the dev extra brings it, so CI always has it
+need("sphinx")  # the docs extra; the dev extra brings it, so CI always has it
 from docutils import nodes  # noqa: E402
 from sphinx.cmd.build import build_main  # noqa: E402
 

@@ -127,7 +127,7 @@ def test_burn_tables_agree_with_rolled_dice():
     assert sampled.stacks.equals(rolled.stacks)
     pairs = [([np.rint(s * TRIALS), TRIALS - np.rint(s * TRIALS)],
               [np.rint(r * TRIALS), TRIALS - np.rint(r * TRIALS)])
-             for s, r in zip(sampled.checks["p_pass_with"], rolled.checks["p_pass_with"])]
+             for s, r in zip(sampled.checks["p_pass_with_burning"], rolled.checks["p_pass_with_burning"])]
     assert combined_pvalue(pairs) > P_MIN
 
 

@@ -146,7 +146,7 @@ def test_burn_never_matches_exact_and_always_drops_stacks():
     never = burn_scene(scene, traits={"Nimble": 2}, aspects={"Thief": 1}, policy="never",
                        trials=TRIALS, seed=1)
     checks = never.checks
-    assert (abs(checks["p_pass_with"] - checks["p_pass_without"]) < 5 * checks["stderr"]).all()
+    assert (abs(checks["p_pass_with_burning"] - checks["p_pass_without_burning"]) < 5 * checks["stderr"]).all()
     always = burn_scene(scene, traits={"Nimble": 2}, aspects={"Thief": 1}, policy="always",
                         trials=20_000, seed=1)
     # Check 1 burns the Aspect (+1 success beats 2 d8s): (2, 0); checks 2 and 3 burn the
@@ -154,7 +154,7 @@ def test_burn_never_matches_exact_and_always_drops_stacks():
     assert always.stacks.to_numpy().tolist() == [[2, 1], [2, 0], [1, 0], [1, 0]]
     assert always.checks["p_burn_aspect"].tolist() == [1, 0, 0, 0]
     assert always.checks["p_burn_trait"].tolist() == [0, 1, 1, 1]
-    assert always.summary.iloc[0]["pass_with"] > never.summary.iloc[0]["pass_with"]
+    assert always.summary.iloc[0]["pass_with_burning"] > never.summary.iloc[0]["pass_with_burning"]
 
 
 def test_burn_first_check_matches_exact_burned_pool():
@@ -162,7 +162,7 @@ def test_burn_first_check_matches_exact_burned_pool():
                         policy="always", trials=TRIALS, seed=4)
     exact = check("unnamed", d8=3, target=2).p_pass   # the Trait's 3 d6 become 3 d8
     row = result.checks.iloc[0]
-    assert abs(row["p_pass_with"] - exact) < 5 * row["stderr"]
+    assert abs(row["p_pass_with_burning"] - exact) < 5 * row["stderr"]
 
 
 def test_progress_bar_and_chunking_do_not_change_results(capsys, monkeypatch):

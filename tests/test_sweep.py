@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from _deps import need
 
 import workbench as wb
 from workbench import WorkbenchError
@@ -128,7 +129,7 @@ def test_any_executor_gives_the_same_frame():
 
 
 def test_dask_local_cluster_equals_the_local_run_point_for_point():
-    distributed = pytest.importorskip("distributed")   # in the dev extra: present in CI
+    distributed = need("distributed")   # in the dev extra: present in CI
     grid = {"players": [2, 3, 4], "refill_rate": [0.0, 0.5]}
     fixed = {"session": SESSION, "trials": 4_000}
     local = sweep("drama_campaign", grid, seed=5, **fixed)

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _deps import need
 
 import workbench as wb
 from workbench.rules import DieType, PoolSpec, registry
@@ -145,7 +146,7 @@ wb.register_mechanic("conf-pool", lambda p: PoolSpec(((D6, p["dice"]),)), target
 
 
 def test_a_rulebook_build_sees_a_mechanic_changed_in_conf_py(tmp_path):
-    pytest.importorskip("sphinx")
+    need("sphinx")
     from sphinx.cmd.build import build_main
     from docutils import nodes
     import pickle

@@ -7,6 +7,8 @@ one clear error naming the file, the entry and what is allowed.
 """
 from __future__ import annotations
 
+import itertools
+
 import os
 import textwrap
 
@@ -155,7 +157,7 @@ def test_keeping_best_and_worst_at_once_is_an_error_naming_both(write):
         assert dict(zip(result.pmf.outcomes, result.pmf.probabilities)) == pytest.approx(truth)
 
 
-def test_keep_with_other_dice_names_the_parameter_and_file(write):
+def test_keep_with_other_dice_keeps_only_its_own_type(write):
     path = write("""
         [dice.d10]
         faces = [0, 0, 0, 0, 0, 0, 1, 1, 1, 2]
@@ -170,11 +172,16 @@ def test_keep_with_other_dice_names_the_parameter_and_file(write):
         max = 5
         effect = { add_dice = "d10" }
         """)
-    with pytest.raises(WorkbenchError) as caught:
-        wb.check(path, edge=1, d10=2)
-    message = str(caught.value)
-    assert "parameter 'edge'" in message and "params.edge.effect[0]" in message and path in message
-    assert "also roll d6" in message
+    # The d6s of the pool stay in the roll; the best two of three d10s are kept beside them
+    # (refused before: one pool kept one die type's best only when it rolled nothing else).
+    mixed = wb.check(path, edge=1, d10=2)
+    d10 = [0, 0, 0, 0, 0, 0, 1, 1, 1, 2]
+    expected: dict = {}
+    for roll in itertools.product(d10, repeat=3):
+        kept = sum(sorted(roll)[1:])
+        for sixes in itertools.product([0, 0, 0, 0, 1, 1], repeat=wb.system(path).params["dice"].default):
+            expected[kept + sum(sixes)] = expected.get(kept + sum(sixes), 0.0) + 1 / 1000 / 6 ** len(sixes)
+    assert dict(zip(mixed.pmf.outcomes, mixed.pmf.probabilities)) == pytest.approx(expected)
     result = wb.check(path, edge=1, d10=2, dice=0)
     truth = brute({"d10": {"faces": [0, 0, 0, 0, 0, 0, 1, 1, 1, 2]}}, {"d10": 3}, keep="highest", kept=2)
     assert dict(zip(result.pmf.outcomes, result.pmf.probabilities)) == pytest.approx(truth)

@@ -99,18 +99,32 @@ def test_probabilities_never_add_up_past_one(tmp_path):
     assert probability == pytest.approx(1.0, abs=1e-12) and probability <= 1.0
 
 
-def test_a_huge_pool_with_statistics_is_refused_quickly(tmp_path):
+def test_a_huge_pool_with_statistics_is_refused_within_the_work_budget(tmp_path, monkeypatch):
     """100d6 + 100d8 with two counts and a keep was computed for minutes before the
     5,000,000-combination refusal; the exact-work budget now caps the combinations each step
-    may hold, so the refusal comes within seconds and names the limit."""
+    may hold: the kernel stops at that cap (a counter of the work it may do, not a
+    stopwatch), so the work done before the refusal is within the budget, and the message
+    names the limit."""
+    import workbench.engine.evaluate as evaluate
+    from workbench.limits import EXACT_WORK
+
+    caps, statuses = [], []
+    most_states, check_status = evaluate._most_states, evaluate._check
+    monkeypatch.setattr(evaluate, "_most_states",
+                        lambda per_state: caps.append((per_state, most_states(per_state))) or caps[-1][1])
+    monkeypatch.setattr(evaluate, "_check",
+                        lambda status, most=evaluate.MAX_STATES: statuses.append((status, most))
+                        or check_status(status, most))
     path = write(tmp_path, tail='[dice.d8]\nsides = 8\n[params.big]\ndefault = 0\nmin = 0\nmax = 200\n'
                  'effect = { add_dice = "d8" }\n[stats.k]\nkeep = "highest"\ncount = 3\n')
-    try:
-        run = subprocess.run([sys.executable, "-m", "workbench", "pmf", path, "dice=100", "big=100"],
-                             capture_output=True, text=True, timeout=20)
-    except subprocess.TimeoutExpired:
-        pytest.fail("still computing after 20 s")
-    assert run.returncode == 2 and "limit" in run.stderr.lower()
+    result = wb.check(path, dice=100, big=100)   # the total alone: a sum, computed at once
+    with pytest.raises(WorkbenchError, match="WORKBENCH_MAX_EXACT_WORK") as refused:
+        result.stats   # the statistics together: past the budget
+    assert "steps of exact computing" in str(refused.value)
+    (per_state, cap), = caps
+    assert statuses == [(2, cap)]   # the kernel stopped at the cap it was given
+    assert cap * per_state * evaluate.HASH_STEP <= EXACT_WORK.current()
+    assert cap < evaluate.MAX_STATES   # the budget set the cap, not the 5,000,000 states
 
 
 @pytest.mark.parametrize("text, words", [

@@ -136,3 +136,11 @@ def test_report_from_the_wheel(installed):
     _run([str(script), "report", "--out", str(out), "--systems", "uwr", "--pools", "1-3",
           "--no-progress"], elsewhere, env, timeout=600)
     assert out.stat().st_size > 10_000
+
+
+def test_the_wheel_reads_one_line_formulas(installed):
+    """The grammar file ships inside the wheel: a formula answers from the installed package,
+    exactly (4d6 keep the 3 highest: 1/1296 for a 3, 21/1296 for an 18)."""
+    _, script, env, elsewhere = installed
+    exact = json.loads(_run([str(script), "pmf", "4d6kh3", "--format", "json"], elsewhere, env).stdout)
+    assert abs(exact["pmf"]["3"] - 1 / 1296) < 1e-12 and abs(exact["pmf"]["18"] - 21 / 1296) < 1e-12

@@ -6,6 +6,7 @@ import sys
 
 import numpy as np
 import pytest
+from _deps import need
 
 import workbench
 from workbench.errors import WorkbenchError
@@ -147,7 +148,7 @@ def test_difference_baseline_can_be_any_entry():
 
 # -- simulated results -------------------------------------------------------------------
 def test_simulated_curve_has_error_bars_and_agrees_with_exact():
-    pytest.importorskip("numba")
+    need("numba")
     entry = EntrySettings("unnamed", {"d8": 1}, rungs=("Success",))
     exact = curve_frame(ExplorerSettings((entry,), pool_sizes=(2, 4)))
     settings = ExplorerSettings((entry,), method="simulate", trials=40_000, seed=7, pool_sizes=(2, 4))
@@ -163,7 +164,7 @@ def test_simulated_curve_has_error_bars_and_agrees_with_exact():
 
 
 def test_simulated_outcomes_have_error_bars():
-    pytest.importorskip("numba")
+    need("numba")
     fig = figure(ExplorerSettings((EntrySettings("erzahlspiel", rungs=("red",)),), view="outcomes",
                                   method="simulate", trials=20_000, seed=1))
     exact = workbench.check("erzahlspiel", die="red").pmf
@@ -372,7 +373,7 @@ def test_explorer_shows_bad_combinations_instead_of_raising():
 
 
 def test_explorer_simulated_toggle():
-    pytest.importorskip("numba")
+    need("numba")
     explorer = Explorer(["uwr"], pool_sizes=range(1, 4), trials=10_000)
     explorer.method.value = "simulate"
     assert "simulated" in _titles(explorer.figure)
@@ -382,7 +383,7 @@ def test_explorer_simulated_toggle():
 def test_default_seed_is_fresh_but_kept_as_everywhere_else():
     # Issue 10: one default for seed (None, a fresh seed). The settings draw it once and keep
     # it, so the same settings always simulate the same curve.
-    pytest.importorskip("numba")
+    need("numba")
     settings = ExplorerSettings((EntrySettings("uwr", rungs=("Normal",)),), method="simulate",
                                 trials=2_000, pool_sizes=(2, 3))
     assert isinstance(settings.seed, int) and 0 <= settings.seed < 2**53
@@ -393,7 +394,7 @@ def test_default_seed_is_fresh_but_kept_as_everywhere_else():
 
 
 def test_explorer_shows_its_fresh_seed_and_keeps_it_while_knobs_move():
-    pytest.importorskip("numba")
+    need("numba")
     explorer = Explorer(["uwr"], pool_sizes=range(1, 4), trials=2_000)
     shown = explorer.seed.value
     assert 0 <= shown < 2**53 and explorer.settings().seed == shown

@@ -17,10 +17,11 @@ from . import _display  # noqa: F401  (registers how results show themselves in 
 from ._display import readable_table
 from .api import check, load_system, margin_distribution, score, simulate, system, systems, versus
 from .results import CheckResult, Distribution, Roll, VersusResult
-from .errors import DataFileError, ParameterError, WorkbenchError
+from .errors import DataFileError, FormulaError, ParameterError, WorkbenchError
 from .rules import Rung, System
 from .rules.python import register_mechanic, unregister_mechanic
 from .rules.registry import loaded_files
+from .rules.notation import formula_system, formula_toml
 from .analysis import side_by_side, success_curve
 from .export.tables import NumberFormat, render_table
 from .ladders import LadderSolution, RungSolution, difficulty_table, ladder_table, solve_ladder
@@ -33,7 +34,8 @@ __all__ = [
     "check", "simulate", "score", "system", "systems", "versus", "margin_distribution", "load_system",
     "register_mechanic", "unregister_mechanic", "loaded_files",
     "CheckResult", "Distribution", "Roll", "VersusResult", "System", "Rung",
-    "WorkbenchError", "ParameterError", "DataFileError",
+    "WorkbenchError", "ParameterError", "DataFileError", "FormulaError",
+    "formula_system", "formula_toml",
     "drama_campaign", "burn_scene", "taken_out", "clock", "clock_table", "rounds_until_hits",
     "pool_maximum", "DramaResult", "BurnResult", "StepsResult",
     "success_curve", "side_by_side", "ladder_table", "difficulty_table", "solve_ladder",

@@ -133,7 +133,9 @@ def _plus_minus(stderr: float | None, probability: bool = True) -> str:
 #: Probabilities below this are float noise or the exact engine's own cut (1e-12): a lost
 #: mass or a tail this small is not shown as a key figure.
 NOISE = 1e-12
-_READABLE = {"pass_without": "P(pass) without", "pass_with": "P(pass) with",
+_READABLE = {"pass_without": "P(pass) without Drama Dice", "pass_with": "P(pass) with Drama Dice",
+             "pass_without_burning": "P(pass) without burning",
+             "pass_with_burning": "P(pass) with burning",
              "pass_with_stderr_bound": "stderr bound", "mean_pulled": "mean dice pulled",
              "empty_share": "checks with an empty pool", "pool_max": "pool maximum",
              "burns_per_scene": "burns per scene", "mean_pool": "mean pool before",
@@ -155,6 +157,7 @@ def readable(name) -> str:
 #: Column names a designer reads (the report's and the notebooks' tables share them).
 READABLE_NAMES = {
     "pass_without": "P(pass) without Drama Dice", "pass_with": "P(pass) with Drama Dice",
+    "pass_without_burning": "P(pass) without burning", "pass_with_burning": "P(pass) with burning",
     "pass_with_stderr_bound": "± (standard error, at most)", "mean_pulled": "dice pulled per check",
     "empty_share": "checks finding the pool empty", "pool_max": "pool maximum",
     "checks": "checks per campaign", "trials": "campaigns simulated", "seed": "seed",

@@ -215,10 +215,14 @@ def _exact_point(sys_: System, params: dict, memo: dict,
 
 def _exact_reading(sys_: System, resolved: dict, spec, memo: dict,
                    condition=None) -> tuple[float | None, float | None]:
-    if spec not in memo:
-        raw = exact_distribution(spec)
-        memo[spec] = raw, reading.outcomes(sys_.mechanic, raw).mean
-    raw, mean = memo[spec]
+    wanted = reading.wanted(sys_.mechanic, resolved)
+    if wanted is not None:   # what this reading reads, nothing more
+        wanted = wanted | set(condition.names) if condition is not None else wanted
+    key = (spec, wanted)
+    if key not in memo:
+        raw = reading.as_read(sys_.mechanic, resolved, exact_distribution(spec, wanted))
+        memo[key] = raw, reading.outcomes(sys_.mechanic, raw).mean
+    raw, mean = memo[key]
     if condition is not None:
         return reading.probability(sys_.mechanic, raw, resolved, condition), mean
     return reading.p_pass(sys_.mechanic, raw, resolved), mean

@@ -12,16 +12,16 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import validation
-from .engine import RawDistribution, exact_distribution, score_faces
+from .engine import RawDistribution, exact_distribution, score_faces, sum_form
 from .engine.concrete_roll import score_roll, score_scored
 from .engine.simulation import check_work, simulate_raw
 from .errors import ParameterError, WorkbenchError, shown
 from .limits import MAX_SIDES, MAX_TOTAL
-from .results import CheckResult, Distribution, Roll, VersusResult, check_result
+from .results import CheckResult, Distribution, Roll, VersusResult, check_result, reading
 from .results.distribution import possible_only
 from .rules.registry import all_systems, get_system
+from .rules.roll import ALL_NEGATIVE
 from .rules.registry import load_system as registry_load_system
-from .rules.roll import RollSpec
 from .rules.scored import Outcomes, ScoredRoll
 from .rules.system import System
 
@@ -71,11 +71,25 @@ def check(system: "str | System", **params: Any) -> CheckResult:
     """
     sys_ = get_system(system)
     resolved, pool = sys_.setting(params)   # remembered per setting (data-defined systems)
+    wanted = reading.wanted(sys_.mechanic, resolved)
     try:
-        raw = exact_distribution(pool)   # a pool's sums, or a roll's statistics together
+        # a pool's sums, or the statistics the check reads (the rest on first use)
+        raw = exact_distribution(pool, wanted)
     except WorkbenchError as exc:  # work refused up front: say which system asked for it
         raise WorkbenchError(f"{sys_.id}: {exc}") from None
-    return check_result(sys_, raw, resolved)
+    later = None
+    if wanted is not None:   # statistics the reading did not need: computed on first use
+        computed = set(getattr(raw, "names", ("total", ALL_NEGATIVE)))
+        if not set(getattr(pool, "statistic_names", ())) <= computed:
+            later = (lambda: _exact_of(sys_, pool))
+    return check_result(sys_, raw, resolved, later=later)
+
+
+def _exact_of(sys_: System, pool):
+    try:
+        return exact_distribution(pool)
+    except WorkbenchError as exc:
+        raise WorkbenchError(f"{sys_.id}: {exc}") from None
 
 
 def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
@@ -143,9 +157,10 @@ def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[
         return _score_statistics(sys_, spec, _checked_faces(faces), resolved, score_scored(spec, _checked_faces(faces)))
     if isinstance(spec, Outcomes):
         raise WorkbenchError(f"{sys_.id}: its odds are given outright, without dice: there are no faces to score")
-    if isinstance(spec, RollSpec):
+    pool = sum_form(spec)
+    if pool is None:
         return _score_statistics(sys_, spec, _checked_faces(faces), resolved)
-    rolled = score_faces(spec, _checked_faces(faces))
+    rolled = score_faces(pool, _checked_faces(faces))
     table = np.zeros((2, 1))
     table[int(rolled.all_initial_failed), 0] = 1.0
     res = check_result(sys_, RawDistribution(rolled.total, table), resolved)
@@ -238,7 +253,8 @@ def margin_distribution(actor: Distribution, reactor: Distribution, shift: int =
 
 
 def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
-           reactor: Mapping[str, Any] | None = None, **unknown: Any) -> VersusResult:
+           reactor: Mapping[str, Any] | None = None, *, against: "str | System | None" = None,
+           ties: str | None = None, **unknown: Any) -> VersusResult:
     """An opposed check: each reactor success cancels one of the actor's.
 
     Ties go to the reactor in UWR and FoNS (to the attacker under FoNS
@@ -248,17 +264,31 @@ def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
     Obstacle from either side's levels (Arrata ``disadvantage_mode="obstacle"``) counts
     against that side. In FoNS an uncontested check (a reactor without dice) always passes.
 
+    With ``against`` (another system or a one-line formula) the two totals are compared
+    instead: the actor (``system`` with ``actor``'s settings) passes when its total beats the
+    reactor's (``against`` with ``reactor``'s), a tie going to ``ties`` (``"reactor"`` unless
+    given); ``margin`` is actor total - reactor total.
+
     Example:
         >>> round(versus("uwr", {"dice": 4}, {"dice": 4}).p_actor, 4)
         0.3536
         >>> versus("fons", {"dice": 3}, {}).p_actor
         1.0
+        >>> round(versus("1d6", against="1d6").p_actor, 4)   # a higher d6: 15 of 36
+        0.4167
     """
     if unknown:
         validation.renamed("versus", unknown)
         name = next(iter(unknown))
-        raise ParameterError("versus", name, unknown[name], "the keywords system, actor and "
-                             "reactor" + validation.suggest(name, ("actor", "reactor", "system")))
+        raise ParameterError("versus", name, unknown[name], "the keywords system, actor, reactor, "
+                             "against and ties" + validation.suggest(name, ("actor", "reactor", "system",
+                                                                            "against", "ties")))
+    if against is not None:
+        return _versus_totals(system, against, {} if actor is None else actor,
+                              {} if reactor is None else reactor, "reactor" if ties is None else ties)
+    if ties is not None:
+        raise ParameterError("versus", "ties", ties, "no ties without against= (one system's own "
+                             "rules say who wins a tie)")
     _check_sides(actor, reactor)
     sys_ = get_system(system)
     a_params = sys_.resolve(**actor)
@@ -293,3 +323,20 @@ def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
     return VersusResult(system=sys_.id, actor=a_params, reactor=r_params, ties_to=ties,
                         p_actor=p_actor, margin=margin,
                         lost_mass=a_res.lost_mass + r_res.lost_mass)
+
+
+def _versus_totals(system, against, actor, reactor, ties: str) -> VersusResult:
+    """Two systems (or formulas) rolled against each other: the actor passes when its total
+    is higher, a tie going to ``ties``."""
+    _check_sides(actor, reactor)
+    ties = validation.choice("versus", "ties", ties, ("actor", "reactor"))
+    a_res, r_res = check(system, **actor), check(against, **reactor)
+    for name, res in (("system", a_res), ("against", r_res)):
+        if not res.pmf.numeric:
+            raise ParameterError("versus", name, res.system, "a system with a numeric total (an "
+                                 "outcome label cannot be compared with another system's)")
+    margin = margin_distribution(a_res.pmf, r_res.pmf)
+    return VersusResult(system=a_res.system, actor=dict(a_res.params), reactor=dict(r_res.params),
+                        ties_to=ties, p_actor=margin.at_least(0 if ties == "actor" else 1),
+                        margin=margin, lost_mass=a_res.lost_mass + r_res.lost_mass,
+                        against=r_res.system)

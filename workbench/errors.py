@@ -60,3 +60,32 @@ class DataFileError(WorkbenchError):
         self.entry = entry
         self.problem = problem
         super().__init__(f"{path}: entry '{entry}': {problem}")
+
+
+class FormulaError(WorkbenchError):
+    """A one-line dice formula that cannot be read: one line naming the column and what was
+    expected there; :attr:`caret` points at it (the line below the formula).
+
+    ``str(error)`` is the one line; a note (shown under it in tracebacks and notebooks) repeats
+    the formula with a caret under the column. The command line prints the line and a caret
+    under the same column of it.
+
+    Example:
+        >>> error = FormulaError("4d6kq3", 4, "unexpected 'q'; expected a modifier")
+        >>> str(error)
+        "4d6kq3: column 5: unexpected 'q'; expected a modifier"
+        >>> print(error.caret)
+            ^
+    """
+
+    def __init__(self, formula: str, position: int, problem: str):
+        self.formula = formula
+        self.position = max(0, min(int(position), len(formula)))
+        self.problem = problem
+        shown = [c if c.isprintable() else repr(c)[1:-1] for c in formula]
+        self.shown = "".join(shown)
+        self.offset = len("".join(shown[:self.position]))
+        """Where the column is in :attr:`shown` (and in the first line): escapes widen it."""
+        self.caret = " " * self.offset + "^"
+        super().__init__(f"{self.shown}: column {self.position + 1}: {problem}")
+        self.add_note(f"    {self.shown}\n    {self.caret}")

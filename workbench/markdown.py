@@ -268,7 +268,7 @@ def _options(words: str, where: str) -> tuple[str, dict[str, str]]:
         parts = shlex.split(words)
     except ValueError as exc:
         raise WorkbenchError(f"{where}: {exc}") from None
-    if not parts or "=" in parts[0]:
+    if not parts or re.match(r"[A-Za-z_][A-Za-z0-9_]*=", parts[0]):   # a formula may hold >=
         raise WorkbenchError(f"{where}: the block names no system; allowed: "
                              "```workbench-table SYSTEM NAME=VALUE ...")
     options: dict[str, str] = {}

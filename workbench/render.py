@@ -583,6 +583,9 @@ def _draw(block: Block, figures, params, pools, rungs, entry):
         return knob_figure(block.system, block.knob, block.levels, **params)
     if block.figure == "curve" and block.compare:  # one panel per system: rungs differ by system
         return figures.curve_panels([entry, *block.compare], pools=pools)
+    if block.figure == "curve" and not block.system.pool_parameter:
+        # One die: no pool to draw curves along; its rungs' odds as bars.
+        return figures.ladder_figure(block.system, rungs=rungs, **params)
     if block.figure == "curve":
         return figures.curve_figure([entry], pools=pools, rungs=rungs)
     if block.figure == "check":
@@ -624,8 +627,10 @@ def iframe_height(block: Block) -> int:
 
 
 def figure_file_name(block: Block) -> str:
-    """A file name that changes whenever the figure would: ``<system>-<kind>-<key>.<ext>``."""
-    return f"{block.system.id}-{block.figure}-{block.cache_key()[:12]}.{block.output}"
+    """A file name that changes whenever the figure would: ``<system>-<kind>-<key>.<ext>``
+    (a one-line formula's characters that no file system takes, such as ``>``, as ``-``)."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", block.system.id).strip("-.") or "formula"
+    return f"{name}-{block.figure}-{block.cache_key()[:12]}.{block.output}"
 
 
 def write_figure_file(block: Block, folder: "str | os.PathLike") -> Path:

@@ -69,7 +69,9 @@ def suggest(key: str, known) -> str:
         return ""
     stems = sorted((k for k in known if len(k) >= 3 and (key.startswith(k) or k.startswith(key))),
                    key=len, reverse=True)
-    close = stems[:1] or difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    # A near spelling first ('reroll_mises': 'reroll_misses', not its stem 'reroll').
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.85) or stems[:1] or \
+        difflib.get_close_matches(key, known, n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 

@@ -13,12 +13,12 @@ from typing import NoReturn
 
 from .. import _startup, files
 from .._version import __version__
-from ..errors import WorkbenchError
+from ..errors import FormulaError, WorkbenchError
 from ..validation import RENAMED
-from . import _checks, _docs, _figure, _files, _render, _sweep
+from . import _checkfile, _checks, _docs, _figure, _files, _render, _sweep
 from ._args import one_line
 
-SUBCOMMAND_MODULES = [_checks, _docs, _sweep, _figure, _render, _files]
+SUBCOMMAND_MODULES = [_checks, _docs, _sweep, _figure, _render, _files, _checkfile]
 
 
 class _StoreOnce(argparse._StoreAction):
@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
 # Libraries that drive the browser for images log their own warnings ("Browser is being
 # closed by watchdog"); the command says every failure itself, in one line.
 QUIET_LOGGERS = ("choreographer", "kaleido", "logistro")
+ERROR = "workbench: error: "
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
             args.params = [*args.params, *leftover]
         return int(args.run(args) or 0)
     except WorkbenchError as exc:
-        print(f"workbench: error: {one_line(exc)}", file=sys.stderr)
+        print(f"{ERROR}{one_line(exc)}", file=sys.stderr)
+        if isinstance(exc, FormulaError):   # a caret under the column of the formula named
+            print(" " * (len(ERROR) + exc.offset) + "^", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(interrupted_line(files.replaced()[written_before:]), file=sys.stderr)

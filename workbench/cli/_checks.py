@@ -8,6 +8,8 @@ from .. import validation
 from .._display import cut_tails
 from ..api import check, simulate, systems, versus
 from ..errors import WorkbenchError
+from ..rules.notation import formula_toml
+from ..rules.registry import get_system
 from ..export.tables import NumberFormat, format_numbers, md_escape, rst_escape
 from ..numbers import json_ready, round_sig
 from ._docs import checked_out_path, not_a_data_file, write_text
@@ -42,12 +44,24 @@ def register(sub) -> None:
     p.add_argument("--stat", default=None, metavar="NAME",
                    help="show this statistic's distribution instead of the total's (systems with "
                         "counts or statistics: workbench systems lists them)")
+    p.add_argument("--as-toml", action="store_true",
+                   help="for a one-line formula: print the equivalent data file instead (the "
+                        "NAME=VALUE settings become its defaults)")
     p.set_defaults(run=run_pmf)
 
-    p = sub.add_parser("versus", help="opposed check: P(actor passes) and the margin distribution")
+    p = sub.add_parser("versus", help="opposed check: P(actor passes) and the margin distribution",
+                       description="One system with --actor and --reactor (each reactor success "
+                                   "cancels one of the actor's, by the system's rules), or two "
+                                   "systems or one-line formulas, actor first: their totals are "
+                                   "compared (workbench versus \"4d6kh3\" \"3d6\"; ties go to "
+                                   "--ties, the reactor by default).")
     p.add_argument("system")
-    p.add_argument("--actor", required=True, help='e.g. "dice=4 favor=1"')
-    p.add_argument("--reactor", required=True, help='e.g. "dice=3"')
+    p.add_argument("against", nargs="?", default=None,
+                   help="the reactor's system or formula (then the two totals are compared)")
+    p.add_argument("--actor", default=None, help='e.g. "dice=4 favor=1"')
+    p.add_argument("--reactor", default=None, help='e.g. "dice=3"')
+    p.add_argument("--ties", choices=("actor", "reactor"), default=None,
+                   help="with two systems: who wins when the totals are equal (default reactor)")
     p.add_argument("--format", choices=FORMATS, default=None, help=FORMAT_HELP)
     p.add_argument("--out", default=None, metavar="FILE", help="write here instead of stdout")
     p.set_defaults(run=run_versus)
@@ -198,6 +212,19 @@ def run_pmf(args) -> int:
     params = parse_assignments(args.params)
     not_keywords(args.system, params, "pmf", PMF_OPTIONS, simulate if args.simulate else check)
     check_out(args)
+    if args.as_toml:
+        chosen = get_system(args.system)
+        if chosen.collection != "formula":
+            raise WorkbenchError(f"--as-toml prints the data file of a one-line formula; {args.system!r} "
+                                 f"is the system {chosen.id!r}, whose file is "
+                                 f"{chosen.source or 'none (registered in Python)'}")
+        given = [f"--{o}" for o in ("simulate", "stat", "trials", "seed", "format")
+                 if getattr(args, o.replace("-", "_")) not in (None, False)]
+        if given:
+            raise WorkbenchError(f"{given[0]} does not go with --as-toml (it prints the data file, "
+                                 "not a distribution); allowed: --as-toml with NAME=VALUE and --out")
+        write_text(formula_toml(args.system, **params), args.out)
+        return 0
     if args.simulate:
         trials = validation.trials(None, "1e6" if args.trials is None else args.trials, "--trials")
         seed = None if args.seed is None else validation.seed(None, args.seed, "--seed", text=True)
@@ -224,6 +251,21 @@ def run_pmf(args) -> int:
 
 def run_versus(args) -> int:
     check_out(args)
-    result = versus(args.system, parse_quoted(args.actor, "--actor"), parse_quoted(args.reactor, "--reactor"))
+    if args.against is None:
+        missing = [o for o in ("actor", "reactor") if getattr(args, o) is None]
+        if missing:
+            raise WorkbenchError(f"--{missing[0]} is needed with one system (e.g. --actor \"dice=4\" "
+                                 "--reactor \"dice=3\"); or name two systems or formulas: "
+                                 "workbench versus \"4d6kh3\" \"3d6\"")
+        if args.ties is not None:
+            raise WorkbenchError("--ties goes with two systems; one system's own rules say who "
+                                 "wins a tie")
+    actor = parse_quoted(args.actor, "--actor") if args.actor is not None else {}
+    reactor = parse_quoted(args.reactor, "--reactor") if args.reactor is not None else {}
+    if args.against is not None:
+        result = versus(args.system, actor, reactor, against=args.against, ties=args.ties or "reactor")
+        emit(result.to_dict(), args.format, args.out)
+        return 0
+    result = versus(args.system, actor, reactor)
     emit(result.to_dict(), args.format, args.out)
     return 0

@@ -17,28 +17,38 @@ from .exact import exact_raw
 from .joint import JointDistribution
 from .raw import RawDistribution
 from .scored import evaluate_scored, outcomes_distribution
-from ..rules.pool import PoolSpec
+from .forms import sum_form
+from .wanted import cut_down
 from ..rules.scored import Outcomes, ScoredRoll
 
 
-def exact_distribution(spec) -> "RawDistribution | JointDistribution":
-    """The exact distribution of a pool (:func:`exact_raw`), of a roll with statistics
-    (:func:`evaluate_roll`), of a roll scored by a Python function or of odds given outright
-    (:mod:`.scored`).
+def exact_distribution(spec, wanted: "frozenset[str] | None" = None) -> "RawDistribution | JointDistribution":
+    """The exact distribution of a roll that is a sum of dice (:func:`exact_raw`, see
+    :func:`~workbench.engine.forms.sum_form`), of a roll with statistics (:func:`evaluate_roll`),
+    of a roll scored by a Python function or of odds given outright (:mod:`.scored`).
+
+    ``wanted``: the statistics a reading needs (names); a roll with statistics is then cut down
+    to what they read (:func:`~workbench.engine.wanted.cut_down`), the rest left uncomputed.
 
     Example:
         >>> from workbench.rules.roll import Die, RollSpec
         >>> exact_distribution(RollSpec(((Die.numbered("d4", 4), 1),))).pmf.tolist()
         [0.25, 0.25, 0.25, 0.25]
     """
-    if isinstance(spec, PoolSpec):
-        return exact_raw(spec)
+    pool = sum_form(spec)
+    if pool is not None:
+        return exact_raw(pool)
     if isinstance(spec, ScoredRoll):
         return evaluate_scored(spec)
     if isinstance(spec, Outcomes):
         return outcomes_distribution(spec)
+    if wanted is not None:
+        spec = cut_down(spec, wanted)
+        pool = sum_form(spec)
+        if pool is not None:
+            return exact_raw(pool)
     return evaluate_roll(spec)
 
 
-__all__ = ["RolledPool", "score_faces", "exact_raw", "evaluate_roll", "exact_distribution",
+__all__ = ["sum_form", "RolledPool", "score_faces", "exact_raw", "evaluate_roll", "exact_distribution",
            "RawDistribution", "JointDistribution"]

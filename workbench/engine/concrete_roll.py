@@ -21,7 +21,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..errors import WorkbenchError
-from ..rules.roll import Beats, Derived, Keep, LargestSet, Pairs, Percentile, Pick, RollSpec, Sets, Sum
+from ..rules.roll import AllNegative, Beats, Derived, Keep, LargestSet, Pairs, Percentile, Pick, RollSpec, Sets, Sum
 from ..rules.scored import ScoredRoll
 from ..rules.expressions import parse
 from .expressions import evaluate
@@ -48,20 +48,37 @@ def score_roll(spec: RollSpec, faces: "Sequence[int] | Mapping[str, Sequence[int
             raise WorkbenchError(f"faces: the roll has no {name} dice (it has: {', '.join(sorted(known)) or 'none'})")
     counts = spec.count_names
     dice = []   # (die name, value, {count: score})
+    first_negative = []   # per die: its first face was negative
+    left = spec.rerolls
     for die, n in groups:
         queue = [_whole(f) for f in faces.get(die.name, [])]
         used = 0
+        mine = []
         for _ in range(n):
+            start = used
             value, scored, used = _one_die(die, queue, used, counts)
-            dice.append((die.name, value, scored))
+            negative = not isinstance(die, Percentile) and die.values[queue[start] - 1] < 0
+            mine.append([die.name, value, scored, negative])
+        for entry in mine:   # rerolls: the first misses, type by type; the new roll counts
+            if left and entry[1] == 0:
+                value, scored, used = _one_die(die, queue, used, counts)
+                entry[1:] = [value, scored, False]
+                left -= 1
         if used != len(queue):
             raise WorkbenchError(f"faces: {len(queue) - used} {die.name} face(s) left over; the roll has "
-                                 f"{n} {die.name} plus one face per explosion")
+                                 f"{n} {die.name} plus one face per explosion and per reroll")
+        if spec.kept is not None and die.name == spec.kept.dice:
+            mine = sorted(mine, key=lambda d: (d[1], tuple(d[2].values())),
+                          reverse=spec.kept.order == "highest")[:spec.kept.take]
+        dice += [tuple(entry[:3]) for entry in mine]
+        first_negative += [entry[3] for entry in mine]
     columns = dict(spec.values)
     for name in counts:
         columns[name] = sum(c[name] for _, _, c in dice)
     for stat in spec.stats:
-        if not isinstance(stat, Derived):
+        if isinstance(stat, AllNegative):
+            columns[stat.name] = int(bool(first_negative) and all(first_negative))
+        elif not isinstance(stat, Derived):
             columns[stat.name] = _statistic(stat, dice, spec)
     early = spec.derived_before_total
     for stat in spec.stats:   # the derived statistics the total may read come first

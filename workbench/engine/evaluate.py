@@ -32,7 +32,7 @@ Example:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
@@ -40,10 +40,13 @@ import numpy as np
 from ..errors import WorkbenchError
 from ..limits import EXACT_WORK, short_number
 from ..rules.expressions import parse
+from ..rules.dice import Die
 from ..rules.roll import AllNegative, Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
+from . import mixtures
 from ._rows import merge_rows
 from .columns import joint_from_columns
 from .dice import die_outcomes
+from .exact import TOLERANCE
 from .expressions import evaluate
 from .joint import JointDistribution
 from .order import order_statistic_roll
@@ -71,6 +74,7 @@ class _Plan:
 
     spec: RollSpec
     groups: list                      # (group index, die, count, attributes, probabilities)
+    counts: tuple = ()                # the count columns of the dice's outcomes
     registers: list = field(default_factory=list)
     source: dict = field(default_factory=dict)   # statistic -> register index, or None for 0
     counters: dict = field(default_factory=dict)
@@ -96,28 +100,143 @@ class _Plan:
 
 @lru_cache(maxsize=1024)
 def evaluate_roll(spec: RollSpec) -> JointDistribution:
-    """The exact :class:`JointDistribution` of every statistic of ``spec``."""
+    """The exact :class:`JointDistribution` of every statistic of ``spec``.
+
+    Rerolled misses and kept dice are mixtures of plain rolls (:mod:`.mixtures`): the roll is
+    split by how many dice missed (or by the lowest kept die), each part is a roll of dice
+    given what they showed, and the parts' joints are added with their chances.
+    """
     if not isinstance(spec, RollSpec):
         raise WorkbenchError(f"evaluate_roll needs a RollSpec, got {type(spec).__name__}")
-    if spec.rerolls or spec.kept is not None or any(isinstance(s, AllNegative) for s in spec.stats):
-        raise WorkbenchError("this version's exact engine does not yet compute rerolls, kept dice "
-                             "or all-negative statistics of a roll with statistics")
-    closed = order_statistic_roll(spec)
-    if closed is not None:
-        return closed
-    counts, dice, scored = spec.count_names, spec.dice, bool(spec.score_expressions)
+    if spec.again is not None:
+        return _rolled_again(spec)
+    plain = not spec.rerolls and spec.kept is None and spec.reroll_faces is None
+    if plain:
+        closed = order_statistic_roll(spec)
+        if closed is not None:
+            return closed
+    counts = count_columns(spec)
     groups, survive = [], 1.0
     for index, (die, n) in enumerate(spec.groups):
         if n <= 0:
             continue
-        attributes, probabilities, lost = die_outcomes(die, counts, dice)
-        if scored:
-            attributes = _with_scores(spec, attributes)
-        survive *= (1.0 - lost) ** n
+        attributes, probabilities, lost = die_outcomes(hidden_counts(die, counts, spec), counts, spec.dice)
+        if spec.score_expressions:
+            attributes = _with_scores(spec, counts, attributes)
+        # Each die's chain (and each reroll's) loses what was cut off it.
+        survive *= (1.0 - lost) ** (n + min(n, spec.rerolls))
         if lost:   # chances given that the chain ended within the links followed
             probabilities = probabilities / probabilities.sum()
         groups.append((index, die, n, attributes, probabilities))
-    plan = _Plan(spec, groups)
+    if plain:
+        return _evaluate_groups(spec, counts, groups, 1.0 - survive)
+    negative = counts.index(FIRST_NEGATIVE) + 1 if FIRST_NEGATIVE in counts else None
+    if spec.reroll_faces is not None:
+        return _reroll_faces(spec, counts, groups, negative, 1.0 - survive)
+    if spec.kept is not None:
+        parts, skipped = mixtures.kept_parts(spec, groups), 0.0
+    else:
+        parts, skipped = mixtures.reroll_parts(spec, groups, negative)
+    joints = [(weight, _evaluate_groups(spec, counts, part, 0.0)) for weight, part in parts]
+    return mixtures.mixed(spec, joints, 1.0 - survive * (1.0 - skipped))
+
+
+def _rolled_again(spec: RollSpec) -> JointDistribution:
+    """A roll made again and added while its condition holds on the newest roll: one roll's
+    joint (without the modifier, floor and ceiling, which apply to the sum once), chained."""
+    one = replace(spec, again=None, modifier=0, floor=None, ceiling=None)
+    joint = evaluate_roll(one)
+    named = {**dict(spec.values), **joint.columns()}
+    again = np.broadcast_to(np.asarray(evaluate(spec.again.condition, named), bool), joint.probabilities.shape)
+    values, probabilities, lost = mixtures.rolled_again(joint.values, joint.probabilities, again,
+                                                        spec.again.limit, TOLERANCE * 1e-2)
+    values = values.copy()
+    total = values[:, 0] + spec.modifier
+    if spec.floor is not None:
+        total = np.maximum(total, spec.floor)
+    if spec.ceiling is not None:
+        total = np.minimum(total, spec.ceiling)
+    values[:, 0] = total
+    values, probabilities = merge_rows(values, probabilities)
+    lost_mass = 1.0 - (1.0 - joint.lost_mass) * (1.0 - lost)
+    return JointDistribution(joint.names, values, probabilities * (1.0 - lost), lost_mass=lost_mass)
+
+
+FIRST_NEGATIVE = "\x00first_negative"
+"""The engine's own count (no name a file can write): dice whose first face was negative."""
+
+REROLLABLE = "\x00rerollable"
+"""The engine's own count: dice showing a face that :class:`RerollFaces` rerolls."""
+
+
+def count_columns(spec: RollSpec) -> tuple[str, ...]:
+    """The counts a die's outcomes carry: the roll's, :data:`FIRST_NEGATIVE` when an
+    :class:`~workbench.rules.roll.AllNegative` statistic reads it, :data:`REROLLABLE` when
+    dice are rerolled by face."""
+    counts = spec.count_names
+    if any(isinstance(stat, AllNegative) for stat in spec.stats):
+        counts = (*counts, FIRST_NEGATIVE)
+    if spec.reroll_faces is not None:
+        counts = (*counts, REROLLABLE)
+    return counts
+
+
+def hidden_counts(die, counts: tuple[str, ...], spec: RollSpec):
+    """``die`` scoring the engine's own counts: :data:`FIRST_NEGATIVE` on its first face only
+    (the dice its explosions roll do not: an exploding die's chain goes on into the die as it
+    was), :data:`REROLLABLE` on the faces rerolled."""
+    if not isinstance(die, Die):
+        return die
+    if FIRST_NEGATIVE in counts:
+        die = _first_negative(die)
+    if REROLLABLE in counts:
+        die = _rerollable(die, spec.reroll_faces.of(die.name))
+    return die
+
+
+@lru_cache(maxsize=256)
+def _first_negative(die: Die) -> Die:
+    flags = tuple(int(v < 0) for v in die.values)
+    into = die if die.into is None and any(die.explodes) else die.into
+    return Die(die.name, die.values, die.explodes, die.limit, into, (*die.counts, (FIRST_NEGATIVE, flags)))
+
+
+@lru_cache(maxsize=256)
+def _rerollable(die: Die, faces: tuple[int, ...]) -> Die:
+    flags = tuple(int(face in faces) for face in range(1, die.sides + 1))
+    return Die(die.name, die.values, die.explodes, die.limit, die.into, (*die.counts, (REROLLABLE, flags)))
+
+
+def _reroll_faces(spec: RollSpec, counts, groups, negative, lost) -> JointDistribution:
+    """Dice showing given faces rolled once more: always (each die's outcomes change), or
+    when a condition over the first roll holds (a mixture over what the kept dice showed)."""
+    column = counts.index(REROLLABLE) + 1
+    if spec.reroll_faces.condition is None:
+        changed = [(index, die, n, *mixtures.rerolled_once(attributes, probabilities, column, negative))
+                   for index, die, n, attributes, probabilities in groups]
+        return _evaluate_groups(spec, counts, changed, lost)
+    parts, skipped = mixtures.push_parts(groups, column, negative)
+    condition = spec.reroll_faces.condition
+    joints = []
+    for weight, first, pushed in parts:
+        before = _evaluate_groups(spec, counts, first, 0.0)
+        if pushed is None:
+            joints.append((weight, before))
+            continue
+        named = {**dict(spec.values), **before.columns()}
+        holds = np.broadcast_to(np.asarray(evaluate(condition, named), bool), before.probabilities.shape)
+        joints.append((weight, before.rows(~holds)))
+        chance = float(before.probabilities[holds].sum())
+        if chance > 0.0:
+            joints.append((weight * chance, _evaluate_groups(spec, counts, pushed, 0.0)))
+    return mixtures.mixed(spec, joints, 1.0 - (1.0 - lost) * (1.0 - skipped))
+
+
+def _evaluate_groups(spec: RollSpec, counts: tuple[str, ...], groups: list, lost: float) -> JointDistribution:
+    """The joint distribution of ``spec``'s statistics over these groups of dice: ``(index,
+    die, n, attributes, probabilities)``; several groups may be dice of one type (given
+    different things about what they showed), and statistics read them all."""
+    plan = _Plan(spec, groups, counts)
     _plan_statistics(plan)
     walked = sorted({g for r in plan.registers if r.kind in _RANKED for g in r.first | r.second})
     descending = "top" in plan.anchors or "bottom" not in plan.anchors
@@ -134,7 +253,7 @@ def evaluate_roll(spec: RollSpec) -> JointDistribution:
     for slot in range(len(groups)):
         if slot not in walked:
             state = _convolve(plan, slot, sizes, state)
-    return _joint(plan, state, lows, sizes, 1.0 - survive)
+    return _joint(plan, state, lows, sizes, lost)
 
 
 def _refuse_beyond(states: float) -> None:
@@ -186,13 +305,13 @@ def _dice(plan: _Plan, selection: frozenset) -> int:
 
 def _attribute(plan: _Plan, score: str) -> int:
     """The column of a die's outcomes that a score reads (value, a count, an expression)."""
-    names = ("value", *plan.spec.count_names, *plan.spec.score_expressions)
+    names = ("value", *plan.counts, *plan.spec.score_expressions)
     return names.index(score)
 
 
-def _with_scores(spec: RollSpec, attributes: np.ndarray) -> np.ndarray:
+def _with_scores(spec: RollSpec, counts: tuple[str, ...], attributes: np.ndarray) -> np.ndarray:
     """One more column per score written as an expression, evaluated for each outcome."""
-    names = {"value": attributes[:, 0], **{c: attributes[:, 1 + j] for j, c in enumerate(spec.count_names)}}
+    names = {"value": attributes[:, 0], **{c: attributes[:, 1 + j] for j, c in enumerate(counts)}}
     extra = [np.broadcast_to(evaluate(parse(text), names), len(attributes)).astype(np.int64)
              for text in spec.score_expressions]
     return np.column_stack([attributes, *extra])
@@ -221,12 +340,12 @@ def _run(plan: _Plan, selection: frozenset) -> int:
 def _plan_statistics(plan: _Plan) -> None:
     spec = plan.spec
     everything = _selection(plan, ())
-    for j, name in enumerate(spec.count_names):
+    for j, name in enumerate(plan.counts):
         plan.source[name] = plan.add(_Register(ADD, [1 + j], everything))
     if spec.total is None:
         plan.source["total"] = plan.add(_Register(ADD, [0], everything))
     for stat in spec.stats:
-        if isinstance(stat, Derived):
+        if isinstance(stat, (Derived, AllNegative)):
             continue
         selection = _selection(plan, stat.dice)
         n = _dice(plan, selection)
@@ -421,4 +540,10 @@ def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
             registers[j] = (codes // stride) % size + low if size > 1 else np.full(len(codes), low, np.int64)
     zeros = np.zeros(len(codes), np.int64) if None in plan.source.values() else None
     columns = {name: zeros if source is None else registers[source] for name, source in plan.source.items()}
+    columns.pop(REROLLABLE, None)
+    negative = columns.pop(FIRST_NEGATIVE, None)
+    if negative is not None:   # every die of the roll showed a negative first face
+        dice = sum(group[2] for group in plan.groups)
+        flags = (negative == dice).astype(np.int64) if dice else np.zeros(len(codes), np.int64)
+        columns.update({stat.name: flags for stat in plan.spec.stats if isinstance(stat, AllNegative)})
     return joint_from_columns(plan.spec, columns, probabilities, lost)

@@ -61,6 +61,12 @@ class JointDistribution:
         """Every statistic's column by name (what expressions are evaluated over)."""
         return {name: self.values[:, i] for i, name in enumerate(self.names)}
 
+    def rows(self, mask: np.ndarray) -> "JointDistribution":
+        """The rows where ``mask`` holds (their probabilities as they are: a part of the whole)."""
+        mask = np.asarray(mask, dtype=bool)
+        return JointDistribution(self.names, self.values[mask], self.probabilities[mask],
+                                 lost_mass=self.lost_mass, trials=self.trials)
+
     def marginal(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """(outcomes ascending, probabilities) of one statistic."""
         column = self.column(name)

@@ -6,6 +6,8 @@ from functools import cached_property
 
 import numpy as np
 
+from .joint import JointDistribution
+
 
 @dataclass(frozen=True, init=False)
 class RawDistribution:
@@ -60,3 +62,23 @@ class RawDistribution:
     def at_least_floats(self) -> list[float]:
         """:attr:`at_least` as a list of Python floats (a sweep reads one per point)."""
         return self.at_least.tolist()
+
+    def as_joint(self, names: tuple[str, ...] = ("total",)):
+        """The same distribution as a :class:`~workbench.engine.joint.JointDistribution` of
+        ``names``: ``("total",)``, or ``("total", NAME)`` with NAME 1 on the rows where every
+        initial die failed (a roll that is a sum of dice, read by conditions).
+
+        Example:
+            >>> raw = RawDistribution(0, np.array([[0.25, 0.5, 0.0], [0.25, 0.0, 0.0]]))
+            >>> joint = raw.as_joint(("total", "all_negative"))
+            >>> joint.values.tolist(), joint.probabilities.tolist()
+            ([[0, 0], [0, 1], [1, 0]], [0.25, 0.25, 0.5])
+        """
+        rows, columns = np.nonzero(self.table)
+        totals = self.offset + columns
+        values = np.column_stack([totals, rows] if len(names) > 1 else [totals]).astype(np.int64)
+        probabilities = self.table[rows, columns]
+        order = np.lexsort(values.T[::-1])
+        return JointDistribution(tuple(names), values[order], probabilities[order],
+                                 lost_mass=self.lost_mass, trials=self.trials)
+

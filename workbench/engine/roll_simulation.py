@@ -245,7 +245,9 @@ def _reading(spec, slots_of, every, counts, per_face, scores):
 def rolled_per_roll(spec: RollSpec) -> float:
     """Dice one simulated check of ``spec`` rolls on average: each initial die with its
     expected explosion chain (a percentile die: its units die and its tens dice), each reroll
-    one more chain of the dice most costly to roll.
+    one more chain of the dice most costly to roll, each die that a reroll by face may push
+    one more (a roll made again: :mod:`workbench.engine.roll_rounds` counts its rolls once it
+    knows how often it rolls again).
 
     Example:
         >>> from workbench.rules.roll import Die, Percentile, RollSpec
@@ -272,7 +274,8 @@ def rolled_per_roll(spec: RollSpec) -> float:
         rolled += count * chain
         if count:
             costliest = max(costliest, chain)
-    return max(rolled + min(spec.rerolls, spec.dice) * costliest, 1.0)
+    pushed = sum(n for die, n in spec.groups if spec.reroll_faces is not None and spec.reroll_faces.of(die.name))
+    return max(rolled + min(spec.rerolls, spec.dice) * costliest + pushed, 1.0)
 
 
 def simulate_roll(spec: RollSpec, trials: int, seed: int, block_size: int = 1 << 16,
@@ -402,9 +405,16 @@ def _merged(found: list) -> tuple[np.ndarray, np.ndarray]:
 
 def finish(spec: RollSpec, names: tuple, rows: np.ndarray, hits: np.ndarray, trials: int) -> JointDistribution:
     """The joint distribution of every statistic from the distinct rows read from the dice
-    (one column per name of ``names``) and how often each came up: the derived statistics the
-    total reads, the total with its modifier, floor and ceiling, the other derived statistics;
-    equal rows merged."""
+    (one column per name of ``names``) and how often each came up (:func:`full_rows`, equal
+    rows merged)."""
+    values, counts = _merged([(full_rows(spec, names, rows), hits)])
+    return JointDistribution(spec.statistic_names, values, counts / trials, trials=trials)
+
+
+def full_rows(spec: RollSpec, names: tuple, rows: np.ndarray) -> np.ndarray:
+    """Rows of every statistic of ``spec`` (``spec.statistic_names``) from rows read from the
+    dice (one column per name of ``names``): the derived statistics the total reads, the total
+    with its modifier, floor and ceiling, the other derived statistics."""
     named: dict = dict(spec.values)
     named.update({name: rows[:, k] for k, name in enumerate(names) if name is not None})
     size = len(rows)
@@ -427,7 +437,5 @@ def finish(spec: RollSpec, names: tuple, rows: np.ndarray, hits: np.ndarray, tri
     for stat in derived:
         if stat.name not in early:
             named[stat.name] = column(stat.expression)
-    table = np.column_stack([np.broadcast_to(named[name], (size,)) for name in spec.statistic_names]
-                            ).astype(np.int64).reshape(size, len(spec.statistic_names))
-    values, counts = _merged([(table, hits)])
-    return JointDistribution(spec.statistic_names, values, counts / trials, trials=trials)
+    return np.column_stack([np.broadcast_to(named[name], (size,)) for name in spec.statistic_names]
+                           ).astype(np.int64).reshape(size, len(spec.statistic_names))

@@ -26,9 +26,11 @@ from typing import Sequence
 
 import numpy as np
 
+from ..errors import WorkbenchError
 from .exact import exact_raw
 from .joint import JointDistribution
 from ..rules.pool import PoolSpec
+from .forms import sum_form
 
 TABLE_POOLS_MAX = 4096
 """Most distinct pools a simulation tabulates exactly; beyond that it rolls the dice."""
@@ -113,7 +115,11 @@ def outcomes(spec: PoolSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     ``disaster`` is 1 when every initial die showed a failure face (as the rolling kernel's
     ``all_failed``); outcomes of probability 0 are left out.
     """
-    raw = exact_raw(spec)
+    pool = sum_form(spec)
+    if pool is None:
+        raise WorkbenchError("outcome tables of totals need a roll that is a sum of dice; this one "
+                             "reads counts or statistics")
+    raw = exact_raw(pool)
     totals = np.concatenate([raw.totals, raw.totals])
     disaster = np.repeat([0, 1], raw.table.shape[1])
     probs = raw.table.reshape(-1)

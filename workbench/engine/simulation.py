@@ -50,8 +50,10 @@ from ..rules.roll import RollSpec
 from ..rules.scored import Outcomes, ScoredRoll
 from ..validation import fresh_seed  # noqa: F401  (the stateful simulators import it from here)
 from .exact import _die_chain
+from .forms import sum_form
 from .joint import JointDistribution
 from .raw import RawDistribution
+from .roll_rounds import simulate_rounds
 from .roll_simulation import rolled_per_roll, simulate_roll
 from .sampling import simulate_joint
 from .summed_roll import summed_roll
@@ -87,6 +89,7 @@ def pack(spec: PoolSpec) -> tuple:
         >>> values.tolist(), explodes[0].tolist()[-1], counts.tolist(), rest
         ([[0, 0, 0, 0, 1, 1]], True, [3], [0, 1, 0, False, 0])
     """
+    spec = _summed(spec)
     groups = spec.groups
     widest = max((die.sides for die, _ in groups), default=1)
     values = np.zeros((max(len(groups), 1), widest), dtype=np.int64)
@@ -103,18 +106,30 @@ def pack(spec: PoolSpec) -> tuple:
             int(spec.floor) if has_floor else 0, has_floor, _KEEP_CODES[spec.keep])
 
 
+def _summed(spec) -> PoolSpec:
+    """The roll as the sum the dice-summing kernels roll (stateful play rolls only those)."""
+    pool = sum_form(spec)
+    if pool is None:
+        raise WorkbenchError("this roll reads more than the sum of its dice (counts or statistics); "
+                             "the dice-summing kernels cannot roll it")
+    return pool
+
+
 def check_work(trials: int, spec: "PoolSpec | RollSpec") -> None:
     """Refuse a run past the limits before any die is rolled: the dice rolled (each die with
     its expected explosion chain, through ``explode_into`` too; rerolls once more), the
     width of the histogram of totals, and the exact chains the histogram's range is read from.
-    A roll with statistics has its dice rolled too (:func:`~workbench.engine.roll_simulation.rolled_per_roll`);
-    one scored in Python, or given outright, is drawn from its exact table, one number a check."""
-    if isinstance(spec, RollSpec):
-        ROLLED_DICE.check(float(trials) * rolled_per_roll(spec), "simulate")
-        return
-    if not isinstance(spec, PoolSpec):
+    A roll that is not a sum has its dice rolled too (a roll with statistics:
+    :func:`~workbench.engine.roll_simulation.rolled_per_roll`); one scored in Python, or
+    given outright, is drawn from its exact table, one number a check."""
+    pool = sum_form(spec)
+    if pool is None:
+        if isinstance(spec, RollSpec):
+            ROLLED_DICE.check(float(trials) * rolled_per_roll(spec), "simulate")
+            return
         ROLLED_DICE.check(float(trials), "simulate")
         return
+    spec = pool
     ROLLED_DICE.check(float(trials) * rolled_per_check(spec), "simulate")
     width = spread_of_totals(spec)
     if width > MAX_TOTALS:
@@ -143,6 +158,7 @@ def pack_general(spec: PoolSpec) -> tuple:
         >>> sides.tolist(), counts.tolist(), into.tolist(), limit.tolist()
         ([8, 6], [2, 0], [1, 1], [1, 0])
     """
+    spec = _summed(spec)
     rows = [die for die, _ in spec.groups]
     counts_of = [n for _, n in spec.groups]
     for die in list(rows):
@@ -254,6 +270,7 @@ def _kernel(spec: PoolSpec):
     the general face-table kernel. All have the signature
     ``(seed, first_block, block_count, block_size, trials, *args, low, hist, extremes)``.
     """
+    spec = _summed(spec)
     if not spec.plain:
         from ._kernels import pool  # lazy: numba
         return pool.histogram_blocks_general, pack_general(spec), spec
@@ -322,6 +339,8 @@ def _simulate_roll(spec, trials: int, seed: int, progress: bool | None) -> Joint
         progress = trials * dice >= PROGRESS_MIN_DICE
     bar = _progress_bar(bool(progress), trials)
     try:
+        if isinstance(spec, RollSpec) and (spec.reroll_faces is not None or spec.again is not None):
+            return simulate_rounds(spec, trials, seed, BLOCK_SIZE, CHUNK_BLOCKS, bar)
         if isinstance(spec, RollSpec):
             return simulate_roll(spec, trials, seed, BLOCK_SIZE, CHUNK_BLOCKS, bar)
         joint = evaluate_scored(spec) if isinstance(spec, ScoredRoll) else outcomes_distribution(spec)
@@ -359,12 +378,13 @@ def simulate_raw(spec: "PoolSpec | RollSpec", trials: int = 1_000_000, seed: int
     seed = validation.seed("simulate", seed)
     check_work(trials, spec)
     progress = validation.optional_boolean("simulate", "progress", progress)
-    if isinstance(spec, RollSpec):
-        summed = summed_roll(spec)
-        if summed is not None:   # sums over dice only: the pool kernels roll it as one sum
+    pool = sum_form(spec)
+    if pool is None:
+        summed = summed_roll(spec) if isinstance(spec, RollSpec) else None
+        if summed is not None:   # sums over dice and counts only: the pool kernels roll it as one sum
             return summed.joint(simulate_raw(summed.pool, trials, seed, progress))
-    if not isinstance(spec, PoolSpec):
         return _simulate_roll(spec, trials, seed, progress)
+    spec = pool
     kernel, args, binned = _kernel(spec)
     low, high = _histogram_range(binned)
     if progress is None:

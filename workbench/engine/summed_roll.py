@@ -56,7 +56,8 @@ class SummedRoll:
 def summed_roll(spec: RollSpec) -> "SummedRoll | None":
     """``spec`` as one pool (see the module docstring), or ``None`` when it is not a roll of
     sums alone or its digits would not fit one die's face value."""
-    if spec.rerolls or spec.kept is not None or not spec.dice:
+    if spec.rerolls or spec.kept is not None or spec.reroll_faces is not None or spec.again is not None \
+            or not spec.dice:
         return None
     groups = [(die, n) for die, n in spec.groups if n > 0]
     if not all(isinstance(die, Die) and not any(die.explodes) for die, _ in groups):

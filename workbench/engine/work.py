@@ -24,6 +24,7 @@ from functools import lru_cache
 from ..errors import WorkbenchError
 from ..limits import EXACT_WORK, MAX_CHAIN_LINKS, MAX_TOTALS, count_text
 from ..rules.pool import DieType, PoolSpec
+from .forms import sum_form
 
 PYTHON_STEP = 2000
 """Work units of one step of Python code (a face of a chain link, a state of the keep-best
@@ -189,7 +190,8 @@ def rolled_per_check(spec) -> float:
     chain (through ``explode_into``, up to its cap), each reroll once more. A roll that is not
     a :class:`PoolSpec` (statistics, scored in Python, odds given outright) is drawn from its
     exact table: one number a check, counted as one die."""
-    if not isinstance(spec, PoolSpec):
+    spec = sum_form(spec)
+    if spec is None:
         return 1.0
     rolled = 0.0
     for die, count in spec.groups:
@@ -220,4 +222,5 @@ def exact_steps(spec) -> float:
     """Estimated exact work of any description: a pool's as :func:`exact_work` says; a roll
     with statistics, or scored in Python, bounds its own work while it runs (the roll
     engine's states, the scoring function's calls) and counts nothing here."""
-    return exact_work(spec).steps if isinstance(spec, PoolSpec) else 0.0
+    pool = sum_form(spec)
+    return exact_work(pool).steps if pool is not None else 0.0

@@ -14,9 +14,11 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .. import validation
-from ..analysis import default_pool_sizes, evaluate, pool_size_list, success_curve
+from ..analysis import (DICE_NAMES, counts_dice, default_pool_sizes, evaluate, pool_size_list,
+                        success_curve)
 from ..api import check
 from ..errors import ParameterError, WorkbenchError
+from ..ladders import pools_text
 from ..rules.registry import get_system
 from ..rules.system import System
 from . import frames as _frames
@@ -94,12 +96,40 @@ def _pool_ticks(sizes: Sequence[int]) -> dict:
 
 
 def pool_axis_title(systems: Iterable[Any]) -> str:
-    """``dice in the pool (dice / d6)``: the pool parameters of the systems drawn."""
-    names = list(dict.fromkeys(get_system(s).pool_parameter for s in systems
-                               if get_system(s).pool_parameter))
-    if names in ([], ["dice"]):
-        return "dice in the pool"
-    return f"dice in the pool ({' / '.join(names)})"
+    """The x axis of curves: each system's pool knob as the system names it. Knobs that are a
+    number of dice read ``dice in the pool`` (with their names when they are not plain
+    ``dice``: ``dice in the pool (d6)``); any other knob by its own name (a skill is never
+    called dice).
+
+    Example:
+        >>> pool_axis_title(["uwr"]), pool_axis_title(["uwr", "unnamed"])
+        ('dice in the pool', 'dice in the pool (dice / d6)')
+        >>> pool_axis_title(["call-of-cthulhu-7e"]), pool_axis_title(["uwr", "call-of-cthulhu-7e"])
+        ('skill', 'dice in the pool / skill')
+    """
+    chosen = [get_system(s) for s in systems]
+    dice = list(dict.fromkeys(s.pool_parameter for s in chosen if s.pool_parameter and counts_dice(s)))
+    other = list(dict.fromkeys(s.pool_parameter for s in chosen if s.pool_parameter and not counts_dice(s)))
+    parts = []
+    if dice:
+        parts.append("dice in the pool" if dice == ["dice"] else f"dice in the pool ({' / '.join(dice)})")
+    parts += other
+    return " / ".join(parts) if parts else "one die (no pool to vary)"
+
+
+def pool_hover(system: Any) -> str:
+    """A pool size in a hover label, as the system names its knob: ``%{x} dice``, ``skill %{x}``.
+
+    Example:
+        >>> pool_hover("uwr"), pool_hover("call-of-cthulhu-7e"), pool_hover("risk")
+        ('%{x} dice', 'skill %{x}', 'attackers %{x}')
+    """
+    sys_ = get_system(system)
+    if sys_.pool_parameter is None:   # one die: the level is the same at every pool
+        return "any pool"
+    if sys_.pool_parameter in DICE_NAMES:
+        return "%{x} dice"
+    return f"{sys_.pool_parameter} %{{x}}"
 
 
 #: Marker shapes for the rungs of one system, with the dashes: ten lines stay tellable apart.
@@ -154,15 +184,27 @@ def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
         style = _rung_style(lines, label, rung, labels.index(label), rung_index[label], by_system)
         rung_index[label] += 1
         name = f"{label} · {rung}"
-        hover = f"<b>{label}</b> · {rung}<br>%{{x}} dice: {_percent_hover(method)}<extra></extra>"
+        if not lines[labels.index(label)].system_object.pool_parameter:
+            # One die: the same odds at every pool, drawn as a dotted level line, named so.
+            name += " (one die, any pool)"
+            style["line"] = {**style["line"], "dash": "dot"}
+        hover = (f"<b>{label}</b> · {rung}<br>{pool_hover(lines[labels.index(label)].system_object)}: "
+                 f"{_percent_hover(method)}<extra></extra>")
         trace = _line(part["pool"], part["p_pass"], part["stderr"], name, hover, **style)
         trace["legendgroup"] = label
         traces.append(trace)
     systems = [line.system for line in lines]
+    x_title = pool_axis_title(systems)
+    if not any(line.system_object.pool_parameter for line in lines):
+        # Nothing rolls a pool: level lines, and the axes say the pool changes nothing.
+        x_title = "pool size (one die: the same odds at every pool)"
+        if title is None:
+            title = ("P(pass) of each rung, one die" if len(lines) > 1
+                     else f"{lines[0].system_object.name}: P(pass) of each rung, one die")
     if title is None:
-        title = ("P(pass) against dice in the pool" if len(lines) > 1
-                 else f"{lines[0].system_object.name}: P(pass) against dice in the pool")
-    return new_figure(title, pool_axis_title(systems), "P(pass)", traces=traces,
+        title = (f"P(pass) against {x_title}" if len(lines) > 1
+                 else f"{lines[0].system_object.name}: P(pass) against {x_title}")
+    return new_figure(title, x_title, "P(pass)", traces=traces,
                       subtitle=method_note(method, trials, seed), y="percent", height=height,
                       xaxis=_pool_ticks(sorted(set(frame["pool"]))),
                       legend_title="rung" if len(lines) == 1 else "system · rung")
@@ -202,7 +244,8 @@ def difference_figure(system: Any, base: Any = None, pools: Iterable[int] = DEFA
     for (label, rung, base_rung), part in groups:
         rung_index.setdefault(label, 0)
         paired = rung if rung == base_rung else f"{rung} vs {base_rung}"
-        hover = (f"<b>{label}</b> − {base_label} · {paired}<br>%{{x}} dice: "
+        hover = (f"<b>{label}</b> − {base_label} · {paired}<br>"
+                 f"{pool_hover(lines[labels.index(label)].system_object)}: "
                  f"{_percent_hover(method, pp=True)}<extra></extra>")
         # An entry keeps its colour (its place among the entries), a rung its dash.
         style = _rung_style(lines if len(lines) > 2 else lines[:1], label, rung,
@@ -347,31 +390,45 @@ def check_figure(system: "str | System", method: str = "exact", *, trials: int =
     parts = [("outcome", result.stats[stat] if stat is not None and result.stats else result.pmf)]
     if result.tiers is not None:
         parts.append(("tier", result.tiers))
+    # A true/false statistic (a condition such as a critical or a botch) has two outcomes, no
+    # and yes, and no direction: which one is good is the system's to say, so neither is drawn
+    # in the worst-to-best colours, and no numeric axis runs from -0.5 to 1.5.
+    flag = stat is not None and stat in _flags(sys_)
     traces = []
     layout: dict[str, Any] = {}
     trimmed = ""
     for index, (kind, dist) in enumerate(parts):
         axis = "" if index == 0 else str(index + 1)
         net = kind == "outcome" and not sys_.outcome_labels and not result.stats   # the seeds' nets
-        x = [_outcome_name(o) if net else str(o) for o in dist.outcomes]
+        if kind == "outcome" and flag:
+            x = ["no" if int(o) == 0 else "yes" for o in dist.outcomes]
+        else:
+            x = [_outcome_name(o) if net else str(o) for o in dist.outcomes]
         y = [float(p) for p in dist.probabilities]
         se = (list(dist.stderr) if dist.stderr is not None else [math.nan] * len(x))
-        if kind == "outcome" and not sys_.outcome_labels:
+        if kind == "outcome" and not sys_.outcome_labels and not flag:
             keep = _drawn_span(y)
             if len(keep) < len(y):
                 trimmed = f" (ends under {TAIL:.1%} together not drawn)"
             x, y, se = ([v[i] for i in keep] for v in (x, y, se))
         error_y = _error_bars([float(v) for v in se])
+        if kind == "outcome" and flag:
+            colours = [FLAG_COLOURS[label] for label in x]
+        elif kind == "outcome" and not _higher_is_better(sys_, stat):
+            colours = [NEUTRAL_BAR] * len(x)   # no direction known: one colour, not worst-to-best
+        else:
+            colours = outcome_colours(len(x))
         traces.append({"type": "bar", "x": x, "y": y, "name": kind, "xaxis": f"x{axis}",
                        "yaxis": f"y{axis}", "showlegend": False, "error_y": error_y,
                        "customdata": error_y["array"] if error_y else None,
-                       "marker": {"color": outcome_colours(len(x))},
+                       "marker": {"color": colours},
                        "text": [f"{v:.0%}" if v >= 0.005 else "" for v in y],
                        "textposition": "outside", "cliponaxis": False,
                        "hovertemplate": f"%{{x}}: {_percent_hover(method)}<extra></extra>"})
-    # The axes end a little above the tallest bar (with room for its label): a spread of 6%
-    # bars is not flattened against a 0-100% axis. Outcomes and tiers share one scale.
-    top = min(1.05, max((v for t in traces for v in t["y"]), default=1.0) * 1.15 + 0.02)
+    # Each axis ends a little above its own tallest bar (with room for its label): a spread
+    # of 1% totals is not flattened against the 0-50% of the tiers beside it.
+    tops = [min(1.05, max(trace["y"], default=1.0) * 1.15 + 0.02) for trace in traces]
+    top = tops[0]
     named = stat or ("total" if result.stats else None)
     bars = len(traces[0]["x"])
     # Every bar keeps its label while they fit (about 10 beside the tiers, 20 alone); past
@@ -385,13 +442,45 @@ def check_figure(system: "str | System", method: str = "exact", *, trials: int =
                             **step},
                   "xaxis2": {"domain": [0.63, 1], "anchor": "y2", "title": {"text": "tier"},
                              "tickangle": -30},
-                  "yaxis2": {"anchor": "x2", **percent_axis(range=[0, top])}}
+                  "yaxis2": {"anchor": "x2", **percent_axis(range=[0, tops[1]], tickformat=SHORT_PERCENT)}}
     given = ", ".join(f"{k}={v}" for k, v in params.items()) or "defaults"
     x_title = "outcome" if sys_.outcome_labels else (named or "successes") + trimmed
+    if flag:
+        layout.setdefault("xaxis", {})["type"] = "category"
+        x_title = f"{stat} (a true/false statistic)"
     return new_figure(f"{sys_.name}: one check ({given})", x_title, "probability", traces=traces,
                       subtitle=(f"P(pass) {result.p_pass:.1%} · " if result.p_pass is not None
                                 else "no target set · ") + method_note(method, trials, seed),
-                      y="percent", yaxis={"range": [0, top]}, height=height, **layout)
+                      y="percent", yaxis={"range": [0, top], "tickformat": SHORT_PERCENT},
+                      height=height, **layout)
+
+
+#: The two bars of a true/false statistic: neither is "worst" or "best".
+FLAG_COLOURS = {"no": "#9e9e9e", "yes": "#0072b2"}
+
+
+#: Ticks of a short probability axis: 0.5%, 1%, 1.5% (never two ticks both reading 1%).
+SHORT_PERCENT = ".1~%"
+#: Bars of outcomes with no known better end (a statistic, a total read by ``pass_if``).
+NEUTRAL_BAR = "#5b8db8"
+
+
+def _higher_is_better(sys_, stat: str | None) -> bool:
+    """Whether a higher value of what is drawn is a better roll, as the system says it: the
+    total of a system that passes at a target (total >= target) or by label. A roll-under
+    total (Call of Cthulhu's ``pass_if = "total <= skill"``) or a statistic (more ones may be
+    worse) has no such direction, so its bars are not coloured worst to best."""
+    if stat not in (None, "total"):
+        return False
+    if sys_.outcome_labels:
+        return True
+    return getattr(sys_.mechanic, "pass_condition", None) is None
+
+
+def _flags(sys_) -> tuple[str, ...]:
+    """The system's true/false statistics (conditions such as ``critical``)."""
+    statistics = getattr(sys_.mechanic, "statistics", None)
+    return tuple(statistics.flags) if statistics is not None else ()
 
 
 TAIL = 0.001
@@ -480,9 +569,10 @@ def tier_figure(system: "str | System", pools: Iterable[int] | None = None, *,
     traces = [{"type": "bar", "name": str(tier), "x": sizes,
                "y": [float(r.tiers[tier]) for r in results],
                "marker": {"color": colours[i], "line": {"color": "white", "width": 0.5}},
-               "hovertemplate": "%{x} dice: %{y:.1%}<extra>" + str(tier) + "</extra>"}
+               "hovertemplate": pool_hover(sys_) + ": %{y:.1%}<extra>" + str(tier) + "</extra>"}
               for i, tier in enumerate(tiers)]
-    return new_figure(f"{sys_.name}: tiers by pool size", pool_axis_title([sys_]),
+    knob = "pool size" if counts_dice(sys_) else sys_.pool_parameter
+    return new_figure(f"{sys_.name}: tiers by {knob}", pool_axis_title([sys_]),
                       "share of rolls", traces=traces, y="percent", yaxis={"range": [0, 1.0001]},
                       xaxis=_pool_ticks(sizes),
                       barmode="stack", bargap=0.2, legend={"traceorder": "reversed"},
@@ -544,7 +634,7 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] | None = None,
                            "x": [int(v) for v in part["pool"]],
                            "y": [float(v) for v in part["p_pass"]], "line": {"color": colour},
                            "legendgroup": name,
-                           "hovertemplate": f"<b>{shown[name]}</b><br>%{{x}} dice: %{{y:.1%}}"
+                           "hovertemplate": f"<b>{shown[name]}</b><br>{pool_hover(sys_)}: %{{y:.1%}}"
                                             "<extra></extra>"})
         x_title = pool_axis_title([sys_])
     xaxis = _pool_ticks(sizes) if sys_.pool_parameter else {}
@@ -563,15 +653,17 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] | None = None,
     subtitle = None
     shapes = []
     if solution is not None:
-        subtitle = "× = the odds wanted" + (f" at {solution.pool} dice" if sys_.pool_parameter
-                                            and solution.pool is not None else "")
+        quality = params.get("quality")
+        subtitle = "× = the odds wanted" + (f" {pools_text(sys_, [solution.pool], quality)}"
+                                            if sys_.pool_parameter and solution.pool is not None else "")
         band = [int(n) for n in getattr(solution, "pools", ()) or ()]
-        if band and sys_.pool_parameter:
+        if len(set(band)) > 1 and sys_.pool_parameter:
             # The pools the solver keeps the rungs in order over ("typical characters").
             shapes.append({"type": "rect", "xref": "x", "yref": "paper", "layer": "below",
                            "x0": min(band) - 0.4, "x1": max(band) + 0.4, "y0": 0, "y1": 1,
                            "fillcolor": "#eef2f7", "line": {"width": 0}})
-            subtitle += f"; shaded: pools {min(band)}-{max(band)}, where the order is kept"
+            span = pools_text(sys_, list(range(min(band), max(band) + 1)), quality)
+            subtitle += f"; shaded: {span.removeprefix('at ')}, where the order is kept"
         if getattr(solution, "ordered", True) is False:
             subtitle += " · NOT ORDERED: rungs cross (see the solution's conflicts)"
     return new_figure(title or f"{sys_.name}: {kind}, P(pass) by difficulty", x_title, "P(pass)",

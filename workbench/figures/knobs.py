@@ -104,13 +104,15 @@ def pool_text(spec: "PoolSpec | RollSpec") -> str:
     dice = " + ".join(f"{count}{die.name}" if DICE_NOTATION.fullmatch(die.name)
                       else f"{count} {die.name}" for die, count in spec.groups if count) or "no dice"
     if isinstance(spec, RollSpec):
-        return dice + _roll_text(spec)
-    if spec.keep != "sum":
-        kept = spec.kept or 1
-        dice += f" keep {spec.keep}" if kept == 1 else f" keep {kept} {spec.keep}"
+        order, kept = (spec.kept.order, spec.kept.take) if spec.kept is not None else ("sum", None)
+    else:
+        order, kept = spec.keep, spec.kept
+    if order != "sum":
+        kept = 1 if kept is None else kept
+        dice += f" keep {order}" if kept == 1 else f" keep {kept} {order}"
     if spec.rerolls:
         dice += f", {spec.rerolls} reroll" + ("s" if spec.rerolls > 1 else "")
-    return dice
+    return dice + (_roll_text(spec) if isinstance(spec, RollSpec) else "")
 
 
 def _roll_text(spec: RollSpec) -> str:

@@ -8,7 +8,7 @@ from typing import Any, Iterable, Sequence
 
 import plotly.graph_objects as go
 
-from ..analysis import counts_dice, evaluate, pools_for
+from ..analysis import evaluate, pools_for
 from ..errors import WorkbenchError
 from . import frames as _frames
 from .charts import (
@@ -17,6 +17,8 @@ from .charts import (
     _percent_hover,
     _pool_ticks,
     method_note,
+    pool_axis_title,
+    pool_hover,
     resolved_seed,
 )
 from .style import (
@@ -59,15 +61,21 @@ def row_spacing(rows: int, wanted: float) -> float:
 
 def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *,
                  columns: int = 2, panel_height: int | None = None,
-                 title: str = "P(pass) against dice in the pool, one panel per system") -> go.Figure:
-    """Small multiples: each system's ladder as curves in its own panel, shared axes.
+                 title: str | None = None) -> go.Figure:
+    """Small multiples: each system's ladder as curves in its own panel, shared axes. Each
+    panel's x axis is its system's pool knob as the system names it (dice in the pool, a
+    skill); the default title says what the panels run along.
 
-    Systems without a pool size (a single die) are drawn as flat lines per rung.
+    A system without a pool size (a single die) has nothing to draw curves along: its panel
+    shows P(pass) of each rung as bars (the die's odds, the same whatever the other panels'
+    pools).
 
     Example:
         >>> fig = curve_panels(["uwr", "arrata"], [1, 2])
-        >>> len(fig.data), fig.layout.annotations[1].text
-        (10, 'Arrata')
+        >>> len(fig.data), fig.layout.annotations[1].text, fig.layout.title.text
+        (10, 'Arrata', 'P(pass) against dice in the pool, one panel per system')
+        >>> [t.type for t in curve_panels(["uwr", "erzahlspiel"], [1, 2]).data][-1]
+        'bar'
     """
     from plotly.subplots import make_subplots  # lazy: plotly
 
@@ -81,25 +89,44 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
     axes = []
     for index, line in enumerate(lines):
         sys_ = line.system_object
-        # each system along the pools it can roll: Risk's 1-3 dice, a skill's round values
-        own = pools_for(sys_, sizes) if sys_.pool_parameter else sizes
-        axes.append((own, "dice in the pool" if counts_dice(sys_) else sys_.pool_parameter))
-        frame = _frames.line_curve(line, tuple(own), "exact", 100_000, 0)
         row, col = divmod(index, columns)
+        if not sys_.pool_parameter:   # one die: its rungs' odds as bars, no pool axis
+            frame = _frames.line_curve(line, (sizes[0] if sizes else 1,), "exact", 100_000, 0)
+            first = frame.drop_duplicates("rung")
+            rungs = [str(r) for r in first["rung"]]
+            axes.append((None, "difficulty (one die: no pool to vary)"))
+            fig.add_trace(go.Bar(
+                x=rungs, y=[float(v) for v in first["p_pass"]], name=names[index],
+                legendgroup=line.label, showlegend=False,
+                marker={"color": [die_colour(r, line_colour(i)) for i, r in enumerate(rungs)]},
+                text=[f"{float(v):.0%}" for v in first["p_pass"]], textposition="outside",
+                cliponaxis=False,
+                hovertemplate=f"<b>{line.label}</b> · %{{x}}: %{{y:.1%}}<extra></extra>"),
+                row=row + 1, col=col + 1)
+            continue
+        # each system along the pools it can roll: Risk's 1-3 dice, a skill's round values
+        own = pools_for(sys_, sizes)
+        axes.append((own, pool_axis_title([sys_])))
+        frame = _frames.line_curve(line, tuple(own), "exact", 100_000, 0)
         for step, (rung, part) in enumerate(frame.groupby("rung", sort=False)):
             fig.add_trace(go.Scatter(
                 x=[int(v) for v in part["pool"]], y=[float(v) for v in part["p_pass"]],
                 name=rung, mode="lines+markers", legendgroup=line.label,
                 legendgrouptitle_text=names[index],
                 line={"color": die_colour(rung, line_colour(step))}, marker={"size": 5},
-                hovertemplate=f"<b>{line.label}</b> · {rung}<br>%{{x}} dice: %{{y:.1%}}<extra></extra>"),
+                hovertemplate=f"<b>{line.label}</b> · {rung}<br>{pool_hover(sys_)}: %{{y:.1%}}<extra></extra>"),
                 row=row + 1, col=col + 1)
     fig.update_yaxes(**percent_axis(), title_text="")
     for row in range(1, rows + 1):
         fig.update_yaxes(title_text="P(pass)", row=row, col=1)
     for index, (own, named) in enumerate(axes):
         row, col = divmod(index, columns)
-        fig.update_xaxes(title_text=named, row=row + 1, col=col + 1, **_pool_ticks(own))
+        fig.update_xaxes(title_text=named, row=row + 1, col=col + 1,
+                         **(_pool_ticks(own) if own is not None else {"type": "category"}))
+    if title is None:
+        along = pool_axis_title([line.system_object for line in lines])
+        title = (f"P(pass) against {along}, one panel per system" if " / " not in along
+                 else "P(pass) against each system's pool, one panel per system")
     fig.update_layout(template=TEMPLATE_NAME, title={"text": title}, autosize=True,
                       height=panels_height(len(lines), columns, panel_height),
                       legend={"groupclick": "toggleitem", "tracegroupgap": 12},

@@ -21,15 +21,18 @@ import pandas as pd
 from ..errors import WorkbenchError
 from .style import LINE_COLOURS, OUTCOME_SCALE, line_colour, new_figure
 
-PROBABILITY_COLUMNS = ("p_pass", "p_actor", "pass_with", "pass_without", "empty_share")
+PROBABILITY_COLUMNS = ("p_pass", "p_actor", "pass_with", "pass_without", "pass_with_burning",
+                       "pass_without_burning", "empty_share")
 #: Chances of passing: higher is better, so they take the worst-to-best outcome colours.
 #: Every other figure (a share of empty pools, a mean) is shaded on a neutral scale that
 #: says "more", not "better".
-PASS_COLUMNS = ("p_pass", "p_actor", "pass_with", "pass_without")
+PASS_COLUMNS = ("p_pass", "p_actor", "pass_with", "pass_without", "pass_with_burning",
+                "pass_without_burning")
 #: Sweep columns as a designer reads them on an axis, a legend or a colour bar.
 READABLE = {
     "p_pass": "P(pass)", "p_actor": "P(actor wins)", "pass_with": "P(pass) with Drama Dice",
     "pass_without": "P(pass) without Drama Dice", "empty_share": "checks finding the pool empty",
+    "pass_with_burning": "P(pass) with burning", "pass_without_burning": "P(pass) without burning",
     "mean_pulled": "Drama Dice pulled per check", "pool_max": "pool maximum",
     "dice": "dice in the pool", "refill_rate": "refill rate", "mean": "mean",
 }

@@ -6,11 +6,10 @@ shows them in a notebook.
 """
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
-
-import numpy as np
 
 from .. import stateful, validation
 from .._display import READABLE_NAMES, readable_table
@@ -22,11 +21,9 @@ from ..limits import MAX_DICE
 from ..rules.registry import get_system
 
 DEFAULT_SYSTEMS = ("uwr", "fons", "unnamed", "arrata", "erzahlspiel")
-#: The odds a designer typically asks of a four-rung ladder (the README's example).
+#: The odds a designer typically asks of a four-rung ladder (the README's example; what
+#: ``--want`` may ask, never assumed: without it each ladder is shown as written).
 DEFAULT_WANTED = "Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2"
-#: Without ``--want`` each system's own rungs are solved for odds of this shape, easiest rung
-#: first: 90% down to 20%, the rungs between spaced as in :data:`DEFAULT_WANTED`.
-DEFAULT_SHAPE = (0.9, 0.7, 0.45, 0.2)
 TYPICAL_POOL = 4
 TYPICAL_POOLS = range(3, 7)
 #: The Drama Dice campaign the report simulates: three checks a session, three sessions.
@@ -170,15 +167,19 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
                     pool_sizes: Iterable[int] = range(1, 11), *,
                     wanted: str | None = None) -> list[Section]:
     """The report's sections, in order: at a glance, success curves (one panel per system),
-    difficulty ladders, solved ladders, what-if variants, tiers and outcomes, stateful rules.
+    difficulty ladders (each system's own, as written), solved ladders (only when ``wanted``
+    asks), what-if variants, tiers and outcomes, stateful rules.
 
-    ``wanted=None`` solves each system's own rungs for odds from 90% (easiest) to 20%
-    (hardest) (:func:`own_wanted`); ``wanted="Easy=0.9,..."`` applies to each system whose
-    ladder names every rung given, and the others say so once and keep their own rungs.
+    ``wanted=None`` (the default) solves nothing: each ladder is shown as its data file
+    writes it, rung by rung at its own settings. ``wanted="Easy=0.9,..."`` solves the ladder
+    of each system whose rungs include every one given; the others say so once and keep
+    their own ladder as written.
 
     Example:
         >>> [s.title for s in report_sections(["uwr"], pool_sizes=[1, 2])]
-        ['At a glance', 'Success curves', 'Difficulty ladders', 'Ladders solved for wanted odds']
+        ['At a glance', 'Success curves', 'Difficulty ladders']
+        >>> [s.title for s in report_sections(["uwr"], pool_sizes=[1, 2], wanted="Easy=0.9")][-1]
+        'Ladders solved for wanted odds'
     """
     from .. import figures  # plotly loads when a report is built, not on `import workbench`
 
@@ -189,8 +190,8 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
     sections = [_glance(chosen)]
 
     single = [s.name for s in chosen if not s.pool_parameter]
-    curves = Section("Success curves", "P(pass) against the number of dice, one panel per "
-                     "system, one line per difficulty rung of its own ladder." + (
+    curves = Section("Success curves", f"P(pass) against {_knobs_text(pooled)}, one panel "
+                     "per system, one line per difficulty rung of its own ladder." + (
                          f" {_and(single)} " + ("rolls a single die: no curve, see its ladder"
                                                 if len(single) == 1 else "roll a single die: no "
                                                 "curves, see their ladders") + " below."
@@ -201,9 +202,13 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
         curves.items.append("None of the chosen systems has a pool size to vary.")
     sections.append(curves)
 
-    ladders = Section("Difficulty ladders", "Each system's own ladder from its data file (the "
-                      "seed's difficulty table), with the chance to pass by pool size" +
-                      (" (drawn as the success curves above)." if pooled else "."))
+    ladders = Section("Difficulty ladders", "Each system's own ladder as its data file writes "
+                      "it: every rung at its own setting, with the chance to pass at each pool "
+                      "size" + (" (drawn as the success curves above)" if pooled else "") +
+                      ". Nothing here is solved or adjusted" + (
+                          "." if wanted is not None else
+                          "; to find the settings that give odds you want, ask for them "
+                          "(--want \"Easy=0.9,Normal=0.7\", or wanted= in Python)."))
     for sys_ in chosen:
         if not sys_.ladder:
             ladders.items.append(f"{sys_.name}: no difficulty ladder in its data file.")
@@ -215,7 +220,8 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
             ladders.items.append(figures.ladder_figure(sys_, sizes, height=380))
     sections.append(ladders)
 
-    sections.append(_solved_section(pooled, sizes, wanted))
+    if wanted is not None:
+        sections.append(_solved_section(pooled, sizes, wanted))
 
     if picked_variants:
         what_if = Section("What-if variants", "Each variant's P(pass) minus its base system's, "
@@ -232,7 +238,10 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
 
     narrative = [s for s in chosen if s.outcome_labels]
     tiered = [s for s in chosen if not s.outcome_labels and s.pool_parameter and _has_tiers(s)]
-    shown = ([f"{_and([s.name for s in tiered])}: tiers by pool size"] if tiered else []) + (
+    by_knob: dict[str, list[str]] = {}
+    for s in tiered:   # tiers run along each system's own knob: pool size, or a skill
+        by_knob.setdefault("pool size" if counts_dice(s) else s.pool_parameter, []).append(s.name)
+    shown = [f"{_and(names)}: tiers by {knob}" for knob, names in by_knob.items()] + (
         [f"{_and([s.name for s in narrative])}: outcomes by die colour"] if narrative else [])
     outcomes = Section("Tiers and outcomes", "How results spread over named outcomes, worst at "
                        "the bottom. " + "; ".join(shown) + ".")
@@ -253,30 +262,6 @@ def _wanted_text(wanted: Mapping[str, float]) -> str:
     return ", ".join(f"{name} {p:.0%}" for name, p in wanted.items())
 
 
-def own_wanted(system: Any, pool: int | None = None, shape: Sequence[float] = DEFAULT_SHAPE
-               ) -> dict[str, float]:
-    """Wanted odds for a system's own rungs: the easiest (likeliest at ``pool`` dice with the
-    system's own settings) gets ``shape[0]``, the hardest ``shape[-1]``, the rungs between
-    follow the shape, to whole percents.
-
-    Example:
-        >>> own_wanted("uwr")
-        {'Easy': 0.9, 'Normal': 0.7, 'Difficult': 0.45, 'Extreme': 0.2}
-        >>> own_wanted("unnamed")
-        {'Success with a Twist': 0.9, 'Success': 0.57, 'Triumph': 0.2}
-    """
-    sys_ = get_system(system)
-    frame = success_curve(sys_, [typical_pool(sys_) if pool is None else pool])
-    names = list(dict.fromkeys(frame["rung"]))
-    odds = dict(zip(frame["rung"], frame["p_pass"]))
-    easiest_first = sorted(names, key=lambda name: -float(odds[name] or 0))  # stable on ties
-    marks = np.linspace(0, 1, len(shape))
-    spots = np.linspace(0, 1, len(names)) if len(names) > 1 else np.array([0.5])
-    values = [round(float(v), 2) for v in np.interp(spots, marks, shape)]
-    by_name = dict(zip(easiest_first, values))
-    return {name: by_name[name] for name in easiest_first}
-
-
 def _fitted(sys_, wanted: Mapping[str, float]) -> dict[str, float] | None:
     """``wanted`` in the system's own rung names, or ``None`` when its ladder lacks one."""
     names = {rung.name.lower(): rung.name for rung in sys_.ladder}
@@ -285,34 +270,30 @@ def _fitted(sys_, wanted: Mapping[str, float]) -> dict[str, float] | None:
     return {names[name.lower()]: p for name, p in wanted.items()}
 
 
-def _solved_section(pooled, sizes, wanted: str | None) -> Section:
-    """Each pooled system's ladder solved: for its own rungs, or for ``wanted`` where it fits."""
+def _solved_section(pooled, sizes, wanted: str) -> Section:
+    """Each pooled system's ladder solved for ``wanted``, where its rungs include every one
+    asked for; the others say so and keep their ladder as written (above)."""
     from .. import figures  # lazy: plotly
 
-    given = parse_wanted(wanted) if wanted is not None else None
-    drawn = f"pools {sizes[0]}-{sizes[-1]}" if len(sizes) > 1 else f"pool {sizes[0]}"
-    kept = (f"keeping the rungs in order for {min(TYPICAL_POOLS)} to {max(TYPICAL_POOLS)} dice; "
-            f"drawn over {drawn}, × marking the odds wanted")
-    if given is None:
-        intro = (f"Each system's own rungs, solved for a typical character ({TYPICAL_POOL} dice): "
-                 "the easiest rung is wanted at 90%, the hardest at 20%, the rungs between spaced "
-                 f"as Easy 90%, Normal 70%, Difficult 45%, Extreme 20%; {kept}.")
-    else:
-        intro = (f"The settings that come closest to {_wanted_text(given)} for a typical "
-                 f"character ({TYPICAL_POOL} dice) in each system whose ladder has these rungs, "
-                 f"{kept}.")
+    given = parse_wanted(wanted)
+    solved = [s for s in pooled if s.ladder and _fitted(s, given) is not None]
+    intro = (f"The settings that come closest to {_wanted_text(given)} for a typical character "
+             f"({_typical_text(solved)}) in each system whose ladder has these rungs, keeping the "
+             "rungs in order at the pools around it (shaded where there are several); drawn "
+             "over each system's pools, "
+             "× marking the odds wanted.")
     section = Section("Ladders solved for wanted odds", intro)
     for sys_ in pooled:
         if not sys_.ladder:
             section.items.append(f"{sys_.name}: no difficulty ladder in its data file to solve.")
             continue
-        goals = _fitted(sys_, given) if given is not None else own_wanted(sys_)
-        caption = sys_.name
+        goals = _fitted(sys_, given)
         if goals is None:
-            goals = own_wanted(sys_)
             own = ", ".join(r.name for r in sys_.ladder)
-            section.items.append(f"{sys_.name}: its rungs ({own}) are not those asked for; "
-                                 "its own rungs are solved instead, at 90% down to 20%.")
+            section.items.append(f"{sys_.name}: its rungs ({own}) are not those asked for; its "
+                                 "own ladder is shown above as written.")
+            continue
+        caption = sys_.name
         pool = typical_pool(sys_)
         low, high = pool_bounds(sys_)
         near = [n for n in TYPICAL_POOLS if low <= n <= high] if counts_dice(sys_) else [pool]
@@ -325,6 +306,23 @@ def _solved_section(pooled, sizes, wanted: str | None) -> Section:
     if not pooled:
         section.items.append("Solved ladders need a system with a pool size.")
     return section
+
+
+def _knobs_text(pooled) -> str:
+    """What the curves run along, in the systems' own words: ``the number of dice``, or
+    ``each system's pool (dice, skill)`` when a knob is not a number of dice."""
+    other = list(dict.fromkeys(s.pool_parameter for s in pooled if not counts_dice(s)))
+    if not other:
+        return "the number of dice"
+    return "each system's pool (" + ", ".join(
+        (["dice"] if any(counts_dice(s) for s in pooled) else []) + other) + ")"
+
+
+def _typical_text(pooled) -> str:
+    """The typical pool each system is solved at: ``4 dice``, or ``4 dice; skill 50``."""
+    shown = list(dict.fromkeys(pool_label(s, typical_pool(s)) if not counts_dice(s)
+                               else f"{TYPICAL_POOL} dice" for s in pooled))
+    return "; ".join(shown) if shown else f"{TYPICAL_POOL} dice"
 
 
 def _and(names: Sequence[str]) -> str:
@@ -352,11 +350,14 @@ def _glance(chosen) -> Section:
     single = any(not sys_.pool_parameter for sys_ in chosen)
     other = any(sys_.pool_parameter and not counts_dice(sys_) for sys_ in chosen)
     dice = any(sys_.pool_parameter and counts_dice(sys_) for sys_ in chosen)
-    return Section("At a glance", "Each system's ladder at a typical pool" +
+    knobs = list(dict.fromkeys(sys_.pool_parameter for sys_ in chosen
+                               if sys_.pool_parameter and not counts_dice(sys_)))
+    asides = (["a single die where the system rolls one"] if single else []) + (
+        [f"{_and(knobs)} at {'its' if len(knobs) == 1 else 'their'} default"] if other else [])
+    return Section("At a glance", "Each system's own ladder, as written, at a typical pool" +
                    (f" of {TYPICAL_POOL} dice" if dice else "") +
-                   (" (a single die where the system rolls one)" if single else "") +
-                   (" (a knob that is not a number of dice, such as a skill, at its default)"
-                    if other else "") + ". Every number is exact unless marked simulated.",
+                   (f" ({'; '.join(asides)})" if asides else "") +
+                   ". Every number is exact unless marked simulated.",
                    [Table("", pd.DataFrame(rows))])
 
 
@@ -425,17 +426,31 @@ def _stateful_section(ids: Sequence[Any]) -> Section:
 
 
 def show_sections(sections: Sequence[Section]) -> None:
-    """Display the report's sections in a notebook (the same content as the HTML page)."""
-    from IPython.display import HTML, Markdown, display  # lazy: IPython, only in a notebook
+    """Display the report's sections in a notebook (the same content as the HTML page).
+
+    Text and tables between two figures go out as one HTML output, each figure as its own:
+    a whole report stays well under JupyterLab's 50 outputs a cell (past them it hides the
+    rest behind a "show more" line)."""
+    from IPython.display import HTML, display  # lazy: IPython, only in a notebook
+
+    pending: list[str] = []
+
+    def flush() -> None:
+        if pending:
+            display(HTML("\n".join(pending)))
+            pending.clear()
 
     for section in sections:
-        display(Markdown(f"## {section.title}\n\n{section.intro}"))
+        pending.append(f"<h2>{html.escape(section.title)}</h2>\n"
+                       f"<p>{html.escape(section.intro)}</p>")
         for item in section.items:
             if isinstance(item, Table):
                 if item.caption:
-                    display(Markdown(f"**{item.caption}**"))
-                display(HTML(item.html()))
+                    pending.append(f"<h4>{html.escape(item.caption)}</h4>")
+                pending.append(item.html())
             elif isinstance(item, str):
-                display(Markdown(f"_{item}_"))
+                pending.append(f"<p><em>{html.escape(item)}</em></p>")
             else:
+                flush()
                 display(item)
+    flush()

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from functools import cached_property
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -34,9 +35,9 @@ class CheckResult(RichResult):
         lost_mass: probability cut off from explosion chains (exact), 0 for simulations.
         method: ``"exact"`` or ``"simulate"``.
         trials, seed: for simulations.
-        stats: for a system with counts or statistics, each one's distribution by name (the
-            total's too); else ``None``.
-        joint: for such a system, the statistics together (:class:`~.joint.Joint`).
+
+    ``stats`` and ``joint`` (below) give a system's counts and statistics, each by name and
+    all together.
     """
 
     system: str
@@ -49,8 +50,27 @@ class CheckResult(RichResult):
     trials: int | None = None
     seed: int | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
-    stats: Mapping[str, Distribution] | None = None
-    joint: Joint | None = None
+    given_stats: Mapping[str, Distribution] | None = field(default=None, repr=False)
+    given_joint: Joint | None = field(default=None, repr=False)
+    later: "Callable[[], Joint] | None" = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def joint(self) -> Joint | None:
+        """The statistics together (:class:`~.joint.Joint`), for a system with counts or
+        statistics; else ``None``. Computed on first use when the check's P(pass), tiers and
+        outcomes did not need them all."""
+        if self.later is not None:
+            return self.later()
+        return self.given_joint
+
+    @cached_property
+    def stats(self) -> Mapping[str, Distribution] | None:
+        """Each statistic's distribution by name (the total's too), for a system with counts
+        or statistics; else ``None``."""
+        if self.given_stats is not None:
+            return self.given_stats
+        joint = self.joint
+        return None if joint is None else {name: joint.marginal(name) for name in joint.names}
 
     def probability(self, condition: str) -> float:
         """P(``condition``) over this check's statistics and parameters, e.g.
@@ -128,9 +148,12 @@ class VersusResult(RichResult):
     p_actor: float
     margin: Distribution
     lost_mass: float = 0.0
+    against: str | None = None
+    """The reactor's system when two systems were compared (``versus(a, against=b)``)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return json_ready({"system": self.system, "actor": dict(self.actor),
+        return json_ready({"system": self.system, **({"against": self.against} if self.against else {}),
+                           "actor": dict(self.actor),
                            "reactor": dict(self.reactor), "ties_to": self.ties_to,
                            "p_actor": self.p_actor, "margin": self.margin.to_dict(),
                            "mean_margin": self.margin.mean, "lost_mass": self.lost_mass})

@@ -34,7 +34,8 @@ class Joint(RichResult):
 
     ``parameters`` are the check's parameter values that conditions may read; ``flags`` the
     statistics that are true/false (a condition may name one alone: ``"panic"``, as it may a
-    yes/no parameter: ``"advantage"``).
+    yes/no parameter: ``"advantage"``); ``texts`` the parameters whose choices are words, with
+    their choices (a condition compares one with a word: ``mode == "middle"``).
     """
 
     names: tuple[str, ...]
@@ -43,6 +44,7 @@ class Joint(RichResult):
     trials: int | None = None
     parameters: Mapping[str, Any] = field(default_factory=dict)
     flags: tuple[str, ...] = ()
+    texts: Mapping[str, tuple] = field(default_factory=dict)
 
     def __post_init__(self):
         values = np.asarray(self.values, dtype=np.int64).reshape(-1, len(self.names))
@@ -69,6 +71,8 @@ class Joint(RichResult):
         """Each statistic's column by name, with the parameters a condition may read."""
         named = {name: value for name, value in self.parameters.items()
                  if isinstance(value, (int, bool, np.integer))}
+        named.update({name: list(choices).index(self.parameters[name]) for name, choices in self.texts.items()
+                      if self.parameters.get(name) in choices})
         named.update({name: self.values[:, i] for i, name in enumerate(self.names)})
         return named
 
@@ -79,7 +83,9 @@ class Joint(RichResult):
             # may stand alone, as "panic" or "advantage and critical".
             yes_no = [name for name, value in self.parameters.items() if isinstance(value, (bool, np.bool_))]
             expression = parse(condition, known=list(self.columns()), want="bool",
-                               conditions=[name for name in self.flags if name in self.names] + yes_no)
+                               conditions=[name for name in self.flags if name in self.names] + yes_no,
+                               texts={name: choices for name, choices in self.texts.items()
+                                      if name not in self.names})
         except ExpressionError as exc:
             unread = next((name for name, value in self.parameters.items() if name not in self.columns()
                            and re.search(rf"unknown name '{re.escape(name)}'", exc.problem)), None)

@@ -12,10 +12,10 @@ system and the method, never a number in a table).
 
 Example:
     >>> import workbench
-    >>> from workbench.engine import exact_raw
+    >>> from workbench.engine import exact_distribution
     >>> uwr = workbench.system("uwr")
     >>> params = uwr.resolve(dice=2, target=1)
-    >>> round(check_result(uwr, exact_raw(uwr.pool(dice=2)), params).p_pass, 4)
+    >>> round(check_result(uwr, exact_distribution(uwr.pool(dice=2)), params).p_pass, 4)
     0.5556
 """
 from __future__ import annotations
@@ -30,6 +30,7 @@ from ..engine.raw import RawDistribution
 from ..errors import WorkbenchError, shown
 from ..limits import MAX_TOTAL, MAX_TOTALS
 from ..rules.mechanics.base import Mechanic
+from ..rules.roll import ALL_NEGATIVE
 from ..rules.system import System
 from .check import CheckResult
 from .distribution import Distribution, possible_only
@@ -138,8 +139,17 @@ def _joint_columns(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, A
     """The joint's columns and the parameters expressions may read, by name."""
     named = {name: (None if value is None else int(value)) for name, value in p.items()
              if isinstance(value, (bool, int)) or value is None}
+    named.update(_choice_positions(mechanic, p))
     named.update(raw.columns())
     return named
+
+
+def _choice_positions(mechanic: Mechanic, p: Mapping[str, Any]) -> dict:
+    """Parameters whose choices are words, as expressions read them: the choice's position."""
+    statistics = getattr(mechanic, "statistics", None)
+    texts = getattr(statistics, "texts", None) or {}
+    return {name: (None if p.get(name) is None else list(choices).index(p[name]))
+            for name, choices in texts.items() if name in p}
 
 
 def _holds(expression, columns: dict, rows: int) -> np.ndarray:
@@ -162,6 +172,8 @@ def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any
             mask &= total <= tier.max
         if getattr(tier, "condition", None):
             mask &= _holds(mechanic.condition(tier.condition), columns, len(mask))
+        if getattr(tier, "all_negative", None) is not None:
+            mask &= raw.column(ALL_NEGATIVE) == int(tier.all_negative)
         index = names.index(tier.name)
         cells[mask] = index if tier.passes else -2 - index
     return cells
@@ -284,6 +296,7 @@ def probability(mechanic: Mechanic, raw: "RawDistribution | JointDistribution",
         return float(raw.probabilities[holds].sum())
     columns = {name: (None if value is None else int(value)) for name, value in p.items()
                if isinstance(value, (bool, int)) or value is None}
+    columns.update(_choice_positions(mechanic, p))
     columns["total"] = raw.totals
     return float(raw.pmf[_holds(condition, columns, len(raw.pmf))].sum())
 
@@ -292,14 +305,18 @@ def joint(system: System, raw: JointDistribution, params: Mapping[str, Any]) -> 
     """The check's statistics together, as a result."""
     statistics = getattr(system.mechanic, "statistics", None)
     flags = tuple(statistics.flags) if statistics is not None else ()
+    texts = dict(getattr(statistics, "texts", None) or {})
     return Joint(raw.names, raw.values, raw.probabilities, trials=raw.trials, parameters=dict(params),
-                 flags=flags)
+                 flags=flags, texts=texts)
 
 
 def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any],
-                 method: str = "exact", seed: int | None = None) -> CheckResult:
-    """Read a raw distribution (exact or simulated) as ``system``'s check result."""
+                 method: str = "exact", seed: int | None = None, later=None) -> CheckResult:
+    """Read a raw distribution (exact or simulated) as ``system``'s check result. ``later``:
+    when ``raw`` holds only the statistics :func:`wanted` names, what gives them all (on first
+    use of the result's ``stats``, ``joint`` or ``probability``)."""
     mechanic = system.mechanic
+    raw = as_read(mechanic, params, raw)
     found = mechanic.extra(params)
     if type(found) is not dict and not isinstance(found, Mapping):   # a dict: at once
         raise WorkbenchError(f"{mechanic.system_id}: extra(p) returned {shown(found)}; allowed: a "
@@ -316,12 +333,16 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
             extra["margin"] = Distribution(tuple(int(o) - target for o in pmf.outcomes),
                                            pmf.probabilities, trials=raw.trials)
     if isinstance(raw, JointDistribution):   # a roll's statistics: each one's marginal too
-        together = joint(system, raw, params)
-        stats = {name: together.marginal(name) for name in raw.names}
+        if later is not None:   # the statistics this reading did not need: on first use
+            whole = (lambda: joint(system, as_read(mechanic, params, later()), params))
+            return CheckResult(system=system.id, params=dict(params), pmf=pmf,
+                               tiers=tiers(mechanic, raw, params), p_pass=p_pass(mechanic, raw, params),
+                               lost_mass=raw.lost_mass, method=method, trials=raw.trials,
+                               seed=seed, extra=extra, later=whole)
         return CheckResult(system=system.id, params=dict(params), pmf=pmf,
                            tiers=tiers(mechanic, raw, params), p_pass=p_pass(mechanic, raw, params),
                            lost_mass=raw.lost_mass, method=method, trials=raw.trials,
-                           seed=seed, extra=extra, stats=stats, joint=together)
+                           seed=seed, extra=extra, given_joint=joint(system, raw, params))
     cells, tier_dist = None, None
     if getattr(mechanic, "tiers", None) is not None:
         tier_dist = tiers(mechanic, raw, params)
@@ -336,6 +357,34 @@ def check_result(system: System, raw: RawDistribution, params: Mapping[str, Any]
     return CheckResult(system=system.id, params=dict(params), pmf=pmf, tiers=tier_dist,
                        p_pass=passed, lost_mass=raw.lost_mass, method=method, trials=raw.trials,
                        seed=seed, extra=extra)
+
+
+def wanted(mechanic: Mechanic, params: Mapping[str, Any]) -> "frozenset[str] | None":
+    """The statistics a check's outcomes, tiers and P(pass) read for a system described in a
+    data file: the total, and the names its ``pass_if`` and the conditions of the tiers that
+    apply read (``None``: every statistic, for a mechanic that reads results itself)."""
+    statistics = getattr(mechanic, "statistics", None)
+    if statistics is None or any(getattr(mechanic, name, None) is not None for name in ("outcomes", "tiers", "p_pass")):
+        return None
+    names = {"total"}
+    condition = getattr(mechanic, "pass_condition", None)
+    if condition is not None:
+        names |= set(condition.names)
+    for tier in mechanic.tier_rules(params):
+        if getattr(tier, "condition", None):
+            names |= set(mechanic.condition(tier.condition).names)
+        if getattr(tier, "all_negative", None) is not None:
+            names.add(ALL_NEGATIVE)
+    return frozenset(names)
+
+
+def as_read(mechanic: Mechanic, params: Mapping[str, Any], raw):
+    """The engine's answer as the system reads it: a sum of dice (the engine's fast path) of
+    a data file that reads its checks as statistics or conditions comes as their joint."""
+    if isinstance(raw, RawDistribution) and getattr(mechanic, "statistics", None) is not None:
+        names = ("total", ALL_NEGATIVE) if getattr(mechanic, "reads_all_negative", False) else ("total",)
+        return raw.as_joint(names)
+    return raw
 
 
 # -- what a mechanic written in Python reads, checked once ------------------------------------

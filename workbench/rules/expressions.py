@@ -16,8 +16,11 @@ Grammar, loosest binding first::
     sum        := product {("+" | "-") product}
     product    := unary {("*" | "/" | "//" | "%") unary}
     unary      := ("-" | "+") unary | atom
-    atom       := NUMBER | "true" | "false" | NAME | NAME "(" expression {"," expression} ")"
+    atom       := NUMBER | "true" | "false" | TEXT | NAME | NAME "(" expression {"," expression} ")"
                   | "(" expression ")"
+
+A TEXT (``"middle"`` or ``'middle'``) is read only compared (``==``, ``!=``) with a parameter
+whose choices are words: ``mode == "middle"``.
 
 Functions: ``min(a, b, ...)``, ``max(a, b, ...)``, ``abs(a)``. Comparisons give true/false,
 which count as 1 and 0 in arithmetic (``(score > c1) + (score > c2)`` counts dice beaten).
@@ -54,12 +57,13 @@ MAX_LENGTH = 1000
 MAX_DEPTH = 60
 """Deepest nesting of parentheses and operators."""
 
-_TOKEN = re.compile(r"\s*(?:(?P<number>\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-                    r"|(?P<op>//|==|!=|<=|>=|[-+*/%<>(),])|(?P<bad>\S))")
+_TOKEN = re.compile(r"\s*(?:(?P<number>[0-9]+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+                    r"|(?P<text>\"[^\"]*\"|'[^']*')"
+                    r"|(?P<op>//|==|!=|<=|>=|[-+*/%<>(),])|(?P<bad>\S))", re.ASCII)
 _MISTAKES = {"=": " (use == to compare)", "&": " (write 'and')", "|": " (write 'or')",
              "!": " (write 'not', or != to compare)", "^": " (there is no power operator)",
              ".": " (numbers are whole: divide with / or // instead)",
-             "'": " (texts are not values: compare numbers)", '"': " (texts are not values: compare numbers)"}
+             "'": " (a text needs its closing quote)", '"': " (a text needs its closing quote)"}
 
 
 class ExpressionError(WorkbenchError):
@@ -97,11 +101,13 @@ class Expression:
 
 
 def parse(text: str, known: Iterable[str] | None = None, want: str | None = None,
-          conditions: Iterable[str] = ()) -> Expression:
+          conditions: Iterable[str] = (), texts: Mapping[str, tuple] | None = None) -> Expression:
     """Parse ``text``; check its names against ``known`` (if given) and its kind against
     ``want`` (``"bool"`` for a condition, ``"whole"`` for a statistic: a condition is one too,
-counting 1 when true). Names listed in
-    ``conditions`` are true/false statistics, so they may stand alone as a condition.
+    counting 1 when true). Names listed in ``conditions`` are true/false statistics, so they
+    may stand alone as a condition. ``texts`` maps the parameters whose choices are words to
+    those choices: such a parameter is read only compared with one of them (``mode ==
+    "middle"``, ``mode != 'best'``), and is given to the evaluators as the choice's position.
 
     Raises:
         ExpressionError: what is wrong and where (the character position), or the unknown
@@ -125,6 +131,7 @@ counting 1 when true). Names listed in
     tree = parser.expression(0)
     if parser.peek() is not None:
         parser.fail("unexpected")
+    tree = _choices_read(tree, dict(texts or {}), text)
     names = tuple(dict.fromkeys(_names(tree)))
     if known is not None:
         known = list(known)
@@ -139,6 +146,47 @@ counting 1 when true). Names listed in
     if want == "whole" and kind == "fraction":
         raise ExpressionError(text, "may not be whole: '/' divides exactly; use // to round down")
     return Expression(text, tree, names, kind)
+
+
+def _choices_read(tree: tuple, texts: Mapping[str, tuple], text: str) -> tuple:
+    """``tree`` with each comparison of a word-choice parameter and one of its choices made a
+    comparison of whole numbers (the choice's position); any other use of a text, or of such
+    a parameter, is an error saying how to write it."""
+    tag = tree[0]
+    if tag == "compare":
+        sides = (tree[2], tree[3])
+        named = [side for side in sides if side[0] == "name" and side[1] in texts]
+        worded = [side for side in sides if side[0] == "text"]
+        if named or worded:
+            if tree[1] not in ("==", "!=") or len(named) != 1 or len(worded) != 1:
+                raise ExpressionError(text, _text_advice(texts, named, worded))
+            name, word = named[0][1], worded[0][1]
+            choices = [str(choice) for choice in texts[name]]
+            if word not in choices:
+                raise ExpressionError(text, f"{name!r} has no choice {word!r}{suggest(word, choices)}; "
+                                            f"its choices: {', '.join(choices)}")
+            number = ("number", choices.index(word))
+            return ("compare", tree[1], *((side if side[0] == "name" else number) for side in sides))
+    if tag == "text" or (tag == "name" and tree[1] in texts):
+        raise ExpressionError(text, _text_advice(texts, [tree] if tag == "name" else [],
+                                                 [tree] if tag == "text" else []))
+    if tag == "call":
+        return ("call", tree[1], tuple(_choices_read(a, texts, text) for a in tree[2]))
+    return tuple(_choices_read(part, texts, text) if isinstance(part, tuple) else part for part in tree)
+
+
+def _text_advice(texts: Mapping[str, tuple], named: list, worded: list) -> str:
+    if named:
+        name = named[0][1]
+        example = str(texts[name][0]) if texts[name] else "CHOICE"
+        return (f"{name!r} is a choice among words ({', '.join(map(str, texts[name]))}): compare it "
+                f"with one of them, e.g. {name} == \"{example}\"")
+    if texts:
+        name = next(iter(texts))
+        return (f"a text ({worded[0][1]!r}) is only compared with a parameter whose choices are "
+                f"words, e.g. {name} == \"{texts[name][0]}\"")
+    return (f"a text ({worded[0][1]!r}) is only compared with a parameter whose choices are words, "
+            "and nothing here has such choices")
 
 
 def _names(tree: tuple):
@@ -307,6 +355,9 @@ class _Parser:
         if kind == "keyword" and value in ("true", "false"):
             self.index += 1
             return ("number", value == "true")
+        if kind == "text":
+            self.index += 1
+            return ("text", value[1:-1])
         if kind == "name":
             self.index += 1
             if self.take("(", "op"):

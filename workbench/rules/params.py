@@ -26,7 +26,7 @@ class Param:
     """One parameter or rule option of a system.
 
     Attributes:
-        name: the keyword, exactly as in RULES.md.
+        name: the keyword, as the system's rules name it.
         kind: ``"int"``, ``"bool"`` or ``"choice"``.
         default: the value when not given (``None`` for "not given", e.g. no target).
         minimum, maximum: bounds for ``"int"`` (inclusive, ``None`` for unbounded).

@@ -514,6 +514,10 @@ def get_system(name: "str | os.PathLike | System") -> System:
         return found
     if key in _FROM_FILES:
         return _load_cached(_FROM_FILES[key])
+    from .notation import system_for   # one-line formulas (4d6kh3): after ids, aliases, paths
+    formula = system_for(text, _by_name())
+    if formula is not None:
+        return formula
     raise WorkbenchError(f"unknown system {text!r}; known: {', '.join(all_systems())} "
                          "(or a path to a .toml data file)")
 

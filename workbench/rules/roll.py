@@ -34,6 +34,7 @@ from typing import Mapping, Union
 from ..errors import WorkbenchError, shown
 from ..limits import MAX_DICE, MAX_TOTAL
 from .dice import Die, Percentile, whole
+from ..validation import suggest
 from .expressions import Expression, ExpressionError, parse
 
 ORDERS = ("highest", "lowest", "middle")
@@ -208,11 +209,80 @@ class KeptDice:
 
 
 @dataclass(frozen=True)
+class RerollFaces:
+    """After the roll, every die showing one of the given faces is rolled once more and the
+    new result counts: ``faces`` pairs a die type's name with the faces (numbers, 1 first)
+    rerolled. With a ``condition`` (over the first roll's total, counts and statistics), only
+    when it holds — a push: "when the roll has no success, reroll every die showing neither a
+    6 nor a 1". Dice that explode cannot be rerolled by face (they show a chain).
+
+    Example:
+        >>> RerollFaces((("d6", (2, 3, 4, 5)),), "sixes == 0").condition.names
+        ('sixes',)
+    """
+
+    faces: tuple[tuple[str, tuple[int, ...]], ...]
+    condition: Expression | str | None = None
+
+    def __post_init__(self):
+        pairs = self.faces.items() if isinstance(self.faces, Mapping) else self.faces
+        if not isinstance(pairs, (tuple, list, type({}.items()))) or not all(
+                isinstance(pair, (tuple, list)) and len(pair) == 2 for pair in pairs):
+            raise WorkbenchError(f"reroll faces got {shown(self.faces)}; allowed: (die name, faces) pairs")
+        faces = []
+        for name, numbers in pairs:
+            numbers = tuple(numbers) if isinstance(numbers, (tuple, list, set, frozenset)) else None
+            if numbers is None or not all(whole(f) and f >= 1 for f in numbers):
+                raise WorkbenchError(f"reroll faces of {name!r} got {shown(numbers)}; allowed: face "
+                                     "numbers, 1 and up")
+            faces.append((str(name), tuple(sorted(set(int(f) for f in numbers)))))
+        object.__setattr__(self, "faces", tuple(faces))
+        if isinstance(self.condition, str):
+            object.__setattr__(self, "condition", parse(self.condition))
+
+    def of(self, die_name: str) -> tuple[int, ...]:
+        """The faces of ``die_name`` rerolled (none: ``()``)."""
+        return next((faces for name, faces in self.faces if name == die_name), ())
+
+
+@dataclass(frozen=True)
+class RollAgain:
+    """The whole roll is rolled again and added while a condition holds on the newest roll:
+    "doubles add and roll over". Every statistic of the check (the total, the counts, each
+    statistic) is the sum of that statistic over the rolls made, as an exploding die's value
+    is its chain's sum; ``modifier``, ``floor`` and ``ceiling`` then apply to the summed total
+    once. ``limit``: most extra rolls (0: no cap; the exact engine follows the rolls until less
+    than 1e-12 of the probability is left, and reports that as lost).
+
+    Example:
+        >>> RollAgain("high == low").condition.names
+        ('high', 'low')
+    """
+
+    condition: Expression | str
+    limit: int = 0
+
+    def __post_init__(self):
+        if isinstance(self.condition, str):
+            object.__setattr__(self, "condition", parse(self.condition))
+        if not isinstance(self.condition, Expression):
+            raise WorkbenchError(f"roll again: condition got {shown(self.condition)}; allowed: a "
+                                 "condition such as \"high == low\"")
+        if not whole(self.limit) or not 0 <= self.limit <= 100:
+            raise WorkbenchError(f"roll again: limit got {shown(self.limit)}; allowed: a whole number "
+                                 "from 0 (no cap) to 100")
+
+
+@dataclass(frozen=True)
 class AllNegative:
     """1 when the roll has dice and every die of the initial pool showed a negative face on
     its first roll (a botch), else 0."""
 
     name: str
+
+
+ALL_NEGATIVE = "all_negative"
+"""The statistic a data file with ``all_negative`` tiers reads them from."""
 
 
 STATISTICS = (Sum, Keep, Pick, Beats, Pairs, LargestSet, Sets, Derived, AllNegative)
@@ -238,6 +308,10 @@ class RollSpec:
             first misses in the order of ``groups``.
         kept: :class:`KeptDice`: only the highest or lowest dice of one type stay in the
             roll (``None``: every die does).
+        reroll_faces: :class:`RerollFaces`: dice showing given faces are rolled once more,
+            always or when a condition over the roll holds (a push).
+        again: :class:`RollAgain`: the whole roll is rolled again and added while a condition
+            holds on the newest roll (doubles roll over).
 
     Every count of any die is a statistic of its own: the sum over all dice rolled (kept).
 
@@ -258,6 +332,8 @@ class RollSpec:
     values: tuple[tuple[str, int], ...] = field(default=())
     rerolls: int = 0
     kept: KeptDice | None = None
+    reroll_faces: RerollFaces | None = None
+    again: RollAgain | None = None
 
     def __post_init__(self):
         groups = _checked_groups(self.groups)
@@ -292,6 +368,48 @@ class RollSpec:
             raise WorkbenchError(f"floor {self.floor} is above ceiling {self.ceiling}")
         self._check_rerolls_and_kept()
         self._check_statistics(names)
+        self._check_reroll_faces()
+        self._check_again()
+
+    def _check_reroll_faces(self) -> None:
+        again = self.reroll_faces
+        if again is None:
+            return
+        if not isinstance(again, RerollFaces):
+            raise WorkbenchError(f"roll: reroll_faces got {shown(again)}; allowed: RerollFaces or None")
+        dice = {die.name: die for die, _ in self.groups}
+        for name, faces in again.faces:
+            die = dice.get(name)
+            if die is None:
+                raise WorkbenchError(f"roll: reroll faces of {name!r}, which the roll does not have; "
+                                     f"it has {', '.join(dice) or 'no dice'}")
+            if not isinstance(die, Die) or any(die.explodes):
+                raise WorkbenchError(f"roll: rerolling {name} dice by the face they show needs dice "
+                                     "that do not explode (an exploding die shows a chain)")
+            if faces and faces[-1] > die.sides:
+                raise WorkbenchError(f"roll: reroll face {faces[-1]} of {name}, which has faces 1 to "
+                                     f"{die.sides}")
+        if self.rerolls or self.kept is not None:
+            raise WorkbenchError("roll: rerolling dice by face does not combine with rerolls of "
+                                 "misses or kept dice (which roll would the other read?)")
+        if again.condition is not None:
+            self._check_condition(again.condition, "the reroll's condition")
+
+    def _check_again(self) -> None:
+        again = self.again
+        if again is None:
+            return
+        if not isinstance(again, RollAgain):
+            raise WorkbenchError(f"roll: again got {shown(again)}; allowed: RollAgain or None")
+        self._check_condition(again.condition, "the condition to roll again")
+
+    def _check_condition(self, expression: Expression, where: str) -> None:
+        """A condition over one roll: its total, counts, statistics and the parameters."""
+        known = ["total", *self.count_names, *(s.name for s in self.stats), *(name for name, _ in self.values)]
+        if expression.kind != "bool":
+            raise WorkbenchError(f"roll: {where} {expression.text!r} is a number, not a condition: "
+                                 "compare it")
+        _checked(expression, known, where)
 
     def _check_rerolls_and_kept(self) -> None:
         if self.rerolls and any(f and e for d, _ in self.groups if isinstance(d, Die)
@@ -409,6 +527,7 @@ class RollSpec:
         no counts, statistics, total expression, ceiling or percentile dice. Such a roll is
         what the engine's fast paths (closed forms, convolutions) compute."""
         return (not self.stats and self.total is None and self.ceiling is None and not self._counts
+                and self.reroll_faces is None and self.again is None
                 and all(isinstance(die, Die) for die, _ in self.groups))
 
 
@@ -441,7 +560,17 @@ def _whole_value(name, value) -> int:
 
 
 def _checked(expression: Expression, known, where: str) -> Expression:
-    try:
-        return parse(expression.text, known=known, want="whole")
-    except ExpressionError as exc:
-        raise WorkbenchError(f"{where}: {exc}") from None
+    """``expression`` (parsed already: a word choice compared with a word is read as its
+    position) checked for a whole number over the names ``known``."""
+    known = list(known)
+    problem = None
+    for name in expression.names:
+        if name not in known:
+            problem = (f"unknown name {name!r}{suggest(name, known)}; names here: "
+                       f"{', '.join(known) or '(none)'}")
+            break
+    if problem is None and expression.kind == "fraction" and not where.startswith("the "):
+        problem = "may not be whole: '/' divides exactly; use // to round down"
+    if problem is not None:
+        raise WorkbenchError(f"{where}: {ExpressionError(expression.text, problem)}")
+    return expression

@@ -37,7 +37,7 @@ When = dict[str, Union[Scalar, Annotated[list[Scalar], Field(min_length=1)]]]
 
 EFFECT_VERBS = ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
                 "keep_highest", "keep_lowest", "explode", "explode_from", "cancel", "cancel_up_to",
-                "target", "obstacle", "remove_floor", "ties", "tens_dice")
+                "target", "obstacle", "remove_floor", "ties", "tens_dice", "reroll")
 """What a parameter can do, per point (see data/README.md, "Parameters and effects")."""
 
 
@@ -76,13 +76,15 @@ def _names(value) -> tuple[str, ...]:
 MODIFIERS = {
     "keep_at_least": ("add_dice",),
     "lowest": ("explode_from", "cancel_up_to"),
-    "dice": ("explode", "cancel"),
+    "dice": ("explode", "cancel", "reroll"),
+    "if_roll": ("reroll",),
     "per_point": ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
                   "keep_highest", "keep_lowest", "tens_dice"),
     "past": ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
-             "keep_highest", "keep_lowest", "explode", "cancel", "remove_floor", "ties"),
+             "keep_highest", "keep_lowest", "explode", "cancel", "remove_floor", "ties", "reroll"),
     "points": ("add_dice", "add_to_total", "add_to_target", "reroll_misses", "shift_faces",
-               "keep_highest", "keep_lowest", "explode", "cancel", "remove_floor", "ties", "tens_dice"),
+               "keep_highest", "keep_lowest", "explode", "cancel", "remove_floor", "ties", "tens_dice",
+               "reroll"),
 }
 """Which effect words each modifier goes with (anything else is a mistake in the file)."""
 
@@ -106,7 +108,9 @@ class Effect(_Strict):
     remove_floor: bool | None = None
     ties: Literal["actor", "reactor"] | None = None
     tens_dice: str | None = None
+    reroll: list[Bounded] | None = Field(None, min_length=1)
     # modifiers
+    if_roll: str | None = None
     points: Union[int, str, None] = None
     per_point: Bounded = 1
     past: int = Field(0, ge=0, le=MAX_BOUND)
@@ -424,9 +428,9 @@ class StatSpec(_Strict):
     expression: str | None = None
     # modifiers
     count: Union[int, str] = 1
-    skip: int = Field(0, ge=0, le=MAX_FACES)
+    skip: Union[int, str] = 0
     score: str = "value"
-    position: int = Field(1, ge=1, le=MAX_FACES)
+    position: Union[int, str] = 1
     ties: Literal["win", "lose"] = "lose"
     dice: Names | None = None
 
@@ -447,8 +451,10 @@ class StatSpec(_Strict):
         if kind in ("beats", "pairs") and self.dice is None:
             raise ValueError(f"{kind} compares two sets of dice: name the first with dice = \"TYPE\" "
                              f"and the second with {kind} = \"TYPE\"")
-        if isinstance(self.count, int) and not 0 <= self.count <= MAX_FACES:
-            raise ValueError(f"count {self.count} is outside 0 .. {MAX_FACES}")
+        for modifier, low in (("count", 0), ("skip", 0), ("position", 1)):
+            number = getattr(self, modifier)
+            if isinstance(number, int) and not low <= number <= MAX_FACES:
+                raise ValueError(f"{modifier} {number} is outside {low} .. {MAX_FACES}")
         return self
 
     @property
@@ -472,6 +478,16 @@ class PoolFile(_Common):
     total: ExpressionText | None = None
     ceiling: TotalValue | None = None
     pass_if: ExpressionText | None = None
+    again_if: ExpressionText | None = None
+    again_limit: int = Field(0, ge=0, le=100)
+
+    @model_validator(mode="after")
+    def _limit_with_again(self):
+        if "again_limit" in self.model_fields_set and self.again_if is None:
+            raise ValueError("again_limit caps the rolls made again, but no again_if says when the "
+                             "roll is made again; allowed: again_if = \"CONDITION\" beside it, or "
+                             "no again_limit")
+        return self
 
     @model_validator(mode="after")
     def _every_tier_ranked_once(self):
@@ -501,8 +517,10 @@ class PoolFile(_Common):
     def rolls_statistics(self) -> bool:
         """Whether the file says more than a sum of per-die scores (then the roll engine
         computes it; otherwise the seeds' fast path does)."""
-        return bool(self.stats or self.total or self.ceiling is not None or self.pass_if
+        return bool(self.stats or self.total or self.ceiling is not None or self.pass_if or self.again_if
                     or any(t.condition for t in self.tiers)
+                    or any(e.if_roll for spec in self.params.values()
+                           for e in [*spec.effect, *(e for sub in spec.on.values() for e in sub.effect)])
                     or any(d.counts or d.percentile for d in self.dice.values()))
 
     @field_validator("tiers")

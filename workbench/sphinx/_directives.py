@@ -46,7 +46,7 @@ class _OptionProblem(Exception):
 class _WorkbenchDirective(SphinxDirective):
     required_arguments = 1
     optional_arguments = 0
-    final_argument_whitespace = False
+    final_argument_whitespace = True   # a one-line formula may hold spaces (1d20 + 5)
     has_content = False
     kind = ""
 

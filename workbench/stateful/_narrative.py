@@ -2,7 +2,7 @@
 
 Face tables always come from the system's data file (``workbench.system("erzahlspiel")``),
 so a what-if variant with more colours (``erzahlspiel-six-dice``) works unchanged. What
-the stateful rules read from an outcome is keyed by the outcome labels of RULES.md §5.
+the stateful rules read from an outcome is keyed by the outcome labels of the Erzählspiel rules.
 """
 from __future__ import annotations
 

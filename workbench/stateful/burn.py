@@ -1,4 +1,4 @@
-"""Burn (Unnamed System, RULES.md §3): pushing a Trait or Aspect now, weaker until rest.
+"""Burn (Unnamed System): pushing a Trait or Aspect now, weaker until rest.
 
 The model, per check of a scene:
 
@@ -210,13 +210,14 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
 
     index = pd.Index(range(1, n + 1), name="check")
     p_with = passes / trials
-    table = pd.DataFrame({"p_pass_without": exact, "p_pass_with": p_with,
+    table = pd.DataFrame({"p_pass_without_burning": exact, "p_pass_with_burning": p_with,
                           "stderr": np.sqrt(p_with * (1 - p_with) / trials),
                           "p_burn_trait": burns[:, 1] / trials, "p_burn_aspect": burns[:, 2] / trials,
                           "short_rest_before": rest_before}, index=index)
     columns = [f"Trait: {k}" for k in trait_stack] + [f"Aspect: {k}" for k in aspect_stack]
     stack_frame = pd.DataFrame(stacks / trials, index=index, columns=columns)
-    summary = pd.DataFrame([{"pass_without": float(np.mean(exact)), "pass_with": float(p_with.mean()),
+    summary = pd.DataFrame([{"pass_without_burning": float(np.mean(exact)),
+                             "pass_with_burning": float(p_with.mean()),
                              "burns_per_scene": float((burns[:, 1:].sum()) / trials),
                              "checks": n, "trials": trials, "seed": seed}])
     params = {"traits": trait_stack, "aspects": aspect_stack, "policy": policy,

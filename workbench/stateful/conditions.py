@@ -1,4 +1,4 @@
-"""Conditions and Taken Out (Erzählspiel, RULES.md §5): exchanges until a character drops.
+"""Conditions and Taken Out (Erzählspiel): exchanges until a character drops.
 
 The model, one exchange at a time:
 

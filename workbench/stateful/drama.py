@@ -1,4 +1,4 @@
-"""The Drama Dice economy of the Unnamed System (RULES.md §3) over a campaign of sessions.
+"""The Drama Dice economy of the Unnamed System over a campaign of sessions.
 
 The model:
 

@@ -66,7 +66,7 @@ def exact_check_rows(items: Sequence[tuple[int, dict, Any]], fixed: Mapping[str,
         for index, (resolved, pool) in zip(indices, _resolved(system, indices, points, known)):
             if pool is not last_pool:   # a grid's next points often roll the same pool
                 # a pool's sums, or a roll's statistics together
-                last_pool, last_raw = pool, exact_distribution(pool)
+                last_pool, last_raw = pool, reading.as_read(mechanic, resolved, exact_distribution(pool))
             raw = last_raw
             if not shared or isinstance(raw, JointDistribution):
                 rows[index] = _figures(mechanic, resolved, raw)

@@ -159,7 +159,8 @@ def drama_figures(result) -> dict:
 
 def burn_figures(result) -> dict:
     summary = result.summary.iloc[0]
-    row = {name: _plain(summary[name]) for name in ("pass_without", "pass_with", "burns_per_scene")}
+    row = {name: _plain(summary[name]) for name in ("pass_without_burning", "pass_with_burning",
+                                                     "burns_per_scene")}
     row["trials"] = int(summary["trials"])
     return row
 

@@ -12,6 +12,12 @@ drawn. No modulo bias, no floating point. Larger dice use the same method on 32 
 (The simulator's chunk path, ``chunks.py``, draws several dice at once from 32-bit halves
 by the same method; the functions here roll one die at a time.)
 
+Seeding, exactly (all arithmetic modulo 2**64; ``mix`` is SplitMix64's output function,
+``G = 0x9E3779B97F4A7C15``, ``M1 = 0xBF58476D1CE4E5B9``): ``key = mix(seed + G) ^
+mix(stream * G + M1)``; the four xoshiro words are the first four outputs of SplitMix64 started
+at ``key`` (word ``i`` is ``mix(key + (i + 1) * G)``), with word 0 set to ``G`` should all four
+be 0. (``tests/_chunk_reference.py`` rolls from this description in plain Python.)
+
 State layout (``np.ndarray`` of ``uint64``, length :data:`STATE_WORDS`): words 0-3 are the
 xoshiro state; word 4 holds unused bytes of the last word drawn, word 5 how many.
 

@@ -68,11 +68,12 @@ def _percentile(more, s0, s1, s2, s3, buffer, left):
 @inline_kernel
 def _one_die(att, s, row, sides, face_att, explodes, into, limit, width, s0, s1, s2, s3, buffer, left):
     """Roll one die of ``row`` (not a percentile die) with its chain into ``att[s, :width]``.
-    Returns (whether its first face is negative, the generator's locals).
+    Returns (whether its first face is negative, that face's index, the generator's locals).
 
     One return and no call: a branch for percentile dice in here made every die about seven
     times slower (numba 0.68, measured), so they are rolled in a loop of their own."""
     face, s0, s1, s2, s3, buffer, left = draw_face(s0, s1, s2, s3, buffer, left, sides[row])
+    first_face = face
     for a in range(width):
         att[s, a] = face_att[row, face, a]
     negative = face_att[row, face, 0] < 0
@@ -85,7 +86,7 @@ def _one_die(att, s, row, sides, face_att, explodes, into, limit, width, s0, s1,
         for a in range(width):
             att[s, a] += face_att[current, face, a]
         added += 1
-    return negative, s0, s1, s2, s3, buffer, left
+    return negative, first_face, s0, s1, s2, s3, buffer, left
 
 
 @inline_kernel
@@ -173,26 +174,27 @@ def rank_dice(att, index, q, n, top, rank_from, rank_to, rank_count, spare):
 
 @inline_kernel
 def roll_check(state, init, out, slot_row, kind, sides, face_att, explodes, into, limit, extra,
-               rerolls, kept_start, kept_count, kept_take, kept_lowest, rank_from, rank_to, rank_count, ranked, spare,
-               general):
+               rerolls, kept_start, kept_count, kept_take, kept_lowest, rank_from, rank_to, rank_count,
+               marks, spare, general):
     """Roll one check's dice into ``out`` (``init`` when nothing is set aside); returns
-    whether the roll had dice and every initial die's first face was negative. ``ranked``
-    (one row) and ``spare``: room for every die. ``general``: ``False`` skips percentile
-    dice, rerolls and kept dice (a constant where inlined, so the compiled loop is lean)."""
+    whether the roll has dice and every one of them showed a negative value on its first face
+    (a die rolled again for a miss had not; dice set aside do not count). ``marks`` (three
+    rows) and ``spare``: room for every die; ``marks[2, s]`` is left holding die ``s``'s first
+    face (0 first; 0 for a percentile die). ``general``: ``False`` skips percentile dice,
+    rerolls and kept dice (a constant where inlined, so the compiled loop is lean)."""
     s0, s1, s2, s3, buffer, left = _load(state)
     width = face_att.shape[2]
     dice = slot_row.shape[0]
-    negative = dice > 0
     percentiles = False
     for s in range(dice):
         row = slot_row[s]
         if general and kind[row] == PERCENTILE:
             percentiles = True
-            negative = False   # a percentile die never shows a negative value
+            marks[1, s], marks[2, s] = 0, 0   # a percentile die never shows a negative value
             continue
-        first, s0, s1, s2, s3, buffer, left = _one_die(init, s, row, sides, face_att, explodes, into,
-                                                       limit, width, s0, s1, s2, s3, buffer, left)
-        negative = negative and first
+        first, face, s0, s1, s2, s3, buffer, left = _one_die(init, s, row, sides, face_att, explodes,
+                                                             into, limit, width, s0, s1, s2, s3, buffer, left)
+        marks[1, s], marks[2, s] = first, face
     if general and percentiles:
         for s in range(dice):
             row = slot_row[s]
@@ -206,22 +208,32 @@ def roll_check(state, init, out, slot_row, kind, sides, face_att, explodes, into
             break
         if init[s, 0] == 0:   # a percentile die is never 0
             misses -= 1
-            first, s0, s1, s2, s3, buffer, left = _one_die(init, s, slot_row[s], sides, face_att,
-                                                           explodes, into, limit, width,
-                                                           s0, s1, s2, s3, buffer, left)
+            first, face, s0, s1, s2, s3, buffer, left = _one_die(init, s, slot_row[s], sides, face_att,
+                                                                 explodes, into, limit, width,
+                                                                 s0, s1, s2, s3, buffer, left)
+            marks[1, s], marks[2, s] = 0, face   # its new roll is not a first roll
     state[0], state[1], state[2], state[3], state[4] = s0, s1, s2, s3, buffer
     state[5] = np.uint64(left)
     if general and kept_count > 0:
         for k in range(kept_count):
-            ranked[0, k] = kept_start + k
-        rank_dice(init, ranked, 0, kept_count, kept_count, rank_from, rank_to, rank_count, spare)
+            marks[0, k] = kept_start + k
+        rank_dice(init, marks, 0, kept_count, kept_count, rank_from, rank_to, rank_count, spare)
         first_kept = kept_count - kept_take if kept_lowest else 0
+        for k in range(kept_take):   # the flags of the dice that stay, in their new places
+            spare[k] = marks[1, marks[0, first_kept + k]]
         for s in range(kept_start):
             out[s, :] = init[s, :]
         for k in range(kept_take):
-            out[kept_start + k, :] = init[ranked[0, first_kept + k], :]
+            out[kept_start + k, :] = init[marks[0, first_kept + k], :]
         for s in range(kept_start + kept_count, dice):
             out[s - kept_count + kept_take, :] = init[s, :]
+            marks[1, s - kept_count + kept_take] = marks[1, s]
+        for k in range(kept_take):
+            marks[1, kept_start + k] = spare[k]
+        dice = dice - kept_count + kept_take
+    negative = dice > 0
+    for s in range(dice):
+        negative = negative and marks[1, s] == 1
     return negative
 
 
@@ -334,7 +346,7 @@ def joint_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_
     state = seed_state(seed, block)
     init = np.zeros((room, face_att.shape[2]), np.int64)
     out = np.zeros((room, face_att.shape[2]), np.int64) if kept_count > 0 else init
-    ranked = np.zeros((1, room), np.int64)
+    marks = np.zeros((3, room), np.int64)
     spare = np.zeros(room + rank_count, np.int64)
     order = np.zeros((sel_len.shape[0], room), np.int64)
     row = np.zeros(ops.shape[0], np.int64)
@@ -343,7 +355,7 @@ def joint_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_
     for _ in range(start, min(start + block_size, trials)):
         negative = roll_check(state, init, out, slot_row, kind, sides, face_att, explodes, into,
                               limit, extra, rerolls, kept_start, kept_count, kept_take,
-                              kept_lowest, rank_from, rank_to, rank_count, ranked, spare, True)
+                              kept_lowest, rank_from, rank_to, rank_count, marks, spare, True)
         read_statistics(out, negative, sel_slots, sel_len, sel_sort, order, spare, rank_from, rank_to, rank_count,
                         ops, row)
         used += tally(row, keys, hits, b, mask)
@@ -363,7 +375,7 @@ def plain_joint_block(seed, block, b, block_size, trials, slot_row, kind, sides,
     mask = keys.shape[1] - 1
     state = seed_state(seed, block)
     init = np.zeros((room, face_att.shape[2]), np.int64)
-    ranked = np.zeros((1, room), np.int64)
+    marks = np.zeros((3, room), np.int64)
     spare = np.zeros(room + rank_count, np.int64)
     order = np.zeros((sel_len.shape[0], room), np.int64)
     row = np.zeros(ops.shape[0], np.int64)
@@ -372,7 +384,7 @@ def plain_joint_block(seed, block, b, block_size, trials, slot_row, kind, sides,
     for _ in range(start, min(start + block_size, trials)):
         negative = roll_check(state, init, init, slot_row, kind, sides, face_att, explodes, into,
                               limit, extra, rerolls, kept_start, kept_count, kept_take,
-                              kept_lowest, rank_from, rank_to, rank_count, ranked, spare, False)
+                              kept_lowest, rank_from, rank_to, rank_count, marks, spare, False)
         read_statistics(init, negative, sel_slots, sel_len, sel_sort, order, spare, rank_from, rank_to, rank_count,
                         ops, row)
         used += tally(row, keys, hits, b, mask)
@@ -390,7 +402,7 @@ def dice_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_a
     room = max(slot_row.shape[0], 1)
     state = seed_state(seed, block)
     init = np.zeros((room, face_att.shape[2]), np.int64)
-    ranked = np.zeros((1, room), np.int64)
+    marks = np.zeros((3, room), np.int64)
     spare = np.zeros(room + rank_count, np.int64)
     start = block * block_size
     for t in range(start, min(start + block_size, trials)):
@@ -400,7 +412,7 @@ def dice_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_a
             init = out
         negative[i] = roll_check(state, init, out, slot_row, kind, sides, face_att, explodes,
                                  into, limit, extra, rerolls, kept_start, kept_count, kept_take,
-                                 kept_lowest, rank_from, rank_to, rank_count, ranked, spare, True)
+                                 kept_lowest, rank_from, rank_to, rank_count, marks, spare, True)
 
 
 @thread_kernel

@@ -100,9 +100,16 @@ def walk_groups(attrs, chances, group_rows, counts, roles, ops, reg_lo, reg_size
             for j in range(n_regs):
                 if roles[g, j, 0] != roles[h, j, 0] or roles[g, j, 1] != roles[h, j, 1]:
                     same = False
-            for o in range(max(tops[g], tops[h]), n_out):
-                if abs(given[g, o] - given[h, o]) > SAME_CHANCE * abs(given[h, o]):
-                    same = False
+            # Agreeing with the class's first member is not enough: a member that joins late
+            # (a one-faced die) agrees with every group on its few outcomes. Every member.
+            for k in range(g):
+                if not same:
+                    break
+                if leader_of[k] != m:
+                    continue
+                for o in range(max(tops[g], tops[k]), n_out):
+                    if abs(given[g, o] - given[k, o]) > SAME_CHANCE * abs(given[k, o]):
+                        same = False
             if same:
                 leader_of[g] = m
                 break

@@ -2,7 +2,7 @@
 
 A system file declares die types (a value per face), parameters whose points have effects
 from a fixed vocabulary, and how a total reads (tiers, labels, a target). This module
-compiles resolved parameters into a :class:`~workbench.rules.pool.PoolSpec`; it reads data
+compiles resolved parameters into a :class:`~workbench.rules.roll.RollSpec`; it reads data
 and never executes any. ``data/README.md`` documents every key with an example.
 
 Order in which a die's faces are built for one check (documented in data/README.md):
@@ -21,12 +21,12 @@ from typing import Any, Mapping
 from ...errors import DataFileError, ParameterError, WorkbenchError
 from ...limits import MAX_DIGITS, MAX_TOTAL
 from ..params import RESERVED, Param
-from ..pool import DieType, PoolSpec
-from ..roll import RollSpec
+from ..dice import Die, Percentile
+from ..roll import ALL_NEGATIVE, AllNegative, KeptDice, RerollFaces, RollAgain, RollSpec
 from ..schema import PoolFile, _names, suggest
 from .base import MAX_DICE, Mechanic
 from .pool_reading import PASSING, PoolReading, _big, _total_range, dice_parameters, _no_key
-from .statistics import Statistics, check_roll_effect, effect_points, roll_of
+from .statistics import Statistics, check_roll_effect, effect_points
 from .tier_coverage import check_coverage
 
 MAX_SHARED_REROLL_DICE = 100
@@ -83,9 +83,10 @@ class PoolMechanic(PoolReading, Mechanic):
                          for name, plan in self._plan.items()
                          if any(e[0] in PASSING for e in plan)
                          or any(e[0] in PASSING for sub in self._on[name].values() for e in sub[1])]
-        self._pools: dict[tuple, PoolSpec] = {}
-        self._distinct: dict[tuple, PoolSpec] = {}
-        self._dice_made: dict[tuple, DieType] = {}
+        self._pools: dict[tuple, RollSpec] = {}
+        self._distinct: dict[tuple, RollSpec] = {}
+        self._dice_made: dict[tuple, Die] = {}
+        self.reads_all_negative = any(tier.all_negative is not None for tier in model.tiers)
         # Tables and charts list tiers worst to best: ``tier_order`` when the file gives it
         # (the order tiers are tried in is another matter: the first that fits names a roll).
         self._tier_names = tuple(model.tier_order or dict.fromkeys(t.name for t in model.tiers))
@@ -198,9 +199,9 @@ class PoolMechanic(PoolReading, Mechanic):
                 if effect.dice is not None:
                     need_dice(f"{where}.dice", _names(effect.dice))
                 for die in _names(effect.dice) if effect.dice is not None else dice:
-                    if dice[die].percentile and verb in ("explode", "cancel") and effect.dice is None:
+                    if dice[die].percentile and verb in ("explode", "cancel", "reroll") and effect.dice is None:
                         continue
-                    for face in effect.argument if verb in ("explode", "cancel") else ():
+                    for face in effect.argument if verb in ("explode", "cancel", "reroll") else ():
                         if not 1 <= face <= dice[die].face_count:
                             self._fail(f"{where}.{verb}", f"face {face}, but {die} has faces 1 to {dice[die].face_count}")
                 if verb in ("target", "obstacle") and spec.kind != "int":
@@ -325,7 +326,7 @@ class PoolMechanic(PoolReading, Mechanic):
         cancel = {d: set() for d in dice}
         explode = {d: set(dice[d].explode) for d in dice}
         adds, removals = {d: dice[d].count for d in dice}, []
-        out = {"rerolls": 0, "modifier": 0, "target": None, "target_add": 0,
+        out = {"rerolls": 0, "modifier": 0, "target": None, "target_add": 0, "again": {}, "again_if": [],
                "floor": self.model.floor, "ties": self.model.versus.ties if self.model.versus else None,
                "keep": [], "sources": {"rerolls": [], "modifier": [], "target": [], "explode": {}},
                "tens": dict.fromkeys(dice, 0)}
@@ -388,6 +389,10 @@ class PoolMechanic(PoolReading, Mechanic):
                 out["ties"] = arg
             elif verb == "tens_dice":
                 out["tens"][arg] += n
+            elif verb == "reroll" and n:
+                for die in targets:
+                    out["again"].setdefault(die, set()).update(arg)
+                out["again_if"].append((name, entry, effect.if_roll))
         counts = dict(adds)
         for die, n, keep_at_least in removals:
             counts[die] = max(counts[die] - n, min(counts[die], keep_at_least))
@@ -401,7 +406,7 @@ class PoolMechanic(PoolReading, Mechanic):
             values[face - 1] = -1
         return tuple(values), tuple(f in c["explode"][name] for f in range(1, len(values) + 1))
 
-    def _die(self, name: str, c: dict, made: dict, p: Mapping[str, Any]) -> DieType:
+    def _die(self, name: str, c: dict, made: dict, p: Mapping[str, Any]) -> Die:
         if name not in made:
             spec = self.model.dice[name]
             values, flags = self._faces_of(name, c)
@@ -416,19 +421,27 @@ class PoolMechanic(PoolReading, Mechanic):
                                  "so a roll never ends)")
                 raise WorkbenchError(f"{self.system_id}: with these parameters every face of {name} "
                                      "explodes, so a roll never ends")
+            counts = self.statistics.die_counts(name, values, p) if self.statistics is not None else {}
             # One object per distinct die (most settings of a sweep roll the same few dice):
-            # built and checked once, and pools holding it compare by identity.
-            key = (name, tuple(values), flags, spec.explode_limit, into)
+            # built and checked once, and rolls holding it compare by identity.
+            key = (name, tuple(values), flags, spec.explode_limit, into,
+                   tuple((count, tuple(scores)) for count, scores in counts.items()))
             die = self._dice_made.get(key)
             if die is None:
                 if len(self._dice_made) > 4096:
                     self._dice_made.clear()
-                die = self._dice_made[key] = DieType(name, key[1], flags, limit=spec.explode_limit,
-                                                     into=into)
+                try:
+                    die = Die(name, key[1], flags, limit=spec.explode_limit, into=into, counts=key[5])
+                except WorkbenchError as exc:
+                    raise WorkbenchError(f"{self.system_id} ({self.source}): with these parameters, "
+                                         f"{exc}") from None
+                self._dice_made[key] = die
             made[name] = die
         return made[name]
 
-    def pool(self, p: Mapping[str, Any]) -> PoolSpec:
+    def pool(self, p: Mapping[str, Any]) -> RollSpec:
+        """What one check with resolved parameters ``p`` rolls and reads (the engine decides
+        how to compute it: a sum of dice takes its fast paths)."""
         key = self._pool_key(p)
         found = self._pools.get(key)
         if found is None:
@@ -437,41 +450,55 @@ class PoolMechanic(PoolReading, Mechanic):
             found = self._pools[key] = self._pool_new(p)
         return found
 
-    def _pool_new(self, p: Mapping[str, Any]) -> "PoolSpec | RollSpec":
-        c = self._compile(p)
-        if self.statistics is not None:
-            return roll_of(self, c, p)
-        made: dict[str, DieType] = {}
-        groups = [(self._die(name, c, made, p), c["counts"][name]) for name in self.model.dice]
-        keep, kept = "sum", None
+    def _kept(self, c: dict, counts: dict, p: Mapping[str, Any]) -> KeptDice | None:
+        """``keep_highest`` / ``keep_lowest`` points: that many extra dice of the type are
+        rolled (added to ``counts``) and as many as the pool had are kept."""
         keeping = [(+n if verb == "keep_highest" else -n, arg, name, entry)
                    for verb, arg, n, name, entry in c["keep"] if n]
-        if keeping:
-            extra = sum(signed for signed, *_ in keeping)
-            up = [k for k in keeping if k[0] > 0]
-            down = [k for k in keeping if k[0] < 0]
-            if up and down:
-                self._refuse(down[0][2], p, down[0][3], f"no points while {up[0][2]!r} keeps the best "
-                             f"dice ({up[0][3]}): keeping the best and the worst at once has no "
-                             "single meaning; net them with [[cancel_out]]")
-            die, name, entry = keeping[0][1], keeping[0][2], keeping[0][3]
-            other = [k for k in keeping if k[1] != die]
-            if other:
-                self._refuse(other[0][2], p, other[0][3], f"keeping the same die type as {name!r} "
-                             f"({die}); one pool keeps one die type's best or worst")
-            mixed = [d.name for d, n in groups if n and d.name != die]
-            if mixed:
-                self._refuse(name, p, entry, f"keeping the best or worst works on a pool of {die} "
-                             f"dice only; these parameters also roll {', '.join(mixed)}")
-            keep, kept = ("highest" if extra > 0 else "lowest"), c["counts"][die]
-            groups = [(d, n + abs(extra)) if d.name == die else (d, n) for d, n in groups]
-        rolled = sum(n for _, n in groups)
+        if not keeping:
+            return None
+        extra = sum(signed for signed, *_ in keeping)
+        up = [k for k in keeping if k[0] > 0]
+        down = [k for k in keeping if k[0] < 0]
+        if up and down:
+            self._refuse(down[0][2], p, down[0][3], f"no points while {up[0][2]!r} keeps the best "
+                         f"dice ({up[0][3]}): keeping the best and the worst at once has no "
+                         "single meaning; net them with [[cancel_out]]")
+        die, name = keeping[0][1], keeping[0][2]
+        other = [k for k in keeping if k[1] != die]
+        if other:
+            self._refuse(other[0][2], p, other[0][3], f"keeping the same die type as {name!r} "
+                         f"({die}); one roll keeps one die type's best or worst")
+        take = counts[die]
+        counts[die] += abs(extra)
+        return KeptDice(die, take, "highest" if extra > 0 else "lowest")
+
+    def _reroll_faces(self, c: dict, p: Mapping[str, Any]) -> RerollFaces | None:
+        """``reroll`` effects: the faces of each die type rolled once more, and when."""
+        if not c["again"]:
+            return None
+        conditions = {text for _, _, text in c["again_if"]}
+        if len(conditions) > 1:
+            (first, where, _), (other, entry, _) = c["again_if"][0], next(
+                e for e in c["again_if"][1:] if e[2] != c["again_if"][0][2])
+            self._refuse(other, p, entry, f"no points while {first!r} rerolls faces under another "
+                         f"condition ({where}): one roll is rerolled once, under one condition")
+        text = conditions.pop()
+        condition = self.statistics.roll_condition(text) if text is not None else None
+        faces = tuple((die, tuple(sorted(found))) for die, found in c["again"].items() if found)
+        return RerollFaces(faces, condition)
+
+    def _pool_new(self, p: Mapping[str, Any]) -> RollSpec:
+        c = self._compile(p)
+        counts = dict(c["counts"])
+        kept = self._kept(c, counts, p)
+        rolled = sum(counts.values())
         if rolled > MAX_DICE:
             name = self.model.pool_parameter if self.model.pool_parameter in p else next(
                 (n for n, kind in self._kinds.items() if kind == "int" and p[n]), "dice")
             raise ParameterError(self.system_id, name, p.get(name, rolled),
                                  f"a pool of at most {MAX_DICE} dice (these parameters roll {rolled})")
-        if c["rerolls"] and sum(1 for _, n in groups if n) > 1 and rolled > MAX_SHARED_REROLL_DICE:
+        if c["rerolls"] and sum(1 for n in counts.values() if n) > 1 and rolled > MAX_SHARED_REROLL_DICE:
             name, entry = c["sources"]["rerolls"][0]
             self._refuse(name, p, entry, f"rerolls shared by several die types on at most "
                          f"{MAX_SHARED_REROLL_DICE} dice (these parameters roll {rolled}; use one "
@@ -480,16 +507,32 @@ class PoolMechanic(PoolReading, Mechanic):
             name, entry = c["sources"]["modifier"][-1]
             self._refuse(name, p, entry, f"values that keep what is added to the total within "
                          f"{_total_range()} (these add {_big(c['modifier'])})")
-        # One object per distinct pool: settings that roll the same dice (a die penalty and a
-        # smaller pool) share it, built and checked once, and the exact engine's memo finds
-        # it without comparing pools.
-        key = (tuple(groups), c["rerolls"], c["modifier"], c["floor"], keep, kept)
+        made: dict[str, Die] = {}
+        groups = tuple((Percentile(name, extra=c["tens"][name]) if spec.percentile
+                        else self._die(name, c, made, p), counts[name])
+                       for name, spec in self.model.dice.items())
+        again = self._reroll_faces(c, p)
+        stats, total, values = (), None, ()
+        if self.statistics is not None:
+            in_roll = dict(counts, **({kept.dice: kept.take} if kept is not None else {}))
+            stats, total, values = self.statistics.describe(self.system_id, p, in_roll)
+        if self.reads_all_negative:
+            stats = (*stats, AllNegative(ALL_NEGATIVE))
+        ceiling = self.model.ceiling
+        # One object per distinct roll: settings that roll the same dice (a die penalty and a
+        # smaller pool) share it, built and checked once, and the engine's memo finds it
+        # without comparing rolls.
+        roll_again = RollAgain(self.statistics.again_if, self.model.again_limit) \
+            if self.statistics is not None and self.statistics.again_if is not None else None
+        key = (groups, stats, total, c["modifier"], c["floor"], ceiling,
+               tuple(sorted(values.items())) if values else (), c["rerolls"], kept, again, roll_again)
         found = self._distinct.get(key)
         if found is not None:
             return found
         try:
-            spec = PoolSpec(key[0], rerolls=c["rerolls"], modifier=c["modifier"],
-                            floor=c["floor"], keep=keep, kept=kept)
+            spec = RollSpec(groups, stats=stats, total=total, modifier=c["modifier"], floor=c["floor"],
+                            ceiling=ceiling, values=values, rerolls=c["rerolls"], kept=kept,
+                            reroll_faces=again, again=roll_again)
         except WorkbenchError as exc:  # a combination the vocabulary cannot roll
             blamed = c["sources"]["rerolls"] if c["rerolls"] else []
             if blamed:
@@ -499,4 +542,3 @@ class PoolMechanic(PoolReading, Mechanic):
             self._distinct.clear()
         self._distinct[key] = spec
         return spec
-

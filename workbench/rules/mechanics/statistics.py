@@ -26,8 +26,7 @@ from typing import Any, Mapping
 from ...errors import DataFileError, ParameterError, WorkbenchError
 from ...limits import MAX_DICE
 from ..expressions import KEYWORDS, Expression, ExpressionError, evaluate_numbers, parse
-from ..roll import (Beats, Derived, Die, Keep, LargestSet, Pairs, Percentile, Pick, RollSpec,
-                    Sets, Sum, before_total)
+from ..roll import (ALL_NEGATIVE, Beats, Derived, Keep, LargestSet, Pairs, Pick, Sets, Sum, before_total)
 from ...validation import suggest
 from ..schema import PoolFile, _names
 
@@ -41,6 +40,8 @@ class Statistics:
         # are all whole numbers (e.g. a divisor 1, 2 or 5).
         self.readable = [name for name, spec in model.params.items() if _numeric(spec)]
         self.choices = [name for name, spec in model.params.items() if not _numeric(spec)]
+        # Choices that are words: read only compared with one of them (mode == "middle").
+        self.texts = word_choices(model)
         self.counts = list(dict.fromkeys(c for die in model.dice.values() for c in die.counts))
         self.base = [n for n, s in model.stats.items() if s.kind != "expression"]
         self.derived = [n for n, s in model.stats.items() if s.kind == "expression"]
@@ -60,11 +61,13 @@ class Statistics:
             tier.condition: self._expression(f"tiers[{i}].condition", tier.condition, everything, "bool",
                                              conditions)
             for i, tier in enumerate(model.tiers) if tier.condition}
-        for i, tier in enumerate(model.tiers):
-            if tier.all_negative is not None:
-                raise DataFileError(source, f"tiers[{i}].all_negative", "does not combine with counts, "
-                                    "statistics or conditions; say it with a count and a condition, e.g. "
-                                    "condition = \"negatives == dice\"")
+        # Conditions of rerolls by face (a push): over the first roll, before it passes.
+        rolled = ["total", *self.counts, *self.base, *self.derived, *self.readable]
+        self.roll_conditions = {
+            effect.if_roll: self._expression(f"{where}.if_roll", effect.if_roll, rolled, "bool", conditions)
+            for where, effect in _effects(model) if effect.if_roll}
+        self.again_if = self._expression("again_if", model.again_if, rolled, "bool", conditions) \
+            if model.again_if else None
         self.reads = self._parameters_read()
 
     # -- checking -----------------------------------------------------------------------------
@@ -74,13 +77,11 @@ class Statistics:
     def _expression(self, where, text, known, want="whole", conditions=()) -> Expression:
         key = (text, tuple(known), want, tuple(conditions))
         if key not in self._parsed:
-            choice = next((n for n in self.choices if n in _words(text)), None)
             try:
-                self._parsed[key] = parse(text, known=known, want=want, conditions=conditions)
+                self._parsed[key] = parse(text, known=[*known, *self.texts], want=want,
+                                          conditions=conditions, texts=self.texts)
             except ExpressionError as exc:
-                hint = (f" ({choice!r} is a choice parameter: an expression reads numbers; use "
-                        "'when' for choices)") if choice else ""
-                self._fail(where, exc.problem + hint)
+                self._fail(where, exc.problem)
         return self._parsed[key]
 
     def _check_names(self) -> None:
@@ -95,10 +96,8 @@ class Statistics:
                  **{keyword: word for keyword in KEYWORDS}}
         for name in self.model.params:
             taken.setdefault(name, "a parameter")
-        if self.model.total is None and any(   # the dice these keep are the statistic `kept`
-                e.verb in ("keep_highest", "keep_lowest") for spec in self.model.params.values()
-                for e in [*spec.effect, *(e for sub in spec.on.values() for e in sub.effect)]):
-            taken["kept"] = "the dice keep_highest / keep_lowest keep (the total)"
+        if any(tier.all_negative is not None for tier in self.model.tiers):
+            taken[ALL_NEGATIVE] = "the statistic all_negative tiers read"
         for die_name, die in self.model.dice.items():
             for count in die.counts:
                 self._readable_name(f"dice.{die_name}.counts.{count}", count)
@@ -165,8 +164,9 @@ class Statistics:
                 text = stat.sum if stat.kind == "sum" else stat.score
                 if text not in scores:
                     self._expression(f"{where}.{'sum' if stat.kind == 'sum' else 'score'}", text, scores)
-            if stat.kind in ("keep", "drop") and isinstance(stat.count, str):
-                self._expression(f"{where}.count", stat.count, self.readable)
+            for modifier in ("count", "skip", "position"):
+                if modifier in stat.model_fields_set and isinstance(getattr(stat, modifier), str):
+                    self._expression(f"{where}.{modifier}", getattr(stat, modifier), self.readable)
             if stat.kind in ("beats", "pairs") and set(_names(stat.dice)) & set(_names(getattr(stat, stat.kind))):
                 self._fail(f"{where}.dice", "the two sides must be different die types")
         done = ["total", *self.counts, *self.base]
@@ -191,10 +191,17 @@ class Statistics:
     def _parameters_read(self) -> set[str]:
         """Parameters the dice or the statistics depend on (conditions only say what passes)."""
         texts = [s for d in self.model.dice.values() for s in d.counts.values() if isinstance(s, str)]
-        texts += [s.count for s in self.model.stats.values() if isinstance(s.count, str)]
+        texts += [getattr(s, modifier) for s in self.model.stats.values()
+                  for modifier in ("count", "skip", "position") if isinstance(getattr(s, modifier), str)]
         texts += [s.expression for s in self.model.stats.values() if s.expression]
         texts += [self.model.total] if self.model.total else []
+        texts += [self.model.again_if] if self.model.again_if else []
+        texts += [effect.if_roll for _, effect in _effects(self.model) if effect.if_roll]
         return {name for text in texts for name in _words(text) if name in self.model.params}
+
+    def roll_condition(self, text: str) -> Expression:
+        """A reroll's ``if_roll``, parsed and checked when the file was loaded."""
+        return self.roll_conditions[text]
 
     # -- building a roll ------------------------------------------------------------------
     def values(self, p: Mapping[str, Any], names) -> dict[str, int]:
@@ -204,52 +211,31 @@ class Statistics:
             if name in self.readable:
                 value = p[name]
                 out[name] = None if value is None else int(value)
+        for name, choices in self.texts.items():   # read as the choice's position
+            if name in p:
+                out[name] = None if p[name] is None else list(choices).index(p[name])
         return out
 
-    def roll(self, system_id: str, groups, c: Mapping[str, Any], p: Mapping[str, Any]) -> RollSpec:
-        """The :class:`RollSpec` of one check: ``groups`` are (name, values, explodes, limit,
-        into, count) of the compiled dice, ``c`` the compiled effects."""
-        made: dict[str, Die] = {}
+    def describe(self, system_id: str, p: Mapping[str, Any], rolled: Mapping[str, int]):
+        """``(stats, total, values)`` of one check: the file's statistics (``rolled``: dice
+        of each type in the roll, after any are set aside by keeping), its total expression
+        and the parameters they read."""
         values = self.values(p, self.readable)
-
-        def die(name):
-            if name not in made:
-                info = groups[name]
-                spec = self.model.dice[name]
-                into = die(info["into"]) if info["into"] is not None else None
-                made[name] = Die(name, info["values"], counts=self._counts(name, info["values"], values),
-                                 explodes=info["explodes"], limit=info["limit"], into=into)
-            return made[name]
-
-        rolled = []
-        for name, spec in self.model.dice.items():
-            count = groups[name]["count"]
-            if spec.percentile:
-                rolled.append((Percentile(name, extra=c["tens"].get(name, 0)), count))
-            else:
-                rolled.append((die(name), count))
-        stats = [self._statistic(name, self.model.stats[name], p, groups) for name in self.base]
+        stats = [self._statistic(name, self.model.stats[name], p, rolled) for name in self.base]
         stats += [Derived(name, self._expression(f"stats.{name}.expression", self.model.stats[name].expression,
                                                  ["total", *self.counts, *self.base, *self.derived[:i],
                                                   *self.readable]))
                   for i, name in enumerate(self.derived)]
-        total = self.total
-        keep = c.get("legacy_keep")
-        if keep is not None and total is None:   # keep_highest / keep_lowest effects: the kept dice
-            stats.insert(0, Keep("kept", take=keep[2], order=keep[0], dice=keep[1]))
-            total = parse("kept")
         read = {name: v for name, v in values.items() if name in self.reads}
         missing = [name for name, v in read.items() if v is None]
         if missing:
             raise ParameterError(system_id, missing[0], None, "a value: this system's statistics read it")
-        try:
-            return RollSpec(tuple(rolled), stats=tuple(stats), total=total, modifier=c["modifier"],
-                            floor=c["floor"], ceiling=self.model.ceiling, values=read)
-        except WorkbenchError as exc:
-            raise WorkbenchError(f"{system_id}: {exc}") from None
+        return tuple(stats), self.total, read
 
-    def _counts(self, name: str, faces, values) -> dict[str, list[int]]:
+    def die_counts(self, name: str, faces, p: Mapping[str, Any]) -> dict[str, list[int]]:
+        """What each face of die type ``name`` counts, its values being ``faces``."""
         spec = self.model.dice[name]
+        values = self.values(p, self.readable)
         out = {}
         for count, scores in spec.counts.items():
             if isinstance(scores, list):
@@ -260,22 +246,31 @@ class Statistics:
                           for face, value in enumerate(faces, start=1)]
         return out
 
+    def _number(self, name: str, modifier: str, given, p: Mapping[str, Any]) -> int:
+        """A statistic's ``count``, ``skip`` or ``position``: a whole number, or an expression
+        over the parameters worked out for this check (below the least allowed: the least)."""
+        if isinstance(given, int):
+            return given
+        expression = self._expression(f"stats.{name}.{modifier}", given, self.readable)
+        return _scalar(expression, self.values(p, self.readable))
+
     def _statistic(self, name: str, stat, p: Mapping[str, Any], groups):
         dice = tuple(_names(stat.dice)) if stat.dice is not None else ()
         if stat.kind == "sum":
             return Sum(name, score=stat.sum, dice=dice)
         if stat.kind in ("keep", "drop"):
-            take = stat.count if isinstance(stat.count, int) else _scalar(
-                self._expression(f"stats.{name}.count", stat.count, self.readable), self.values(p, self.readable))
+            take = self._number(name, "count", stat.count, p)
             if stat.kind == "keep":
-                return Keep(name, take=max(int(take), 0), order=stat.keep, skip=stat.skip, dice=dice,
+                skip = self._number(name, "skip", stat.skip, p)
+                return Keep(name, take=max(int(take), 0), order=stat.keep, skip=max(skip, 0), dice=dice,
                             score=stat.score)
             # Dropping the k lowest keeps the n - k highest (n: the dice the statistic reads).
-            rolled = sum(groups[d]["count"] for d in (dice or groups))
+            rolled = sum(groups[d] for d in (dice or groups))
             return Keep(name, take=max(rolled - int(take), 0), order="lowest" if stat.drop == "highest"
                         else "highest", dice=dice, score=stat.score)
         if stat.kind == "pick":
-            return Pick(name, order=stat.pick, position=stat.position - 1, dice=dice)
+            position = self._number(name, "position", stat.position, p)
+            return Pick(name, order=stat.pick, position=max(position - 1, 0), dice=dice)
         if stat.kind == "beats":
             return Beats(name, dice, tuple(_names(stat.beats)))
         if stat.kind == "pairs":
@@ -294,8 +289,9 @@ def check_roll_effect(mechanic, where: str, effect) -> None:
     dice, verb = mechanic.model.dice, effect.verb
     if isinstance(effect.points, str):
         readable = [n for n, spec in mechanic.model.params.items() if _numeric(spec)]
+        texts = word_choices(mechanic.model)
         try:
-            parse(effect.points, known=readable, want="whole")
+            parse(effect.points, known=[*readable, *texts], want="whole", texts=texts)
         except ExpressionError as exc:
             raise DataFileError(mechanic.source, f"{where}.points", exc.problem) from None
     if verb == "tens_dice" and effect.argument in dice and not dice[effect.argument].percentile:
@@ -314,49 +310,34 @@ def effect_points(mechanic, name: str, points, p) -> int:
     """An effect's ``points``: a whole number, or an expression over the parameters."""
     if isinstance(points, int):
         return points
-    if points not in _POINTS:
-        _POINTS[points] = parse(points)
+    texts = word_choices(mechanic.model)
+    key = (points, tuple(texts.items()))
+    if key not in _POINTS:
+        _POINTS[key] = parse(points, texts=texts)
     values = {k: (None if v is None else int(v)) for k, v in p.items()
               if isinstance(v, (bool, int)) or v is None}
+    values.update({k: (None if p.get(k) is None else list(choices).index(p[k]))
+                   for k, choices in texts.items() if k in p})
     try:
-        return int(evaluate_numbers(_POINTS[points], values))
+        return int(evaluate_numbers(_POINTS[key], values))
     except WorkbenchError as exc:
         raise ParameterError(mechanic.system_id, name, p[name], f"a value for which {exc}") from None
 
 
-def roll_of(mechanic, c: dict, p: Mapping[str, Any]) -> RollSpec:
-    """The check as a :class:`RollSpec` (the file has counts, statistics or conditions)."""
-    if c["rerolls"]:
-        raise ParameterError(mechanic.system_id, "rerolls", c["rerolls"],
-                             "0: rerolling misses does not combine with counts, statistics or "
-                             "conditions (misses are a sum's idea)")
-    counts = dict(c["counts"])
-    keep = [(verb, arg, n) for verb, arg, n, *_ in c["keep"] if n]
-    extra = sum(n if verb == "keep_highest" else -n for verb, arg, n in keep)
-    if keep and extra:
-        die = keep[0][1]
-        if len({arg for _, arg, _ in keep}) > 1:
-            raise ParameterError(mechanic.system_id, keep[0][0], extra,
-                                 "keeping the best or worst of one die type at a time")
-        c = dict(c, legacy_keep=("highest" if extra > 0 else "lowest", die, counts[die]))
-        counts[die] += abs(extra)
-    if sum(counts.values()) > MAX_DICE:
-        rolled = sum(counts.values())
-        raise ParameterError(mechanic.system_id, mechanic.model.pool_parameter or "dice", rolled,
-                             f"a pool of at most {MAX_DICE} dice (these parameters roll {rolled})")
-    groups = {}
-    for name, spec in mechanic.model.dice.items():
-        if spec.percentile:
-            groups[name] = {"count": counts[name]}
-            continue
-        values, flags = mechanic._faces_of(name, c)
-        into = spec.explode_into if spec.explode_into not in (None, name) and any(flags) else None
-        if all(flags) and not spec.explode_limit and into is None:
-            raise WorkbenchError(f"{mechanic.system_id}: with these parameters every face of {name} "
-                                 "explodes, so a roll never ends")
-        groups[name] = {"values": values, "explodes": flags, "limit": spec.explode_limit,
-                        "into": into, "count": counts[name]}
-    return mechanic.statistics.roll(mechanic.system_id, groups, c, p)
+def _effects(model):
+    """``(entry, effect)`` for every effect of the file, choices' effects included."""
+    for name, spec in model.params.items():
+        for i, effect in enumerate(spec.effect):
+            yield f"params.{name}.effect[{i}]", effect
+        for choice, sub in spec.on.items():
+            for i, effect in enumerate(sub.effect):
+                yield f"params.{name}.on.{choice}.effect[{i}]", effect
+
+
+def word_choices(model) -> dict[str, tuple]:
+    """The parameters whose choices are words, with their choices (expressions read such a
+    parameter only compared with one of them: ``mode == "middle"``)."""
+    return {name: tuple(spec.choices) for name, spec in model.params.items() if not _numeric(spec)}
 
 
 def _numeric(spec) -> bool:

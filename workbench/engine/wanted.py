@@ -1,0 +1,82 @@
+"""Compute what is asked: a roll cut down to the statistics a reading needs.
+
+A check's P(pass), tiers and outcome distribution often read the total alone (or the total
+and one condition), while the file describes more statistics (Cortex's hitches beside the two
+dice kept). Every statistic is computed jointly, so each one more multiplies the work; here a
+:class:`~workbench.rules.roll.RollSpec` is cut down to the statistics and counts that the
+wanted names read, directly or through the total, a derived statistic or a condition the
+roll itself reads (a reroll's, rolling again). What stays is computed exactly as in the full
+roll: a count that may decide how dice rank for a statistic kept (a ``Keep`` adding a count,
+dice kept by rank) keeps every count.
+
+Example:
+    >>> from workbench.rules.dice import Die
+    >>> from workbench.rules.roll import Keep, RollSpec
+    >>> d6 = Die.numbered("d6", 6, counts={"ones": [1, 0, 0, 0, 0, 0]})
+    >>> spec = RollSpec(((d6, 3),), stats=(Keep("best", take=2),), total="best")
+    >>> cut_down(spec, frozenset({"total"})).statistic_names
+    ('total', 'best')
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..rules.dice import Die
+from ..rules.expressions import parse
+from ..rules.roll import Derived, Keep, RollSpec, Sum
+
+
+def cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
+    """``spec`` with only the statistics and counts ``wanted`` (names) need; ``spec`` itself
+    when nothing can be left out."""
+    return _cut_down(spec, frozenset(wanted))
+
+
+@lru_cache(maxsize=4096)
+def _cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
+    by_name = {stat.name: stat for stat in spec.stats}
+    needed = set(wanted) | {"total"}
+    if spec.total is not None:
+        needed |= set(spec.total.names)
+    for condition in (spec.reroll_faces.condition if spec.reroll_faces else None,
+                      spec.again.condition if spec.again else None):
+        if condition is not None:
+            needed |= set(condition.names)
+    todo = [name for name in needed if name in by_name]
+    while todo:   # derived statistics read others
+        stat = by_name[todo.pop()]
+        if isinstance(stat, Derived):
+            for name in stat.expression.names:
+                if name not in needed:
+                    needed.add(name)
+                    if name in by_name:
+                        todo.append(name)
+    stats = tuple(stat for stat in spec.stats if stat.name in needed)
+    counts = {name for name in spec.count_names if name in needed}
+    for stat in stats:
+        if isinstance(stat, (Sum, Keep)) and stat.score != "value":
+            score = stat.score
+            counts |= {score} if score in spec.count_names else set(parse(score).names) & set(spec.count_names)
+    ranked_by_counts = spec.kept is not None or any(
+        isinstance(stat, Keep) and stat.score != "value" for stat in stats)
+    if ranked_by_counts and counts:
+        counts = set(spec.count_names)   # ties in rank go by every count, in order
+    if len(stats) == len(spec.stats) and counts == set(spec.count_names):
+        return spec
+    keep = tuple(name for name in spec.count_names if name in counts)
+    groups = tuple((_die_counting(die, keep), n) if isinstance(die, Die) else (die, n)
+                   for die, n in spec.groups)
+    values = tuple((name, value) for name, value in spec.values)
+    return RollSpec(groups, stats=stats, total=spec.total, modifier=spec.modifier, floor=spec.floor,
+                    ceiling=spec.ceiling, values=values, rerolls=spec.rerolls, kept=spec.kept,
+                    reroll_faces=spec.reroll_faces, again=spec.again)
+
+
+@lru_cache(maxsize=1024)
+def _die_counting(die: Die, counts: tuple[str, ...]) -> Die:
+    """``die`` (and the dice its explosions roll) scoring only ``counts``."""
+    into = _die_counting(die.into, counts) if die.into is not None else None
+    kept = tuple((name, scores) for name, scores in die.counts if name in counts)
+    if kept == die.counts and into is die.into:
+        return die
+    return Die(die.name, die.values, die.explodes, die.limit, into, kept)
