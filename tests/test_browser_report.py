@@ -19,7 +19,10 @@ def test_the_five_system_report_draws_every_figure_without_overlap(tmp_path):
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
-    out = build_report(tmp_path / "report.html")
+    # With wanted odds too, so the solved ladders' figures are drawn as well: at a glance,
+    # curves, ladders, solved ladders and tiers (each system's own ladder is shown as written
+    # without them, and solved only when asked).
+    out = build_report(tmp_path / "report.html", wanted="Easy=0.9,Normal=0.7,Difficult=0.45,Extreme=0.2")
     assert out.stat().st_size <= 2_000_000
     expected = out.read_text(encoding="utf-8").count('<div class="figure">')
     with sync_playwright() as playwright:
@@ -35,7 +38,7 @@ def test_the_five_system_report_draws_every_figure_without_overlap(tmp_path):
             page.wait_for_timeout(1000)
             assert not errors, errors
             figures = page.locator(".figure")
-            assert figures.count() == expected >= 8
+            assert figures.count() == expected >= 5
             for index in range(expected):
                 figure = figures.nth(index)
                 figure.scroll_into_view_if_needed()

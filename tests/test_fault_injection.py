@@ -344,3 +344,40 @@ def test_ctrl_c_while_the_program_loads_is_one_line(tmp_path):
         (tmp_path / "odds.rst").unlink(missing_ok=True)   # each attempt starts without it
         assert leftovers(tmp_path) == [], context
     assert answered > 0   # at least one Ctrl-C reached the workbench (not only Python's start)
+
+
+def test_ctrl_c_never_writes_over_a_partial_file_it_did_not_make(tmp_path):
+    """The user's own grid.partial.csv (or an earlier run's points) stays as it was; a folder
+    under the next name is passed over too: the points go to the first free name, said."""
+    import io
+
+    import pandas as pd
+
+    import workbench as wb
+    from workbench.cli._grid import read_value   # the values as the command line read them
+    mine = b"the user's own notes\n"
+    (tmp_path / "grid.csv").write_bytes(OLD)
+    (tmp_path / "grid.partial.csv").write_bytes(mine)
+    (tmp_path / "grid.partial-2.csv").mkdir()
+    argv = ["sweep", "drama_campaign", "--grid", "players=2-6 refill_rate=0,0.1,0.2,0.3,0.4,0.5",
+            'session=[{"d6": 3}, {"d6": 2, "target": 2}]', "--trials", "1500000", "--seed", "5",
+            "--out", "grid.csv", "--progress"]
+    done = run(argv, tmp_path, interrupt_on=r"\| ?([3-9]|1[0-9]|2[0-5])/30 ")
+    assert done.code == 130, done.err
+    line = one_line(done, "workbench: interrupted", "written to grid.partial-3.csv",
+                    "grid.partial.csv to grid.partial-2.csv were there already, left as they were",
+                    "grid.csv unchanged")
+    assert " of 30 points finished" in line
+    assert (tmp_path / "grid.csv").read_bytes() == OLD
+    assert (tmp_path / "grid.partial.csv").read_bytes() == mine
+    assert (tmp_path / "grid.partial-2.csv").is_dir() and not any((tmp_path / "grid.partial-2.csv").iterdir())
+    rows = pd.read_csv(io.BytesIO((tmp_path / "grid.partial-3.csv").read_bytes()), dtype=str)
+    assert 0 < len(rows) < 30
+    # Each row is that point's own answer: the first and last rerun alone with the sweep's seed.
+    for _, row in rows.iloc[[0, -1]].iterrows():
+        point = {name: [read_value(row[name], name)] for name in ("players", "refill_rate")}
+        alone = wb.sweep("drama_campaign", point, seed=5,
+                         session=[{"d6": 3}, {"d6": 2, "target": 2}], trials=1500000)
+        assert str(alone["seed"].iloc[0]) == row["seed"]
+        assert float(alone["pass_with"].iloc[0]) == pytest.approx(float(row["pass_with"]), abs=1e-14)
+    assert leftovers(tmp_path) == []

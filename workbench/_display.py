@@ -104,7 +104,7 @@ def cut_tails(outcomes, probabilities, resolution: float) -> list[tuple[str, flo
 TABLE_ROWS = 15  # rows an HTML table shows before saying how many more to_frame() has
 TEXT_OUTCOMES = 12  # outcomes the text repr lists
 _PROBABILITY_NAME = re.compile(r"^(p_|pass|probability$|cumulative$|stderr$|without$|with$|"
-                               r"any YES$|P\(|\d+ dic?e$)|share$|^wanted$|^achieved$")
+                               r"any YES$|P\(|\d+ dic?e$)|share$|^(wanted|achieved)( P\(.*\))?$")
 
 
 def _percent_resolution() -> float:

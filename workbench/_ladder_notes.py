@@ -91,11 +91,12 @@ def unreachable_note(goal: float, low: float, high: float, tolerance: float, whe
 
 
 def reaching_pool(sys_: System, knobs: Mapping[str, Any], base: dict, goal: float,
-                  tolerance: float, pool: int, where: Callable[[int], str]) -> str:
+                  tolerance: float, pool: int, where: Callable[[int], str], condition=None) -> str:
     """The nearest pool size (fewer dice first when the goal is below every setting, more when
     above) at which one of the ladder's settings comes within ``tolerance`` of ``goal``:
     ``"target=1, favor+2 would come within 5.0 pp of it at 9 dice (90.1%)"``; or what was searched
-    in vain.
+    in vain. With ``condition`` (parsed), the odds are P(condition), as the ladder was solved
+    for: a note about P(pass) under a ladder of P(condition) named the wrong pool.
 
     The search runs from the typical ``pool`` outwards, up to :data:`REACH_SPAN` dice more
     (within the pool parameter's bounds).
@@ -108,7 +109,7 @@ def reaching_pool(sys_: System, knobs: Mapping[str, Any], base: dict, goal: floa
     for step in range(1, REACH_SPAN + 1):  # nearest pool first, both ways
         order += [n for n in (pool + step, pool - step) if low_bound <= n <= high_bound]
     for size in order:
-        cands = candidates(sys_, knobs, base, (size,), 0)
+        cands = candidates(sys_, knobs, base, (size,), 0, condition)
         best = min(cands, key=lambda c: abs(c.at_typical - goal))
         if abs(best.at_typical - goal) <= tolerance:
             return (f"{best.rung.describe()} would come within {100 * tolerance:.1f} pp of it "

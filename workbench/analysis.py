@@ -67,6 +67,28 @@ def pool_label(system: "str | System", size: int, quality: str | None = None) ->
     return f"{size} die" if size == 1 else f"{size} dice"
 
 
+def shown_probability(condition: str | None) -> str:
+    """What a table's or figure's probabilities are: ``P(pass)``, or P(the condition) when one
+    was asked for (a table of P(ones >= 1) headed "P(pass)" said something else than it showed).
+
+    Example:
+        >>> shown_probability(None), shown_probability("ones >= 1")
+        ('P(pass)', 'P(ones >= 1)')
+    """
+    return "P(pass)" if condition is None else f"P({condition})"
+
+
+def probability_header(label: str, condition: str | None) -> str:
+    """A column of probabilities at one pool: ``4 dice`` for P(pass) (as designers write
+    pools), ``P(ones >= 1) at 4 dice`` for a condition.
+
+    Example:
+        >>> probability_header("4 dice", None), probability_header("B3", "beaten == 2")
+        ('4 dice', 'P(beaten == 2) at B3')
+    """
+    return label if condition is None else f"{shown_probability(condition)} at {label}"
+
+
 #: Pool parameters headed as dice in tables ("3 dice"); any other is headed by its name.
 DICE_NAMES = ("dice", "d6", "d8", None)
 #: Steps for the default columns of a knob with a wide range (a skill of 1-99: 10, 20, ...).

@@ -152,10 +152,11 @@ def check_target(path: "str | os.PathLike", option: str = "out", *,
         problem = (f"{str(given.parent)!r} is a file, not a folder" if folder.exists()
                    else f"folder {str(given.parent)!r} does not exist")
         raise TargetError(option, text, problem, "a file in an existing folder")
-    try:   # the one sure test of a folder (permissions, a read-only disk, a full inode table)
-        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".wb-probe-")
-        os.close(descriptor)
-        os.unlink(probe)
+    try:   # the one sure test of a folder (permissions, a read-only disk, a full inode table);
+        with _signals_held():   # Ctrl-C or a kill between the two steps left the probe behind
+            descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".wb-probe-")
+            os.close(descriptor)
+            os.unlink(probe)
     except OSError as exc:
         raise TargetError(option, text, f"cannot write in folder {str(given.parent) or '.'!r} "
                           f"({_reason(exc)})", "a folder you may write to") from None
@@ -269,6 +270,55 @@ def replacing(path: "str | os.PathLike", option: str = "out", *,
         if not done:
             with contextlib.suppress(OSError):
                 scratch.unlink()
+
+
+class TargetExists(TargetError):
+    """:func:`creating` found something under the name already (it is left as it was)."""
+
+
+@contextlib.contextmanager
+def creating(path: "str | os.PathLike", option: str = "out", *,
+             example: str = "odds.rst") -> Iterator[Path]:
+    """As :func:`replacing`, for a file that must be new: the name is taken first (created
+    empty, only if nothing is there: a file, a folder, a link), so nothing that was there
+    before, nor what another process puts there meanwhile, is ever replaced. On an error or
+    Ctrl-C the name is given up again (no empty file stays behind).
+
+    Raises:
+        TargetExists: something is already under that name (untouched).
+        TargetError: the file cannot be written (see :func:`replacing`).
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> mine = pathlib.Path(tempfile.mkdtemp()) / "points.csv"
+        >>> _ = mine.write_text("the user's own")
+        >>> with creating(mine) as scratch:  # doctest: +ELLIPSIS
+        ...     _ = scratch.write_text("pool,p\\n")
+        Traceback (most recent call last):
+        ...
+        workbench.files.TargetExists: out '...points.csv': exists already (left as it was); allowed: a new name
+        >>> mine.read_text()
+        "the user's own"
+    """
+    if isinstance(path, (str, os.PathLike)) and os.path.lexists(path):
+        raise TargetExists(option, path, "exists already (left as it was)", "a new name")
+    target = check_target(path, option, example=example)
+    try:
+        descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:   # put there since the look above
+        raise TargetExists(option, path, "exists already (left as it was)", "a new name") from None
+    except OSError as exc:
+        raise TargetError(option, path, f"cannot be written ({_reason(exc)})") from None
+    os.close(descriptor)
+    done = False
+    try:
+        with replacing(path, option, example=example) as scratch:   # over our own empty file
+            yield scratch
+        done = True
+    finally:
+        if not done:
+            with contextlib.suppress(OSError):
+                target.unlink()
 
 
 def write_bytes(path: "str | os.PathLike", data: bytes, option: str = "out") -> Path:

@@ -34,7 +34,8 @@ from ._ladder_search import (  # noqa: F401 (public here)
     ordered_choice,
 )
 from .analysis import (  # noqa: F401 (pool_label, default_pool_sizes: public here too)
-    default_pool_sizes, pool_label, pool_size_list, success_curve, typical_pool)
+    default_pool_sizes, pool_label, pool_size_list, probability_header, shown_probability,
+    success_curve, typical_pool)
 from .api import check
 from .errors import ParameterError, WorkbenchError
 from .limits import MAX_DICE
@@ -83,7 +84,7 @@ def ladder_table(system: "str | System", pool_sizes: Iterable[int] | None = None
     long = success_curve(sys_, sizes or [1], rungs, condition=condition, **params)
     if not column_knob(sys_):
         long = long.drop_duplicates("rung")
-        table = long.set_index("rung")[["p_pass"]].rename(columns={"p_pass": "P(pass)"})
+        table = long.set_index("rung")[["p_pass"]].rename(columns={"p_pass": shown_probability(condition)})
         table.columns.name = None
         return table
     table = long.pivot(index="rung", columns="pool", values="p_pass")
@@ -110,6 +111,8 @@ def difficulty_table(system: "str | System", pool_sizes: Iterable[int] | None = 
     """
     import pandas as pd  # lazy: pandas
     sys_ = get_system(system)
+    if condition is not None:
+        sys_.condition(condition)   # one rule, before any work (labels: refused)
     if not sys_.ladder:
         raise WorkbenchError(f"{sys_.id}: has no difficulty ladder ([[ladder]] in its data file), "
                              "so no difficulty table; allowed: a system with a ladder (workbench "
@@ -133,7 +136,7 @@ def difficulty_table(system: "str | System", pool_sizes: Iterable[int] | None = 
     sizes = pool_size_list(default_pool_sizes(sys_) if pool_sizes is None else pool_sizes)
     probs = ladder_table(sys_, sizes, condition=condition, **params)
     quality = sys_.resolve(**params).get("quality")
-    probs.columns = [pool_label(sys_, n, quality) for n in sizes]
+    probs.columns = [probability_header(pool_label(sys_, n, quality), condition) for n in sizes]
     return pd.concat([head, probs.reset_index(drop=True)], axis=1)
 
 
@@ -169,11 +172,11 @@ def parse_wanted(text: str) -> dict[str, float]:
         if not sep or not name or not value:
             raise WorkbenchError(f"--want entry {item!r} is not RUNG=PROBABILITY "
                                  "(e.g. Easy=0.9 or Easy=90%)")
-        try:
-            number = float(value[:-1]) / 100 if value.endswith("%") else float(value)
-        except ValueError:
+        number = validation.number_text(value[:-1] if value.endswith("%") else value)  # ASCII digits
+        if number is None:
             raise WorkbenchError(f"--want {name}={value!r}: not a probability; allowed: a number "
-                                 "from 0 to 1, or a percentage such as 90%") from None
+                                 "from 0 to 1, or a percentage such as 90%")
+        number = number / 100 if value.endswith("%") else float(number)
         twice = next((given for given in wanted if given.lower() == name.lower()), None)
         if twice is not None:   # Easy=90%,Easy=0.5 or Easy=90%,easy=0.5: one rung
             raise WorkbenchError(f"--want rung {twice!r} is given twice" + (
@@ -268,7 +271,8 @@ class LadderSolution(RichResult):
     def pools_table(self) -> pd.DataFrame:
         """Per rung: ``rung, setting, wanted``, P(pass) at each pool of the range (headed as
         designers write pools: ``3 dice``, ``B3``; ``P(pass)`` for a single die),
-        ``reachable`` and ``note`` (what ``workbench ladder`` prints).
+        ``reachable`` and ``note`` (what ``workbench ladder`` prints). Solved for a condition,
+        the headers name it: ``wanted P(beaten == 2)``, ``P(beaten == 2) at 3 dice``.
 
         Example:
             >>> solve_ladder("uwr", "Normal=0.7", pools=[3, 4]).pools_table().columns.tolist()
@@ -276,11 +280,14 @@ class LadderSolution(RichResult):
         """
         import pandas as pd  # lazy: pandas
         quality = self.params.get("quality")
+        wanted = "wanted" if self.condition is None else f"wanted {shown_probability(self.condition)}"
         rows = []
         for rung in self.rungs:
-            row = {"rung": rung.name, "setting": rung.rung.describe(), "wanted": rung.wanted}
+            row = {"rung": rung.name, "setting": rung.rung.describe(), wanted: rung.wanted}
             for size, p in rung.p_pass.items():
-                row["P(pass)" if size is None else pool_label(self.system, size, quality)] = p
+                row[shown_probability(self.condition) if size is None else
+                    probability_header(pool_label(self.source or self.system, size, quality),
+                                       self.condition)] = p
             rows.append({**row, "reachable": rung.reachable, "note": rung.note})
         return pd.DataFrame(rows)
 
@@ -541,7 +548,7 @@ def solve_ladder(system: "str | System", wanted: "Mapping[str, float] | str", po
             note = _notes.moved_note(name, cands[free[rank]], cand, clashes, where_of)
         if not reachable:
             reach = (_notes.reaching_pool(sys_, chosen_knobs, base, goal, tolerance, pool,
-                                          lambda n: where_of([n])) if sized else "")
+                                          lambda n: where_of([n]), parsed) if sized else "")
             note = _notes.unreachable_note(goal, low, high, tolerance, where, reach, note)
         solved[name] = RungSolution(name, goal, Rung(name, cand.rung.set, cand.rung.add),
                                     cand.at_typical, reachable, note,

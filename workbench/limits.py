@@ -103,8 +103,8 @@ class Budget:
     def current(self) -> int:
         """The budget in force: the environment variable when it holds a whole number > 0."""
         text = os.environ.get(self.env, "").strip().replace("_", "")
-        try:
-            value = int(float(text)) if text else 0
+        try:   # ASCII digits, as everywhere ("５e9" is no number here)
+            value = int(float(text)) if text and text.isascii() else 0
         except (ValueError, OverflowError):
             value = 0
         return value if value > 0 else self.default

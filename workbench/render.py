@@ -33,11 +33,12 @@ from ._version import __version__
 from .errors import ParameterError, WorkbenchError
 from .limits import check_image_size
 from .export.tables import NUMBER_STYLES, NumberFormat, format_numbers
-from .analysis import pool_bounds, pools_for, typical_pool
+from .analysis import pool_bounds, pools_for, probability_header, shown_probability, typical_pool
 from .ladders import column_knob, difficulty_table, ladder_table, pool_label, solve_ladder
 from .rules.content import content_key
 from .rules.registry import get_system
 from .rules.system import System
+from . import validation
 from .validation import suggest
 
 if TYPE_CHECKING:  # pandas loads on first use
@@ -154,7 +155,8 @@ class Block:
         return digest.hexdigest()[:20]
 
 
-_RANGE = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
+_RANGE = re.compile(r"^\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*$", re.ASCII)   # ASCII digits only
+_SIZE = re.compile(r"^\s*[0-9]{1,6}\s*$", re.ASCII)
 
 
 def parse_pools(text: str, option: str = "pools") -> tuple[int, ...]:
@@ -169,7 +171,7 @@ def parse_pools(text: str, option: str = "pools") -> tuple[int, ...]:
         match = _RANGE.match(part)
         if match and int(match.group(1)) <= int(match.group(2)):
             sizes.extend(range(int(match.group(1)), int(match.group(2)) + 1))
-        elif part.strip().isdigit():
+        elif _SIZE.match(part):   # ("３".isdigit() is true, and int("３") is 3)
             sizes.append(int(part))
         else:
             raise BlockOptionError(option, text, OPTIONS["pools"][1])
@@ -179,11 +181,8 @@ def parse_pools(text: str, option: str = "pools") -> tuple[int, ...]:
 
 
 def _whole(option: str, text: str, low: int, high: int) -> int:
-    try:
-        value = int(str(text).strip())
-    except ValueError:
-        value = None
-    if value is None or not low <= value <= high:
+    value = validation.number_text(str(text))   # ASCII digits, as everywhere (not "５００")
+    if not isinstance(value, int) or not low <= value <= high:
         raise BlockOptionError(option, text, f"a whole number from {low} to {high}")
     return value
 
@@ -452,10 +451,7 @@ def _check_size(out: Mapping[str, Any], settings: Mapping[str, str]) -> None:
 
 
 def _scale(text: str) -> float:
-    try:
-        value = float(str(text).strip())
-    except ValueError:
-        value = None
+    value = validation.number_text(str(text))   # ASCII digits, as everywhere (not "２")
     if value is None or not MIN_SCALE <= value <= MAX_SCALE:
         raise BlockOptionError("scale", text, OPTIONS["scale"][1])
     return value
@@ -474,7 +470,8 @@ def _default_alt(sys_: "System", out: Mapping[str, Any]) -> str:
     what = {"curve": "P(pass) against pool size for each difficulty",
             "check": "the outcome distribution of one check",
             "difference": "the change in P(pass) against " + (out["base"].name if out.get("base") else ""),
-            "ladder": "P(pass) for each difficulty rung against pool size",
+            "ladder": f"{shown_probability(out.get('condition'))} for each difficulty rung against "
+                      "pool size",
             "outcomes": "the share of each outcome, one column per level of "
                         + str(out.get("knob") or "the pool size")}[out["figure"]]
     return f"{sys_.name}: {what}"
@@ -513,6 +510,9 @@ def table_frame(block: Block) -> "pd.DataFrame":
         return _pool_headed(block, solution.across_pools(list(block.pools)))
     table = solution.table()[["rung", "setting", "wanted", "achieved", "reachable"]]
     table["reachable"] = table["reachable"].map({True: "yes", False: "no"})
+    if block.condition is not None:   # the odds of the condition, said in the header
+        shown = shown_probability(block.condition)
+        table = table.rename(columns={"wanted": f"wanted {shown}", "achieved": f"achieved {shown}"})
     return table
 
 
@@ -541,7 +541,8 @@ def _pool_headed(block: Block, frame: "pd.DataFrame") -> "pd.DataFrame":
     frame = frame.copy()
     if column_knob(block.system) and len(frame.columns) == len(block.pools):
         quality = block.param_dict.get("quality")
-        frame.columns = [pool_label(block.system, n, quality) for n in block.pools]
+        frame.columns = [probability_header(pool_label(block.system, n, quality), block.condition)
+                         for n in block.pools]
     frame.index.name = "Difficulty"
     return frame.reset_index()
 

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 from .. import files, validation
-from ..analysis import pool_bounds, pools_for, typical_pool
-from ..errors import WorkbenchError
+from ..analysis import pool_bounds, pools_for, probability_header, shown_probability, typical_pool
+from ..errors import ParameterError, WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
 from ..ladders import (
     column_knob,
@@ -192,8 +192,20 @@ LADDER_OPTIONS = {"want": "--want {value!r}", "pool": "--pool {value}", "pools":
                   "tolerance": "--tolerance {value}", "condition": "--condition {value!r}"}
 
 
+def _checked_condition(system: str, text: str | None) -> None:
+    """``--condition``, checked before any work and named as the option (not "parameter
+    'condition'"): one rule with every other surface (:meth:`System.condition`)."""
+    if text is None:
+        return
+    try:
+        get_system(system).condition(text)
+    except ParameterError as exc:
+        raise WorkbenchError(f"--condition got {text!r}; allowed: {exc.allowed}") from None
+
+
 def run_table(args) -> int:
     args.format = output_format(args.format, args.out, TABLE_FORMATS)
+    _checked_condition(args.system, args.condition)
     numbers = number_format_of(args)
     if args.out is not None:
         checked_out_path(args.out)
@@ -276,6 +288,7 @@ def _order_sentence(solution, fmt: str) -> str:
 
 def run_ladder(args) -> int:
     args.format = output_format(args.format, args.out, LADDER_FORMATS)
+    _checked_condition(args.system, args.condition)
     numbers = number_format_of(args)
     params = parse_assignments(args.params)
     not_keywords(args.system, params, "ladder", LADDER_OPTIONS, solve_ladder)
@@ -312,15 +325,18 @@ def run_ladder(args) -> int:
             frame["reachable"] = frame["reachable"].map({True: "yes", False: "no"})
             if not frame["note"].astype(bool).any():
                 frame = frame.drop(columns="note")
-            blocks.append(render_table(frame, args.format, numbers, title="Solved ladder"))
+            of = "" if solution.condition is None else f", {shown_probability(solution.condition)}"
+            blocks.append(render_table(frame, args.format, numbers, title="Solved ladder" + of))
             if args.format != "csv":
                 blocks.append(_order_sentence(solution, args.format))
         if show in ("both", "pools") and solution.pool is not None:  # one die: no pool sizes
             table = solution.across_pools(across)
             if len(table.columns) == len(across):  # pool sizes as designers write them: B3, 3d6
-                table.columns = [pool_label(args.system, n, quality) for n in across]
+                table.columns = [probability_header(pool_label(args.system, n, quality),
+                                                    solution.condition) for n in across]
+            of = "" if solution.condition is None else f", {shown_probability(solution.condition)}"
             blocks.append(render_table(table, args.format, numbers,
-                                       title="Solved ladder across pool sizes"))
+                                       title="Solved ladder across pool sizes" + of))
         write_text("\n\n".join(blocks), args.out)
     for rung in solution.rungs:
         if rung.note:

@@ -18,8 +18,9 @@ import re
 from typing import Any
 
 from ..errors import WorkbenchError, shown
+from ..validation import number_text
 
-_RANGE = re.compile(r"^(-?\d+)(?:-|\.\.)(-?\d+)$")
+_RANGE = re.compile(r"^(-?[0-9]+)(?:-|\.\.)(-?[0-9]+)$", re.ASCII)   # ASCII digits, not "３-4"
 MAX_RANGE = 100_000
 """The most values one range in ``--grid`` may give."""
 
@@ -44,12 +45,8 @@ def read_value(text: str, name: str) -> Any:
     lowered = text.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+    number = number_text(text)   # ASCII digits only: "５" stays text (int() read it as 5)
+    return text if number is None else number
 
 
 def _mark(text: str) -> list[tuple[str, bool]]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import files, validation
 from ..errors import WorkbenchError
-from ..sweep import FUNCTIONS, sweep
+from ..sweep import FUNCTIONS, find_target, sweep
 from ._args import parse_assignments
 from ._grid import grid_values, grid_words, read_value, shown_value
 
@@ -64,16 +64,22 @@ def check_out(out: str | None) -> None:
                                  "pip install 'dice-workbench[parquet]', or write .csv / .json") from None
 
 
-def partial_path(out: str) -> Path:
+def partial_path(out: str, number: int = 1) -> Path:
     """Where an interrupted sweep keeps its finished points: ``results.partial.csv`` beside
-    ``results.csv`` (the file asked for is left as it was).
+    ``results.csv`` (the file asked for is left as it was); ``number`` 2, 3, ... when that
+    name is taken: ``results.partial-2.csv``.
 
     Example:
-        >>> partial_path("runs/results.csv").as_posix()
-        'runs/results.partial.csv'
+        >>> partial_path("runs/results.csv").as_posix(), partial_path("runs/results.csv", 2).as_posix()
+        ('runs/results.partial.csv', 'runs/results.partial-2.csv')
     """
     path = Path(out)
-    return path.with_name(f"{path.stem}.partial{path.suffix}")
+    return path.with_name(f"{path.stem}.partial{'' if number == 1 else f'-{number}'}{path.suffix}")
+
+
+MAX_PARTIAL_NAMES = 1000
+"""How many names (``results.partial.csv`` to ``results.partial-1000.csv``) an interrupted
+sweep tries before it gives up keeping its points."""
 
 
 CSV_FLOATS = "%.15g"
@@ -92,7 +98,9 @@ def _json_cells(frame):
     return frame
 
 
-def _write(frame, out: str | None) -> None:
+def _write(frame, out: str | None, new: bool = False) -> None:
+    """``frame`` to ``out`` (stdout for ``None``) whole or not at all; ``new``: only as a new
+    file (:func:`workbench.files.creating`: nothing already there is replaced)."""
     frame = _json_cells(frame)
     if out is None:
         frame.to_csv(sys.stdout, index=False, float_format=CSV_FLOATS)
@@ -100,7 +108,7 @@ def _write(frame, out: str | None) -> None:
     suffix = Path(out).suffix.lower()
     # Written to a temporary file and renamed when complete: Ctrl-C or a full disk leaves an
     # existing file as it was.
-    with files.replacing(out, "--out") as scratch:
+    with (files.creating if new else files.replacing)(out, "--out") as scratch:
         if suffix == ".csv":
             frame.to_csv(scratch, index=False, float_format=CSV_FLOATS)
         elif suffix == ".json":
@@ -153,6 +161,11 @@ def run_sweep(args) -> int:
                                  f"{shown_value(words[name])}) and fixed ({name}={params[name]}); "
                                  "allowed: one of them")
     if args.trials is not None:
+        target = find_target(args.function)
+        if not target.stochastic:   # an exact check: --trials 100 was silently not rolled
+            raise WorkbenchError(f"--trials {args.trials} does not apply to sweep {target.name}: it is "
+                                 "exact at every point; allowed: no --trials"
+                                 + (", or sweep simulate --trials N" if target.name == "check" else ""))
         if "trials" in fixed or "trials" in grid:
             raise WorkbenchError("trials is given twice (--trials and "
                                  + ("--grid trials=...)" if "trials" in grid else "trials=...)")
@@ -177,14 +190,34 @@ def run_sweep(args) -> int:
 
 def _interrupted(frame, grid: dict, out: str | None) -> int:
     """Ctrl-C stopped the sweep: the finished points go to ``results.partial.csv`` (never over
-    the file asked for), and the command says so in one line and exits 130."""
+    the file asked for, nor over anything already under that name: then to the first free
+    ``results.partial-2.csv``, ...), and the command says so in one line and exits 130. A
+    name that cannot be written at all is said in that line (the points are lost, --out is
+    not to blame)."""
     total = math.prod(len(values) for values in grid.values())
     done = f"{len(frame)} of {total} points finished"
     if out is None or frame.empty:
         print(f"workbench: interrupted ({done}; nothing written)", file=sys.stderr)
         return 130
-    partial = partial_path(out)
-    _write(frame, str(partial))
-    print(f"workbench: interrupted ({done}, written to {partial}; {out} unchanged)",
-          file=sys.stderr)
+    taken = []
+    for number in range(1, MAX_PARTIAL_NAMES + 1):
+        # Never over a file this run did not make: the user's own grid.partial.csv, or an
+        # earlier run's finished points, stays as it was; the points go to a free name.
+        partial = partial_path(out, number)
+        try:
+            _write(frame, str(partial), new=True)
+        except files.TargetExists:
+            taken.append(partial)
+            continue
+        except files.TargetError as exc:   # the points' file, not --out, could not be written
+            print(f"workbench: interrupted ({done}; they could not be kept in {partial}: "
+                  f"{exc.problem}; {out} unchanged)", file=sys.stderr)
+            return 130
+        there = (f" ({taken[0]} was there already, left as it was)" if len(taken) == 1 else
+                 f" ({taken[0]} to {taken[-1]} were there already, left as they were)" if taken else "")
+        print(f"workbench: interrupted ({done}, written to {partial}{there}; {out} unchanged)",
+              file=sys.stderr)
+        return 130
+    print(f"workbench: interrupted ({done}; they could not be kept: {partial_path(out)} to "
+          f"{partial}, every name tried, are taken; {out} unchanged)", file=sys.stderr)
     return 130

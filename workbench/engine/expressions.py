@@ -35,7 +35,7 @@ def evaluate(expression: Expression, names: Mapping[str, Any]) -> np.ndarray:
         WorkbenchError: a name without a value (an optional parameter left out), a division
             by zero, or a number beyond ``MAX_TOTAL`` either way on the way.
     """
-    value = _value(expression.tree, names, expression.text, True)
+    value = _bounded(_value(expression.tree, names, expression.text, True), expression.text, True)
     if isinstance(value, tuple):
         numerator, denominator = value
         return np.asarray(numerator / denominator if np.any(denominator != 1) else numerator)
@@ -92,6 +92,9 @@ def _value(tree: tuple, names: Mapping[str, Any], text: str, live):
         return tree[1]
     if tag == "name":
         value = names.get(tree[1])
+        if value is None and tree[1] not in names:   # a Python roll that never returns it
+            raise WorkbenchError(f"{text!r} reads {tree[1]!r}, which is no statistic of this roll and "
+                                 f"no parameter; names here: {', '.join(names)}")
         if value is None:
             raise WorkbenchError(f"{text!r} reads {tree[1]!r}, which has no value here (an optional "
                                  "parameter left out?); give it a value")
@@ -116,8 +119,10 @@ def _value(tree: tuple, names: Mapping[str, Any], text: str, live):
         return _COMPARE[tree[1]](_number(left), _number(right))
     if tag == "if":
         condition = _truth(_value(tree[1], names, text, live))
-        yes = _value(tree[2], names, text, np.logical_and(live, condition))
-        no = _value(tree[3], names, text, np.logical_and(live, np.logical_not(condition)))
+        # each branch bounded where it is taken (1e10 if ... else 0 was a table of 1e10 totals)
+        taken, other = np.logical_and(live, condition), np.logical_and(live, np.logical_not(condition))
+        yes = _bounded(_value(tree[2], names, text, taken), text, taken)
+        no = _bounded(_value(tree[3], names, text, other), text, other)
         if isinstance(yes, tuple) or isinstance(no, tuple):
             (a, b), (c, d) = _fraction(yes), _fraction(no)
             return _reduced(np.where(condition, a, c), np.where(condition, b, d))
@@ -127,7 +132,8 @@ def _value(tree: tuple, names: Mapping[str, Any], text: str, live):
         if tree[1] == "abs":
             if isinstance(arguments[0], tuple):
                 return (np.abs(arguments[0][0]), arguments[0][1])
-            return np.abs(_number(arguments[0]))
+            return _bounded(np.abs(_number(arguments[0])), text, live)
+        arguments = [_bounded(argument, text, live) for argument in arguments]   # max(face, 1e10)
         result = arguments[0]
         for argument in arguments[1:]:
             if isinstance(result, tuple) or isinstance(argument, tuple):

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from functools import lru_cache
 
 import numpy as np
 
-from ..errors import WorkbenchError
-from ..rules.scored import Outcomes, ScoredRoll
+from ..errors import WorkbenchError, shown
+from ..limits import MAX_TOTAL
+from ..rules.scored import BOUNDED, Outcomes, ScoredRoll, statistic_name_problem
 from ._rows import merge_rows
 from .dice import die_outcomes
 from .joint import JointDistribution
@@ -54,10 +54,14 @@ def _roll_count(sizes: list[tuple[int, int]]) -> int:
     return math.prod(math.comb(n + f - 1, n) for f, n in sizes)
 
 
-@lru_cache(maxsize=256)
 def evaluate_scored(spec: ScoredRoll) -> JointDistribution:
-    """The exact joint distribution of what ``spec.score`` returns over every roll."""
-    groups = [(die, n) for die, n in spec.groups if n > 0]
+    """The exact joint distribution of what ``spec.score`` returns over every roll.
+
+    Not memoised: a scoring function is a designer's code and may read anything (a global
+    changed between two checks changes the odds), so each call scores the rolls afresh
+    (a curve or ladder still scores each distinct pool once, :func:`workbench.analysis`).
+    A die type rolled 0 times is still shown to the function, as no dice (``()``)."""
+    groups = list(spec.groups)
     outcomes, lost = [], 0.0
     for die, n in groups:
         attributes, probabilities, cut = die_outcomes(die, (), spec.dice)
@@ -77,8 +81,8 @@ def evaluate_scored(spec: ScoredRoll) -> JointDistribution:
         per_group = [list(_multisets(values, probs, n)) for (values, probs), (_, n) in zip(outcomes, groups)]
         for combination in itertools.product(*per_group):
             weight = math.prod(w for _, w in combination)
-            shown = shown_roll(spec, groups, [faces for faces, _ in combination])
-            row, names = read_score(spec.score(shown), names)
+            roll = shown_roll(spec, groups, [faces for faces, _ in combination])
+            row, names = read_score(spec.score(roll), names, roll)
             rows.append(row)
             weights.append(weight)
             if bar is not None:
@@ -103,13 +107,26 @@ def shown_roll(spec: ScoredRoll, groups, faces_by_group):
     return {die.name: part for (die, _), part in zip(groups, read)}
 
 
-def read_score(result, names):
-    """A scoring function's answer as a row of whole numbers, in the order of ``names``."""
+def read_score(result, names, roll=None):
+    """A scoring function's answer (for ``roll``) as a row of whole numbers, in the order of
+    ``names``: each a Python or numpy integer (or true/false) within 1e9 either way.
+
+    Example:
+        >>> read_score(10**20, None, (6, 6))
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: the scoring function's 'total' is 100000000000000000000 for the roll (6, 6); allowed: a whole number from -1,000,000,000 to 1,000,000,000 (as totals of data files)
+    """
     if isinstance(result, dict):
         if "total" not in result:
             raise WorkbenchError(f"the scoring function returned {sorted(result)!r}: a mapping needs "
                                  "\"total\" among its statistics")
         keys = ("total", *(k for k in result if k != "total"))
+        if names is None:   # once: every later roll must return the same names
+            for key in keys:
+                if statistic_name_problem(key) is not None:
+                    raise WorkbenchError(f"the scoring function returned the statistic "
+                                         f"{statistic_name_problem(key)}")
         if names is not None and set(keys) != set(names):
             raise WorkbenchError(f"the scoring function returned {sorted(keys)!r} for one roll and "
                                  f"{sorted(names)!r} for another; allowed: the same statistics every time")
@@ -126,10 +143,17 @@ def read_score(result, names):
         if isinstance(value, (bool, np.bool_)):
             value = int(value)
         if not isinstance(value, (int, np.integer)):
-            raise WorkbenchError(f"the scoring function's {name!r} is {value!r}; allowed: a whole "
-                                 "number (or true/false)")
+            raise WorkbenchError(f"the scoring function's {name!r} is {shown(value)}{_for(roll)}; "
+                                 "allowed: a whole number (or true/false)")
+        if abs(int(value)) > MAX_TOTAL:   # 5e18 wrapped around in an opposed check's difference
+            raise WorkbenchError(f"the scoring function's {name!r} is {shown(value)}{_for(roll)}; "
+                                 f"allowed: {BOUNDED}")
         row.append(int(value))
     return row, tuple(names)
+
+
+def _for(roll) -> str:
+    return "" if roll is None else f" for the roll {shown(roll)}"
 
 
 def outcomes_distribution(spec: Outcomes) -> JointDistribution:

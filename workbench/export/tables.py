@@ -125,7 +125,9 @@ def format_numbers(frame: pd.DataFrame, number_format: NumberFormat | None = Non
     out = flat.astype(object)
     for column in chosen:
         out[column] = [number_format.text(v) for v in flat[column]]
-    return out.astype(str).replace({"None": "", "nan": ""})
+    # Empty where nothing is (None, NaN); a rung *named* "None" or "nan" keeps its name.
+    missing = out.isna()
+    return out.astype(str).mask(missing, "")
 
 
 def flatten(frame: pd.DataFrame) -> pd.DataFrame:

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from .. import validation
 from ..analysis import (DICE_NAMES, counts_dice, default_pool_sizes, evaluate, pool_size_list,
-                        success_curve)
+                        shown_probability, success_curve)
 from ..api import check
 from ..errors import ParameterError, WorkbenchError
 from ..ladders import pools_text
@@ -618,7 +618,8 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] | None = None,
     traces = []
     if not sys_.pool_parameter:
         first = frame.drop_duplicates("rung")
-        traces.append({"type": "bar", "name": "P(pass)", "x": [shown[n] for n in first["rung"]],
+        traces.append({"type": "bar", "name": shown_probability(condition),
+                       "x": [shown[n] for n in first["rung"]],
                        "y": [float(v) for v in first["p_pass"]],
                        "marker": {"color": [die_colour(n, line_colour(i))
                                             for i, n in enumerate(first["rung"])]},
@@ -666,6 +667,7 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] | None = None,
             subtitle += f"; shaded: {span.removeprefix('at ')}, where the order is kept"
         if getattr(solution, "ordered", True) is False:
             subtitle += " · NOT ORDERED: rungs cross (see the solution's conflicts)"
-    return new_figure(title or f"{sys_.name}: {kind}, P(pass) by difficulty", x_title, "P(pass)",
+    shown_as = shown_probability(condition)   # P(ones >= 1) is not drawn under "P(pass)"
+    return new_figure(title or f"{sys_.name}: {kind}, {shown_as} by difficulty", x_title, shown_as,
                       traces=traces, subtitle=subtitle, y="percent", height=height,
                       legend_title="rung", shapes=shapes, xaxis=xaxis)

@@ -81,7 +81,7 @@ def _one_value_each(frame: pd.DataFrame, keys: Sequence[str], value: str) -> Non
 
 def _is_probability(value: str) -> bool:
     return value in PROBABILITY_COLUMNS or value.startswith(("tier: ", "outcome: ")) or \
-        value.endswith(": p_pass")
+        value.endswith(": p_pass") or (": P(" in value and value.endswith(")"))   # a condition's
 
 
 def heatmap_frame(frame: pd.DataFrame, x: str, y: str, value: str = "p_pass") -> pd.DataFrame:

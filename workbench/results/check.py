@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import WorkbenchError
 from ..numbers import json_ready
+from ..rules.system import labels_refused
 from .distribution import Distribution
 from .joint import Joint
 from .rich import RichResult
@@ -83,8 +84,8 @@ class CheckResult(RichResult):
         """
         if self.joint is None:
             values = np.asarray(self.pmf.outcomes if self.pmf.numeric else [], dtype=np.int64)
-            if not self.pmf.numeric:
-                raise WorkbenchError(f"{self.system}: its outcomes are labels; conditions read numbers")
+            if not self.pmf.numeric:   # as every surface says it (System.condition)
+                raise labels_refused(self.system, condition, self.pmf.outcomes)
             return Joint(("total",), values.reshape(-1, 1), self.pmf.probabilities,
                          parameters=self.params).probability(condition)
         return self.joint.probability(condition)

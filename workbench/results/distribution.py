@@ -175,7 +175,7 @@ class Distribution(RichResult):
             index = self._index(value)
             if index is None:
                 raise UnknownOutcome(value, self.outcomes)
-        return float(self.probabilities[index:].sum())
+        return min(float(self.probabilities[index:].sum()), 1.0)   # rounding may sum past 1
 
     @property
     def stderr(self) -> np.ndarray | None:

@@ -71,6 +71,11 @@ class Joint(RichResult):
         """Each statistic's column by name, with the parameters a condition may read."""
         named = {name: value for name, value in self.parameters.items()
                  if isinstance(value, (int, bool, np.integer))}
+        clash = next((name for name in self.names if name in self.parameters), None)
+        if clash is not None:   # which one would a condition read? neither, silently
+            raise WorkbenchError(f"the roll returns a statistic {clash!r} and the system has a "
+                                 f"parameter {clash!r}; a condition could not tell them apart; "
+                                 "allowed: different names")
         named.update({name: list(choices).index(self.parameters[name]) for name, choices in self.texts.items()
                       if self.parameters.get(name) in choices})
         named.update({name: self.values[:, i] for i, name in enumerate(self.names)})

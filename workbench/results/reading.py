@@ -139,8 +139,14 @@ def _joint_columns(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, A
     """The joint's columns and the parameters expressions may read, by name."""
     named = {name: (None if value is None else int(value)) for name, value in p.items()
              if isinstance(value, (bool, int)) or value is None}
+    columns = raw.columns()
+    clash = next((name for name in columns if name in p), None)
+    if clash is not None:   # a Python roll's statistic read where the parameter was meant
+        raise WorkbenchError(f"{mechanic.system_id}: the roll returns a statistic {clash!r} and the "
+                             f"system has a parameter {clash!r}; a condition could not tell them "
+                             "apart; allowed: different names")
     named.update(_choice_positions(mechanic, p))
-    named.update(raw.columns())
+    named.update(columns)
     return named
 
 
@@ -158,6 +164,15 @@ def _holds(expression, columns: dict, rows: int) -> np.ndarray:
     return value if value.dtype == bool else value != 0
 
 
+def _said(mechanic: Mechanic, where: str, expression, columns: dict, rows: int) -> np.ndarray:
+    """:func:`_holds` for a condition of the system's own (``pass_if``, a tier's): a problem
+    met while reading it names the system and which condition it is."""
+    try:
+        return _holds(expression, columns, rows)
+    except WorkbenchError as exc:
+        raise WorkbenchError(f"{mechanic.system_id}: {where} {exc}") from None
+
+
 def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]) -> np.ndarray:
     """Per row of the joint, the tier it falls in (as :func:`_tier_cells` numbers them)."""
     names = list(mechanic.tier_names())
@@ -171,7 +186,8 @@ def _joint_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any
         if tier.max is not None:
             mask &= total <= tier.max
         if getattr(tier, "condition", None):
-            mask &= _holds(mechanic.condition(tier.condition), columns, len(mask))
+            mask &= _said(mechanic, f"tier {tier.name!r} condition", mechanic.condition(tier.condition),
+                          columns, len(mask))
         if getattr(tier, "all_negative", None) is not None:
             mask &= raw.column(ALL_NEGATIVE) == int(tier.all_negative)
         index = names.index(tier.name)
@@ -273,7 +289,8 @@ def _joint_p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, An
     the first passing label), outside tiers that never pass."""
     condition = getattr(mechanic, "pass_condition", None)
     if condition is not None:
-        passing = _holds(condition, _joint_columns(mechanic, raw, p), len(raw.probabilities))
+        passing = _said(mechanic, "pass_if", condition, _joint_columns(mechanic, raw, p),
+                        len(raw.probabilities))
     else:
         target = checked_target(mechanic, p)
         if target is None:

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from ..errors import WorkbenchError
+from ..limits import MAX_TOTAL
 from ..validation import suggest
 
 FUNCTIONS = {"min": (1, None), "max": (1, None), "abs": (1, 1)}
@@ -243,8 +244,9 @@ class _Parser:
             value = match.group(kind)
             start = match.start(kind)
             if kind == "bad":
+                hint = " (numbers are written with the digits 0-9)" if value.isdigit() else ""
                 raise ExpressionError(text, f"unexpected {value!r} at character {start + 1}"
-                                      + _MISTAKES.get(value, ""))
+                                      + _MISTAKES.get(value, hint))
             if kind == "name" and value in KEYWORDS:
                 kind = "keyword"
             self.tokens.append((kind, value, start))
@@ -389,14 +391,39 @@ def evaluate_numbers(expression: Expression, names: Mapping[str, Any]):
     """``expression`` over plain numbers (parameters, a face number), as the engine evaluates
     it over arrays: ``/`` exact, ``//`` rounding down, true/false as 1/0.
 
+    Numbers that are computed (sums, products, the branch an ``if`` takes, ``min`` and
+    ``max``) and the result stay within 1e9 either way, as the engine's: past that the
+    expression is named.
+
     Example:
         >>> evaluate_numbers(parse("min(hunger, pool)"), {"hunger": 4, "pool": 3})
         3
+        >>> evaluate_numbers(parse("face * 10000000000"), {"face": 2})
+        Traceback (most recent call last):
+        ...
+        workbench.errors.WorkbenchError: 'face * 10000000000' computes 10,000,000,000; allowed: numbers within 1,000,000,000 either way
     """
-    return _number_of(expression.tree, names, expression.text)
+    return _within(_number_of(expression.tree, names, expression.text), expression.text)
+
+
+def _within(value, text: str):
+    """``value``, refused beyond MAX_TOTAL either way (a true/false passes as it is)."""
+    if not isinstance(value, bool) and abs(value) > MAX_TOTAL:
+        worst = abs(value)
+        shown = f"{worst:,}" if isinstance(worst, int) else f"{float(worst):,.6g}"
+        raise WorkbenchError(f"{text!r} computes {shown}; allowed: numbers within {MAX_TOTAL:,} "
+                             "either way")
+    return value
 
 
 def _number_of(tree: tuple, names: Mapping[str, Any], text: str):
+    value = _number_of_tree(tree, names, text)
+    if tree[0] in ("if", "call", "binary", "negate"):   # computed here: bounded where reached
+        return _within(value, text)
+    return value
+
+
+def _number_of_tree(tree: tuple, names: Mapping[str, Any], text: str):
     tag = tree[0]
     if tag == "number":
         return int(tree[1])
@@ -422,6 +449,8 @@ def _number_of(tree: tuple, names: Mapping[str, Any], text: str):
         return abs(arguments[0]) if tree[1] == "abs" else (min if tree[1] == "min" else max)(arguments)
     left, right = _number_of(tree[2], names, text), _number_of(tree[3], names, text)
     op = tree[1]
+    if tag == "binary":   # a number past 1e9 takes part in no sum (as in the engine)
+        left, right = _within(left, text), _within(right, text)
     if tag == "compare":
         return int({"==": left == right, "!=": left != right, "<": left < right, "<=": left <= right,
                     ">": left > right, ">=": left >= right}[op])

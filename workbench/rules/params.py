@@ -20,6 +20,24 @@ RESERVED = ("system", "trials", "seed", "progress", "method", "label", "rungs", 
 trials=, seed=)``, ``solve_ladder(..., pool=)``...): a parameter of that name could never be
 given to them, so no system may declare one."""
 
+SHADOWED = {"total": "the roll's total", "face": "a die's face", "value": "a die's value"}
+"""Names expressions read as the roll itself (conditions read ``total``, a die's counts
+``face`` and ``value``): a parameter of that name would be read as the roll's number instead
+(``pass_if = "hits >= total"`` compared the hits with the dice's sum), so none may have one.
+
+Example:
+    >>> shadowing("total")
+    "the name 'total' is the roll's total, which expressions read under that name; allowed: any other name (not total, face, value)"
+"""
+
+
+def shadowing(name: str) -> str | None:
+    """Why a parameter may not be called ``name`` (see :data:`SHADOWED`), or ``None``."""
+    if name not in SHADOWED:
+        return None
+    return (f"the name {name!r} is {SHADOWED[name]}, which expressions read under that name; "
+            f"allowed: any other name (not {', '.join(SHADOWED)})")
+
 
 @dataclass(frozen=True)
 class Param:

@@ -16,7 +16,7 @@ from .. import validation
 from ..errors import ParameterError, WorkbenchError, shown
 from ..limits import MAX_CHOICES, MAX_DICE, MAX_PARAMS
 from .mechanics.base import Mechanic
-from .params import RESERVED, Param
+from .params import RESERVED, Param, shadowing
 from .expressions import ExpressionError, parse
 from .pool import PoolSpec
 from .registry import register, unregister
@@ -38,8 +38,13 @@ def _param(name: str, spec: "Param | Mapping[str, Any]") -> Param:
                              "min, max, choices, help, optional, rule_option")
     default = spec.get("default")
     if "choices" in spec:
+        if isinstance(spec["choices"], (str, bytes, Mapping)) or not hasattr(spec["choices"], "__iter__"):
+            raise WorkbenchError(f"parameter {name!r}: choices got {shown(spec['choices'])}; allowed: "
+                                 f"a list of 1 to {MAX_CHOICES} texts or whole numbers")
         choices = tuple(spec["choices"])
-        kind, default = "choice", default if default is not None or spec.get("optional") else choices[0]
+        if default is None and not spec.get("optional") and choices:
+            default = choices[0]   # (none: checked_params says what choices may be; [0] raised IndexError)
+        kind = "choice"
     else:
         choices = ()
         kind = "bool" if isinstance(default, bool) else "int"
@@ -87,6 +92,8 @@ def checked_params(system_id: str, declared: Any) -> tuple[Param, ...]:
         if param.name in RESERVED:
             raise WorkbenchError(f"{where} has the name of a keyword of the workbench's own "
                                  f"functions; allowed: any other name (not {', '.join(RESERVED)})")
+        if shadowing(param.name) is not None:   # pass_if = "hits >= total" read the roll's total
+            raise WorkbenchError(f"{where}: {shadowing(param.name)}")
         if param.kind not in ("int", "bool", "choice"):
             raise WorkbenchError(f"{where} has kind {shown(param.kind)}; allowed: int, bool, choice")
         for bound in (param.minimum, param.maximum):

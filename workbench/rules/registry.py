@@ -233,6 +233,13 @@ def _variant_data(path: Path, data: dict, bases: dict[str, dict]) -> tuple[dict,
         raise DataFileError(path, "base", f"{base!r} is this file's own id: a variant cannot be its "
                             "own base; allowed: the id of another system")
     if base.lower() not in found:
+        python = next((k for k, system in _REGISTERED.items()
+                       if _key(base) in (_key(k), *map(_key, system.aliases))), None)
+        if python is not None:   # not "unknown": it is known, but has no file to build on
+            raise DataFileError(path, "base", f"{base!r} is a mechanic registered in Python, which has "
+                                "no data file to change; a variant's base must be a data-file system "
+                                f"(known: {', '.join(bases)}); allowed: register the changed mechanic "
+                                "in Python too (register_mechanic)")
         raise DataFileError(path, "base", f"unknown system {base!r}; known: {', '.join(bases)}")
     base = found[base.lower()]
     inherited = {k: v for k, v in bases[base].items() if k not in NOT_INHERITED}
@@ -240,6 +247,7 @@ def _variant_data(path: Path, data: dict, bases: dict[str, dict]) -> tuple[dict,
         inherited.pop("tier_order", None)  # the base's ranking named the base's tiers
     merged = _merge(inherited, {k: v for k, v in data.items() if k != "base"})
     _one_way_to_number(merged, data)
+    _one_kind_of_statistic(merged, data, bases[base])
     return merged, base
 
 
@@ -266,6 +274,32 @@ def _one_way_to_number(merged: dict, data: dict) -> None:
             for key in FACE_KEYS:
                 if key not in change:
                     die.pop(key, None)
+
+
+def _one_kind_of_statistic(merged: dict, data: dict, base: dict) -> None:
+    """A variant's ``[stats.NAME]`` of another kind than the base's (``pick`` over ``keep``)
+    replaces the base's statistic whole: its ``keep`` and ``count`` belonged to the other kind
+    (the merged table had both kinds, and the message named ``keep``, which the variant never
+    wrote).
+
+    Example:
+        >>> merged = {"stats": {"best": {"keep": "highest", "count": 2, "pick": "highest"}}}
+        >>> _one_kind_of_statistic(merged, {"stats": {"best": {"pick": "highest"}}},
+        ...                        {"stats": {"best": {"keep": "highest", "count": 2}}})
+        >>> merged
+        {'stats': {'best': {'pick': 'highest'}}}
+    """
+    from .schema import STAT_KINDS  # lazy: pydantic (loaded anyway to check the file)
+    stats, changed, before = merged.get("stats"), data.get("stats"), base.get("stats")
+    if not all(isinstance(part, dict) for part in (stats, changed, before)):
+        return
+    for name, change in changed.items():
+        old = before.get(name)
+        if not isinstance(change, dict) or not isinstance(old, dict):
+            continue
+        kinds = {k for k in change if k in STAT_KINDS}
+        if kinds and kinds != {k for k in old if k in STAT_KINDS}:
+            stats[name] = dict(change)
 
 
 def _no_base(pending: list, raw: dict) -> None:

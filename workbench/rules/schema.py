@@ -18,6 +18,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from pydantic_core import PydanticCustomError
 
 from ..errors import DataFileError
+from .params import shadowing
 from ..validation import suggest  # noqa: F401  (the file checks' did-you-mean)
 from ..limits import (MAX_CHOICES, MAX_DIE_TYPES, MAX_EFFECTS, MAX_FACE_VALUE, MAX_PARAMS,
                       MAX_RUNGS, MAX_SIDES, MAX_TIERS, MAX_TOTAL)
@@ -294,6 +295,18 @@ def _not_blank(text):
 
 
 ExpressionText = Annotated[str, AfterValidator(_not_blank)]
+
+
+def _not_shadowing(name: str) -> str:
+    problem = shadowing(name)
+    if problem is not None:
+        raise ValueError(problem)
+    return name
+
+
+ParamName = Annotated[str, AfterValidator(_not_shadowing)]
+"""A parameter's name: not one expressions read as the roll itself (``total``, ``face``,
+``value``)."""
 """An expression's text where leaving the key out has a meaning of its own (``total``,
 ``pass_if``, a tier's ``condition``): written empty, it is refused rather than read as left out."""
 
@@ -466,7 +479,7 @@ class PoolFile(_Common):
     """A ``mechanic = "pool"`` system: dice, parameters and outcome, all in data."""
 
     dice: dict[str, DieSpec] = Field(min_length=1, max_length=MAX_DIE_TYPES)
-    params: dict[str, ParamSpec] = Field({}, max_length=MAX_PARAMS)
+    params: dict[ParamName, ParamSpec] = Field({}, max_length=MAX_PARAMS)
     tiers: list[Tier] = Field([], max_length=MAX_TIERS)
     tier_order: list[str] = Field([], max_length=MAX_TIERS)
     outcome: Outcome | None = None

@@ -104,18 +104,34 @@ class System:
         """A condition over this system's statistics and parameters (``"hits >= 3"``, ``"ones >
         dice / 2"``), parsed and checked: an unknown name is an error naming those that exist.
 
+        One rule on every surface that takes a condition (``.probability``, tables, ladders,
+        figures, blocks): a system whose outcomes are labels (Erzählspiel's narrative dice) has
+        no numbers a condition could read, so every condition is refused there (rather than
+        read over the labels' positions); a mechanic registered in Python names its
+        statistics only when it rolls, so there the names are checked where they are read.
+
         Example:
             >>> import workbench
             >>> workbench.system("uwr").condition("total >= dice").names
             ('total', 'dice')
+            >>> workbench.system("erzahlspiel").condition("total >= 1")  # doctest: +ELLIPSIS
+            Traceback (most recent call last):
+            ...
+            workbench.errors.ParameterError: erzahlspiel: parameter 'condition' got 'total >= 1'; allowed: no condition: its outcomes are labels (NO! AND..., ..., YES! AND...), and a condition reads numbers
         """
+        labels = self.outcome_labels
+        if labels is not None:
+            raise labels_refused(self.id, text, labels)
         statistics = getattr(self.mechanic, "statistics", None)
         numbers = [name for name, param in self.params.items()
                    if param.kind != "choice" or all(isinstance(c, int) and not isinstance(c, bool)
                                                     for c in param.choices)]
         flags = statistics.flags if statistics is not None else []
+        # A data file (or a formula, compiled into one) names every statistic when it loads;
+        # Python code only when it rolls: its names are checked where they are read.
+        known = [*self.statistic_names, *numbers] if self.mechanic.kind in ("pool", "narrative") else None
         try:
-            return parse(text, known=[*self.statistic_names, *numbers], want="bool", conditions=flags)
+            return parse(text, known=known, want="bool", conditions=flags)
         except ExpressionError as exc:
             raise ParameterError(self.id, "condition", text, f"a condition over "
                                  f"{', '.join(self.statistic_names)} and the parameters ({exc.problem})") from None
@@ -303,3 +319,9 @@ class System:
                 return (f"add.{key}", f"adds to {key!r}, which is {kind}; allowed: add to a "
                         f"whole-number parameter with a default, or set {key} instead")
         return None
+
+
+def labels_refused(system_id: str, condition: object, labels) -> ParameterError:
+    """The one error for a condition over outcomes that are labels, on every surface."""
+    return ParameterError(system_id, "condition", condition, "no condition: its outcomes are "
+                          f"labels ({', '.join(map(str, labels))}), and a condition reads numbers")

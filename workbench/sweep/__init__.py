@@ -108,6 +108,11 @@ def _sweep(target, grid, seed, executor, progress, fixed):
             raise WorkbenchError(f"sweep {target.name}: {name!r} is both in the grid and fixed "
                                  f"({name}={shown(fixed[name])}); allowed: one of them (a "
                                  "fixed value is a grid of one value)")
+    if not target.stochastic and ("trials" in fixed or "trials" in names):
+        # an exact function has no trials: 100 of them were silently not rolled
+        raise WorkbenchError(f"sweep {target.name}: trials does not apply: {target.name} is exact "
+                             f"at every point; allowed: no trials"
+                             + (", or sweep simulate with trials" if target.name == "check" else ""))
     check_names(target.name, names, allowed_names(target, names, fixed, points), fixed)
     need_required(target, names, fixed)
     known = check_every_point(target, points, fixed)

@@ -179,10 +179,13 @@ def steps_figures(result) -> dict:
 
 
 def ladder_figures(solution) -> dict:
+    """Each rung's setting, its odds (``Easy: p_pass``; solved for a condition, named by it:
+    ``Easy: P(ones >= 1)``) and whether it was reached."""
     row: dict[str, Any] = {}
+    odds = "p_pass" if solution.condition is None else f"P({solution.condition})"
     for rung in solution.rungs:
         row[f"{rung.name}: setting"] = rung.rung.describe()
-        row[f"{rung.name}: p_pass"] = float(rung.achieved)
+        row[f"{rung.name}: {odds}"] = float(rung.achieved)
         row[f"{rung.name}: reachable"] = bool(rung.reachable)
     row["all_reachable"] = not solution.unreachable
     return row

@@ -242,8 +242,11 @@ class Statistics:
                 out[count] = scores
                 continue
             expression = self._expression(f"dice.{name}.counts.{count}", scores, ["face", "value", *self.readable])
-            out[count] = [_scalar(expression, {**values, "face": face, "value": value})
-                          for face, value in enumerate(faces, start=1)]
+            try:   # a score past 1e9 is named here, not later as a table too large
+                out[count] = [_scalar(expression, {**values, "face": face, "value": value})
+                              for face, value in enumerate(faces, start=1)]
+            except WorkbenchError as exc:
+                self._fail(f"dice.{name}.counts.{count}", str(exc))
         return out
 
     def _number(self, name: str, modifier: str, given, p: Mapping[str, Any]) -> int:
