@@ -1,6 +1,6 @@
 """Brute force for rolls with statistics, rerolls of misses, kept dice, all-negative rolls,
 rerolls by face (pushes) and rolls made again: every face of every die, one combination at a
-time. Independent of ``workbench.engine``.
+time. Imports nothing of the workbench.
 
 Each initial die is enumerated as its whole explosion chain (value and counts summed, the
 first face's sign kept; a die that does not explode face by face), chains less likely than
@@ -20,8 +20,12 @@ from __future__ import annotations
 import itertools
 from collections import Counter, defaultdict
 
-from workbench.rules.roll import (AllNegative, Beats, Derived, Keep, LargestSet, Pairs, Percentile,
-                                  Pick, Sets, Sum)
+
+
+def _kind(thing) -> str:
+    """What a die or statistic is, by its class's name: the reference imports nothing of the
+    workbench (it would share the bugs it is there to catch)."""
+    return type(thing).__name__
 
 CUTOFF = 1e-13
 """Chains less likely than this are left out."""
@@ -30,7 +34,7 @@ CUTOFF = 1e-13
 def chains(die, count_names):
     """[(value, counts tuple, first face negative, first face, probability)] of one die and
     its chain (``first face`` is ``None`` for dice that explode or percentile dice)."""
-    if isinstance(die, Percentile):
+    if _kind(die) == "Percentile":
         found = defaultdict(float)
         tens_dice = 1 + abs(die.extra)
         for units in range(10):
@@ -172,13 +176,13 @@ def _read(spec, rolled):
     for j, name in enumerate(counts):
         names[name] = sum(d[2][j] for d in dice)
     for stat in spec.stats:
-        if isinstance(stat, AllNegative):
+        if _kind(stat) == "AllNegative":
             names[stat.name] = int(negative)
-        elif not isinstance(stat, Derived):
+        elif not _kind(stat) == "Derived":
             names[stat.name] = _statistic(stat, dice, counts)
     early = spec.derived_before_total
     for stat in spec.stats:
-        if isinstance(stat, Derived) and stat.name in early:
+        if _kind(stat) == "Derived" and stat.name in early:
             names[stat.name] = _eval(stat.expression.text, names)
     total = sum(d[1] for d in dice) if spec.total is None else _eval(spec.total.text, names)
     total += spec.modifier
@@ -188,7 +192,7 @@ def _read(spec, rolled):
         total = min(total, spec.ceiling)
     names["total"] = total
     for stat in spec.stats:
-        if isinstance(stat, Derived) and stat.name not in early:
+        if _kind(stat) == "Derived" and stat.name not in early:
             names[stat.name] = _eval(stat.expression.text, names)
     return tuple(int(names[name]) for name in spec.statistic_names)
 
@@ -204,9 +208,9 @@ def _score(score, value, counts, count_names):
 
 def _statistic(stat, dice, count_names):
     chosen = [d for d in dice if not stat.dice or d[0] in stat.dice]
-    if isinstance(stat, Sum):
+    if _kind(stat) == "Sum":
         return sum(_score(stat.score, v, c, count_names) for _, v, c in chosen)
-    if isinstance(stat, Keep):
+    if _kind(stat) == "Keep":
         ranked = _ranked(chosen)
         if stat.order == "middle":
             low = max((len(ranked) - stat.take) // 2, 0)
@@ -216,7 +220,7 @@ def _statistic(stat, dice, count_names):
         else:
             picked = ranked[::-1][stat.skip:stat.skip + stat.take]
         return sum(_score(stat.score, v, c, count_names) for _, v, c in picked)
-    if isinstance(stat, Pick):
+    if _kind(stat) == "Pick":
         ranked = _ranked(chosen)
         if stat.order == "middle":
             index = (len(ranked) - 1) // 2
@@ -227,17 +231,17 @@ def _statistic(stat, dice, count_names):
         return ranked[index][1] if 0 <= index < len(ranked) else 0
     mine = [v for _, v, _ in chosen]
     theirs = [v for name, v, _ in dice if name in getattr(stat, "against", ())]
-    if isinstance(stat, Beats):
+    if _kind(stat) == "Beats":
         return sum(1 for a in mine for b in theirs if a > b)
-    if isinstance(stat, Pairs):
+    if _kind(stat) == "Pairs":
         pairs = zip(sorted(mine, reverse=True), sorted(theirs, reverse=True))
         return sum(1 for a, b in pairs if a > b or (a == b and stat.ties == "dice"))
     sizes = Counter(mine)
-    if isinstance(stat, LargestSet):
+    if _kind(stat) == "LargestSet":
         if not sizes:
             return 0
         widest = max(sizes.values())
         return widest if stat.report == "size" else max(v for v, k in sizes.items() if k == widest)
-    if isinstance(stat, Sets):
+    if _kind(stat) == "Sets":
         return sum(1 for k in sizes.values() if k >= stat.size)
     raise AssertionError(stat)
