@@ -1,5 +1,6 @@
 """Every system, simulated by rolling its dice, agrees with the exact engine: at its default
-and at two other settings, ``workbench.simulate`` (fixed seed) against ``workbench.check``.
+and at two other settings, ``workbench.simulate`` (fixed seed) against ``workbench.check``;
+the same for every example file of data/README.md (pushes and rolls made again among them).
 
 Per case: a chi-square test over every combination of statistics (the joint), over each
 statistic's own distribution and over the tiers (cells expecting fewer than 5 pooled; p below
@@ -11,6 +12,8 @@ fails a run with probability below 1e-3, mostly from the P(pass) tests.
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -93,6 +96,39 @@ def test_every_system_is_covered():
 
 @pytest.mark.parametrize("system, setting", CASES)
 def test_simulation_agrees_with_the_exact_engine(system, setting):
+    assert_agrees(system, setting)
+
+
+README = Path(__file__).resolve().parents[1] / "data" / "README.md"
+EXAMPLES = re.findall(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+
+
+@pytest.mark.parametrize("number", range(len(EXAMPLES)))
+def test_simulation_of_each_data_file_example_agrees_with_the_exact_engine(tmp_path, number):
+    path = tmp_path / f"example{number}.toml"
+    path.write_text(EXAMPLES[number], encoding="utf-8")
+    system = wb.load_system(path)
+    compared = 0
+    for setting in [{}, *other_settings(system)]:
+        try:
+            exact = wb.check(system, **setting)
+            exact.joint   # noqa: B018  (every statistic computed: some settings are past the limit)
+        except wb.errors.ParameterError:   # settings of this file that do not go together
+            continue
+        except wb.errors.WorkbenchError as error:   # more exact work than allowed: no reference
+            assert "steps of exact computing" in str(error) and setting, error
+            continue
+        assert_agrees(system, setting)
+        compared += 1
+    assert compared >= 1
+
+
+def test_the_data_file_examples_roll_pushes_and_rolls_made_again():
+    text = "\n".join(EXAMPLES)
+    assert "if_roll = " in text and "again_if = " in text
+
+
+def assert_agrees(system, setting: dict) -> None:
     exact = wb.check(system, **setting)
     simulated = wb.simulate(system, trials=TRIALS, seed=SEED, **setting)
     assert simulated.method == "simulate" and simulated.trials == TRIALS and simulated.seed == SEED
