@@ -138,3 +138,67 @@ OVERLAPS = """root => {
           legends: legends.length, areas: areas.length};
 }"""
 
+
+
+#: Every overlap in a figure of panels, measured in the page: tick labels over each other (per
+#: axis direction), legends over plot areas, axis titles, tick labels, panel titles or each
+#: other, panel titles (annotations) over tick labels, axis titles, the figure's title or each
+#: other, axis titles over tick labels or each other; any text past the figure's edge (cut
+#: off); plot areas too small to read. ``root`` holds one ``.js-plotly-plot``; ``minimum`` is
+#: the least width and height of a plot area in pixels.
+PANEL_OVERLAPS = """([root, minimum]) => {
+  const plot = root.classList.contains('js-plotly-plot') ? root : root.querySelector('.js-plotly-plot');
+  if (!plot) return {missing: true};
+  const box = e => { const r = e.getBoundingClientRect(); return {l: r.left, t: r.top, r: r.right, b: r.bottom, w: r.width, h: r.height, text: (e.textContent || '').slice(0, 30)}; };
+  const shown = r => r.w > 0 && r.h > 0;
+  const hit = (a, b) => a.l < b.r - 1 && b.l < a.r - 1 && a.t < b.b - 1 && b.t < a.b - 1;
+  const all = sel => Array.from(plot.querySelectorAll(sel)).map(box).filter(shown);
+  const xticks = all('.xaxislayer-above text');
+  const yticks = all('.yaxislayer-above text');
+  const ticks = xticks.concat(yticks);
+  const titles = all('g[class^="g-x"][class$="title"] text, g[class^="g-y"][class$="title"] text');
+  const legends = Array.from(plot.querySelectorAll('g[class^="legend"]'))
+      .filter(g => /^legend\\d*$/.test(g.getAttribute('class')))
+      .map(g => g.querySelector(':scope > rect.bg')).filter(Boolean).map(box).filter(shown);
+  const notes = all('.annotation-text');
+  const heading = all('.gtitle');
+  const areas = all('.draglayer .nsewdrag');
+  const drawn = (plot.data || []).length > 0;
+  const problems = [];
+  const pairs = (list, what) => list.forEach((a, i) => list.forEach((b, j) => {
+    if (i < j && hit(a, b)) problems.push(what + ': ' + a.text + ' / ' + b.text);
+  }));
+  const across = (one, other, what) => one.forEach(a => other.forEach(b => {
+    if (hit(a, b)) problems.push(what + ': ' + a.text + ' / ' + b.text);
+  }));
+  pairs(xticks, 'x tick labels over each other');
+  pairs(yticks, 'y tick labels over each other');
+  pairs(legends, 'legends over each other');
+  pairs(notes, 'panel titles over each other');
+  pairs(titles, 'axis titles over each other');
+  if (drawn) across(legends, areas, 'legend over a plot area');
+  across(legends, titles, 'legend over an axis title');
+  across(legends, ticks, 'legend over tick labels');
+  across(legends, notes, 'legend over a panel title');
+  across(notes, ticks, 'panel title over tick labels');
+  across(notes, titles, 'panel title over an axis title');
+  across(notes, heading, 'panel title over the figure title');
+  if (drawn) across(notes, areas, 'panel title over a plot area');
+  across(titles, ticks, 'axis title over tick labels');
+  across(heading, legends, 'figure title over a legend');
+  const frame = box(plot.querySelector('.main-svg'));
+  const texts = Array.from(plot.querySelectorAll(
+      '.gtitle, g[class$="title"] text, .legendtext, .legendtitletext, .annotation-text, .xaxislayer-above text, .yaxislayer-above text'));
+  for (const text of texts) {
+    const r = box(text);
+    if (!shown(r)) continue;
+    if (r.l < frame.l - 1 || r.r > frame.r + 1 || r.t < frame.t - 1 || r.b > frame.b + 1)
+      problems.push('text cut off at the edge: ' + r.text);
+    if (text.textContent.includes('…')) problems.push('text shortened: ' + text.textContent);
+  }
+  if (drawn) for (const area of areas)
+    if (area.w < minimum || area.h < minimum * 0.6) problems.push('plot area too small: ' + Math.round(area.w) + 'x' + Math.round(area.h));
+  const size = box(plot);
+  return {problems: Array.from(new Set(problems)), width: size.w, height: size.h,
+          legends: legends.length, areas: areas.length, notes: notes.length, drawn: drawn};
+}"""

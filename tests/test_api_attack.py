@@ -293,7 +293,8 @@ def test_explorer_reads_its_arguments_as_its_settings_do():
 
 
 @pytest.mark.parametrize("bad, setting, said", [
-    ({"view": "pie"}, "view", "got 'pie'; allowed: one of curve, outcomes, difference"),
+    ({"view": "pie"}, "view", "got 'pie'; allowed: one of curve, outcomes, difference, "
+                               "distribution, at_least, at_most"),
     ({"method": "guess"}, "method", "got 'guess'; allowed: one of exact, simulate"),
     ({"trials": "x"}, "trials", "got 'x'; allowed: a whole number from 1 to 1e10"),
     ({"pool_sizes": []}, "pool_sizes", "got []; allowed: one to 1001 pool sizes"),

@@ -13,11 +13,11 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 #: What a lazy import may load: libraries slow to import, and the package's own modules that
 #: load them (figures: plotly; kernels: numba; schema and mechanics: pydantic; sweep:
-#: concurrent.futures and logging).
+#: concurrent.futures and logging; share: pandas and plotly).
 SLOW = ("pandas", "plotly", "numba", "pydantic", "IPython", "tabulate", "tqdm", "multiprocessing",
         "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets", "lark",
         "tomlkit")
-SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep", "notation")
+SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep", "notation", "share")
 
 
 def test_lint_imports_keeps_every_contract():

@@ -24,6 +24,11 @@ def _traces(fig):
     return {trace.name: trace for trace in fig.data}
 
 
+def _lines(fig):
+    """Traces by ``legend group · name`` (entry · rung)."""
+    return {f"{trace.legendgroup} · {trace.name}": trace for trace in fig.data}
+
+
 def _titles(fig) -> str:
     """A figure's title with its second line (the method note)."""
     return fig.layout.title.text
@@ -54,7 +59,10 @@ def test_curve_traces_equal_engine_checks(system, knobs):
 def test_curve_of_system_without_pool_is_flat_and_exact():
     fig = figure(ExplorerSettings((EntrySettings("erzahlspiel", rungs=("green",)),), pool_sizes=POOLS))
     (trace,) = fig.data
-    assert list(trace.y) == [workbench.check("erzahlspiel", die="green").p_pass] * len(POOLS)
+    # nothing to grow (its rungs are its die colours): one bar per rung, no dice axis
+    assert trace.type == "bar" and list(trace.x) == ["green"]
+    assert list(trace.y) == [workbench.check("erzahlspiel", die="green").p_pass]
+    assert fig.layout.xaxis.title.text == "difficulty rung"
 
 
 def test_as_set_rung_uses_knobs_unchanged():
@@ -68,13 +76,17 @@ def test_several_entries_overlay_with_unique_labels():
     entries = (EntrySettings("uwr"), EntrySettings("uwr"), EntrySettings("uwr", {"favor": 1}))
     settings = ExplorerSettings(entries, pool_sizes=(2,))
     assert settings.labels() == ["uwr", "uwr #2", "uwr favor=1"]
-    names = [t.name for t in figure(settings).data]
-    assert len(names) == 12 and len(set(names)) == 12
+    data = figure(settings).data
+    # the legend groups each entry under its label; a line is named by its rung alone
+    assert [t.legendgroup for t in data][::4] == ["uwr", "uwr #2", "uwr favor=1"]
+    assert {t.legendgrouptitle.text for t in data} == {"uwr", "uwr #2", "uwr favor=1"}
+    keys = [(t.legendgroup, t.name) for t in data]
+    assert len(keys) == 12 and len(set(keys)) == 12
 
 
 def test_hover_shows_percentages():
     fig = figure(ExplorerSettings((EntrySettings("uwr", rungs=("Normal",)),), pool_sizes=(2,)))
-    assert "%{y:.4%}" in fig.data[0].hovertemplate
+    assert "%{y:.2%}" in fig.data[0].hovertemplate and "Normal" in fig.data[0].hovertemplate
     assert fig.layout.yaxis.tickformat == ".0%"
 
 
@@ -104,15 +116,24 @@ def test_unnamed_check_stacks_its_tiers():
         assert trace.y[0] == pytest.approx(tiers[trace.name], abs=1e-12)
 
 
-def test_numeric_outcomes_from_several_systems_share_one_axis():
+def test_numeric_outcomes_of_several_systems_get_a_panel_and_a_scale_each():
     entries = (EntrySettings("uwr", {"dice": 3}, rungs=()), EntrySettings("arrata", {"dice": 2}, rungs=()))
     frame = outcome_frame(ExplorerSettings(entries, view="outcomes"))
     fig = figure(ExplorerSettings(entries, view="outcomes"))
-    names = [t.name for t in fig.data]
+    uwr = [t for t in fig.data if t.xaxis == "x"]
+    arrata = [t for t in fig.data if t.xaxis == "x2"]
+    assert len(uwr) + len(arrata) == len(fig.data) and uwr and arrata
+    names = [t.name for t in uwr]
     assert names == sorted(names, key=lambda n: int(n.split()[1]))  # worst at the bottom
-    uwr = workbench.check("uwr", dice=3).pmf
-    for outcome, p in uwr.items():
-        assert _traces(fig)[f"net {outcome}"].y[0] == pytest.approx(p)
+    for outcome, p in workbench.check("uwr", dice=3).pmf.items():
+        assert {t.name: t for t in uwr}[f"net {outcome}"].y[0] == pytest.approx(p)
+    for part in (uwr, arrata):   # each entry's own scale: its worst red, its best blue
+        assert part[0].marker.color == "rgb(165, 0, 38)" and part[-1].marker.color == "rgb(49, 54, 149)"
+        assert len({t.legend for t in part}) == 1   # its own legend
+    assert uwr[0].legend != arrata[0].legend
+    for name in (uwr[0].legend, arrata[0].legend):   # the legend lists best first, as it says
+        legend = fig.layout[name]
+        assert legend.traceorder == "reversed" and "best at the top" in legend.title.text
     assert set(frame["kind"]) == {"outcome"}
 
 
@@ -180,7 +201,6 @@ def test_simulated_outcomes_have_error_bars():
     ({"pool_sizes": ()}, "pool_sizes"),
     ({"trials": 0}, "trials"),
     ({"baseline": 3}, "baseline"),
-    ({"view": "difference"}, "entries"),
 ])
 def test_bad_settings_name_the_setting(kwargs, setting):
     with pytest.raises(SettingsError) as caught:
@@ -274,13 +294,16 @@ def test_explorer_starts_at_a_typical_pool_and_disables_the_pool_knob_on_curves(
     assert arrata.knobs["dice"].value == 6  # the stat named the pool
     assert uwr.knobs["dice"].disabled and "x axis" in uwr.pool_note.value
     assert not explorer.pools.disabled and explorer.baseline.disabled
-    assert [t.name for t in explorer.figure.data][:1] == ["uwr · Easy"]  # no "dice=4"
+    first = explorer.figure.data[0]
+    assert (first.legendgroup, first.name) == ("uwr", "Easy")  # no "dice=4": it is the x axis
     explorer.view.value = "outcomes"
     assert not uwr.knobs["dice"].disabled and explorer.pools.disabled
     normal = workbench.check("uwr", dice=4, target=1).pmf
     # Normal, Difficult and Extreme roll the same four dice: one column for the three
-    column = list(explorer.figure.data[0].x).index("uwr dice=4 · Normal – Extreme")
-    assert explorer.figure.data[0].y[column] == pytest.approx(normal[0])
+    worst = explorer.figure.data[0]   # UWR's own panel: net 0, its worst outcome
+    assert worst.name == "net 0" and explorer.figure.layout.annotations[0].text == "uwr dice=4"
+    column = list(worst.x).index("Normal – Extreme")
+    assert worst.y[column] == pytest.approx(normal[0])
     explorer.view.value = "difference"
     assert not explorer.baseline.disabled and explorer.trials.disabled
     explorer.method.value = "simulate"
@@ -295,7 +318,7 @@ def test_explorer_keeps_the_chart_beside_folding_controls():
     assert panels.selected_index == 2  # the newest open, the others folded
     assert list(panels.titles) == ["1. UWR (= HKRPG)", "2. FoNS", "3. Arrata"]
     controls, chart = explorer.widget.children[1:]
-    assert explorer.figure in chart.children and panels in controls.children
+    assert explorer.plot in chart.children and panels in controls.children
     assert panels.layout.max_height  # the panels scroll instead of pushing the chart down
 
 
@@ -311,7 +334,7 @@ def test_explorer_shows_a_busy_state_while_computing():
 def test_explorer_redraws_with_engine_numbers_after_a_knob_moves():
     explorer = Explorer(["uwr"], pool_sizes=range(1, 6))
     explorer.entries[0].knobs["favor"].value = 2
-    normal = _traces(explorer.figure)["uwr favor=2 · Normal"]
+    normal = _lines(explorer.figure)["uwr favor=2 · Normal"]
     expected = [workbench.check("uwr", dice=n, favor=2, target=1).p_pass for n in range(1, 6)]
     np.testing.assert_allclose(normal.y, expected, atol=1e-12)
     assert "updated in" in explorer.status.value
@@ -333,20 +356,21 @@ def test_explorer_pool_range_ends_where_every_curve_has_settled():
 def test_every_view_shares_one_legend_place_and_one_style_per_system():
     explorer = Explorer(["uwr", "arrata"])
     legends, margins = [], []
-    for view in ("curve", "outcomes", "difference", "curve"):
+    for view in ("curve", "outcomes", "difference", "distribution", "curve"):
         explorer.view.value = view
         layout = explorer.figure.layout
         legends.append({k: layout.legend[k] for k in ("x", "y", "xanchor", "yanchor", "orientation")})
-        margins.append(layout.margin.to_plotly_json())
+        margins.append(layout.margin.l)
+    # beside the plot, top right, outside the plotting area (each panel's legend at its top)
     assert all(legend == legends[0] for legend in legends) and legends[0]["x"] > 1
     assert all(margin == margins[0] for margin in margins)
     explorer.view.value = "curve"
-    styles = {t.name: (t.line.color, t.line.dash) for t in explorer.figure.data}
+    styles = {f"{t.legendgroup} · {t.name}": (t.line.color, t.line.dash) for t in explorer.figure.data}
     assert len({c for c, _ in styles.values()}) == 2  # one colour per system
     uwr_dashes = [d for name, (_, d) in styles.items() if name.startswith("uwr")]
     assert len(set(uwr_dashes)) == len(uwr_dashes) == 4  # one dash per rung
     explorer.view.value = "difference"
-    arrata = [t for t in explorer.figure.data if t.name.startswith("arrata")]
+    arrata = [t for t in explorer.figure.data if t.legendgroup == "arrata"]
     assert {t.line.color for t in arrata} == {styles["arrata · Ob 1"][0]}  # its colour kept
 
 

@@ -15,10 +15,10 @@ from .. import _startup, files
 from .._version import __version__
 from ..errors import FormulaError, WorkbenchError
 from ..validation import RENAMED
-from . import _checkfile, _checks, _docs, _figure, _files, _render, _sweep
+from . import _checkfile, _checks, _docs, _figure, _files, _render, _share, _sweep
 from ._args import one_line
 
-SUBCOMMAND_MODULES = [_checks, _docs, _sweep, _figure, _render, _files, _checkfile]
+SUBCOMMAND_MODULES = [_checks, _docs, _sweep, _figure, _render, _share, _files, _checkfile]
 
 
 class _StoreOnce(argparse._StoreAction):

@@ -1,8 +1,8 @@
-"""The explorer: pick systems and variants, turn their knobs, see curves and outcomes.
+"""The explorer: pick systems and variants, turn their knobs, edit their rules, see the odds.
 
 A thin layer: callbacks read the controls into :class:`ExplorerSettings`, call the pure
-:func:`~workbench.widgets.figures.figure` and copy its traces into a plotly ``FigureWidget``
-inside ``batch_update()``. No dice logic lives here.
+:func:`~workbench.widgets.figures.figure_json` and hand its result to the live
+:class:`~workbench.widgets.chart.Chart`. No dice logic lives here.
 """
 from __future__ import annotations
 
@@ -14,96 +14,58 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from .. import validation
+from ..analysis import pool_size_list
 from ..api import systems
 from ..errors import WorkbenchError
+from .chart import Chart
+from ..rules.notation import formula_system
 from .controls import EntryControls
-from .figures import figure, settled_pools
-from ..analysis import pool_size_list
+from .editor import error_html
+from .figures import figure_json, settled_pools
+from .panels import ExportPanel, SharePanel
+from .progressive import Prefetcher, Refiner, first_estimate, warm_simulator
 from .settings import VIEWS, EntrySettings, ExplorerSettings, _checked, explorer_seed
 
 TRIAL_CHOICES = (10_000, 100_000, 1_000_000)
-
-
-def show_figure(target: go.FigureWidget, source: go.Figure, shown: dict | None = None) -> dict:
-    """Copy ``source`` into the live ``target`` in one batched update.
-
-    ``shown`` is what the previous call returned: what the widget shows now. Traces and
-    layout equal to it are left alone (validating them again is most of an update's cost);
-    when the traces line up (same number and kinds) only the changed ones are restyled,
-    otherwise all are replaced.
-
-    Returns:
-        What the widget shows now, to pass back as ``shown`` next time.
-
-    Example:
-        >>> import plotly.graph_objects as go
-        >>> live = go.FigureWidget()
-        >>> shown = show_figure(live, go.Figure(go.Bar(y=[1, 2])))
-        >>> shown = show_figure(live, go.Figure(go.Bar(y=[3, 4])), shown)
-        >>> list(live.data[0].y)
-        [3, 4]
-    """
-    shown = shown or {}
-    now = shown_state(source)
-    traces, layout = now["traces"], now["layout"]
-    old_traces = shown.get("traces")
-    same_shape = (old_traces is not None and len(target.data) == len(traces) and all(
-        old.type == new["type"] for old, new in zip(target.data, traces)))
-    with target.batch_update():
-        if same_shape:
-            for widget_trace, new, old in zip(target.data, traces, old_traces):
-                if new != old:
-                    widget_trace.update(_changes(old, new), overwrite=True)
-        else:
-            target.data = ()
-            target.add_traces(list(source.data))
-        if shown.get("layout") is None:
-            target.update_layout(layout, overwrite=True)
-        elif layout != shown["layout"]:
-            target.update_layout(_changes(shown["layout"], layout), overwrite=True)
-    return now
-
-
-def _changes(old: dict, new: dict) -> dict:
-    """Top-level properties that differ; ``None`` removes one that is gone."""
-    changed = {key: value for key, value in new.items() if old.get(key) != value}
-    changed.update({key: None for key in old if key not in new})
-    return changed
-
-
-def shown_state(fig: go.Figure) -> dict:
-    """The record :func:`show_figure` keeps of a figure: trace and layout properties."""
-    layout = fig.layout.to_plotly_json()
-    layout.pop("template", None)  # the widget keeps its own; copying one costs ~25 ms
-    return {"traces": [trace.to_plotly_json() for trace in fig.data], "layout": layout}
-
+VIEW_BUTTONS = [("success curve", "curve"), ("one check", "outcomes"), ("difference", "difference"),
+                ("distribution", "distribution"), ("at least", "at_least"), ("at most", "at_most")]
+VIEW_TIPS = ["P(pass) as the pool grows, one line per rung; one panel per kind of pool",
+             "one check's outcomes or tiers, stacked worst to best, each entry on its own scale",
+             "each entry's P(pass) minus the baseline's, in percentage points",
+             "the roll at the knobs as set: each outcome's chance, with mean, SD and quantiles",
+             "the chance of each outcome or better", "the chance of each outcome or worse"]
 
 _CSS = """<style>
-.wb-explorer .wb-busy .js-plotly-plot { opacity: 0.45; transition: opacity 0.2s; }
+.wb-explorer .wb-busy .wb-plot { opacity: 0.45; transition: opacity 0.2s; }
 .wb-explorer .wb-status { min-height: 1.6em; }
 .wb-explorer .wb-busy-note { color: #8a5a00; font-weight: bold; }
 .wb-explorer .wb-entries > * { flex-shrink: 0; }
+.wb-explorer .wb-chart { min-width: 0; }
+.wb-explorer .wb-chart-view { width: 100%; }
+.wb-explorer .wb-editor-text textarea { font-family: monospace; font-size: 12px; }
+.wb-explorer .wb-editor-error { color: #a00; font-size: 12px; }
+.wb-explorer .wb-editor-error pre { background: #fff4f4; border-left: 3px solid #c00;
+  padding: 4px 6px; margin: 4px 0; font-size: 11px; white-space: pre-wrap; }
 </style>"""
 
 
 class Explorer:
     """The explorer widget. Display it in a notebook cell, or read :meth:`settings`.
 
-    The controls sit in a column beside the chart (below it on a narrow page); each
-    system's knobs fold away in their own panel, so the chart stays in view as systems are
-    added. In the curve views the x axis is the pool, so each pool knob is disabled there.
+    The controls sit in a column beside the chart (below it on a narrow page), and the chart
+    takes the rest of the page's width; each system's knobs fold away in their own panel. In
+    the curve views the x axis is each system's pool, so each pool knob is disabled there.
 
     Args:
         entries: starting systems: ids, or :class:`EntrySettings` for knobs and rungs (one
             id or entry alone is one system).
         view, method, trials: as in :class:`ExplorerSettings`, read the same way (``"Exact"``,
             ``"2e5"``); a bad one is a :class:`~workbench.widgets.settings.SettingsError`.
-        pool_sizes: the x axis of the curves; ``None`` (the default): from one die to where
-            every curve has settled (:func:`~workbench.widgets.figures.settled_pools`),
+        pool_sizes: the dice along the curves' x axis; ``None`` (the default): from one die
+            to where every curve has settled (:func:`~workbench.widgets.figures.settled_pools`),
             following the systems added until the designer moves the range.
         seed: the simulator's seed; ``None`` (the default) draws one fresh seed now, shows
-            it in the seed box and keeps it until the designer types another, so simulated
-            curves do not change when a knob is turned back and forth.
+            it in the seed box and keeps it until the designer types another.
 
     Example:
         >>> explorer = Explorer(["uwr", EntrySettings("arrata", {"quality": "A"})])
@@ -119,18 +81,21 @@ class Explorer:
                  trials: int = 100_000, seed: int | None = None):
         # Every argument read as ExplorerSettings reads it (a SettingsError naming it), before
         # any control is built: the controls themselves know only their exact options.
+        if isinstance(view, str) and "_".join(view.split()).lower() in VIEWS:
+            view = "_".join(view.split()).lower()
         view = _checked("view", validation.choice, None, "view", view, VIEWS)
         method = _checked("method", validation.method, None, method)
         trials = _checked("trials", validation.trials, None, trials)
         if isinstance(entries, (str, EntrySettings)):   # one system, not its letters
             entries = (entries,)
-        # No pool sizes given: the range follows the curves drawn (until the designer moves it).
         self._auto_pools = pool_sizes is None
         sizes = (list(_checked("pool_sizes", lambda: pool_size_list(pool_sizes, "pool_sizes")))
                  if pool_sizes is not None else [1, 20])
         self.entries: list[EntryControls] = []
         self.last_update_seconds: float | None = None
-        self._shown: dict | None = None  # what the FigureWidget shows (see show_figure)
+        self.history: list[str] = []   # what the status line said, newest last
+        self._drawn: ExplorerSettings | None = None   # the settings the chart shows
+        self.prefetcher = Prefetcher()
         self._quiet = True  # no redraws while the controls are being built
         wide = widgets.Layout(width="390px")
         style = {"description_width": "110px"}
@@ -141,18 +106,27 @@ class Explorer:
         self.add_button = widgets.Button(description="add", icon="plus",
                                          tooltip="draw this system next to the others",
                                          layout=widgets.Layout(width="72px"))
+        self.add_button.add_class("wb-add-system")
         self.add_button.on_click(lambda _: self.add(self.system_picker.value))
-        self.view = widgets.ToggleButtons(
-            options=[("success curve", "curve"), ("one check", "outcomes"),
-                     ("difference", "difference")], value=view,
-            tooltips=["P(pass) against dice in the pool, one line per rung",
-                      "one check's outcomes or tiers, stacked worst to best",
-                      "each entry's P(pass) minus the baseline's, in percentage points"],
-            style={"button_width": "134px"})
+        self.formula = widgets.Text(value="", placeholder="4d6kh3, (@dice=5)d10cs>=8x",
+                                    description="or a formula", style=style,
+                                    layout=widgets.Layout(width="330px"),
+                                    tooltip="a one-line dice formula to draw next to the others "
+                                            "(Foundry's notation; @NAME makes a knob)")
+        self.formula.add_class("wb-formula")
+        self.formula_button = widgets.Button(description="add", icon="plus",
+                                             tooltip="draw this formula next to the others",
+                                             layout=widgets.Layout(width="72px"))
+        self.formula_button.add_class("wb-add-formula")
+        self.formula_button.on_click(lambda _: self.add_formula(self.formula.value))
+        self.view = widgets.ToggleButtons(options=VIEW_BUTTONS, value=view, tooltips=VIEW_TIPS,
+                                          style={"button_width": "126px"},
+                                          layout=widgets.Layout(width="410px"))
         self.method = widgets.ToggleButtons(
             options=[("exact", "exact"), ("simulated", "simulate")], value=method,
-            tooltips=["exact odds from the dice", "run the simulator: 95% error bars"],
-            style={"button_width": "134px"})
+            tooltips=["exact odds from the dice",
+                      "run the simulator: a first estimate at once, then every trial; 95% error bars"],
+            style={"button_width": "126px"})
         self.view.add_class("wb-view")
         self.method.add_class("wb-method")
         self.trials = widgets.Dropdown(
@@ -166,14 +140,15 @@ class Explorer:
         self.pools = widgets.IntRangeSlider(value=(max(1, min(sizes)), max(1, *sizes)), min=1,
                                             max=max(40, max(sizes)), description="dice in pool",
                                             continuous_update=False, style=style, layout=wide,
-                                            tooltip="the pool sizes along the x axis")
+                                            tooltip="the pool sizes along the x axis of dice "
+                                                    "pools (a skill or a stat has its own axis)")
         self.baseline = widgets.Dropdown(options=[], description="baseline", style=style,
                                          layout=wide, tooltip="the entry the others are "
                                                               "compared with (difference view)")
         self.status = widgets.HTML()
         self.status.add_class("wb-status")
-        # Only the systems' panels scroll: the picker and the views stay in reach.
-        self.entry_panels = widgets.Accordion(layout=widgets.Layout(max_height="480px",
+        self.status.observe(lambda change: self.history.append(change["new"]), names="value")
+        self.entry_panels = widgets.Accordion(layout=widgets.Layout(max_height="520px",
                                                                     overflow="auto"))
         self.entry_panels.add_class("wb-entries")
         for widget in (self.view, self.method, self.trials, self.seed, self.pools, self.baseline):
@@ -185,28 +160,35 @@ class Explorer:
                 self.add(entry, redraw=False)
         self._follow_curves()
         self._show_relevant_controls()
-        # The first figure goes into the widget's constructor: that is the state a page
-        # (Voila, a reopened notebook) renders from. Later updates are messages to live views.
-        first = figure(self.settings())
-        self.figure = go.FigureWidget(first)
-        self._shown = shown_state(first)
+        self.refiner = Refiner(figure_json, self._refined, self._refine_failed)
+        self.plot = Chart(layout=widgets.Layout(width="100%"))
+        self.plot.add_class("wb-plot-widget")
+        self.exports = ExportPanel(self.settings)
+        self.share = SharePanel(self)
         controls = widgets.VBox(
-            [widgets.HBox([self.system_picker, self.add_button]), self.view, self.method,
-             self.pools, self.trials, self.seed, self.baseline, self.entry_panels],
+            [widgets.HBox([self.system_picker, self.add_button]),
+             widgets.HBox([self.formula, self.formula_button]), self.view, self.method,
+             self.pools, self.trials, self.seed, self.baseline, self.entry_panels,
+             self.exports.box, self.share.box],
             layout=widgets.Layout(flex="0 0 430px", padding="0 8px 0 0"))
         controls.add_class("wb-controls")
-        self.chart = widgets.VBox([self.status, self.figure],
-                                  layout=widgets.Layout(flex="0 0 auto"))
+        self.chart = widgets.VBox([self.status, self.plot],
+                                  layout=widgets.Layout(flex="1 1 480px", min_width="0"))
         self.chart.add_class("wb-chart")
         self.widget = widgets.HBox([widgets.HTML(_CSS), controls, self.chart],
                                    layout=widgets.Layout(flex_flow="row wrap",
                                                          align_items="flex-start", width="100%"))
         self.widget.add_class("wb-explorer")
         self._quiet = False
-        self.status.value = "<span style='color:#666'>ready</span>"
+        self.refresh()   # the first figure: what a page (Voila, a reopened notebook) shows
+        for index in range(len(self.entries)):
+            self._ready_steps(index)
+        # the simulator's kernels load in the background: the first simulated view is quick
+        warm = warm_simulator([e.system_object for e in self.entries])
+        self.warm_threads = [warm] if warm is not None else []
 
     # -- entries ---------------------------------------------------------------------------
-    def add(self, system: str, params: dict[str, Any] | None = None,
+    def add(self, system: Any, params: dict[str, Any] | None = None,
             rungs: tuple[str, ...] | None = None, label: str | None = None,
             redraw: bool = True) -> EntryControls:
         """Add a system or variant with its own knobs (its panel opens, the others fold)."""
@@ -217,16 +199,33 @@ class Explorer:
         self._entries_changed(redraw)
         return controls
 
+    def add_formula(self, text: str) -> EntryControls | None:
+        """Add a one-line formula (``4d6kh3``); one that cannot be read is shown, with a caret
+        under its column, in the status line."""
+        text = (text or "").strip()
+        if not text:
+            self._say("⚠ type a formula first, such as 4d6kh3 or (@dice=5)d10cs>=8x", "#b00")
+            return None
+        try:
+            system = formula_system(text)
+            return self.add(system.id)
+        except WorkbenchError as exc:
+            self.status.value = error_html(text, exc)
+            return None
+
     def remove(self, controls: EntryControls) -> None:
         """Remove an entry (the last one stays: there is always something to draw)."""
         if len(self.entries) > 1:
             self.entries.remove(controls)
             self._entries_changed(True)
 
+    def _titles(self) -> tuple[str, ...]:
+        return tuple(f"{i + 1}. {e.title}" for i, e in enumerate(self.entries))
+
     def _entries_changed(self, redraw: bool) -> None:
         quiet, self._quiet = self._quiet, True
         self.entry_panels.children = [e.box for e in self.entries]
-        self.entry_panels.titles = tuple(f"{i + 1}. {e.title}" for i, e in enumerate(self.entries))
+        self.entry_panels.titles = self._titles()
         self.entry_panels.selected_index = len(self.entries) - 1
         old = self.baseline.value or 0
         self.baseline.options = [(f"{i + 1}: {e.title}", i) for i, e in enumerate(self.entries)]
@@ -237,6 +236,7 @@ class Explorer:
         self._quiet = quiet
         if redraw:
             self.refresh()
+            self._ready_steps(len(self.entries) - 1)
 
     def _follow_curves(self) -> None:
         """Until the designer moves the pool range, it ends where every curve has settled."""
@@ -252,7 +252,7 @@ class Explorer:
 
     def _show_relevant_controls(self) -> None:
         """Enable only what the current view and method use."""
-        curve_like = self.view.value != "outcomes"
+        curve_like = self.view.value in ("curve", "difference")
         for entry in self.entries:
             entry.show_pool(not curve_like)
         self.pools.disabled = not curve_like
@@ -262,7 +262,7 @@ class Explorer:
 
     # -- settings and drawing --------------------------------------------------------------
     def settings(self) -> ExplorerSettings:
-        """The controls' values as frozen settings (what :func:`figure` draws)."""
+        """The controls' values as frozen settings (what :func:`figure_json` draws)."""
         low, high = self.pools.value
         return ExplorerSettings(
             entries=tuple(e.settings() for e in self.entries), view=self.view.value,
@@ -270,43 +270,86 @@ class Explorer:
             trials=int(self.trials.value), seed=int(self.seed.value),
             baseline=int(self.baseline.value or 0))
 
+    @property
+    def figure(self) -> go.Figure:
+        """What the chart shows, as a plotly ``Figure`` (made on demand, for inspection)."""
+        return go.Figure(self.plot.figure)
+
     def _changed(self, change: dict) -> None:
         if self._quiet:
             return
-        if change.get("owner") in (self.view, self.method):
+        owner = change.get("owner")
+        if owner in (self.view, self.method):
             self._show_relevant_controls()
-        if change.get("owner") is self.pools:
+        if owner is self.pools:
             self._auto_pools = False  # the designer chose a range: keep it
-        if any(change.get("owner") is e.label for e in self.entries):
-            self.entry_panels.titles = tuple(f"{i + 1}. {e.title}"
-                                             for i, e in enumerate(self.entries))
+        if isinstance(owner, EntryControls) or any(owner is e.label for e in self.entries):
+            self.entry_panels.titles = self._titles()
+            self.baseline.options = [(f"{i + 1}: {e.title}", i) for i, e in enumerate(self.entries)]
+            if isinstance(owner, EntryControls):
+                owner.show_pool(self.view.value not in ("curve", "difference"))
         self.refresh()
+        moved = [(index, name) for index, entry in enumerate(self.entries)
+                 for name, knob in entry.knobs.items() if owner is knob]
+        if moved and self._drawn is not None:   # a slider moved: ready its next step
+            self.prefetcher.start(self._drawn, *moved[0])
+
+    def _ready_steps(self, index: int) -> None:
+        """Every slider of entry ``index`` a step either way, computed in the background."""
+        if self._drawn is None or index >= len(self._drawn.entries):
+            return
+        sys_ = self.entries[index].system_object
+        axis = (sys_.pool_parameter if self.view.value in ("curve", "difference") else None)
+        self.prefetcher.start(self._drawn, index, list(self.entries[index].knobs), skip=axis)
+
+    def _say(self, text: str, colour: str = "#666") -> None:
+        self.status.value = f"<span style='color:{colour}'>{text}</span>"
 
     def _busy(self, busy: bool) -> None:
-        # Widget state goes to the browser as it changes, so this shows while the kernel
-        # is still computing (a simulation can take seconds).
         if busy:
-            what = ("simulating " + f"{int(self.trials.value):,} trials per point…"
-                    if self.method.value == "simulate" else "computing…")
-            self.status.value = f"<span class='wb-busy-note'>⏳ {what}</span>"
+            self.status.value = "<span class='wb-busy-note'>⏳ computing…</span>"
             self.chart.add_class("wb-busy")
         else:
             self.chart.remove_class("wb-busy")
 
     def refresh(self) -> None:
-        """Redraw from the current controls; bad combinations show a message instead."""
+        """Redraw from the current controls; bad combinations show a message instead. A
+        simulation is drawn first from a few trials, then refined in the background."""
         started = time.perf_counter()
-        self._busy(True)
+        self.refiner.cancel()
+        self._drawn = None
         try:
-            self._shown = show_figure(self.figure, figure(self.settings()), self._shown)
+            settings = self.settings()
+            quick = first_estimate(settings)
+            self._busy(True)
+            self._show(figure_json(quick or settings))
         except WorkbenchError as exc:
-            self.status.value = f"<span style='color:#b00'>⚠ {html.escape(str(exc))}</span>"
-            return
-        finally:
             self._busy(False)
+            self._say(f"⚠ {html.escape(str(exc))}", "#b00")
+            return
+        self._busy(False)
+        self._drawn = settings
         self.last_update_seconds = time.perf_counter() - started
-        self.status.value = (f"<span style='color:#666'>updated in "
-                             f"{1000 * self.last_update_seconds:.0f} ms</span>")
+        took = f"{1000 * self.last_update_seconds:.0f} ms"
+        if quick is None:
+            self._say(f"updated in {took}")
+            return
+        fewer = ("" if quick.pool_sizes == settings.pool_sizes else
+                 f" at {len(quick.pool_sizes)} of {len(settings.pool_sizes)} pool sizes")
+        self._say(f"first estimate from {quick.trials:,} trials per point{fewer} ({took}); "
+                  f"simulating {settings.trials:,} trials per point…", "#8a5a00")
+        self.refiner.start(settings)
+
+    def _show(self, figure: dict) -> None:
+        if figure != self.plot.figure:
+            self.plot.figure = figure
+
+    def _refined(self, settings: ExplorerSettings, figure: dict) -> None:
+        self._show(figure)
+        self._say(f"simulated: {settings.trials:,} trials per point")
+
+    def _refine_failed(self, settings: ExplorerSettings, error: WorkbenchError) -> None:
+        self._say(f"⚠ {html.escape(str(error))}", "#b00")
 
     def _ipython_display_(self) -> None:
         from IPython.display import display  # lazy: IPython, only in a notebook

@@ -9,14 +9,18 @@ into an :class:`~workbench.widgets.settings.EntrySettings`.
 """
 from __future__ import annotations
 
+import html
 from typing import Any, Callable
 
 import ipywidgets as widgets
 
-from ..analysis import typical_pool
+from ..analysis import counts_dice, typical_pool
 from ..errors import WorkbenchError
 from ..rules.params import Param
 from ..rules.registry import get_system
+from ..rules.system import System
+from .axes import grown_choice
+from .editor import RulesEditor
 from .settings import AS_SET, EntrySettings
 
 SLIDER_SPAN_POSITIVE = 30
@@ -51,8 +55,10 @@ def slider_bounds(param: Param, value: int | None = None) -> tuple[int, int]:
     return low, high
 
 
-def knob_widget(param: Param, value: Any = None) -> widgets.ValueWidget:
+def knob_widget(param: Param, value: Any = None, required: bool = False) -> widgets.ValueWidget:
     """A widget for one parameter, starting at ``value`` (the default when ``None``).
+    ``required``: a whole number the rules need although it has no default (a formula's
+    ``@mod``): a slider, starting at ``value``.
 
     The widget carries the CSS class ``wb-knob-<name>`` so a browser test can find it.
 
@@ -60,6 +66,9 @@ def knob_widget(param: Param, value: Any = None) -> widgets.ValueWidget:
         >>> knob_widget(Param("stunt", "bool", False)).value
         False
     """
+    if required and param.kind == "int":
+        param = Param(param.name, "int", value if value is not None else 0, param.minimum,
+                      param.maximum, help=param.help)
     value = param.default if value is None else value
     common = {"description": param.name, "tooltip": f"{param.name}: {param.help}",
               "style": _STYLE, "layout": _LAYOUT}
@@ -98,11 +107,13 @@ def knob_value(widget: widgets.ValueWidget) -> Any:
 
 
 class EntryControls:
-    """The controls of one system or variant in the explorer: knobs, rungs, label, remove.
+    """The controls of one system or variant in the explorer: knobs, rungs, label, remove,
+    and a box to edit a copy of its rules.
 
     A new entry starts at a typical character's pool
     (:func:`~workbench.analysis.typical_pool`: 4 dice, or a skill's default) unless
-    ``params`` name the pool.
+    ``params`` name the pool. ``system`` may be a :class:`~workbench.rules.system.System`
+    (an edited copy).
 
     Example:
         >>> controls = EntryControls("uwr", {"favor": 1}, rungs=("Normal",))
@@ -113,17 +124,48 @@ class EntryControls:
         ('Normal',)
     """
 
-    def __init__(self, system: str, params: dict[str, Any] | None = None,
+    def __init__(self, system: "str | System", params: dict[str, Any] | None = None,
                  rungs: tuple[str, ...] | None = None, label: str | None = None):
         sys_ = get_system(system)
         self.system = system
         self.system_object = sys_
+        self.edited = False
+        self.editor = None   # made when "edit rules" is first pressed
+        self._callbacks: list[Callable[[dict], None]] = []
         params = dict(params or {})
         pool = sys_.pool_parameter
         if pool and pool not in params and not _pool_set_otherwise(sys_, params):
             params[pool] = typical_pool(sys_)   # 4 dice in bounds, or a skill's default
+        for name in _required(sys_):   # a formula's @mod without a default: start at 0
+            if params.get(name) is None:
+                low = sys_.params[name].minimum
+                params[name] = 0 if low is None or low <= 0 else low
         resolved = sys_.resolve(**params)  # checks the given values and fills defaults
-        self.knobs = {name: knob_widget(param, resolved[name]) for name, param in sys_.params.items()}
+        self.label = widgets.Text(value=label or "", placeholder="legend label (automatic)",
+                                  description="label", style=_STYLE, layout=_LAYOUT,
+                                  tooltip="the name this entry gets in the legend")
+        self.remove_button = widgets.Button(description="remove", icon="trash",
+                                            tooltip=f"remove {sys_.name} from the chart",
+                                            layout=widgets.Layout(width="100px", min_width="100px",
+                                                                  flex="0 0 auto"))
+        self.edit_button = widgets.ToggleButton(
+            description="edit rules", icon="pencil", layout=widgets.Layout(width="120px"),
+            tooltip="edit a copy of this system's data file and watch the curves follow",
+            disabled=sys_.source is None and sys_.collection != "formula")
+        self.edit_button.add_class("wb-edit-rules")
+        self.edit_button.observe(self._toggle_editor, names="value")
+        self.pool_note = widgets.HTML(layout=widgets.Layout(margin="0 0 0 12px"))
+        self.box = widgets.VBox(layout=widgets.Layout(padding="4px"))
+        self.box.add_class("wb-entry")
+        self.box.add_class(f"wb-entry-{sys_.id}")
+        self._build(sys_, resolved, rungs)
+
+    def _build(self, sys_: System, values: dict[str, Any], rungs: tuple[str, ...] | None) -> None:
+        """Make the knobs and rungs of ``sys_`` (starting at ``values``) and lay the box out."""
+        self.system_object = sys_
+        required = _required(sys_)
+        self.knobs = {name: knob_widget(param, values.get(name), name in required)
+                      for name, param in sys_.params.items()}
         ladder = [r.name for r in sys_.ladder]
         chosen = (tuple(ladder) or (AS_SET,)) if rungs is None else (tuple(rungs) or (AS_SET,))
         self.rungs = widgets.SelectMultiple(
@@ -131,56 +173,102 @@ class EntryControls:
             description="rungs", tooltip="difficulty rungs to draw (ctrl-click for several); "
                                          "'as set' uses the knobs as they are",
             style=_STYLE, layout=_LAYOUT)
-        self.label = widgets.Text(value=label or "", placeholder="legend label (automatic)",
-                                  description="label", style=_STYLE, layout=_LAYOUT,
-                                  tooltip="the name this entry gets in the legend")
-        self.remove_button = widgets.Button(description="remove", icon="trash",
-                                            tooltip=f"remove {sys_.name} from the chart",
-                                            layout=widgets.Layout(width="100px"))
-        self.pool_note = widgets.HTML(layout=widgets.Layout(margin="0 0 0 12px"))
+        for callback in self._callbacks:
+            for widget in [*self.knobs.values(), self.rungs]:
+                widget.observe(callback, names="value")
         roll = [w for name, w in self.knobs.items() if not sys_.params[name].rule_option]
         options = [w for name, w in self.knobs.items() if sys_.params[name].rule_option]
-        parts = [widgets.HBox([widgets.HTML(f"<b>{sys_.name}</b> <code>{sys_.id}</code>"),
-                               self.remove_button],
-                              layout=widgets.Layout(justify_content="space-between")),
+        edited = " <i>(edited copy)</i>" if self.edited else ""
+        name = "formula" if sys_.collection == "formula" else sys_.name
+        # a long name wraps beside the remove button (it never squeezes the button's word)
+        title = widgets.HTML(f"<b>{html.escape(name)}</b> <code>{html.escape(sys_.id)}</code>{edited}",
+                             layout=widgets.Layout(flex="1 1 auto", min_width="0"))
+        parts = [widgets.HBox([title, self.remove_button],
+                              layout=widgets.Layout(justify_content="space-between",
+                                                    align_items="flex-start")),
                  *roll, self.pool_note]
         if options:
             parts += [widgets.HTML("<i>rule options</i>"), *options]
-        parts += [self.rungs, self.label]
-        self.box = widgets.VBox(parts, layout=widgets.Layout(padding="4px"))
-        self.box.add_class("wb-entry")
-        self.box.add_class(f"wb-entry-{sys_.id}")
+        parts += [self.rungs, self.label, self.edit_button]
+        if self.editor is not None and self.edit_button.value:
+            parts.append(self.editor.box)
+        self.box.children = parts
+
+    def _toggle_editor(self, change: dict) -> None:
+        if change["new"] and self.editor is None:
+            self.editor = RulesEditor(self.system_object, self.use_system)
+        self._build(self.system_object, self._values(), self._chosen_rungs())
+
+    def use_system(self, system: System) -> None:
+        """Draw ``system`` (an edited copy) in place of this entry's: knobs keep their values
+        where the copy still has them and allows them; the chosen rungs stay where they exist."""
+        keep = {}
+        for name, value in self._values().items():
+            if name in system.params:
+                try:
+                    system.resolve(**{name: value})
+                    keep[name] = value
+                except WorkbenchError:
+                    pass
+        resolved = system.resolve(**keep)
+        ladder = [r.name for r in system.ladder]
+        rungs = tuple(r for r in self._chosen_rungs() if r in ladder or r == AS_SET) or None
+        # a formula is its own name (the registry finds it again by its text)
+        self.edited = system.collection != "formula"
+        self.system = system.id if not self.edited else system
+        self._build(system, resolved, rungs)
+        for callback in self._callbacks:
+            callback({"owner": self, "name": "system", "new": system})
+
+    def _values(self) -> dict[str, Any]:
+        return {name: knob_value(w) for name, w in self.knobs.items()}
+
+    def _chosen_rungs(self) -> tuple[str, ...]:
+        return tuple(self.rungs.value)
 
     @property
     def title(self) -> str:
         """A short title for the entry's collapsible panel."""
-        return self.label.value.strip() or self.system_object.name
+        name = self.system_object.name + (" (edited)" if self.edited else "")
+        return self.label.value.strip() or name
 
     def show_pool(self, enabled: bool) -> None:
         """Enable the pool knob, or disable it with a note (the curve views' x axis is the pool)."""
-        pool = self.system_object.pool_parameter
+        pool = self.system_object.pool_parameter or grown_choice(self.system_object)
         if not pool:
             return
         self.knobs[pool].disabled = not enabled
         self.pool_note.value = ("" if enabled else
-                                f"<small style='color:#666'>{pool}: the x axis in this view "
-                                "(set the range with <i>dice in pool</i>)</small>")
+                                f"<small style='color:#666'>{pool}: the x axis in this view"
+                                + (" (set the range with <i>dice in pool</i>)</small>"
+                                   if self.system_object.pool_parameter
+                                   and counts_dice(self.system_object) else "</small>"))
 
     def value_widgets(self) -> list[widgets.Widget]:
         return [*self.knobs.values(), self.rungs, self.label]
 
     def observe(self, callback: Callable[[dict], None]) -> None:
-        """Call ``callback`` whenever any knob, the rungs or the label change."""
+        """Call ``callback`` whenever any knob, the rungs or the label change, or the rules
+        are edited."""
+        self._callbacks.append(callback)
         for widget in self.value_widgets():
             widget.observe(callback, names="value")
 
     def settings(self) -> EntrySettings:
         """The controls' current values as plain settings."""
         chosen = tuple(self.rungs.value)
+        sys_ = self.system_object
         return EntrySettings(self.system,
                              tuple((name, knob_value(w)) for name, w in self.knobs.items()),
                              rungs=() if chosen == (AS_SET,) or not chosen else chosen,
-                             label=self.label.value.strip() or None)
+                             label=self.label.value.strip() or None,
+                             name=f"{sys_.id} (edited)" if self.edited else None)
+
+
+def _required(sys_: System) -> tuple[str, ...]:
+    """Parameters the rules need a value for although they have no default (a formula's
+    ``@mod``)."""
+    return tuple(getattr(sys_.mechanic, "required", ()) or ())
 
 
 def _pool_set_otherwise(sys_, params: dict[str, Any]) -> bool:

@@ -1,9 +1,13 @@
-"""The explorer's pure figure function: :class:`ExplorerSettings` in, a plotly figure out.
+"""The explorer's pure figure function: :class:`ExplorerSettings` in, a figure out.
 
-Nothing is drawn here: the settings are handed to the one figure layer
-(:mod:`workbench.figures`), so the explorer, the notebooks, the report and static exports
-share one template and one palette. Tests compare the frames and traces with
-:func:`workbench.check`; the explorer calls :func:`figure` on every change.
+:func:`figure_json` builds the figure as plotly JSON (a dictionary) from the numbers of
+:mod:`.data`: the explorer's chart draws that dictionary as it is, in milliseconds. The views
+are drawn in :mod:`.curves` (success curves, differences) and :mod:`.checks` (one check, the
+distribution, at least, at most), in the workbench look (:mod:`workbench.figures.style`).
+:func:`figure` gives the same figure as a ``go.Figure`` for notebooks, tests and exports.
+
+The frames (:func:`curve_frame`, :func:`difference_frame`, :func:`outcome_frame`) are the
+numbers as pandas tables, as :mod:`workbench.figures` gathers them.
 """
 from __future__ import annotations
 
@@ -11,23 +15,15 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .. import figures as _figures
-from .settings import ExplorerSettings, SettingsError
+from .axes import entry_axis
+from .checks import distribution_json, outcomes_json
+from .curves import curve_json, difference_json
+from .data import entry_curves
+from .settings import EntrySettings, ExplorerSettings, SettingsError
 
-EXPLORER_HEIGHT = 560
-"""The explorer's chart height in pixels (explicit, so JupyterLab and Voila keep it)."""
-EXPLORER_WIDTH = 520
-"""The explorer's chart width in pixels: the live chart does not follow its container's
-width (it would draw 700 px wide whatever the room), so it gets a width that fits beside
-the 430 px controls in a JupyterLab notebook with the file browser open."""
-#: One legend place for every view, every key of it set: beside the plot, top right, outside
-#: the plot area (plotly widens the right margin to hold it). Switching views then never
-#: moves the legend, and no view's legend can keep another view's position: a legend below
-#: the plot at a fixed distance covered the x axis title whenever tick labels grew taller.
-LEGEND = {"orientation": "v", "x": 1.02, "xanchor": "left", "xref": "paper", "y": 1,
-          "yanchor": "top", "yref": "paper", "bgcolor": "rgba(255,255,255,0)",
-          "font": {"size": 11}, "itemwidth": 30, "tracegroupgap": 6}
-#: The same margins in every view (the legend and tick labels push them further as needed).
-MARGIN = {"t": 80, "r": 10, "b": 60, "l": 64, "autoexpand": True}
+VIEW_BUILDERS = {"curve": curve_json, "outcomes": outcomes_json, "difference": difference_json,
+                 "distribution": distribution_json, "at_least": distribution_json,
+                 "at_most": distribution_json}
 
 
 def _options(settings: ExplorerSettings) -> dict:
@@ -44,7 +40,6 @@ def curve_frame(settings: ExplorerSettings) -> pd.DataFrame:
     """P(pass) per entry, rung and pool size: columns label, system, pool, rung, p_pass, stderr.
 
     Example:
-        >>> from workbench.widgets.settings import EntrySettings
         >>> s = ExplorerSettings((EntrySettings("uwr", rungs=("Normal",)),), pool_sizes=(1, 2))
         >>> [round(p, 4) for p in curve_frame(s)["p_pass"]]
         [0.3333, 0.5556]
@@ -57,7 +52,6 @@ def difference_frame(settings: ExplorerSettings) -> pd.DataFrame:
     :func:`workbench.figures.difference_frame`; differences as fractions).
 
     Example:
-        >>> from workbench.widgets.settings import EntrySettings
         >>> s = ExplorerSettings((EntrySettings("uwr"), EntrySettings("uwr", {"favor": 1})),
         ...                      view="difference", pool_sizes=(1,))
         >>> frame = difference_frame(s)
@@ -73,7 +67,6 @@ def outcome_frame(settings: ExplorerSettings) -> pd.DataFrame:
     :func:`workbench.figures.outcome_frame`).
 
     Example:
-        >>> from workbench.widgets.settings import EntrySettings
         >>> s = ExplorerSettings((EntrySettings("erzahlspiel"),), view="outcomes")
         >>> list(dict.fromkeys(outcome_frame(s)["column"]))
         ['black', 'red', 'yellow', 'green', 'blue']
@@ -81,75 +74,69 @@ def outcome_frame(settings: ExplorerSettings) -> pd.DataFrame:
     return _figures.outcome_frame(_lines(settings), **_options(settings))
 
 
-#: The default pool range runs until every curve has settled: within this of where it ends up
-#: (its value at :data:`SETTLE_CAP` dice), and never shorter than :data:`SETTLE_MIN` dice.
+#: The default pool range runs until every dice-pool curve has settled: within this of where
+#: it ends up (its value at :data:`SETTLE_CAP` dice), and never shorter than :data:`SETTLE_MIN`.
 SETTLE_TOLERANCE = 0.05
 SETTLE_CAP = 40
 SETTLE_MIN = 6
 
 
 def settled_pools(settings: ExplorerSettings) -> tuple[int, ...]:
-    """Pools 1 to the first size at which every curve of ``settings`` (its entries, knobs and
-    rungs) is within :data:`SETTLE_TOLERANCE` of its value at :data:`SETTLE_CAP` dice: the
-    default x axis, so no half of the chart lies flat at 100%.
+    """Pools 1 to the first size at which every curve along a number of dice (its entries,
+    knobs and rungs) is within :data:`SETTLE_TOLERANCE` of its value at :data:`SETTLE_CAP`
+    dice: the default x axis, so no half of the chart lies flat at 100%. Entries along a skill,
+    a stat or a die size have axes of their own and do not count.
 
     Example:
-        >>> from workbench.widgets.settings import EntrySettings
         >>> settled_pools(ExplorerSettings((EntrySettings("uwr", {"dice": 4}),)))[-1]
         17
         >>> settled_pools(ExplorerSettings((EntrySettings("erzahlspiel"),)))[-1]
         6
     """
-    frame = _figures.curve_frame(_lines(settings), range(1, SETTLE_CAP + 1))
-    curves = frame.pivot_table(index="pool", columns=["label", "rung"], values="p_pass")
-    if curves.empty:
-        return tuple(range(1, SETTLE_MIN + 1))
-    # A curve whose pool parameter ends early (Risk: 3 dice) holds its last value from there.
-    curves = curves.reindex(range(1, SETTLE_CAP + 1)).ffill().bfill()
-    end = curves.loc[SETTLE_CAP]
+    sizes = tuple(range(1, SETTLE_CAP + 1))
+    curves = []
+    for entry in settings.entries:
+        axis = entry_axis(entry.system_object, sizes, entry.chosen_rungs())
+        if axis.kind == "dice":
+            curves += [dict(zip(c.x, c.y)) for c in entry_curves(entry, axis, "exact", 1, None)]
+    curves = [c for c in curves if c]
     for size in range(SETTLE_MIN, SETTLE_CAP + 1):
-        if ((curves.loc[size] - end).abs() <= SETTLE_TOLERANCE).all():
+        if all(abs(_held(curve, size) - _held(curve, SETTLE_CAP)) <= SETTLE_TOLERANCE
+               for curve in curves):
             return tuple(range(1, size + 1))
-    return tuple(range(1, SETTLE_CAP + 1))
+    return sizes
 
 
-def curve_figure(settings: ExplorerSettings, frame: pd.DataFrame | None = None) -> go.Figure:
-    """Success curves: one line per entry and rung, P(pass) against dice in the pool."""
-    return _figures.curve_figure(_lines(settings), settings.pool_sizes, frame=frame,
-                                 height=EXPLORER_HEIGHT, by_system=True, **_options(settings))
+def _held(curve: dict, size: int) -> float:
+    """A curve's value at ``size``; a pool bounded below it (Risk: 3 dice) holds its last."""
+    if size in curve:
+        return curve[size]
+    below = [n for n in curve if n <= size]
+    return curve[max(below)] if below else curve[min(curve)]
 
 
-def difference_figure(settings: ExplorerSettings, frame: pd.DataFrame | None = None) -> go.Figure:
-    """Each entry's success curve minus the baseline's, in percentage points."""
-    return _figures.difference_figure(_lines(settings), settings.baseline, settings.pool_sizes,
-                                      frame=frame, height=EXPLORER_HEIGHT, by_system=True,
-                                      **_options(settings))
-
-
-def outcomes_figure(settings: ExplorerSettings, frame: pd.DataFrame | None = None) -> go.Figure:
-    """One stacked column per entry and rung: tiers (or outcomes) from worst (bottom) up."""
-    frame = outcome_frame(settings) if frame is None else frame
-    return _figures.stacked_outcomes_figure(frame, height=EXPLORER_HEIGHT, **_options(settings))
-
-
-def figure(settings: ExplorerSettings) -> go.Figure:
-    """The explorer's figure for these settings (the view picks curve, outcomes or difference).
+def figure_json(settings: ExplorerSettings) -> dict:
+    """The explorer's figure for these settings as plotly JSON (``{"data": ..., "layout": ...}``).
 
     Example:
-        >>> from workbench.widgets.settings import EntrySettings
-        >>> fig = figure(ExplorerSettings((EntrySettings("erzahlspiel"),), view="outcomes"))
-        >>> len(fig.data), list(fig.data[0].x)
-        (6, ['black', 'red', 'yellow', 'green', 'blue'])
+        >>> fig = figure_json(ExplorerSettings((EntrySettings("uwr", rungs=("Normal",)),),
+        ...                                    pool_sizes=(1, 2)))
+        >>> fig["data"][0]["name"], [round(p, 4) for p in fig["data"][0]["y"]]
+        ('Normal', [0.3333, 0.5556])
     """
     if not isinstance(settings, ExplorerSettings):
         raise SettingsError("settings", settings, "ExplorerSettings, such as "
                             "ExplorerSettings((EntrySettings('uwr'),))")
-    draw = {"curve": curve_figure, "outcomes": outcomes_figure,
-            "difference": difference_figure}[settings.view]
-    fig = draw(settings)
-    fig.layout.width = EXPLORER_WIDTH
-    title = fig.layout.legend.title.text or ""
-    order = "reversed" if settings.view == "outcomes" else "normal"  # best on top
-    fig.layout.legend = {**LEGEND, "traceorder": order, "title": {"text": title}}
-    fig.layout.margin = MARGIN
-    return fig
+    return VIEW_BUILDERS[settings.view](settings)
+
+
+def figure(settings: ExplorerSettings) -> go.Figure:
+    """The explorer's figure for these settings as a plotly ``Figure`` (the view picks success
+    curve, one check, difference, distribution, at least or at most).
+
+    Example:
+        >>> fig = figure(ExplorerSettings((EntrySettings("erzahlspiel"),), view="outcomes"))
+        >>> len(fig.data), list(fig.data[0].x)
+        (6, ['black', 'red', 'yellow', 'green', 'blue'])
+    """
+    return go.Figure(figure_json(settings))

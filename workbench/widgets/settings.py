@@ -10,12 +10,16 @@ from typing import Any, Iterable, Mapping
 
 from .. import validation
 from ..analysis import pool_size_list
+from ..limits import MAX_DICE
 from ..errors import ParameterError, WorkbenchError
 from ..rules.registry import get_system
 from ..rules.system import System
+from .axes import grown_choice
 
-VIEWS = ("curve", "outcomes", "difference")
-"""What the explorer draws: success curves, one check's outcomes, variant minus baseline."""
+VIEWS = ("curve", "outcomes", "difference", "distribution", "at_least", "at_most")
+"""What the explorer draws: success curves, one check's outcomes (or tiers), variant minus
+baseline, and the roll's distribution (with its mean, SD and quantiles), at least and at most
+each outcome."""
 METHODS = ("exact", "simulate")
 AS_SET = "as set"
 """Rung name meaning "no ladder rung: the knobs exactly as set" (as in workbench.figures)."""
@@ -28,7 +32,7 @@ class SettingsError(WorkbenchError):
         >>> ExplorerSettings(entries=(EntrySettings("uwr"),), view="pie")
         Traceback (most recent call last):
         ...
-        workbench.widgets.settings.SettingsError: explorer setting 'view' got 'pie'; allowed: one of curve, outcomes, difference
+        workbench.widgets.settings.SettingsError: explorer setting 'view' got 'pie'; allowed: one of curve, outcomes, difference, distribution, at_least, at_most
     """
 
     def __init__(self, setting: str, value: object, allowed: str):
@@ -43,11 +47,14 @@ class EntrySettings:
     """One system or variant drawn in the explorer, with its knob values and ladder rungs.
 
     Attributes:
-        system: a system id, alias or data-file path (see :func:`workbench.system`).
+        system: a system id, alias or data-file path (see :func:`workbench.system`), or a
+            :class:`~workbench.rules.system.System` (an edited copy of a data file).
         params: knob values as ``(name, value)`` pairs (a mapping is accepted and converted).
         rungs: ladder rungs to draw; ``None`` draws every rung of the system's ladder and
             ``()`` (or the rung ``"as set"``) draws the knobs exactly as set.
-        label: legend text; ``None`` makes one from the system id and non-default knobs.
+        label: legend text; ``None`` makes one from ``name`` and the non-default knobs.
+        name: what an automatic label starts with; ``None``: the system's id (an edited copy
+            is named ``uwr (edited)``).
 
     Example:
         >>> entry = EntrySettings("uwr", {"favor": 1}, rungs=("Normal",))
@@ -59,6 +66,7 @@ class EntrySettings:
     params: tuple[tuple[str, Any], ...] = ()
     rungs: tuple[str, ...] | None = None
     label: str | None = None
+    name: str | None = None
 
     def __post_init__(self):
         params = self.params
@@ -79,6 +87,8 @@ class EntrySettings:
             object.__setattr__(self, "rungs", tuple(self.rungs))
         if self.label is not None and not isinstance(self.label, str):
             raise SettingsError("label", self.label, "legend text, or None")
+        if self.name is not None and not isinstance(self.name, str):
+            raise SettingsError("name", self.name, "text, or None")
 
     @property
     def system_object(self) -> System:
@@ -96,14 +106,15 @@ class EntrySettings:
 
     def display_label(self, include_pool: bool = True) -> str:
         """The legend text: ``label`` if given, else the id and every non-default knob
-        (the pool size left out where the x axis is the pool: ``include_pool=False``)."""
+        (what the x axis grows left out where the x axis is the pool: ``include_pool=False``)."""
         if self.label:
             return self.label
         sys_ = self.system_object
+        axis = sys_.pool_parameter or grown_choice(sys_)
         changed = [f"{name}={_format(value)}" for name, value in self.params
                    if name in sys_.params and value != sys_.params[name].default
-                   and (include_pool or name != sys_.pool_parameter)]
-        return " ".join([sys_.id, *changed])
+                   and (include_pool or name != axis)]
+        return " ".join([self.name or sys_.id, *changed])
 
 
 @dataclass(frozen=True)
@@ -113,8 +124,11 @@ class ExplorerSettings:
     Attributes:
         entries: the systems and variants to overlay (:class:`EntrySettings`; one alone
             is read as a tuple of one).
-        view: ``"curve"`` (P(pass) against dice), ``"outcomes"`` (one check's outcome or
-            tier distribution, stacked) or ``"difference"`` (each entry minus the baseline).
+        view: ``"curve"`` (P(pass) against the pool), ``"outcomes"`` (one check's outcome or
+            tier distribution, stacked), ``"difference"`` (each entry minus the baseline),
+            ``"distribution"`` (the roll at the knobs as set, with mean, SD and quantiles),
+            ``"at_least"`` or ``"at_most"`` (the chance of each outcome or better, or worse).
+            ``"at least"`` is read as ``"at_least"``.
         method: ``"exact"`` or ``"simulate"`` (simulated results carry error bars), read as
             everywhere in the workbench (``"Exact"`` is ``"exact"``).
         pool_sizes: dice in the pool along the curve's x axis.
@@ -150,21 +164,20 @@ class ExplorerSettings:
                 raise SettingsError("entries", entry, "EntrySettings, such as EntrySettings('uwr')")
         object.__setattr__(self, "entries", entries)
         object.__setattr__(self, "method", _checked("method", validation.method, None, self.method))
-        object.__setattr__(self, "pool_sizes", _checked(
-            "pool_sizes", lambda: tuple(pool_size_list(self.pool_sizes, "pool_sizes"))))
+        object.__setattr__(self, "pool_sizes", _pool_sizes(self.pool_sizes))
         object.__setattr__(self, "trials", _checked("trials", validation.trials, None, self.trials))
         # None: one fresh seed, drawn now and kept, so redrawing these settings never flickers.
         seed = explorer_seed() if self.seed is None else self.seed
         object.__setattr__(self, "seed", _checked("seed", validation.seed, None, seed))
         if not self.entries:
             raise SettingsError("entries", (), "at least one system or variant")
-        object.__setattr__(self, "view", _checked("view", validation.choice, None, "view", self.view, VIEWS))
+        view = self.view
+        if isinstance(view, str) and "_".join(view.split()).lower() in VIEWS:
+            view = "_".join(view.split()).lower()   # "at least" is at_least
+        object.__setattr__(self, "view", _checked("view", validation.choice, None, "view", view, VIEWS))
         baseline = _checked("baseline", validation.whole_number, None, "baseline", self.baseline,
                             0, len(self.entries) - 1)
         object.__setattr__(self, "baseline", baseline)
-        if self.view == "difference" and len(self.entries) < 2:
-            raise SettingsError("entries", len(self.entries),
-                                "two or more entries for the difference view (a variant and its baseline)")
 
     def labels(self) -> list[str]:
         """Unique legend labels, one per entry (repeats get ``#2``, ``#3``...). The pool
@@ -172,7 +185,7 @@ class ExplorerSettings:
         seen: dict[str, int] = {}
         out = []
         for entry in self.entries:
-            text = entry.display_label(include_pool=self.view == "outcomes")
+            text = entry.display_label(include_pool=self.view not in ("curve", "difference"))
             seen[text] = seen.get(text, 0) + 1
             out.append(text if seen[text] == 1 else f"{text} #{seen[text]}")
         return out
@@ -191,6 +204,16 @@ def explorer_seed() -> int:
         True
     """
     return validation.fresh_seed() % EXACT_IN_BROWSER
+
+
+def _pool_sizes(sizes) -> tuple[int, ...]:
+    """Pool sizes checked: a tuple of distinct plain whole numbers in range (what the explorer
+    passes on every update) as it is, anything else by :func:`~workbench.analysis.pool_size_list`."""
+    if (type(sizes) is tuple and sizes and len(sizes) <= MAX_DICE + 1
+            and all(type(n) is int and 0 <= n <= MAX_DICE for n in sizes)
+            and len(set(sizes)) == len(sizes)):
+        return sizes
+    return _checked("pool_sizes", lambda: tuple(pool_size_list(sizes, "pool_sizes")))
 
 
 def _checked(setting: str, check, *args):
