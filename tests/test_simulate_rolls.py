@@ -125,6 +125,9 @@ CASES = {
         ((Die("f", (-1, -1, 0, 1)), 3), (Die("g", (-1, 1)), 1)), stats=(AllNegative("botch"),),
         kept=KeptDice("f", 1, "lowest")),
     "kept none of a type": RollSpec(((d6(), 2), (Die.numbered("d4", 4), 1)), kept=KeptDice("d6", 0)),
+    "kept dice beside a die scored by its chain": RollSpec(
+        ((d6("k", counts={"ones": [1] + [0] * 5}), 3), (Die("x", (1, 2, 3), (False, False, True), limit=3), 1)),
+        stats=(Sum("low", score="value <= 2"), Pick("top"), AllNegative("neg")), kept=KeptDice("k", 1, "lowest")),
     "no dice, absent types, empty statistics": RollSpec(
         ((d6(), 0), (Die.numbered("d4", 4), 1)),
         stats=(Pick("none", order="middle", dice="d6"), LargestSet("w", dice="d6"), Sets("s", dice="d6"),

@@ -29,7 +29,6 @@ Example:
 """
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import numpy as np
@@ -40,7 +39,8 @@ from ..rules.expressions import parse
 from ..rules.roll import Die, RollSpec
 from .expressions import evaluate
 from .joint import JointDistribution
-from .roll_simulation import CALL_CELLS, compile_roll, full_rows, rolled_per_roll, _check_rows, _merged
+from .roll_simulation import (CALL_CELLS, _check_rows, _merged, compile_roll, each, full_rows, rolled_per_roll,
+                              thread_pool)
 
 MAX_ROUNDS = 10_000
 """Most rolls one check is rolled again before the run stops (as the exact engine stops)."""
@@ -62,26 +62,21 @@ def simulate_rounds(spec: RollSpec, trials: int, seed: int, block_size: int = 1 
     per_check = max(compiled.out_dice, 1) * (width + 2) + len(compiled.names) + 2 * len(spec.statistic_names)
     per_call = max(1, min(chunk_blocks, CALL_CELLS // (block_size * per_check)))
     blocks = -(-trials // block_size)
-    threads = max(1, min(numba.get_num_threads(), per_call))
-    workers = ThreadPoolExecutor(threads) if threads > 1 else None
+    workers = thread_pool(min(numba.get_num_threads(), per_call, blocks))
     found: list = []
-    try:
-        for first in range(0, blocks, per_call):
-            count = min(per_call, blocks - first)
-            states = np.stack([rng.seed_state(np.uint64(seed), np.uint64(block))
-                               for block in range(first, first + count)])
-            size = min(count * block_size, trials - first * block_size)
-            rows = _checks(roll_rows, plan, spec, states, size, block_size, workers, first == 0, trials)
-            values, hits = np.unique(rows, axis=0, return_counts=True)
-            found.append((values, hits.astype(np.int64)))
-            if len(found) > 1 and sum(len(v) for v, _ in found) > max(1 << 16, 4 * len(found[0][0])):
-                found = [_merged(found)]
-                _check_rows(len(found[0][0]))
-            if bar is not None:
-                bar.update(size)
-    finally:
-        if workers is not None:
-            workers.shutdown(wait=True, cancel_futures=True)
+    for first in range(0, blocks, per_call):
+        count = min(per_call, blocks - first)
+        states = np.stack([rng.seed_state(np.uint64(seed), np.uint64(block))
+                           for block in range(first, first + count)])
+        size = min(count * block_size, trials - first * block_size)
+        rows = _checks(roll_rows, plan, spec, states, size, block_size, workers, first == 0, trials)
+        values, hits = np.unique(rows, axis=0, return_counts=True)
+        found.append((values, hits.astype(np.int64)))
+        if len(found) > 1 and sum(len(v) for v, _ in found) > max(1 << 16, 4 * len(found[0][0])):
+            found = [_merged(found)]
+            _check_rows(len(found[0][0]))
+        if bar is not None:
+            bar.update(size)
     values, hits = _merged(found)
     _check_rows(len(values))
     return JointDistribution(spec.statistic_names, values, hits / trials, trials=trials)
@@ -160,10 +155,10 @@ def _one_roll(kernels, plan: _Plan, states, checks: np.ndarray, size: int, block
     negative = np.zeros(size, np.bool_)
     rows = np.zeros((size, len(compiled.names)), np.int64)
     parts = _by_block(checks, len(states), block_size)
-    _each(workers, parts, lambda b, mine: kernels.dice_rows(
+    each(workers, parts, lambda b, mine: kernels.dice_rows(
         states[b], mine, *compiled.dice, att, faces, negative))
     _score(compiled, att, checks)
-    _each(workers, parts, lambda b, mine: kernels.read_rows(
+    each(workers, parts, lambda b, mine: kernels.read_rows(
         mine, att, negative, *compiled.dice[-3:], *compiled.reading, rows))
     if not plan.pushes:
         return rows
@@ -176,11 +171,11 @@ def _one_roll(kernels, plan: _Plan, states, checks: np.ndarray, size: int, block
         pushed = checks[holds]
     parts = _by_block(pushed, len(states), block_size)
     slot_row, kind, sides, face_att, explodes, into, limit = compiled.dice[:7]
-    _each(workers, parts, lambda b, mine: kernels.push_rows(
+    each(workers, parts, lambda b, mine: kernels.push_rows(
         states[b], mine, slot_row, sides, face_att, explodes, into, limit, plan.rerollable, att, faces,
         negative))
     _score(compiled, att, pushed)
-    _each(workers, parts, lambda b, mine: kernels.read_rows(
+    each(workers, parts, lambda b, mine: kernels.read_rows(
         mine, att, negative, *compiled.dice[-3:], *compiled.reading, rows))
     return rows
 
@@ -189,16 +184,6 @@ def _by_block(checks: np.ndarray, blocks: int, block_size: int) -> list:
     """``(block, its checks)`` for each block with checks among ``checks`` (ascending)."""
     cuts = np.searchsorted(checks, np.arange(blocks + 1) * block_size)
     return [(b, checks[cuts[b]:cuts[b + 1]]) for b in range(blocks) if cuts[b + 1] > cuts[b]]
-
-
-def _each(workers, parts: list, work) -> None:
-    """``work(block, checks)`` for each part, on the threads of ``workers`` (``None``: here)."""
-    if workers is None:
-        for b, mine in parts:
-            work(b, mine)
-        return
-    for done in [workers.submit(work, b, mine) for b, mine in parts]:
-        done.result()
 
 
 def _score(compiled, att: np.ndarray, checks: np.ndarray) -> None:

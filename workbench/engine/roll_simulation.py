@@ -31,8 +31,10 @@ Example:
 """
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -72,6 +74,7 @@ class CompiledRoll:
     general: bool        # percentile dice, rerolls or dice set aside: the general kernel
 
 
+@lru_cache(maxsize=256)
 def compile_roll(spec: RollSpec) -> CompiledRoll:
     """The arrays the kernels read for ``spec``.
 
@@ -294,26 +297,21 @@ def simulate_roll(spec: RollSpec, trials: int, seed: int, block_size: int = 1 <<
     table = TABLE_START
     found: list = []
     first = 0
-    threads = max(1, min(numba.get_num_threads(), chunk_blocks))
-    workers = ThreadPoolExecutor(threads) if threads > 1 else None
-    try:
-        with np.errstate(over="ignore"):   # the table's hash wraps around (pure-Python mode only)
-            while first < blocks:
-                count = min(_blocks_per_call(compiled, table, block_size, chunk_blocks), blocks - first)
-                counted = _count(rolls, compiled, seed, first, count, block_size, trials, table, workers)
-                if counted is None:   # a block met more combinations than its table holds
-                    table = min(table * 16, _largest_table(block_size))
-                    continue   # the same blocks again, the same dice, a larger table
-                found.append(counted)
-                if len(found) > 1 and sum(len(rows) for rows, _ in found) > max(1 << 16, 4 * len(found[0][0])):
-                    found = [_merged(found)]
-                    _check_rows(len(found[0][0]))
-                if bar is not None:
-                    bar.update(min(trials, (first + count) * block_size) - min(trials, first * block_size))
-                first += count
-    finally:
-        if workers is not None:   # after Ctrl-C too: the blocks under way finish, no more start
-            workers.shutdown(wait=True, cancel_futures=True)
+    workers = thread_pool(min(numba.get_num_threads(), chunk_blocks, blocks))
+    with np.errstate(over="ignore"):   # the table's hash wraps around (pure-Python mode only)
+        while first < blocks:
+            count = min(_blocks_per_call(compiled, table, block_size, chunk_blocks), blocks - first)
+            counted = _count(rolls, compiled, seed, first, count, block_size, trials, table, workers)
+            if counted is None:   # a block met more combinations than its table holds
+                table = min(table * 16, _largest_table(block_size))
+                continue   # the same blocks again, the same dice, a larger table
+            found.append(counted)
+            if len(found) > 1 and sum(len(rows) for rows, _ in found) > max(1 << 16, 4 * len(found[0][0])):
+                found = [_merged(found)]
+                _check_rows(len(found[0][0]))
+            if bar is not None:
+                bar.update(min(trials, (first + count) * block_size) - min(trials, first * block_size))
+            first += count
     rows, hits = _merged(found)
     _check_rows(len(rows))
     return finish(spec, compiled.names, rows, hits, trials)
@@ -343,14 +341,43 @@ def _count(rolls, compiled: CompiledRoll, seed: int, first: int, count: int, blo
 
 
 def _each_block(workers, count: int, work) -> None:
-    """``work(b)`` for ``b`` in ``0 .. count - 1``, on the threads of ``workers`` (``None``:
-    here). The kernels release the GIL; each block writes its own part of the arrays."""
+    """``work(b)`` for ``b`` in ``0 .. count - 1`` (see :func:`each`)."""
+    each(workers, [(b,) for b in range(count)], work)
+
+
+_POOLS: dict = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def thread_pool(threads: int) -> "ThreadPoolExecutor | None":
+    """A pool of ``threads`` threads kept for the next runs (``None`` for one thread: the
+    blocks run here). Threads cost a few milliseconds to start, as much as a small run."""
+    if threads <= 1:
+        return None
+    with _POOLS_LOCK:
+        if threads not in _POOLS:
+            _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="wb-roll")
+        return _POOLS[threads]
+
+
+def each(workers, parts: list, work) -> None:
+    """``work(*part)`` for each part, on the threads of ``workers`` (``None``: here, in turn).
+    The kernels release the GIL; each part writes its own rows of the arrays. When a part
+    fails or Ctrl-C interrupts the wait, the parts not started are dropped and those under way
+    finish (none is left writing) before the exception goes on."""
     if workers is None:
-        for b in range(count):
-            work(b)
+        for part in parts:
+            work(*part)
         return
-    for done in [workers.submit(work, b) for b in range(count)]:
-        done.result()   # waits (Ctrl-C interrupts the wait) and raises what a block raised
+    futures = [workers.submit(work, *part) for part in parts]
+    try:
+        for done in futures:
+            done.result()   # waits (Ctrl-C interrupts the wait) and raises what a part raised
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        wait(futures)
+        raise
 
 
 def _check_rows(rows: int) -> None:
@@ -378,17 +405,15 @@ def _roll_and_score(rolls, compiled: CompiledRoll, seed, first, count, block_siz
     (a score is read from the chain's sums, so it is computed after the dice are rolled)."""
     width = compiled.dice[3].shape[2]
     room = max(compiled.out_dice, 1)
-    att = np.zeros((count * block_size, room, width), np.int64)
-    negative = np.zeros(count * block_size, np.bool_)
+    rolled = min(count * block_size, trials - first * block_size)   # the last block may end early
+    att = np.zeros((rolled, room, width + len(compiled.scores)), np.int64)
+    negative = np.zeros(rolled, np.bool_)
     _each_block(workers, count, lambda b: rolls.dice_block(
         np.uint64(seed), first + b, b, block_size, trials, *compiled.dice, att, negative))
-    rolled = min(count * block_size, trials - first * block_size)   # the last block may end early
-    dice = att[:rolled]
-    names = {"value": dice[:, :, 0], **{name: dice[:, :, 1 + j] for j, name in enumerate(compiled.count_names)}}
-    scored = np.zeros(att.shape[:2] + (len(compiled.scores),), np.int64)
+    names = {"value": att[:, :, 0], **{name: att[:, :, 1 + j] for j, name in enumerate(compiled.count_names)}}
     for e, text in enumerate(compiled.scores):
-        scored[:rolled, :, e] = np.broadcast_to(evaluate(parse(text), names), dice.shape[:2])
-    return np.ascontiguousarray(np.concatenate([att, scored], axis=2)), negative
+        att[:, :, width + e] = np.broadcast_to(evaluate(parse(text), names), att.shape[:2])
+    return att, negative
 
 
 def _merged(found: list) -> tuple[np.ndarray, np.ndarray]:

@@ -20,6 +20,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -53,6 +54,7 @@ class SummedRoll:
         return finish(self.spec, self.names, rows.astype(np.int64), hits[seen], trials)
 
 
+@lru_cache(maxsize=256)
 def summed_roll(spec: RollSpec) -> "SummedRoll | None":
     """``spec`` as one pool (see the module docstring), or ``None`` when it is not a roll of
     sums alone or its digits would not fit one die's face value."""

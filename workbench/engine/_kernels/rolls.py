@@ -401,7 +401,7 @@ def dice_block(seed, block, b, block_size, trials, slot_row, kind, sides, face_a
     (for scores read from a whole chain, computed before :func:`count_block` reads them)."""
     room = max(slot_row.shape[0], 1)
     state = seed_state(seed, block)
-    init = np.zeros((room, face_att.shape[2]), np.int64)
+    init = np.zeros((room, att.shape[2]), np.int64)   # room for the scores read after
     marks = np.zeros((3, room), np.int64)
     spare = np.zeros(room + rank_count, np.int64)
     start = block * block_size
