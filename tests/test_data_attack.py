@@ -549,9 +549,11 @@ def test_keep_highest_beside_statistics_matches_brute_force(tmp_path):
     _assert_same(result.stats["ones"], _brute(faces, lambda roll: sorted(roll)[1:].count(1)))
 
 
-def test_simulating_a_die_that_explodes_too_often_names_the_system(tmp_path):
+def test_a_die_that_explodes_too_often_is_refused_exactly_and_simulated_by_its_rolls(tmp_path):
     # Before: wb.simulate said only "die 'd': explodes so often ...; make fewer faces explode"
-    # (which system? what would do?), where wb.check named the system.
+    # (which system? what would do?), where wb.check named the system. The check still refuses
+    # (naming the system and what would do); the simulation now rolls every chain, die by die,
+    # as the refusal suggests.
     faces = ", ".join(str(face) for face in range(2, 101))
     path = _file(tmp_path, rest=f"""
         [dice.d100]
@@ -567,16 +569,24 @@ def test_simulating_a_die_that_explodes_too_often_names_the_system(tmp_path):
         [stats.top]
         pick = "highest"
         """)
-    for run in (wb.check, lambda p, **kw: wb.simulate(p, trials=1000, seed=1, **kw)):
-        with pytest.raises(wb.errors.WorkbenchError) as err:
-            run(path, dice=0)
-        text = str(err.value)
-        # Refused before any work, naming the system and what would do: the chain itself,
-        # or (a check that reads the total alone, computed as a sum) its exact work.
-        assert text.startswith(("mine: die 'd100': explodes so often", "mine: an exact check (1 dice "
-                                "of type 'd100' with explosion chains")), text
-        assert ("allowed: fewer exploding faces, or an explode_limit on the die" in text
-                or "use fewer dice, fewer faces or explosions, or simulate instead" in text), text
+    with pytest.raises(wb.errors.WorkbenchError) as err:
+        wb.check(path, dice=0)
+    text = str(err.value)
+    # Refused before any work, naming the system and what would do: the chain itself, or (a
+    # check that reads the total alone, computed as a sum) its exact work.
+    assert text.startswith(("mine: die 'd100': explodes so often", "mine: an exact check (1 dice "
+                            "of type 'd100' with explosion chains")), text
+    assert ("allowed: fewer exploding faces, or an explode_limit on the die" in text
+            or "use fewer dice, fewer faces or explosions, or simulate instead" in text), text
+    trials = 4000
+    result = wb.simulate(path, trials=trials, seed=1, dice=0)
+    # One chain: C = X + [X >= 2] C', X uniform on 1..100: its mean and variance.
+    p, mean_x, square_x, x_on_explode = 0.99, 50.5, 338350 / 100, 5049 / 100
+    mean = mean_x / (1 - p)
+    variance = (square_x + 2 * x_on_explode * mean) / (1 - p) - mean ** 2
+    tops, chances = result.stats["top"].outcomes, result.stats["top"].probabilities
+    assert result.trials == trials and max(tops) > 20_000   # chains of hundreds of dice
+    assert abs(sum(t * c for t, c in zip(tops, chances)) - mean) < 6 * (variance / trials) ** 0.5
 
 
 @pytest.mark.parametrize("counts, shown", [

@@ -104,7 +104,8 @@ def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
             one version (the changelog names versions that draw other dice for a seed);
             ``None`` draws a fresh seed, reported as ``result.seed``. Every die is rolled:
             plain pools several dice per random draw (a uniform draw over every roll of,
-            say, five d6), exploding dice one at a time, chains and all.
+            say, five d6), exploding dice one at a time, chains and all; a roll with
+            statistics die by die, every statistic read from the dice rolled.
         progress: show a tqdm progress bar (``None``: only for long runs).
         **params: the check's parameters, checked exactly as :func:`workbench.check` does.
 

@@ -1,8 +1,9 @@
 """Exact outcome tables for the simulators: one random number per check.
 
-Rolls with statistics (:class:`~workbench.rules.roll.RollSpec`) are simulated this way too:
-each check's combination of statistics is drawn from the exact joint distribution
-(:func:`simulate_joint`).
+A documented speed-up of the stateful simulators. (A single check's simulation rolls its dice,
+rolls with statistics too, :mod:`workbench.engine.roll_simulation`, so that it checks the
+exact engine; only rolls scored by a Python function or given outright are drawn from their
+exact joint distribution there, :func:`simulate_joint`.)
 
 Within one check the dice are independent, so the check's outcome distribution is known
 exactly (:func:`workbench.engine.exact.exact_raw`). The simulators therefore draw each check's

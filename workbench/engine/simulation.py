@@ -3,8 +3,10 @@
 :func:`simulate` is :func:`workbench.check` by Monte Carlo: it returns the same
 :class:`~workbench.results.CheckResult`, with ``method="simulate"``, ``trials`` and the
 ``seed`` used, so every probability carries a standard error. :func:`simulate_raw` works on a
-:class:`~workbench.rules.pool.PoolSpec` directly, and :func:`pack` gives the plain arrays the
-kernels read (the stateful simulators call the same per-check roll inside their own kernels)::
+:class:`~workbench.rules.pool.PoolSpec` directly (a :class:`~workbench.rules.roll.RollSpec`:
+:mod:`workbench.engine.roll_simulation`, every die rolled), and :func:`pack` gives the plain
+arrays the kernels read (the stateful simulators call the same per-check roll inside their
+own kernels)::
 
     pack(spec) -> (values int64[G, S], explodes bool[G, S], sides int64[G], counts int64[G],
                    rerolls, modifier, floor, has_floor, keep)
@@ -47,12 +49,14 @@ from ..rules.pool import PoolSpec
 from ..rules.roll import RollSpec
 from ..rules.scored import Outcomes, ScoredRoll
 from ..validation import fresh_seed  # noqa: F401  (the stateful simulators import it from here)
-from .evaluate import evaluate_roll
 from .exact import _die_chain
 from .forms import sum_form
 from .joint import JointDistribution
 from .raw import RawDistribution
+from .roll_rounds import simulate_rounds
+from .roll_simulation import rolled_per_roll, simulate_roll
 from .sampling import simulate_joint
+from .summed_roll import summed_roll
 from .scored import evaluate_scored, outcomes_distribution
 from .work import check_exact, rolled_per_check, spread_of_totals
 
@@ -115,10 +119,14 @@ def check_work(trials: int, spec: "PoolSpec | RollSpec") -> None:
     """Refuse a run past the limits before any die is rolled: the dice rolled (each die with
     its expected explosion chain, through ``explode_into`` too; rerolls once more), the
     width of the histogram of totals, and the exact chains the histogram's range is read from.
-    A roll with statistics (or scored in Python, or given outright) is drawn from its exact
-    table, one number a check."""
+    A roll that is not a sum has its dice rolled too (a roll with statistics:
+    :func:`~workbench.engine.roll_simulation.rolled_per_roll`); one scored in Python, or
+    given outright, is drawn from its exact table, one number a check."""
     pool = sum_form(spec)
     if pool is None:
+        if isinstance(spec, RollSpec):
+            ROLLED_DICE.check(float(trials) * rolled_per_roll(spec), "simulate")
+            return
         ROLLED_DICE.check(float(trials), "simulate")
         return
     spec = pool
@@ -322,18 +330,20 @@ def _apply_modifier_and_floor(counts: np.ndarray, least: int, spec: PoolSpec) ->
 
 
 def _simulate_roll(spec, trials: int, seed: int, progress: bool | None) -> JointDistribution:
-    """A roll with statistics (or scored in Python, or given outright): each check drawn from
-    the exact joint distribution (its dice need not be rolled one by one: within a check they
-    are independent, so the exact table says everything), with the same blocks and streams
-    as the dice kernels."""
-    if isinstance(spec, ScoredRoll):
-        joint = evaluate_scored(spec)
-    elif isinstance(spec, Outcomes):
-        joint = outcomes_distribution(spec)
-    else:
-        joint = evaluate_roll(spec)
-    bar = _progress_bar(bool(progress if progress is not None else trials >= PROGRESS_MIN_DICE), trials)
+    """A roll with statistics: every die rolled and every statistic read from the dice
+    (:mod:`workbench.engine.roll_simulation`, independent of the exact engine), with the same
+    blocks and streams as the pool kernels. A roll scored in Python, or given outright, is
+    drawn from its exact table instead (one number a check)."""
+    if progress is None:
+        dice = rolled_per_roll(spec) if isinstance(spec, RollSpec) else 1.0
+        progress = trials * dice >= PROGRESS_MIN_DICE
+    bar = _progress_bar(bool(progress), trials)
     try:
+        if isinstance(spec, RollSpec) and (spec.reroll_faces is not None or spec.again is not None):
+            return simulate_rounds(spec, trials, seed, BLOCK_SIZE, CHUNK_BLOCKS, bar)
+        if isinstance(spec, RollSpec):
+            return simulate_roll(spec, trials, seed, BLOCK_SIZE, CHUNK_BLOCKS, bar)
+        joint = evaluate_scored(spec) if isinstance(spec, ScoredRoll) else outcomes_distribution(spec)
         return simulate_joint(joint, trials, seed, BLOCK_SIZE, CHUNK_BLOCKS, bar)
     finally:
         if bar is not None:
@@ -343,7 +353,7 @@ def _simulate_roll(spec, trials: int, seed: int, progress: bool | None) -> Joint
 def simulate_raw(spec: "PoolSpec | RollSpec", trials: int = 1_000_000, seed: int | None = None,
                  progress: bool | None = None) -> "RawDistribution | JointDistribution":
     """Simulate a pool: frequencies of each total, split by "every initial die failed"; or a
-    roll with statistics: frequencies of each combination, drawn from its exact table.
+    roll with statistics: frequencies of each combination, every die rolled.
 
     Args:
         spec: the pool (from a mechanic, or built by hand).
@@ -355,7 +365,8 @@ def simulate_raw(spec: "PoolSpec | RollSpec", trials: int = 1_000_000, seed: int
 
     Returns:
         A :class:`~workbench.engine.raw.RawDistribution` with ``trials`` set and
-        ``lost_mass`` 0 (explosion chains are never cut).
+        ``lost_mass`` 0 (explosion chains are never cut); for a roll with statistics a
+        :class:`~workbench.engine.joint.JointDistribution` of its statistics, likewise.
 
     Example:
         >>> from workbench.rules.pool import DieType, PoolSpec
@@ -369,6 +380,9 @@ def simulate_raw(spec: "PoolSpec | RollSpec", trials: int = 1_000_000, seed: int
     progress = validation.optional_boolean("simulate", "progress", progress)
     pool = sum_form(spec)
     if pool is None:
+        summed = summed_roll(spec) if isinstance(spec, RollSpec) else None
+        if summed is not None:   # sums over dice and counts only: the pool kernels roll it as one sum
+            return summed.joint(simulate_raw(summed.pool, trials, seed, progress))
         return _simulate_roll(spec, trials, seed, progress)
     spec = pool
     kernel, args, binned = _kernel(spec)

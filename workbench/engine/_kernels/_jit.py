@@ -24,3 +24,7 @@ inline_kernel = njit(cache=True, inline="always")
 
 parallel_kernel = njit(cache=True, parallel=True)
 """An outer kernel whose ``prange`` loop spreads blocks over all threads."""
+
+thread_kernel = njit(cache=True, nogil=True)
+"""A kernel that releases the GIL, for Python threads to run side by side (one block of
+trials each): compiled once, where a ``prange`` loop around a large kernel compiled it again."""
