@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import DataFileError, WorkbenchError
+from ..limits import BoundedCache
 from . import _system_cache
 from .system import Rung, System
 
@@ -614,7 +615,7 @@ def unregister(system_id: str) -> None:
         reload()
 
 
-_BY_PATH: dict[tuple, System] = {}
+_BY_PATH = BoundedCache(256)
 
 
 def _load_cached(text: str) -> System:
@@ -626,11 +627,8 @@ def _load_cached(text: str) -> System:
         key = (str(path.resolve()), info.st_mtime_ns, info.st_size, id(_catalogue()))
     except (OSError, RuntimeError):
         return load_system(text)
-    if key not in _BY_PATH:
-        if len(_BY_PATH) > 256:
-            _BY_PATH.clear()
-        _BY_PATH[key] = load_system(text)
-    return _BY_PATH[key]
+    found = _BY_PATH.get(key)
+    return found if found is not None else _BY_PATH.keep(key, load_system(text))
 
 
 def get_system(name: "str | os.PathLike | System") -> System:

@@ -19,7 +19,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ...errors import DataFileError, ParameterError, WorkbenchError
-from ...limits import MAX_DIGITS, MAX_TOTAL
+from ...limits import MAX_DIGITS, MAX_TOTAL, BoundedCache
 from ..params import RESERVED, Param
 from ..dice import Die, Percentile
 from ..roll import ALL_NEGATIVE, AllNegative, KeptDice, RerollFaces, RollAgain, RollSpec
@@ -73,7 +73,7 @@ class PoolMechanic(PoolReading, Mechanic):
         self.values = {name: self._face_values(f"dice.{name}.faces", die.face_values)
                        for name, die in model.dice.items() if not die.percentile}
         self._params = self._declare()
-        self._compiled: dict[tuple, dict] = {}
+        self._compiled = BoundedCache()
         # Each effect's verb, argument and entry in the file, read once (the compile loop runs
         # per check; the entry names the effect in errors).
         self._plan = {name: [(e.verb, e.argument, e, f"params.{name}.effect[{i}]")
@@ -89,16 +89,16 @@ class PoolMechanic(PoolReading, Mechanic):
                          for name, plan in self._plan.items()
                          if any(e[0] in PASSING for e in plan)
                          or any(e[0] in PASSING for sub in self._on[name].values() for e in sub[1])]
-        self._pools: dict[tuple, RollSpec] = {}
-        self._distinct: dict[tuple, RollSpec] = {}
-        self._dice_made: dict[tuple, Die] = {}
+        self._pools = BoundedCache()      # the parameters the dice depend on -> the roll
+        self._distinct = BoundedCache()   # one object per distinct roll
+        self._dice_made = BoundedCache()  # one object per distinct die
         self.reads_all_negative = any(tier.all_negative is not None for tier in model.tiers)
         # Tables and charts list tiers worst to best: ``tier_order`` when the file gives it
         # (the order tiers are tried in is another matter: the first that fits names a roll).
         self._tier_names = tuple(model.tier_order or dict.fromkeys(t.name for t in model.tiers))
         # Which tiers apply depends on the parameters their conditions name, and only those.
         self._tier_keys = tuple(dict.fromkeys(key for t in model.tiers for key in t.when))
-        self._tier_rules: dict[tuple, tuple] = {}
+        self._tier_rules = BoundedCache()
         self._cancelled = {name for rule in model.cancel_out for name in rule.params}
         self._check_references()
         # Counts, statistics, a total or conditions: the roll engine computes these checks.
@@ -316,9 +316,7 @@ class PoolMechanic(PoolReading, Mechanic):
         key = tuple(p[name] for name in self._params)
         found = self._compiled.get(key)
         if found is None:
-            if len(self._compiled) > 4096:
-                self._compiled.clear()
-            found = self._compiled[key] = self._compile_new(p)
+            found = self._compiled.keep(key, self._compile_new(p))
         return found
 
     def _compile_new(self, p: Mapping[str, Any]) -> dict[str, Any]:
@@ -434,14 +432,12 @@ class PoolMechanic(PoolReading, Mechanic):
                    tuple((count, tuple(scores)) for count, scores in counts.items()))
             die = self._dice_made.get(key)
             if die is None:
-                if len(self._dice_made) > 4096:
-                    self._dice_made.clear()
                 try:
                     die = Die(name, key[1], flags, limit=spec.explode_limit, into=into, counts=key[5])
                 except WorkbenchError as exc:
                     raise WorkbenchError(f"{self.system_id} ({self.source}): with these parameters, "
                                          f"{exc}") from None
-                self._dice_made[key] = die
+                self._dice_made.keep(key, die)
             made[name] = die
         return made[name]
 
@@ -451,9 +447,7 @@ class PoolMechanic(PoolReading, Mechanic):
         key = self._pool_key(p)
         found = self._pools.get(key)
         if found is None:
-            if len(self._pools) > 4096:
-                self._pools.clear()
-            found = self._pools[key] = self._pool_new(p)
+            found = self._pools.keep(key, self._pool_new(p))
         return found
 
     def _kept(self, c: dict, counts: dict, p: Mapping[str, Any]) -> KeptDice | None:
@@ -544,7 +538,4 @@ class PoolMechanic(PoolReading, Mechanic):
             if blamed:
                 self._refuse(blamed[0][0], p, blamed[0][1], f"0 with these dice: {exc}")
             raise WorkbenchError(f"{self.system_id} ({self.source}): with these parameters, {exc}") from None
-        if len(self._distinct) > 4096:
-            self._distinct.clear()
-        self._distinct[key] = spec
-        return spec
+        return self._distinct.keep(key, spec)

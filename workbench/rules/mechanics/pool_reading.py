@@ -52,10 +52,7 @@ class PoolReading:
         key = tuple(p[name] for name in self._tier_keys)
         found = self._tier_rules.get(key)
         if found is None:
-            found = tuple(t for t in self.model.tiers if self._when(t.when, p))
-            if len(self._tier_rules) >= 4096:
-                self._tier_rules.clear()
-            self._tier_rules[key] = found
+            found = self._tier_rules.keep(key, tuple(t for t in self.model.tiers if self._when(t.when, p)))
         return found
 
     def _reading(self, p) -> tuple[int | None, int, list]:
