@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ..errors import DataFileError
+from ..validation import is_whole
 from .params import Param
 
 
@@ -75,8 +76,7 @@ def effects_of(model) -> Iterator[tuple[str, Any]]:
 def numeric(spec) -> bool:
     """Whether a parameter's values are numbers an expression can read (whole numbers,
     true/false, or choices that are all whole numbers, e.g. a divisor 1, 2 or 5)."""
-    return spec.kind != "choice" or all(isinstance(c, int) and not isinstance(c, bool)
-                                        for c in spec.choices)
+    return spec.kind != "choice" or all(is_whole(c, numpy=False) for c in spec.choices)
 
 
 def word_choices(model) -> dict[str, tuple]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from .. import validation
+from ..validation import is_whole
 from ..errors import ParameterError, WorkbenchError, shown
 from ..limits import MAX_CHOICES, MAX_DICE, MAX_PARAMS
 from .mechanics.base import Mechanic
@@ -97,7 +98,8 @@ def checked_params(system_id: str, declared: Any) -> tuple[Param, ...]:
         if param.kind not in ("int", "bool", "choice"):
             raise WorkbenchError(f"{where} has kind {shown(param.kind)}; allowed: int, bool, choice")
         for bound in (param.minimum, param.maximum):
-            if bound is not None and (not _whole(bound) or abs(bound) > BOUND or param.kind != "int"):
+            if bound is not None and (not is_whole(bound, numpy=False) or abs(bound) > BOUND
+                                      or param.kind != "int"):
                 raise WorkbenchError(f"{where} declares the bound {shown(bound)}; allowed: whole "
                                      f"numbers from -{BOUND:,} to {BOUND:,}, for whole-number parameters")
         if param.minimum is not None and param.maximum is not None and param.minimum > param.maximum:
@@ -105,7 +107,7 @@ def checked_params(system_id: str, declared: Any) -> tuple[Param, ...]:
         if param.kind == "choice":
             choices = param.choices
             if not choices or len(choices) > MAX_CHOICES or len(set(map(str, choices))) != len(choices) \
-                    or not all(isinstance(c, str) or _whole(c) for c in choices):
+                    or not all(isinstance(c, str) or is_whole(c, numpy=False) for c in choices):
                 raise WorkbenchError(f"{where} declares choices {shown(choices)}; allowed: 1 to "
                                      f"{MAX_CHOICES} different texts or whole numbers")
         if param.default is None and not param.optional:
@@ -118,10 +120,6 @@ def checked_params(system_id: str, declared: Any) -> tuple[Param, ...]:
                                      f"default the parameter allows ({param.allowed()})") from None
         out.append(param)
     return tuple(out)
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def checked_pool(system_id: str, spec: Any, p: Mapping[str, Any]) -> "PoolSpec | RollSpec | ScoredRoll | Outcomes":

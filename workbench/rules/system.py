@@ -10,7 +10,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from ..errors import DataFileError, ParameterError, WorkbenchError, shown
 from ..limits import BoundedCache
-from ..validation import suggest
+from ..validation import is_whole, suggest
 from .expressions import ExpressionError, parse
 from .mechanics.base import Mechanic
 from .params import Param
@@ -125,8 +125,7 @@ class System:
             raise labels_refused(self.id, text, labels)
         statistics = getattr(self.mechanic, "statistics", None)
         numbers = [name for name, param in self.params.items()
-                   if param.kind != "choice" or all(isinstance(c, int) and not isinstance(c, bool)
-                                                    for c in param.choices)]
+                   if param.kind != "choice" or all(is_whole(c, numpy=False) for c in param.choices)]
         flags = statistics.flags if statistics is not None else []
         # A data file (or a formula, compiled into one) names every statistic when it loads;
         # Python code only when it rolls: its names are checked where they are read.
