@@ -154,9 +154,9 @@ def is_whole(value: Any, *, numpy: bool = True) -> bool:
         >>> is_whole(np.int8(3), numpy=False)
         False
     """
-    if not numpy:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    if numpy:
+        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def as_whole(value: Any, *, text: bool = False, floats: bool = False) -> int | None:

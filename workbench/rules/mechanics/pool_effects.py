@@ -130,7 +130,8 @@ def compile_check(plan: EffectPlan, model, values: Mapping[str, tuple[int, ...]]
     for name, (verb, argument, effect, entry), points in plan.applying(p):
         if effect.when and not plan.holds(effect.when, p):
             continue
-        points = plan.effect_points(name, effect, points, p)
+        if effect.points is not None:
+            points = plan.effect_points(name, effect, points, p)
         HANDLERS[verb](c, Step(plan, p, name, verb, argument, effect, entry, points, per_point(effect, points),
                                names(effect.dice) if effect.dice is not None else every_die))
     return c.done()
