@@ -98,10 +98,9 @@ class PoolReading:
                         target, setter = (target or 0) + value, name
                         sources.append((name, entry, verb))
                 else:
-                    # An effect's own points stand for the parameter's in the effects after it
-                    # too (the dice's compile reads each effect's points apart).
-                    x = plan.effect_points(name, effect, x, p)
-                    n = per_point(effect, x)
+                    # An effect's own points are its own: the effects after it read the
+                    # parameter's (as the dice's compile does).
+                    n = per_point(effect, plan.effect_points(name, effect, x, p))
                     add += n * arg
                     if n * arg:
                         sources.append((name, entry, ""))
