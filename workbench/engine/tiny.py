@@ -1,0 +1,166 @@
+"""Tiny rolls counted outright: every combination of faces at once, in numpy.
+
+A roll of a few dice that do not explode (Ironsworn's d6 against 2d10: 600 combinations)
+costs the walk of :mod:`workbench.engine.evaluate` more in planning its registers than in
+walking them. Here, when the dice have at most :data:`MOST_COMBINATIONS` combinations of
+outcomes together, each combination is one row: per die, the outcome it shows; the
+statistics read by rank (picked, kept, compared) are read from the dice sorted by value, the
+sums added, and the rows go on to :func:`~workbench.engine.columns.joint_from_columns` as
+the walk's registers do (the total, the derived statistics, equal rows merged). Only the
+statistics whose meaning does not depend on how equal values are ordered are counted here;
+any other roll returns ``None`` and is walked.
+
+Example:
+    >>> from workbench.rules.roll import Beats, Die, RollSpec
+    >>> from workbench.engine.dice import die_outcomes
+    >>> spec = RollSpec(((Die.numbered("a", 6), 1), (Die.numbered("c", 10), 2)),
+    ...                 stats=(Beats("beaten", "a", "c"),), total="beaten")
+    >>> groups = [(i, die, n, *die_outcomes(die, ())[:2]) for i, (die, n) in enumerate(spec.groups)]
+    >>> joint = counted_outright(spec, (), groups)
+    >>> [round(float(p) * 600) for p in joint.pmf]
+    [405, 120, 75]
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..rules.dice import Die
+from ..rules.roll import Beats, Derived, Keep, Pick, RollSpec, Sum
+from .columns import joint_from_columns
+from .joint import JointDistribution
+
+MOST_COMBINATIONS = 4096
+"""Most combinations of the dice's outcomes counted outright (beyond, the walk is faster)."""
+
+
+def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list) -> JointDistribution | None:
+    """The joint distribution of ``spec``'s statistics over ``groups`` (``(index, die, n,
+    attributes, probabilities)``, as :func:`~workbench.engine.evaluate.evaluate_roll` makes
+    them; columns: value, ``counts``, the scores written as expressions), every combination
+    of outcomes counted; ``None`` when the roll is not tiny or reads what is not counted here."""
+    if spec.count_names != counts or not _countable(spec, groups):
+        return None
+    sizes = [len(group[3]) for group in groups for _ in range(group[2])]
+    if not sizes or math.prod(sizes) > MOST_COMBINATIONS:
+        return None
+    # One row per combination: per die (slot), the index of the outcome it shows.
+    shown = np.indices(sizes).reshape(len(sizes), -1)
+    slots: list[tuple[str, np.ndarray]] = []   # per die: its type, its outcomes' attributes per row
+    probabilities = None
+    slot = 0
+    for _, die, n, attributes, chances in groups:
+        for _ in range(n):
+            picked = shown[slot]
+            slots.append((die.name, attributes[picked]))
+            probabilities = chances[picked] if probabilities is None else probabilities * chances[picked]
+            slot += 1
+    names = ("value", *counts, *spec.score_expressions)
+    columns: dict[str, np.ndarray] = {}
+    everything = list(range(len(slots)))
+    for j, name in enumerate(counts):
+        columns[name] = _summed(slots, everything, 1 + j)
+    if spec.total is None:
+        columns["total"] = _summed(slots, everything, 0)
+    rows = len(probabilities)
+    for stat in spec.stats:
+        if isinstance(stat, Derived):
+            continue
+        chosen = _chosen(slots, stat.dice)
+        if isinstance(stat, Sum):
+            columns[stat.name] = _summed(slots, chosen, names.index(stat.score))
+        elif isinstance(stat, Pick):
+            columns[stat.name] = _picked(slots, chosen, stat, rows)
+        elif isinstance(stat, Keep):
+            columns[stat.name] = _kept(slots, chosen, stat, names.index(stat.score), rows)
+        else:   # Beats
+            against = _chosen(slots, stat.against)
+            beaten = np.zeros(rows, np.int64)
+            for i in chosen:
+                for k in against:
+                    beaten += slots[i][1][:, 0] > slots[k][1][:, 0]
+            columns[stat.name] = beaten
+    return joint_from_columns(spec, columns, probabilities, 0.0)
+
+
+def _countable(spec: RollSpec, groups: list) -> bool:
+    """Dice that do not explode, statistics counted here (a kept score that only the value
+    decides, so that which of two equal dice is kept does not matter)."""
+    if spec.rerolls or spec.kept is not None or spec.reroll_faces is not None or spec.again is not None:
+        return False
+    if not all(isinstance(group[1], Die) and not any(group[1].explodes) for group in groups):
+        return False
+    for stat in spec.stats:
+        if isinstance(stat, Beats):
+            if set(stat.dice) & set(stat.against) or not stat.against:
+                return False
+        elif isinstance(stat, Keep):
+            if stat.score != "value" and not _value_decides(spec, groups, stat):
+                return False
+        elif not isinstance(stat, (Sum, Pick, Derived)):
+            return False
+    return True
+
+
+def _value_decides(spec: RollSpec, groups: list, stat: Keep) -> bool:
+    """Whether, among the dice ``stat`` reads, every outcome's value gives one score."""
+    column = ("value", *spec.count_names, *spec.score_expressions).index(stat.score)
+    seen: dict[int, int] = {}
+    for _, die, _, attributes, _ in groups:
+        if stat.dice and die.name not in stat.dice:
+            continue
+        for value, score in zip(attributes[:, 0].tolist(), attributes[:, column].tolist()):
+            if seen.setdefault(value, score) != score:
+                return False
+    return True
+
+
+def _chosen(slots: list, dice: tuple[str, ...]) -> list[int]:
+    return [i for i, (name, _) in enumerate(slots) if not dice or name in dice]
+
+
+def _summed(slots: list, chosen: list[int], column: int) -> np.ndarray:
+    if not chosen:
+        return np.zeros(len(slots[0][1]), np.int64)
+    total = slots[chosen[0]][1][:, column].copy()
+    for i in chosen[1:]:
+        total += slots[i][1][:, column]
+    return total
+
+
+def _ranked(slots: list, chosen: list[int]) -> np.ndarray:
+    """The chosen dice's values per row, highest first (dice x rows)."""
+    values = np.stack([slots[i][1][:, 0] for i in chosen])
+    return -np.sort(-values, axis=0)
+
+
+def _picked(slots: list, chosen: list[int], stat: Pick, rows: int) -> np.ndarray:
+    n = len(chosen)
+    if stat.order == "middle":
+        position = (n - 1) // 2
+    else:
+        position = stat.position if stat.order == "highest" else n - 1 - stat.position
+    if not 0 <= position < n or stat.position >= n:
+        return np.zeros(rows, np.int64)
+    if n == 1:
+        return slots[chosen[0]][1][:, 0].copy()
+    return _ranked(slots, chosen)[position].copy()
+
+
+def _kept(slots: list, chosen: list[int], stat: Keep, column: int, rows: int) -> np.ndarray:
+    n = len(chosen)
+    if stat.order == "middle":
+        low = max((n - stat.take) // 2, 0)
+        low, high = low, min(low + stat.take, n)
+    else:
+        low, high = min(stat.skip, n), min(stat.skip + stat.take, n)
+        if stat.order != "highest":
+            low, high = n - high, n - low
+    if high <= low:
+        return np.zeros(rows, np.int64)
+    values = np.stack([slots[i][1][:, 0] for i in chosen])
+    scores = np.stack([slots[i][1][:, column] for i in chosen])
+    order = np.argsort(-values, axis=0, kind="stable")
+    ranked = np.take_along_axis(scores, order, axis=0)
+    return ranked[low:high].sum(axis=0)
