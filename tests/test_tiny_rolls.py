@@ -139,7 +139,7 @@ def test_what_is_not_counted_outright_is_walked():
 def test_dense_merge_is_merge_rows_bit_for_bit():
     rng = np.random.default_rng(5)
     for trial in range(400):
-        n, width = int(rng.integers(65, 700)), int(rng.integers(1, 4))
+        n, width = int(rng.integers(65, 700)), int(rng.integers(1, 7))
         rows = rng.integers(-3, int(rng.integers(1, 12)), size=(n, width)).astype(np.int64)
         p = rng.random(n) / n
         if trial % 5 == 0:
@@ -149,5 +149,10 @@ def test_dense_merge_is_merge_rows_bit_for_bit():
         reference = merge_rows(rows, p)
         assert dense[0].tolist() == reference[0].tolist()
         assert dense[1].tobytes() == reference[1].tobytes()
-    wide = np.array([[0, 0], [10 ** 6, 10 ** 6]] * 40, np.int64)
-    assert _merged_dense(wide, np.full(80, 1 / 80)) is None   # a table of 10^12 codes: not dense
+    wide = np.array([[0, 0], [10 ** 6, 10 ** 6], [5, 7]] * 40, np.int64)   # 10^12 codes: sorted
+    p = np.arange(1, 121) / 7260
+    dense, reference = _merged_dense(wide, p), merge_rows(wide, p)
+    assert dense[0].tolist() == reference[0].tolist() == [[0, 0], [5, 7], [10 ** 6, 10 ** 6]]
+    assert dense[1].tobytes() == reference[1].tobytes()
+    huge = np.array([[0, 0, 0], [2 ** 30, 2 ** 30, 2 ** 30]] * 40, np.int64)
+    assert _merged_dense(huge, np.full(80, 1 / 80)) is None   # codes past 2**62: merge_rows

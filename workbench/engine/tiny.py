@@ -47,15 +47,15 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list) -> J
         return None
     # One row per combination: per die (slot), the index of the outcome it shows.
     shown = np.indices(sizes).reshape(len(sizes), -1)
-    slots: list[tuple[str, np.ndarray]] = []   # per die: its type, its outcomes' attributes per row
+    slots: list[_Slot] = []
     probabilities = None
-    slot = 0
     for _, die, n, attributes, chances in groups:
+        by_column = np.ascontiguousarray(attributes.T)
         for _ in range(n):
-            picked = shown[slot]
-            slots.append((die.name, attributes[picked]))
-            probabilities = chances[picked] if probabilities is None else probabilities * chances[picked]
-            slot += 1
+            slot = _Slot(die.name, by_column, shown[len(slots)])
+            slots.append(slot)
+            chance = chances[slot.shown]
+            probabilities = chance if probabilities is None else probabilities * chance
     names = ("value", *counts, *spec.score_expressions)
     columns: dict[str, np.ndarray] = {}
     everything = list(range(len(slots)))
@@ -79,9 +79,25 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list) -> J
             beaten = np.zeros(rows, np.int64)
             for i in chosen:
                 for k in against:
-                    beaten += slots[i][1][:, 0] > slots[k][1][:, 0]
+                    beaten += slots[i].column(0) > slots[k].column(0)
             columns[stat.name] = beaten
     return joint_from_columns(spec, columns, probabilities, 0.0)
+
+
+class _Slot:
+    """One die of the roll: its type, its outcomes' attributes (by column) and, per row, the
+    outcome it shows; each column it is read by worked out once."""
+
+    __slots__ = ("name", "by_column", "shown", "columns")
+
+    def __init__(self, name: str, by_column: np.ndarray, shown: np.ndarray):
+        self.name, self.by_column, self.shown, self.columns = name, by_column, shown, {}
+
+    def column(self, j: int) -> np.ndarray:
+        found = self.columns.get(j)
+        if found is None:
+            found = self.columns[j] = self.by_column[j][self.shown]
+        return found
 
 
 def _countable(spec: RollSpec, groups: list) -> bool:
@@ -117,22 +133,16 @@ def _value_decides(spec: RollSpec, groups: list, stat: Keep) -> bool:
 
 
 def _chosen(slots: list, dice: tuple[str, ...]) -> list[int]:
-    return [i for i, (name, _) in enumerate(slots) if not dice or name in dice]
+    return [i for i, slot in enumerate(slots) if not dice or slot.name in dice]
 
 
 def _summed(slots: list, chosen: list[int], column: int) -> np.ndarray:
     if not chosen:
-        return np.zeros(len(slots[0][1]), np.int64)
-    total = slots[chosen[0]][1][:, column].copy()
+        return np.zeros(len(slots[0].shown), np.int64)
+    total = slots[chosen[0]].column(column).copy()
     for i in chosen[1:]:
-        total += slots[i][1][:, column]
+        total += slots[i].column(column)
     return total
-
-
-def _ranked(slots: list, chosen: list[int]) -> np.ndarray:
-    """The chosen dice's values per row, highest first (dice x rows)."""
-    values = np.stack([slots[i][1][:, 0] for i in chosen])
-    return -np.sort(-values, axis=0)
 
 
 def _picked(slots: list, chosen: list[int], stat: Pick, rows: int) -> np.ndarray:
@@ -143,9 +153,16 @@ def _picked(slots: list, chosen: list[int], stat: Pick, rows: int) -> np.ndarray
         position = stat.position if stat.order == "highest" else n - 1 - stat.position
     if not 0 <= position < n or stat.position >= n:
         return np.zeros(rows, np.int64)
+    values = [slots[i].column(0) for i in chosen]
     if n == 1:
-        return slots[chosen[0]][1][:, 0].copy()
-    return _ranked(slots, chosen)[position].copy()
+        return values[0].copy()
+    if position in (0, n - 1):   # the highest or the lowest: no sort needed
+        reduce = np.maximum if position == 0 else np.minimum
+        found = reduce(values[0], values[1])
+        for value in values[2:]:
+            reduce(found, value, out=found)
+        return found
+    return -np.sort(-np.stack(values), axis=0)[position]
 
 
 def _kept(slots: list, chosen: list[int], stat: Keep, column: int, rows: int) -> np.ndarray:
@@ -159,8 +176,8 @@ def _kept(slots: list, chosen: list[int], stat: Keep, column: int, rows: int) ->
             low, high = n - high, n - low
     if high <= low:
         return np.zeros(rows, np.int64)
-    values = np.stack([slots[i][1][:, 0] for i in chosen])
-    scores = np.stack([slots[i][1][:, column] for i in chosen])
+    values = np.stack([slots[i].column(0) for i in chosen])
+    scores = np.stack([slots[i].column(column) for i in chosen]) if column else values
     order = np.argsort(-values, axis=0, kind="stable")
     ranked = np.take_along_axis(scores, order, axis=0)
     return ranked[low:high].sum(axis=0)

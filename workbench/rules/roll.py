@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Union
 
 from ..errors import WorkbenchError, shown
-from ..limits import MAX_DICE, MAX_TOTAL
+from ..limits import MAX_DICE, MAX_TOTAL, BoundedCache
 from ..validation import is_whole, suggest
 from .dice import Die, HashedOnce, Percentile
 from .expressions import Expression, ExpressionError, parse
@@ -127,6 +127,11 @@ class RollAgain:
         if not is_whole(self.limit) or not 0 <= self.limit <= 100:
             raise WorkbenchError(f"roll again: limit got {shown(self.limit)}; allowed: a whole number "
                                  "from 0 (no cap) to 100")
+
+
+_CHECKED_STATISTICS = BoundedCache()
+"""Statistics, die types, counts, parameters and total of a roll -> what checking them found
+(:meth:`RollSpec._check_statistics`); a statistic refused is never kept."""
 
 
 @dataclass(frozen=True)
@@ -284,7 +289,18 @@ class RollSpec(HashedOnce):
     def _check_statistics(self, die_names: list[str]) -> None:
         """Each statistic checked alone and against what it names: a name not yet taken, die
         types the roll has, a score over one die, an expression over what comes before it;
-        then the total's expression."""
+        then the total's expression. What the checks found is kept per description of the
+        statistics (every check of a data file rolls the same ones): checked once."""
+        key = (self.stats, tuple(die_names), self.count_names, tuple(name for name, _ in self.values), self.total)
+        found = _CHECKED_STATISTICS.get(key)
+        if found is None:
+            self._check_statistics_now(die_names)
+            found = _CHECKED_STATISTICS.keep(key, (self._scores, self._parsed_scores, self._early, self.total))
+        else:
+            for name, value in zip(("_scores", "_parsed_scores", "_early", "total"), found):
+                object.__setattr__(self, name, value)
+
+    def _check_statistics_now(self, die_names: list[str]) -> None:
         counts = self.count_names
         taken = {"total", "value", *counts}
         parameters = [name for name, _ in self.values]

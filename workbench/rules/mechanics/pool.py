@@ -104,6 +104,10 @@ class PoolMechanic(Mechanic):
         self.reading_parameters = tuple(name for name in model.params
                                         if name not in self._pool_keys and name not in shorthand)
         self.uses_obstacle = self.reading.uses_obstacle
+        # Each die type as the file writes it, checked once here: most checks roll it so
+        # (no effect changes its faces), and then it is not built and checked again.
+        self._as_written = {name: self._written(name) for name in model.dice}
+        self._explode_written = {name: frozenset(die.explode) for name, die in model.dice.items()}
 
     def adds_dice(self, name: str) -> bool:
         """Whether parameter ``name`` adds dice (``effect = { add_dice = ... }``), as a pool
@@ -195,8 +199,34 @@ class PoolMechanic(Mechanic):
             values[face - 1] = -1
         return tuple(values), tuple(f in c.explode[name] for f in range(1, len(values) + 1))
 
+    def _written(self, name: str) -> Die | None:
+        """Die type ``name`` as the file writes it (its faces, its own exploding faces, counts
+        that read the face alone), or ``None`` when its counts read parameters, it explodes
+        into another die or is a percentile (then every check builds it)."""
+        spec = self.model.dice[name]
+        if spec.percentile or (spec.explode and spec.explode_into not in (None, name)):
+            return None
+        values = self.values[name]
+        statistics = self.statistics
+        if statistics is not None and not all(
+                isinstance(scores, list) or len(statistics.by_face.get((name, count), ())) == len(values)
+                for count, scores in spec.counts.items()):
+            return None
+        flags = tuple(f in set(spec.explode) for f in range(1, len(values) + 1))
+        counts = statistics.die_counts(name, values, {}) if statistics is not None else {}
+        try:
+            return Die(name, tuple(values), flags, limit=spec.explode_limit,
+                       counts=tuple((count, tuple(scores)) for count, scores in counts.items()))
+        except WorkbenchError:   # (every face exploding) refused by each check that rolls it
+            return None
+
     def _die(self, name: str, c: CompiledCheck, made: dict, p: Mapping[str, Any]) -> Die:
         if name not in made:
+            written = self._as_written[name]
+            if (written is not None and not c.shift[name] and not c.cancel[name]
+                    and c.faces[name] is self.values[name] and c.explode[name] == self._explode_written[name]):
+                made[name] = written
+                return written
             spec = self.model.dice[name]
             values, flags = self._faces_of(name, c)
             into = None
