@@ -1,6 +1,5 @@
 """Tiny rolls counted outright (workbench.engine.tiny): the same joint distributions as the
-walk and as a brute force in plain Python, and the dense merge of rows bit for bit as
-merge_rows."""
+walk and as a brute force in plain Python."""
 from __future__ import annotations
 
 import itertools
@@ -10,8 +9,6 @@ import numpy as np
 import pytest
 
 from workbench.engine import evaluate as engine
-from workbench.engine._rows import merge_rows
-from workbench.engine.columns import _merged_dense
 from workbench.engine.dice import die_outcomes
 from workbench.engine.tiny import MOST_COMBINATIONS, counted_outright
 from workbench.rules.roll import Beats, Derived, Die, Keep, Pick, RollSpec, Sum
@@ -134,25 +131,3 @@ def test_what_is_not_counted_outright_is_walked():
     tie = Die("t", (1, 1), counts={"mark": [0, 1]})
     spec = RollSpec(((tie, 2),), stats=(Keep("k", take=1, score="mark"),))
     assert counted_outright(spec, *groups_of(spec)) is None
-
-
-def test_dense_merge_is_merge_rows_bit_for_bit():
-    rng = np.random.default_rng(5)
-    for trial in range(400):
-        n, width = int(rng.integers(65, 700)), int(rng.integers(1, 7))
-        rows = rng.integers(-3, int(rng.integers(1, 12)), size=(n, width)).astype(np.int64)
-        p = rng.random(n) / n
-        if trial % 5 == 0:
-            p[rng.integers(0, n, size=n // 3)] = 0.0   # rows of probability 0 are rows still
-        dense = _merged_dense(rows, p)
-        assert dense is not None
-        reference = merge_rows(rows, p)
-        assert dense[0].tolist() == reference[0].tolist()
-        assert dense[1].tobytes() == reference[1].tobytes()
-    wide = np.array([[0, 0], [10 ** 6, 10 ** 6], [5, 7]] * 40, np.int64)   # 10^12 codes: sorted
-    p = np.arange(1, 121) / 7260
-    dense, reference = _merged_dense(wide, p), merge_rows(wide, p)
-    assert dense[0].tolist() == reference[0].tolist() == [[0, 0], [5, 7], [10 ** 6, 10 ** 6]]
-    assert dense[1].tobytes() == reference[1].tobytes()
-    huge = np.array([[0, 0, 0], [2 ** 30, 2 ** 30, 2 ** 30]] * 40, np.int64)
-    assert _merged_dense(huge, np.full(80, 1 / 80)) is None   # codes past 2**62: merge_rows

@@ -57,8 +57,7 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
         matrix = np.empty((rows, len(names)), np.int64)
         for j, name in enumerate(names):
             matrix[:, j] = named[name]
-        dense = _merged_dense(matrix, probabilities)
-        values, merged = dense if dense is not None else merge_rows(matrix, probabilities)
+        values, merged = merge_rows(matrix, probabilities)
         if lost:
             merged *= 1.0 - lost
         keep = merged > 0.0
@@ -77,41 +76,6 @@ def _merged_small(columns: list[list[int]], probabilities: list[float], lost: fl
     keys = [row for row in sorted(merged) if merged[row] * scale > 0.0]
     values = np.array(keys, dtype=np.int64).reshape(len(keys), len(columns))
     return values, np.array([merged[row] * scale for row in keys], dtype=float)
-
-
-DENSE_CODES = 4096
-"""Codes (the product of the columns' ranges) up to which rows are merged by counting into a
-table of every code (more rows than that: up to four codes a row)."""
-
-
-def _merged_dense(matrix: np.ndarray, probabilities: np.ndarray):
-    """:func:`merge_rows` by one mixed-radix code per row (the first column most significant):
-    counted into a table of every code when the columns' ranges are narrow, else sorted
-    (stably); the same rows in the same order, each probability added from 0.0 in the order
-    the rows came, bit for bit; ``None`` when the codes would pass 2**62."""
-    lows = matrix.min(axis=0)
-    radices = matrix.max(axis=0) - lows + 1
-    span = 1
-    for radix in radices.tolist():
-        span *= radix
-    if span >= 2 ** 62:
-        return None
-    weights = np.ones(len(radices), np.int64)
-    for j in range(len(radices) - 1, 0, -1):
-        weights[j - 1] = weights[j] * radices[j]
-    codes = (matrix - lows) @ weights
-    if span <= max(DENSE_CODES, 4 * len(matrix)):
-        present = np.flatnonzero(np.bincount(codes, minlength=span))
-        return (present[:, None] // weights) % radices + lows, np.bincount(
-            codes, weights=probabilities, minlength=span)[present]
-    order = np.argsort(codes, kind="stable")
-    ranked = codes[order]
-    starts = np.empty(len(codes), dtype=bool)
-    starts[:1] = True
-    np.not_equal(ranked[1:], ranked[:-1], out=starts[1:])
-    inverse = np.empty(len(codes), dtype=np.intp)
-    inverse[order] = np.cumsum(starts) - 1
-    return matrix[order[starts]], np.bincount(inverse, weights=probabilities, minlength=int(starts.sum()))
 
 
 def _column(expression: Expression, named: dict, rows: int) -> np.ndarray:
