@@ -40,10 +40,10 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list) -> J
     attributes, probabilities)``, as :func:`~workbench.engine.evaluate.evaluate_roll` makes
     them; columns: value, ``counts``, the scores written as expressions), every combination
     of outcomes counted; ``None`` when the roll is not tiny or reads what is not counted here."""
-    if spec.count_names != counts or not _countable(spec, groups):
-        return None
     sizes = [len(group[3]) for group in groups for _ in range(group[2])]
     if not sizes or math.prod(sizes) > MOST_COMBINATIONS:
+        return None
+    if spec.count_names != counts or not _countable(spec, groups):
         return None
     # One row per combination: per die (slot), the index of the outcome it shows.
     shown = np.indices(sizes).reshape(len(sizes), -1)
