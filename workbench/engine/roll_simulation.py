@@ -39,10 +39,9 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import WorkbenchError
-from ..rules.expressions import parse
+from ..rules.expressions import evaluate, parse
 from ..rules.roll import (AllNegative, Beats, Derived, Die, Keep, LargestSet, Pairs, Percentile, Pick,
                           RollSpec, Sets, Sum)
-from .expressions import evaluate
 from .joint import JointDistribution
 
 SUM, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, ALL_NEGATIVE, ZERO = range(10)
