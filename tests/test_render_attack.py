@@ -15,6 +15,9 @@ from workbench.cli import main
 from workbench.markdown import fill_markdown
 from workbench.render import build_figure, parse_block, table_cells
 
+from conftest import pool_toml
+
+
 #: A 2d6 + DM system whose rung names, example and tier names hold markup characters.
 MARKUP = """\
 id = "markup"
@@ -384,41 +387,21 @@ def test_a_table_of_a_system_without_a_ladder_shows_its_odds_by_pool(tmp_path, c
     assert rows == [["pass", "1/2", "3/4"]]
 
 
-ADDS_DICE = '''id = "adds-dice"
-name = "a ladder that takes dice away"
-mechanic = "pool"
-pool_parameter = "dice"
-
-[dice.d6]
-faces = [0, 0, 0, 0, 1, 1]
-
-[params.dice]
-default = 4
-min = 0
-max = 12
-effect = { add_dice = "d6" }
-
-[params.target]
-default = 1
-min = 0
-max = 12
-effect = "target"
-
+ADDS_DICE = pool_toml("adds-dice", "a ladder that takes dice away", dice=4, most=12, target=12, more='''
 [[ladder]]
 name = "Plain"
 
 [[ladder]]
 name = "Hard"
 add = { dice = -2 }
-'''
+''')
 
 
-def test_a_ladder_that_adds_to_the_pool_keeps_a_column_per_pool(tmp_path):
+def test_a_ladder_that_adds_to_the_pool_keeps_a_column_per_pool(pool_file):
     """Only a ladder that *sets* the pool knob (Cypher's task level) loses the columns; one
     that takes two dice away reads each column as the character's own pool."""
     from workbench.ladders import column_knob
-    path = tmp_path / "adds-dice.toml"
-    path.write_text(ADDS_DICE, encoding="utf-8")
+    path = pool_file(ADDS_DICE, file="adds-dice.toml")
     system = workbench.load_system(path)
     assert column_knob(system) == "dice"
     table = workbench.ladder_table(system, [3, 5])
