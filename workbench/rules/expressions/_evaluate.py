@@ -216,9 +216,17 @@ def _branch(tree: tuple):
 
 def _if(tree: tuple):
     condition_of, yes_of, no_of = _compile(tree[1]), _branch(tree[2]), _branch(tree[3])
+    leaves = tree[2][0] in _LEAVES and tree[3][0] in _LEAVES
+    yes_leaf, no_leaf = _compile(tree[2]), _compile(tree[3])
 
     def if_(reading: Reading, live):
         condition = truth(condition_of(reading, live))
+        if leaves and type(condition) is bool:   # (0 if dice == 0 else 2): both read, one kept
+            yes = yes_leaf(reading, True)
+            if type(yes) is int and -MAX_TOTAL <= yes <= MAX_TOTAL:
+                no = no_leaf(reading, True)
+                if type(no) is int and -MAX_TOTAL <= no <= MAX_TOTAL:
+                    return yes if condition else no
         # each branch bounded where it is taken (1e10 if ... else 0 was a table of 1e10 totals)
         yes = yes_of(reading, lambda: both(live, condition))
         no = no_of(reading, lambda: both(live, negation(condition)))

@@ -78,6 +78,7 @@ def as_number(value):
 
 
 def truth(value):
+    """A value as true/false (an array of them; a fraction is true where not 0)."""
     if plain(value):
         return bool(value)
     if isinstance(value, tuple):
@@ -87,16 +88,19 @@ def truth(value):
 
 
 def negation(truth):
+    """``not`` of a truth value or an array of them."""
     return (not truth) if type(truth) is bool else np.logical_not(truth)
 
 
 def both(one, other):
+    """``one and other``: truth values or arrays of them."""
     if type(one) is bool and type(other) is bool:
         return one and other
     return np.logical_and(one, other)
 
 
 def either(one, other):
+    """``one or other``: truth values or arrays of them."""
     if type(one) is bool and type(other) is bool:
         return one or other
     return np.logical_or(one, other)
@@ -133,6 +137,8 @@ def bounded(value, reading: Reading, live):
 
 
 def reduced(numerator, denominator):
+    """A fraction in lowest terms, its denominator above 0: the numerator alone where every
+    denominator is 1."""
     numerator, denominator = np.asarray(numerator, np.int64), np.asarray(denominator, np.int64)
     sign = np.where(denominator < 0, -1, 1)
     numerator, denominator = numerator * sign, denominator * sign
@@ -176,9 +182,9 @@ def whole_arithmetic(op: str, left, right, reading: Reading, live):
     MAX_TOTAL is not searched for values past it."""
     a, c = as_number(left), as_number(right)
     if type(a) is int and type(c) is int:
-        plain = plain_arithmetic(op, a, c, reading, live)
-        if plain is not None:
-            return plain
+        result = plain_arithmetic(op, a, c, reading, live)
+        if result is not None:
+            return result
     a, c = np.asarray(a), np.asarray(c)
     if a.dtype.kind != "i" or c.dtype.kind != "i":
         return None
