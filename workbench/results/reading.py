@@ -28,7 +28,7 @@ from ..rules.expressions import evaluate
 from ..engine.joint import JointDistribution
 from ..engine.raw import RawDistribution
 from ..errors import WorkbenchError, shown
-from ..limits import MAX_TOTAL, MAX_TOTALS
+from ..limits import MAX_TOTAL, MAX_TOTALS, BoundedCache
 from ..rules.mechanics.base import Mechanic
 from ..rules.roll import ALL_NEGATIVE
 from ..rules.system import System
@@ -89,7 +89,7 @@ def _check_span(mechanic: Mechanic, raw) -> None:
                              "down, e.g. with //)")
 
 
-_CELLS: dict[tuple, tuple[np.ndarray, np.ndarray, bool]] = {}
+_CELLS = BoundedCache()
 """Tier cells by what they depend on: the tiers' names and spans, and the table's place and
 shape (a sweep or a curve reads the same few tables over and over)."""
 
@@ -127,9 +127,7 @@ def _tier_cells(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]):
         cells.setflags(write=False)
         found = cells, flat, bool((cells == -1).any())
         if key is not None:
-            if len(_CELLS) >= 4096:
-                _CELLS.clear()
-            _CELLS[key] = found
+            _CELLS.keep(key, found)
     return (names, *found)
 
 
