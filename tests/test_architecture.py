@@ -16,7 +16,8 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 #: concurrent.futures and logging; notation: lark; share: pandas and plotly; _version:
 #: importlib.metadata, which reads the installed package's metadata; ladders: the ladder
 #: solver, which a table block does not need). tomllib: only a data file that is parsed needs
-#: it (the system cache parses none).
+#: it (the system cache parses none). concurrent: a roll simulation's thread pool, only when a
+#: run uses threads.
 SLOW = ("pandas", "plotly", "numba", "pydantic", "IPython", "tabulate", "tqdm", "multiprocessing",
         "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets", "lark",
         "tomlkit", "logging", "tomllib", "concurrent")

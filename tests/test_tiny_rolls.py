@@ -94,7 +94,7 @@ def score(spec, text, value, counts):
         return value
     if text in counts:
         return counts[text]
-    from workbench.engine.expressions import evaluate
+    from workbench.rules.expressions import evaluate
     return int(evaluate(spec.parsed_score(text), {"value": np.array([value]), **{
         c: np.array([counts.get(c, 0)]) for c in spec.count_names}})[0])
 

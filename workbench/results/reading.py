@@ -24,7 +24,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..engine.expressions import evaluate
+from ..rules.expressions import evaluate
 from ..engine.joint import JointDistribution
 from ..engine.raw import RawDistribution
 from ..errors import WorkbenchError, shown
