@@ -28,6 +28,7 @@ import numpy as np
 
 from ..rules.dice import Die
 from ..rules.roll import Beats, Derived, Keep, Pick, RollSpec, Sum
+from ._rows import SMALL
 from .columns import joint_from_columns
 from .joint import JointDistribution
 
@@ -81,7 +82,34 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list) -> J
                 for k in against:
                     beaten += slots[i].column(0) > slots[k].column(0)
             columns[stat.name] = beaten
+    columns, probabilities = _few_rows(columns, probabilities)
     return joint_from_columns(spec, columns, probabilities, 0.0)
+
+
+def _few_rows(columns: dict, probabilities: np.ndarray) -> tuple[dict, np.ndarray]:
+    """The rows merged at once when the columns can take at most :data:`SMALL` combinations
+    of values together (Ironsworn's dice beaten: 3), so that the columns' reading meets a few
+    rows, not every combination of faces; else as they are."""
+    if not columns:
+        return columns, probabilities
+    lows, radices = [], []
+    for column in columns.values():
+        low = int(column.min())
+        lows.append(low)
+        radices.append(int(column.max()) - low + 1)
+    if math.prod(radices) > SMALL:
+        return columns, probabilities
+    codes = np.zeros(len(probabilities), np.int64)
+    for column, low, radix in zip(columns.values(), lows, radices):
+        codes = codes * radix + (column - low)
+    span = math.prod(radices)
+    present = np.flatnonzero(np.bincount(codes, minlength=span))
+    merged = np.bincount(codes, weights=probabilities, minlength=span)[present]
+    out, weight = {}, span
+    for name, low, radix in zip(columns, lows, radices):
+        weight //= radix
+        out[name] = (present // weight) % radix + low
+    return out, merged
 
 
 class _Slot:
