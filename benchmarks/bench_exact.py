@@ -34,7 +34,7 @@ from workbench import analysis
 from workbench.engine import closed, exact
 from workbench.engine import work as work_estimate
 from workbench.engine.exact import exact_raw
-from workbench.results import reading
+from workbench.results import reading_totals
 
 EDGE = str(Path(__file__).resolve().parents[1] / "data" / "examples" / "d10-edge.toml")
 RATIO_TARGET = 10.0
@@ -64,7 +64,7 @@ def forget_numbers() -> None:
     exact._chain.cache_clear()
     work_estimate.chain_shape.cache_clear()
     closed.forget()
-    reading._CELLS.clear()
+    reading_totals._CELLS.clear()
 
 
 def forget_everything() -> None:
