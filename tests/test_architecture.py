@@ -15,13 +15,14 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 #: load them (figures: plotly; kernels: numba; schema and mechanics: pydantic; sweep:
 #: concurrent.futures and logging; notation: lark; share: pandas and plotly; _version:
 #: importlib.metadata, which reads the installed package's metadata; ladders: the ladder
-#: solver, which a table block does not need). tomllib: only a data file that is parsed needs
-#: it (the system cache parses none).
+#: solver, which a table block does not need; views.analyses: the views of stateful play's and
+#: solved ladders' results, which showing a check does not need). tomllib: only a data file
+#: that is parsed needs it (the system cache parses none).
 SLOW = ("pandas", "plotly", "numba", "pydantic", "IPython", "tabulate", "tqdm", "multiprocessing",
         "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets", "lark",
         "tomlkit", "logging", "tomllib")
 SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep", "notation", "share", "_version",
-            "ladders")
+            "ladders", "analyses")
 
 
 def test_lint_imports_keeps_every_contract():

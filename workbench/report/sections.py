@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stateful, validation
-from .._display import READABLE_NAMES, readable_table
+from ..views import READABLE_NAMES, readable_table
 from ..analysis import counts_dice, pool_bounds, pool_label, success_curve, typical_pool, pools_for
 from ..api import check
 from ..errors import ParameterError, WorkbenchError
@@ -51,7 +51,7 @@ class Table:
 
     def text_frame(self):
         """The frame with its numbers written out and its columns readable
-        (:func:`workbench._display.readable_table`, as the notebooks' tables)."""
+        (:func:`workbench.views.readable_table`, as the notebooks' tables)."""
         frame = self.frame.reset_index() if self.index else self.frame
         return readable_table(frame, percent=list(self.percent), pp=list(self.pp),
                               stderr=list(self.stderr), digits=list(self.digits), index=False)
