@@ -17,9 +17,10 @@ import importlib
 #: Each public name and the module it comes from (loaded when the name is first used).
 _PUBLIC = {
     "__version__": "._version",
-    **dict.fromkeys(("check", "simulate", "score", "system", "systems", "versus",
-                     "margin_distribution", "load_system"), ".api"),
-    **dict.fromkeys(("CheckResult", "Distribution", "Roll", "VersusResult"), ".results"),
+    **dict.fromkeys(("check", "simulate", "score", "system", "systems", "versus", "load_system"),
+                    ".api"),
+    **dict.fromkeys(("CheckResult", "Distribution", "Roll", "VersusResult", "margin_distribution"),
+                    ".results"),
     **dict.fromkeys(("WorkbenchError", "ParameterError", "DataFileError", "FormulaError"), ".errors"),
     **dict.fromkeys(("Rung", "System"), ".rules"),
     **dict.fromkeys(("register_mechanic", "unregister_mechanic"), ".rules.python"),

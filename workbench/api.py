@@ -17,8 +17,8 @@ from .engine.concrete_roll import score_roll, score_scored
 from .engine.simulation import check_work, simulate_raw
 from .errors import ParameterError, WorkbenchError, shown
 from .limits import MAX_SIDES, MAX_TOTAL
-from .results import CheckResult, Distribution, Roll, VersusResult, check_result, reading
-from .results.distribution import possible_only
+from .results import CheckResult, Roll, VersusResult, check_result, reading
+from .results.margin import MAX_MARGIN_WORK, margin_distribution  # noqa: F401 (public here too)
 from .rules.registry import all_systems, get_system
 from .rules.roll import ALL_NEGATIVE
 from .rules.registry import load_system as registry_load_system
@@ -83,6 +83,35 @@ def check(system: "str | System", **params: Any) -> CheckResult:
         if not set(getattr(pool, "statistic_names", ())) <= computed:
             later = (lambda: _exact_of(sys_, pool))
     return check_result(sys_, raw, resolved, later=later)
+
+
+def exact_reading(sys_: System, resolved: Mapping[str, Any], spec, memo: dict,
+                  condition=None) -> tuple[float | None, float | None]:
+    """P(pass) (or P(``condition``), a parsed condition) and the mean of one exact check of
+    ``sys_`` with ``resolved`` parameters rolling ``spec``, as :func:`check` gives them.
+
+    Curves, tables and ladders ask for hundreds of checks whose pools repeat (every rung of a
+    size rolls the same dice), so each distinct pool's distribution and mean are kept in
+    ``memo`` (a dict the caller keeps for one table); building the full
+    :class:`~workbench.results.CheckResult` for each point was most of a table's time.
+
+    Example:
+        >>> uwr = get_system("uwr")
+        >>> p = uwr.resolve(dice=2, target=1)
+        >>> [round(x, 4) for x in exact_reading(uwr, p, uwr.mechanic.pool(p), {})]
+        [0.5556, 0.6667]
+    """
+    wanted = reading.wanted(sys_.mechanic, resolved)
+    if wanted is not None:   # what this reading reads, nothing more
+        wanted = wanted | set(condition.names) if condition is not None else wanted
+    key = (spec, wanted)
+    if key not in memo:
+        raw = reading.as_read(sys_.mechanic, resolved, exact_distribution(spec, wanted))
+        memo[key] = raw, reading.outcomes(sys_.mechanic, raw).mean
+    raw, mean = memo[key]
+    if condition is not None:
+        return reading.probability(sys_.mechanic, raw, resolved, condition), mean
+    return reading.p_pass(sys_.mechanic, raw, resolved), mean
 
 
 def _exact_of(sys_: System, pool):
@@ -208,48 +237,6 @@ def _check_sides(actor: Any, reactor: Any) -> None:
         if not isinstance(side, Mapping) or not all(isinstance(k, str) for k in side):
             raise ParameterError(None, name, side,
                                  "a mapping of check parameters, such as {\"dice\": 4} ({} for the defaults)")
-
-
-MAX_MARGIN_WORK = 10**8
-"""Most products of probabilities :func:`margin_distribution` computes (outcomes of one side
-times outcomes of the other, or the two spans of whole numbers when those are fewer)."""
-
-
-def margin_distribution(actor: Distribution, reactor: Distribution, shift: int = 0) -> Distribution:
-    """Distribution of ``actor - reactor - shift`` for independent numeric distributions.
-
-    The outcomes may have gaps (a statistic's distribution lists only the values it takes):
-    every pair of outcomes counts. Outcomes far apart give the possible margins only.
-
-    Example:
-        >>> coin = Distribution((0, 1), (0.5, 0.5))
-        >>> margin_distribution(coin, coin).to_dict()
-        {'-1': 0.25, '0': 0.5, '1': 0.25}
-        >>> odd = Distribution((-2, 0, 2), (0.25, 0.5, 0.25))   # Risk's total: no -1, no 1
-        >>> margin_distribution(odd, Distribution((0,), (1.0,)), shift=1).to_dict()
-        {'-3': 0.25, '-2': 0.0, '-1': 0.5, '0': 0.0, '1': 0.25}
-    """
-    for name, side in (("actor", actor), ("reactor", reactor)):
-        if not isinstance(side, Distribution) or not side.numeric or not len(side):
-            raise ParameterError(None, name, side, "a numeric Distribution, such as check(...).pmf")
-    shift = validation.whole_number(None, "shift", shift, -10**6, 10**6)
-    a_out = np.array([int(o) for o in actor.outcomes], dtype=np.int64)
-    r_out = np.array([int(o) for o in reactor.outcomes], dtype=np.int64)
-    a, r = np.asarray(actor.probabilities), np.asarray(reactor.probabilities)
-    a_span, r_span = int(a_out[-1] - a_out[0]) + 1, int(r_out[-1] - r_out[0]) + 1
-    low = int(a_out[0] - r_out[-1]) - shift
-    if a_span * r_span <= MAX_MARGIN_WORK and not possible_only(len(a) * len(r), a_span + r_span - 1):
-        # Every whole number between (the impossible ones with probability 0): a convolution.
-        a_dense, r_dense = np.zeros(a_span), np.zeros(r_span)
-        np.add.at(a_dense, a_out - a_out[0], a)
-        np.add.at(r_dense, r_out - r_out[0], r)
-        return Distribution.of_totals(low, np.convolve(a_dense, r_dense[::-1]))
-    if len(a) * len(r) > MAX_MARGIN_WORK:
-        raise ParameterError(None, "actor", f"{len(a)} outcomes against {len(r)}",
-                             f"at most {MAX_MARGIN_WORK:.0e} pairs of outcomes for outcomes this far apart")
-    margins, where = np.unique(np.subtract.outer(a_out, r_out).ravel() - shift, return_inverse=True)
-    probs = np.bincount(where.reshape(-1), weights=np.outer(a, r).ravel(), minlength=len(margins))
-    return Distribution(tuple(int(m) for m in margins), probs)
 
 
 def versus(system: "str | System", actor: Mapping[str, Any] | None = None,

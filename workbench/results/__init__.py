@@ -7,8 +7,9 @@ engine's raw totals into a system's result by the system's own description.
 from .check import CheckResult, Roll, VersusResult, stderr_of
 from .distribution import Distribution, UnknownOutcome
 from .joint import Joint
+from .margin import margin_distribution
 from .reading import check_result
 from .rich import RichResult
 
 __all__ = ["CheckResult", "Roll", "VersusResult", "stderr_of", "Distribution", "UnknownOutcome", "Joint",
-           "check_result", "RichResult"]
+           "check_result", "margin_distribution", "RichResult"]
