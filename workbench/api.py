@@ -20,7 +20,6 @@ from .limits import MAX_SIDES, MAX_TOTAL
 from .results import CheckResult, Roll, VersusResult, check_result, reading
 from .results.margin import MAX_MARGIN_WORK, margin_distribution  # noqa: F401 (public here too)
 from .rules.registry import all_systems, get_system
-from .rules.roll import ALL_NEGATIVE
 from .rules.registry import load_system as registry_load_system
 from .rules.scored import Outcomes, ScoredRoll
 from .rules.system import System
@@ -77,11 +76,10 @@ def check(system: "str | System", **params: Any) -> CheckResult:
         raw = exact_distribution(pool, wanted)
     except WorkbenchError as exc:  # work refused up front: say which system asked for it
         raise WorkbenchError(f"{sys_.id}: {exc}") from None
+    raw = reading.as_read(sys_.mechanic, resolved, raw)   # statistics: as their joint
     later = None
-    if wanted is not None:   # statistics the reading did not need: computed on first use
-        computed = set(getattr(raw, "names", ("total", ALL_NEGATIVE)))
-        if not set(getattr(pool, "statistic_names", ())) <= computed:
-            later = (lambda: _exact_of(sys_, pool))
+    if wanted is not None and not set(getattr(pool, "statistic_names", ())) <= set(raw.names):
+        later = (lambda: _exact_of(sys_, pool))   # what the reading did not need: on first use
     return check_result(sys_, raw, resolved, later=later)
 
 
@@ -265,11 +263,7 @@ def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
         0.4167
     """
     if unknown:
-        validation.renamed("versus", unknown)
-        name = next(iter(unknown))
-        raise ParameterError("versus", name, unknown[name], "the keywords system, actor, reactor, "
-                             "against and ties" + validation.suggest(name, ("actor", "reactor", "system",
-                                                                            "against", "ties")))
+        _unknown_keyword(unknown)
     if against is not None:
         return _versus_totals(system, against, {} if actor is None else actor,
                               {} if reactor is None else reactor, "reactor" if ties is None else ties)
@@ -278,6 +272,33 @@ def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
                              "rules say who wins a tie)")
     _check_sides(actor, reactor)
     sys_ = get_system(system)
+    a_params, r_params = _opposed_settings(sys_, actor, reactor)
+    ties = _ties_of(sys_, a_params)
+    a_res, r_res = check(sys_, **a_params), check(sys_, **r_params)
+    if not (a_res.pmf.numeric and r_res.pmf.numeric):
+        raise WorkbenchError(f"{sys_.id}: opposed checks need numeric results")
+    margin = margin_distribution(a_res.pmf, r_res.pmf, _obstacle_shift(sys_, a_params, r_params))
+    p_actor = margin.at_least(0 if ties == "actor" else 1)
+    if _uncontested_passes(sys_, r_params):
+        p_actor = 1.0  # "an uncontested opposed check is a guaranteed success"
+    return VersusResult(system=sys_.id, actor=a_params, reactor=r_params, ties_to=ties,
+                        p_actor=p_actor, margin=margin,
+                        lost_mass=a_res.lost_mass + r_res.lost_mass)
+
+
+def _unknown_keyword(unknown: Mapping[str, Any]) -> None:
+    """Refuse a keyword :func:`versus` does not take, naming the one meant (or its new name)."""
+    validation.renamed("versus", unknown)
+    name = next(iter(unknown))
+    raise ParameterError("versus", name, unknown[name], "the keywords system, actor, reactor, "
+                         "against and ties" + validation.suggest(name, ("actor", "reactor", "system",
+                                                                        "against", "ties")))
+
+
+def _opposed_settings(sys_: System, actor: Mapping[str, Any],
+                      reactor: Mapping[str, Any]) -> tuple[dict, dict]:
+    """Both sides' parameters, resolved: the reactor rolls under the actor's rule options
+    (a different rule option given for the reactor is refused)."""
     a_params = sys_.resolve(**actor)
     options = {name: a_params[name] for name, param in sys_.params.items() if param.rule_option}
     given = sys_.mechanic.preprocess(dict(reactor))
@@ -286,30 +307,36 @@ def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
             raise WorkbenchError(f"{sys_.id}: reactor rule option {name}={given[name]!r} differs from the "
                                  f"actor's {value!r}; an opposed check is rolled under one set of rule "
                                  "options (give them with the actor)")
-    r_params = sys_.resolve(**{**given, **options})
-    mechanic = sys_.mechanic
-    ties = mechanic.versus_ties(a_params)
+    return a_params, sys_.resolve(**{**given, **options})
+
+
+def _ties_of(sys_: System, a_params: Mapping[str, Any]) -> str:
+    """Who wins a tie under the actor's settings: ``"actor"`` or ``"reactor"``, checked."""
+    ties = sys_.mechanic.versus_ties(a_params)
     if ties not in ("actor", "reactor"):
         raise WorkbenchError(f"{sys_.id}: versus_ties(p) returned {shown(ties)}; allowed: 'actor' "
                              "or 'reactor'")
-    a_res, r_res = check(sys_, **a_params), check(sys_, **r_params)
-    if not (a_res.pmf.numeric and r_res.pmf.numeric):
-        raise WorkbenchError(f"{sys_.id}: opposed checks need numeric results")
+    return ties
+
+
+def _obstacle_shift(sys_: System, a_params: Mapping[str, Any], r_params: Mapping[str, Any]) -> int:
+    """The extra Obstacle the actor faces less the reactor's, checked: a whole number."""
+    mechanic = sys_.mechanic
     shift = mechanic.versus_extra_obstacle(a_params) - mechanic.versus_extra_obstacle(r_params)
     if not isinstance(shift, (int, np.integer)) or isinstance(shift, bool) or abs(shift) > MAX_TOTAL:
         raise WorkbenchError(f"{sys_.id}: versus_extra_obstacle(p) gave {shown(shift)}; allowed: "
                              "whole numbers")
-    margin = margin_distribution(a_res.pmf, r_res.pmf, shift)
-    p_actor = margin.at_least(0 if ties == "actor" else 1)
-    uncontested = getattr(mechanic, "uncontested", "counts")
+    return shift
+
+
+def _uncontested_passes(sys_: System, r_params: Mapping[str, Any]) -> bool:
+    """Whether the actor passes outright because the reactor rolls no dice (the mechanic's
+    ``uncontested`` is ``"passes"``, as in FoNS)."""
+    uncontested = getattr(sys_.mechanic, "uncontested", "counts")
     if uncontested not in ("counts", "passes"):
         raise WorkbenchError(f"{sys_.id}: uncontested is {shown(uncontested)}; allowed: 'counts' "
                              "or 'passes'")
-    if uncontested == "passes" and mechanic.pool(r_params).dice == 0:
-        p_actor = 1.0  # "an uncontested opposed check is a guaranteed success"
-    return VersusResult(system=sys_.id, actor=a_params, reactor=r_params, ties_to=ties,
-                        p_actor=p_actor, margin=margin,
-                        lost_mass=a_res.lost_mass + r_res.lost_mass)
+    return uncontested == "passes" and sys_.mechanic.pool(r_params).dice == 0
 
 
 def _versus_totals(system, against, actor, reactor, ties: str) -> VersusResult:

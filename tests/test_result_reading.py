@@ -1,0 +1,107 @@
+"""One way to read a result: a table of totals (``RawDistribution``) and rows of statistics
+(``JointDistribution``) answer the same questions, so outcomes, conditions, tiers and P(pass)
+read the same off either, and the reading tells them apart in one place only."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import workbench as wb
+from workbench.engine import JointDistribution, RawDistribution, exact_distribution
+from workbench.errors import WorkbenchError
+from workbench.results import reading, reading_statistics, reading_totals
+from workbench.rules.roll import ALL_NEGATIVE
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Checks whose engine answer is a table of totals, with and without tiers, labels, targets.
+SUMS = [("uwr", {"dice": 3, "target": 2}), ("uwr", {"dice": 5, "favor": 1, "rerolls": 2}),
+        ("unnamed", {"d6": 3, "d8": 1}), ("unnamed", {"d6": 1, "penalty": 2, "target": 2}),
+        ("arrata", {"stat": "B4", "ob": 2}), ("erzahlspiel", {"die": "green"}),
+        ("fons-exploding", {"dice": 3, "target": 2})]
+
+
+def _raw(system: str, params: dict):
+    sys_ = wb.system(system)
+    resolved = sys_.resolve(**params)
+    raw = exact_distribution(sys_.mechanic.pool(resolved))
+    assert type(raw) is RawDistribution
+    return sys_, resolved, raw
+
+
+@pytest.mark.parametrize("system, params", SUMS, ids=[f"{s} {p}" for s, p in SUMS])
+def test_a_table_of_totals_and_its_rows_answer_alike(system, params):
+    sys_, resolved, raw = _raw(system, params)
+    rows = raw.as_joint(("total", ALL_NEGATIVE))
+    # The total's marginal: every total of the table, those the rows hold with their
+    # probability, the others impossible.
+    totals, probs = raw.marginal("total")
+    by_row = dict(zip(*(a.tolist() for a in rows.marginal("total"))))
+    assert [by_row.get(t, 0.0) for t in totals.tolist()] == pytest.approx(probs.tolist(), abs=1e-15)
+    assert raw.total_span == (int(totals[0]), int(totals[-1]))
+    assert raw.whole == pytest.approx(rows.whole, abs=1e-15)
+    assert raw.whole == pytest.approx(1.0 - raw.lost_mass, abs=1e-9)
+    assert list(raw.columns()) == ["total"] and raw.probabilities is raw.pmf
+
+
+@pytest.mark.parametrize("system, params", SUMS, ids=[f"{s} {p}" for s, p in SUMS])
+def test_outcomes_tiers_and_p_pass_read_the_same_off_either(system, params):
+    sys_, resolved, raw = _raw(system, params)
+    mechanic = sys_.mechanic
+    rows = raw.as_joint(("total", ALL_NEGATIVE))
+    assert reading.model(raw) is reading_totals and reading.model(rows) is reading_statistics
+    if mechanic.labels is None:   # outcomes as totals (rows list only the possible ones)
+        by_total = dict(reading.outcomes(mechanic, raw).items())
+        assert {t: p for t, p in by_total.items() if p} == pytest.approx(
+            {t: p for t, p in reading.outcomes(mechanic, rows).items() if p}, abs=1e-15)
+    table_tiers, row_tiers = reading.tiers(mechanic, raw, resolved), reading.tiers(mechanic, rows, resolved)
+    assert (table_tiers is None) == (row_tiers is None) == (not mechanic.tier_names())
+    if table_tiers is not None:
+        assert table_tiers.outcomes == row_tiers.outcomes
+        assert table_tiers.probabilities.tolist() == pytest.approx(row_tiers.probabilities.tolist(), abs=1e-15)
+    table_pass, row_pass = reading.p_pass(mechanic, raw, resolved), reading.p_pass(mechanic, rows, resolved)
+    assert (table_pass is None) == (row_pass is None)
+    if table_pass is not None:
+        assert table_pass == pytest.approx(row_pass, abs=1e-15)
+
+
+@pytest.mark.parametrize("condition, holds", [("total >= 2", lambda t: t >= 2),
+                                              ("total == 0 or total > 3", lambda t: t == 0 or t > 3),
+                                              ("total * 2 < dice", lambda t: t * 2 < 5)])
+def test_a_condition_reads_a_table_of_totals_as_its_rows(condition, holds):
+    """P(condition) off the table, off its rows, and added up total by total here."""
+    sys_, resolved, raw = _raw("uwr", {"dice": 5})
+    parsed = sys_.condition(condition)
+    by_hand = sum(float(p) for t, p in zip(raw.totals.tolist(), raw.pmf) if holds(t))
+    assert reading.probability(sys_.mechanic, raw, resolved, parsed) == pytest.approx(by_hand, abs=1e-15)
+    rows = raw.as_joint()
+    assert reading.probability(sys_.mechanic, rows, resolved, parsed) == pytest.approx(by_hand, abs=1e-15)
+
+
+def test_only_a_raw_distribution_is_read():
+    with pytest.raises(WorkbenchError, match=r"a raw distribution got \[0\.5, 0\.5\]; allowed: the "
+                                             "engine's RawDistribution or JointDistribution"):
+        reading.model([0.5, 0.5])
+
+
+def test_rows_of_statistics_are_themselves_as_a_joint():
+    rows = JointDistribution(("total",), np.array([[0], [1]]), np.array([0.25, 0.75]))
+    assert rows.as_joint(("total", ALL_NEGATIVE)) is rows and rows.whole == 1.0
+
+
+def test_the_results_tell_the_raw_types_apart_in_one_place():
+    """No reading asks a raw distribution its type: :func:`reading.model` is the one place
+    (its registrations), so a reading added later reads both or says which it reads."""
+    found = []
+    for path in sorted((ROOT / "workbench" / "results").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("isinstance", "type"):
+                named = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+                if named & {"RawDistribution", "JointDistribution"}:
+                    found.append(f"{path.name}:{node.lineno}")
+    assert found == []
+    source = (ROOT / "workbench" / "results" / "reading.py").read_text(encoding="utf-8")
+    assert source.count("model.register(") == 2
