@@ -113,3 +113,14 @@ def test_showing_a_check_does_not_load_the_analyses_and_showing_theirs_does():
 def test_a_result_of_no_known_type_is_refused_by_name():
     with pytest.raises(TypeError, match="no display for int"):
         wb.views.text(3)
+
+
+@pytest.mark.parametrize("fmt", ["md", "rst"])
+def test_a_cut_tail_of_a_simulation_has_an_empty_standard_error(capsys, fmt):
+    """The outcomes cut together into '≥ 12' have no one standard error: the cell is empty
+    (it read "None"). CSV lists every outcome, each with its own."""
+    text = _printed(capsys, ("pmf", "uwr", "dice=12", "--simulate", "--trials", "200000",
+                             "--seed", "2"), fmt)
+    tail = next(line for line in text.splitlines() if "≥ 12" in line)
+    assert "None" not in text
+    assert tail.rstrip("|").split("|")[-1].strip() == ""

@@ -86,10 +86,10 @@ def distribution_table(dist: Distribution, numbers: NumberFormat | None = None,
         return Table(("outcome", "probability"),
                      tuple((label, _number(p, numbers)) for label, p, _ in rows))
     errors = dict(zip(map(str, dist.outcomes), dist.stderr))
-    # A row of outcomes cut together has no one standard error.
+    # A row of outcomes cut together has no one standard error: its cell is left empty.
     return Table(("outcome", "probability", "stderr"),
                  tuple((label, _number(p, numbers),
-                        _missing(numbers) if tail else _number(float(errors[label]), numbers))
+                        None if tail else _number(float(errors[label]), numbers))
                        for label, p, tail in rows))
 
 
@@ -106,9 +106,3 @@ def _figure(value: Any, numbers: NumberFormat | None) -> str:
     if value is None:
         return ""
     return f"{round_sig(value, 6):g}" if numbers is not None else str(value)
-
-
-def _missing(numbers: NumberFormat | None) -> str:
-    """A cell with nothing to show: empty in CSV; ``None`` in the tables for people, as they
-    have always written it."""
-    return "None" if numbers is not None else ""
