@@ -18,7 +18,7 @@ from .engine.simulation import check_work, simulate_raw
 from .errors import ParameterError, WorkbenchError, shown
 from .limits import MAX_SIDES, MAX_TOTAL
 from .results import CheckResult, Roll, VersusResult, check_result, reading
-from .results.margin import MAX_MARGIN_WORK, margin_distribution  # noqa: F401 (public here too)
+from .results.distribution import MAX_MARGIN_WORK, margin_distribution  # noqa: F401 (public here too)
 from .rules.registry import all_systems, get_system
 from .rules.registry import load_system as registry_load_system
 from .rules.scored import Outcomes, ScoredRoll

@@ -5,9 +5,8 @@ registers their notebook views, :mod:`workbench.results.rich`). :mod:`.reading` 
 engine's raw totals into a system's result by the system's own description.
 """
 from .check import CheckResult, Roll, VersusResult, stderr_of
-from .distribution import Distribution, UnknownOutcome
+from .distribution import Distribution, UnknownOutcome, margin_distribution
 from .joint import Joint
-from .margin import margin_distribution
 from .reading import check_result
 from .rich import RichResult
 
