@@ -274,3 +274,15 @@ def test_a_python_system_may_not_take_an_id_of_a_stored_file():
         wb.register_mechanic("HKRPG", lambda p: Outcomes(("total",), {(1,): 1.0}),
                              params={"x": {"default": 1}})
     assert wb.system("hkrpg").id == "uwr" and wb.system("uwr").collection == "systems"
+
+
+def test_writing_the_store_is_not_a_commands_output(monkeypatch, tmp_path):
+    """Ctrl-C names the files a command wrote; the workbench's own cache is not one of them
+    ("interrupted after writing .../systems.pickle" told the user of a file they never asked for)."""
+    from workbench import files
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    before = len(files.replaced())
+    _system_cache.write("a key", {"systems": {}})
+    assert (tmp_path / "workbench" / _system_cache.STORE_NAME).is_file()
+    assert files.replaced()[before:] == []

@@ -214,13 +214,14 @@ def _flush_folder(folder: Path) -> None:
 
 @contextlib.contextmanager
 def replacing(path: "str | os.PathLike", option: str = "out", *,
-              example: str = "odds.rst") -> Iterator[Path]:
+              example: str = "odds.rst", output: bool = True) -> Iterator[Path]:
     """A temporary path in the target's folder; when the ``with`` block ends without an error,
     it is flushed to disk and renamed over the target. On any error or Ctrl-C the temporary
     file is removed and the target is left as it was.
 
     The temporary name ends in the target's suffix, so libraries that pick a format by suffix
-    (image export) write the right one.
+    (image export) write the right one. ``output=False``: a file of the workbench's own (a
+    cache), not a command's output, so :func:`replaced` does not list it.
 
     Raises:
         TargetError: the target cannot be written (see :func:`check_target`), or writing
@@ -261,7 +262,8 @@ def replacing(path: "str | os.PathLike", option: str = "out", *,
         with _signals_held():
             os.replace(scratch, target)
             done = True
-            _REPLACED.append(os.fspath(path))
+            if output:
+                _REPLACED.append(os.fspath(path))
         _flush_folder(target.parent)
     except OSError as exc:
         raise TargetError(option, path, f"cannot be written ({_reason(exc)}); the file is "
@@ -321,15 +323,17 @@ def creating(path: "str | os.PathLike", option: str = "out", *,
                 target.unlink()
 
 
-def write_bytes(path: "str | os.PathLike", data: bytes, option: str = "out") -> Path:
-    """Replace ``path`` with ``data``, whole or not at all (see :func:`replacing`).
+def write_bytes(path: "str | os.PathLike", data: bytes, option: str = "out", *,
+                output: bool = True) -> Path:
+    """Replace ``path`` with ``data``, whole or not at all (see :func:`replacing`; ``output``
+    as there).
 
     Example:
         >>> import tempfile, pathlib
         >>> write_bytes(pathlib.Path(tempfile.mkdtemp()) / "x.bin", b"\\x00\\x01").stat().st_size
         2
     """
-    with replacing(path, option) as scratch:
+    with replacing(path, option, output=output) as scratch:
         with open(scratch, "wb") as stream:
             stream.write(data)
     return Path(path)

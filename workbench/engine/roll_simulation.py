@@ -32,7 +32,6 @@ Example:
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -354,6 +353,7 @@ def thread_pool(threads: int) -> "ThreadPoolExecutor | None":
     blocks run here). Threads cost a few milliseconds to start, as much as a small run."""
     if threads <= 1:
         return None
+    from concurrent.futures import ThreadPoolExecutor   # lazy: threads only where a run needs them
     with _POOLS_LOCK:
         if threads not in _POOLS:
             _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="wb-roll")
@@ -374,6 +374,7 @@ def each(workers, parts: list, work) -> None:
         for done in futures:
             done.result()   # waits (Ctrl-C interrupts the wait) and raises what a part raised
     except BaseException:
+        from concurrent.futures import wait   # loaded already: workers is such a pool
         for future in futures:
             future.cancel()
         wait(futures)

@@ -199,7 +199,7 @@ def write(key: str, payload: dict) -> None:
         data = pickle.dumps({"format": FORMAT, "key": key, "payload": payload},
                             protocol=pickle.HIGHEST_PROTOCOL)
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        target = files.write_bytes(folder / STORE_NAME, data, "workbench cache file")
+        target = files.write_bytes(folder / STORE_NAME, data, "workbench cache file", output=False)
         os.chmod(target, 0o600)   # only the user may change what is unpickled
     except Exception:   # noqa: BLE001 (a cache that cannot be written is only slower)
         STATS["ignored"] += 1
