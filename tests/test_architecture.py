@@ -21,7 +21,7 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 #: that is parsed needs it (the system cache parses none).
 SLOW = ("pandas", "plotly", "numba", "pydantic", "IPython", "tabulate", "tqdm", "multiprocessing",
         "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets", "lark",
-        "tomlkit", "logging", "tomllib")
+        "tomlkit", "logging", "tomllib", "concurrent")
 SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep", "notation", "share", "_version",
             "ladders", "analyses")
 

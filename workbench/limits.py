@@ -140,6 +140,38 @@ def count_text(number: float) -> str:
     return f"{number:,.0f}" if number < 1e12 else short_number(number)
 
 
+REMEMBERED = 4096
+"""Most entries one of the workbench's memos keeps (:class:`BoundedCache`)."""
+
+
+class BoundedCache(dict):
+    """A memo that holds at most ``limit`` entries: once full, it forgets them all and starts
+    again. Its entries (settings checked, pools and dice built, tiers painted) are cheap to
+    make again, and a session's working set is far below the limit, so starting again costs
+    less than keeping an order of use. Read as a dict (``get``, ``in``, ``[key]`` at dict
+    speed); written with :meth:`keep`.
+
+    Example:
+        >>> memo = BoundedCache(limit=2)
+        >>> memo.keep("a", 1), memo.keep("b", 2), memo.keep("c", 3)
+        (1, 2, 3)
+        >>> dict(memo)
+        {'c': 3}
+    """
+
+    def __init__(self, limit: int = REMEMBERED):
+        super().__init__()
+        self.limit = limit
+
+    def keep(self, key, value):
+        """Remember ``value`` under ``key`` (forgetting every entry first when the memo is
+        full) and return it."""
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = value
+        return value
+
+
 MAX_TOTALS = 10**7
 """Most different totals one check's table may hold, exact or simulated (80 MB a row)."""
 

@@ -143,8 +143,34 @@ def number_text(text: Any) -> int | float | None:
     return None
 
 
-def _as_whole(value: Any, text: bool, floats: bool) -> int | None:
-    """``value`` as an int, or ``None`` when it is not a whole number under these rules."""
+def is_whole(value: Any, *, numpy: bool = True) -> bool:
+    """Whether ``value`` is a whole number as code writes one: a Python int, or a numpy
+    integer too (``numpy=False``: a Python int only); never a bool, a float such as ``2.0``,
+    text or an array. What a die's faces, a roll's counts and a declared bound must be.
+
+    Example:
+        >>> is_whole(3), is_whole(np.int8(3)), is_whole(2.0), is_whole(True), is_whole("3")
+        (True, True, False, False, False)
+        >>> is_whole(np.int8(3), numpy=False)
+        False
+    """
+    if numpy:
+        return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def as_whole(value: Any, *, text: bool = False, floats: bool = False) -> int | None:
+    """``value`` read as a whole number (an int), or ``None`` when it is none under these
+    rules: a Python or numpy integer, a 0-d integer array; with ``text``, ASCII digits with an
+    optional sign (``"-1"``, ``"1_000"``); with ``floats``, a whole-valued float and its text
+    (``1e6``, ``"2.5e5"``). Never a bool. The reading every whole-number check uses.
+
+    Example:
+        >>> as_whole(np.int64(6)), as_whole("-1", text=True), as_whole("1e6", floats=True), as_whole(2.5, floats=True)
+        (6, -1, 1000000, None)
+        >>> as_whole("5"), as_whole(True)
+        (None, None)
+    """
     if isinstance(value, (bool, np.bool_)):
         return None
     if isinstance(value, (int, np.integer)):
@@ -158,10 +184,10 @@ def _as_whole(value: Any, text: bool, floats: bool) -> int | None:
         if _WHOLE_TEXT.match(word) and len(word.lstrip("+-").replace("_", "")) <= MAX_DIGITS:
             return int(word)
         if floats and _REAL_TEXT.match(word):
-            return _as_whole(float(word.replace("_", "")), text, floats)
+            return as_whole(float(word.replace("_", "")), text=text, floats=floats)
         return None
     if isinstance(value, np.ndarray) and value.ndim == 0:
-        return _as_whole(value.item(), text, floats)
+        return as_whole(value.item(), text=text, floats=floats)
     return None
 
 
@@ -177,7 +203,7 @@ def whole_number(where: str | None, name: str, value: Any, minimum: int | None =
         ...
         workbench.errors.ParameterError: --pool got '²'; allowed: a whole number from 0 to 100
     """
-    number = _as_whole(value, text, floats=False)
+    number = as_whole(value, text=text)
     if number is None or (minimum is not None and number < minimum) or (
             maximum is not None and number > maximum):
         raise ParameterError(where, name, value, whole_allowed(minimum, maximum))
@@ -191,7 +217,7 @@ def trials(where: str | None, value: Any, name: str = "trials") -> int:
         >>> trials("simulate", "2e5"), trials(None, 10_000)
         (200000, 10000)
     """
-    number = _as_whole(value, text=True, floats=True) if not isinstance(value, str) or value else None
+    number = as_whole(value, text=True, floats=True) if not isinstance(value, str) or value else None
     if number is None or not 1 <= number <= MAX_TRIALS:
         raise ParameterError(where, name, value, "a whole number from 1 to 1e10 (1e6 is fine)")
     return number
@@ -206,7 +232,7 @@ def seed(where: str | None, value: Any, name: str = "seed", *, text: bool = Fals
     """
     if value is None:
         return fresh_seed()
-    number = _as_whole(value, text, floats=False)
+    number = as_whole(value, text=text)
     if number is None or not 0 <= number <= MAX_SEED:
         fresh = f"leave {name} out" if name.startswith("-") else "None"
         raise ParameterError(where, name, value,
@@ -259,8 +285,8 @@ def choice(where: str | None, name: str, value: Any, choices: Sequence[Any]) -> 
                 return allowed
             if isinstance(value, (int, np.integer)) and str(int(value)) == allowed.strip():
                 return allowed
-        elif isinstance(allowed, int) and not isinstance(allowed, bool):
-            number = _as_whole(value, text=True, floats=False) if value is not None else None
+        elif is_whole(allowed, numpy=False):
+            number = as_whole(value, text=True) if value is not None else None
             if number is not None and number == allowed:
                 return allowed
         elif type(value) is type(allowed) and value == allowed:

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..engine.raw import RawDistribution
 from ..errors import WorkbenchError, shown
+from ..limits import BoundedCache
 from ..rules.mechanics.base import Mechanic
 from .checked import UNNAMED, as_probability, checked_target
 from .distribution import Distribution
@@ -32,7 +33,7 @@ from .distribution import Distribution
 READ = object()
 """``target`` not given: the mechanic's own, checked (:func:`~.checked.checked_target`)."""
 
-_CELLS: dict[tuple, tuple[np.ndarray, np.ndarray, bool]] = {}
+_CELLS = BoundedCache()
 """Tier cells by what they depend on: the tiers' names and spans, and the table's place and
 shape (a sweep or a curve reads the same few tables over and over)."""
 
@@ -54,9 +55,7 @@ def tier_cells(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]):
     if found is None:
         found = _painted(mechanic, raw, names, rules)
         if key is not None:
-            if len(_CELLS) >= 4096:
-                _CELLS.clear()
-            _CELLS[key] = found
+            _CELLS.keep(key, found)
     return (names, *found)
 
 

@@ -94,12 +94,22 @@ def _thawed(value: Any) -> Any:
     return value
 
 
+SCHEMA = "workbench.rules.schema"
+"""The package of the schema's models (:mod:`workbench.rules.schema` and its modules)."""
+
+
+def _of_the_schema(cls: type) -> bool:
+    """Whether ``cls`` is one of the schema's own classes."""
+    module = cls.__module__
+    return module == SCHEMA or module.startswith(SCHEMA + ".")
+
+
 def _properties_of(model: Any) -> dict[str, Any]:
     """The values of the properties the schema's own classes define on ``model`` (pure reads of
     a frozen model, so computing them once is the same as computing them on every read)."""
     found: dict[str, Any] = {}
     for cls in type(model).__mro__:
-        if cls.__module__ != "workbench.rules.schema":
+        if not _of_the_schema(cls):
             continue
         for name, member in vars(cls).items():
             if isinstance(member, property) and name not in found:
@@ -117,7 +127,7 @@ def freeze(model: Any) -> Frozen:
 def reduce_model(obj: Any):
     """For a pickler's ``reducer_override``: a schema model is stored as a :class:`Frozen`
     entry; anything else as pickle stores it (``NotImplemented``)."""
-    if type(obj).__module__ == "workbench.rules.schema" and hasattr(type(obj), "model_fields"):
+    if _of_the_schema(type(obj)) and hasattr(type(obj), "model_fields"):
         frozen = freeze(obj)
         return Frozen, (frozen._entry_kind, frozen._fields, frozen._properties)
     return NotImplemented

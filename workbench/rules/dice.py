@@ -21,22 +21,13 @@ import numpy as np
 
 from ..errors import WorkbenchError, shown
 from ..limits import MAX_DICE, MAX_FACE_VALUE, MAX_SIDES
+from ..validation import is_whole
 
 MAX_EXPLODE_LIMIT = 100
 """Most extra dice ``explode_limit`` may allow one initial die (0: no cap)."""
 
 MAX_TENS_DICE = MAX_DICE
 """Most bonus or penalty tens dice one percentile roll may have."""
-
-
-def whole(value) -> bool:
-    """A whole number (a numpy one too), not a bool, not 2.7.
-
-    Example:
-        >>> whole(3), whole(np.int8(3)), whole(2.0), whole(True)
-        (True, True, False, False)
-    """
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 class HashedOnce:
@@ -105,7 +96,7 @@ class Die(HashedOnce):
         if len(self.explodes) != len(self.values):
             raise WorkbenchError(f"die '{self.name}': {len(self.values)} face values but "
                                  f"{len(self.explodes)} explode flags")
-        if not whole(self.limit) or not 0 <= self.limit <= MAX_EXPLODE_LIMIT:
+        if not is_whole(self.limit) or not 0 <= self.limit <= MAX_EXPLODE_LIMIT:
             raise WorkbenchError(f"die '{self.name}': explode_limit got {shown(self.limit)}; "
                                  f"allowed: a whole number from 0 (no cap) to {MAX_EXPLODE_LIMIT}")
         object.__setattr__(self, "limit", int(self.limit))
@@ -138,7 +129,7 @@ class Die(HashedOnce):
             >>> Die.numbered("d4", 4).values
             (1, 2, 3, 4)
         """
-        if not whole(sides) or not 1 <= sides <= MAX_SIDES:
+        if not is_whole(sides) or not 1 <= sides <= MAX_SIDES:
             raise WorkbenchError(f"die {name!r}: sides got {shown(sides)}; allowed: a whole number "
                                  f"from 1 to {MAX_SIDES}")
         return cls(name, tuple(range(1, sides + 1)), **options)
@@ -208,7 +199,7 @@ def _face_numbers(name: str, what: str, given) -> tuple[int, ...]:
             -MAX_FACE_VALUE <= min(numbers) and max(numbers) <= MAX_FACE_VALUE:
         return numbers   # the usual case: plain whole numbers within the limit
     for face, value in enumerate(numbers, 1):
-        if not whole(value) or abs(value) > MAX_FACE_VALUE:
+        if not is_whole(value) or abs(value) > MAX_FACE_VALUE:
             raise WorkbenchError(f"die {name!r}: face {face} has value {shown(value)}"
                                  f"{'' if what == 'values' else f' in {what}'}; allowed: a whole "
                                  f"number from -{MAX_FACE_VALUE:,} to {MAX_FACE_VALUE:,}")
@@ -269,7 +260,7 @@ class Percentile:
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
             raise WorkbenchError(f"die name got {shown(self.name)}; allowed: a non-empty text")
-        if not whole(self.extra) or abs(self.extra) > MAX_TENS_DICE:
+        if not is_whole(self.extra) or abs(self.extra) > MAX_TENS_DICE:
             raise WorkbenchError(f"percentile die {self.name!r}: extra got {shown(self.extra)}; "
                                  f"allowed: a whole number from -{MAX_TENS_DICE} to {MAX_TENS_DICE} "
                                  "(bonus tens dice above 0, penalty dice below)")

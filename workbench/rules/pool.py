@@ -14,7 +14,8 @@ from typing import Literal
 
 from ..errors import WorkbenchError, shown
 from ..limits import MAX_DICE, MAX_TOTAL
-from .dice import Die, HashedOnce, whole
+from ..validation import is_whole
+from .dice import Die, HashedOnce
 
 Keep = Literal["sum", "highest", "lowest"]
 
@@ -67,7 +68,7 @@ class PoolSpec(HashedOnce):
                 raise WorkbenchError(f"pool: die {die.name!r} scores counts "
                                      f"({', '.join(die.count_names)}), which a PoolSpec (a sum of "
                                      "values) would ignore; allowed: a RollSpec, which reads them")
-            if not whole(n) or not 0 <= n <= MAX_DICE:
+            if not is_whole(n) or not 0 <= n <= MAX_DICE:
                 raise WorkbenchError(f"pool: allowed at most {MAX_DICE} dice of {die.name!r}, a "
                                      f"whole number of them; got {shown(n)} dice")
         groups = tuple((die, int(n)) for die, n in self.groups if n > 0)
@@ -76,7 +77,7 @@ class PoolSpec(HashedOnce):
             value = getattr(self, name)
             if value is None and name in ("floor", "kept"):
                 continue
-            if not whole(value) or abs(value) > MAX_TOTAL:
+            if not is_whole(value) or abs(value) > MAX_TOTAL:
                 raise WorkbenchError(f"pool: {name} got {shown(value)}; allowed: a whole number "
                                      f"from -{MAX_TOTAL:,} to {MAX_TOTAL:,}")
             object.__setattr__(self, name, int(value))

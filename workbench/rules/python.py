@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from .. import validation
+from ..validation import is_whole
 from ..errors import ParameterError, WorkbenchError, shown
 from ..limits import MAX_CHOICES, MAX_DICE, MAX_PARAMS
 from .mechanics.base import Mechanic
@@ -84,44 +85,44 @@ def checked_params(system_id: str, declared: Any) -> tuple[Param, ...]:
     if len(params) > MAX_PARAMS:
         raise WorkbenchError(f"{system_id}: {len(params)} parameters; allowed: at most {MAX_PARAMS}")
     names = [p.name for p in params]
-    out = []
-    for param in params:
-        where = f"{system_id}: parameter {shown(param.name)}"
-        if not isinstance(param.name, str) or not param.name.isidentifier() or names.count(param.name) > 1:
-            raise WorkbenchError(f"{where}: allowed: a name of letters, digits and _ used once")
-        if param.name in RESERVED:
-            raise WorkbenchError(f"{where} has the name of a keyword of the workbench's own "
-                                 f"functions; allowed: any other name (not {', '.join(RESERVED)})")
-        if shadowing(param.name) is not None:   # pass_if = "hits >= total" read the roll's total
-            raise WorkbenchError(f"{where}: {shadowing(param.name)}")
-        if param.kind not in ("int", "bool", "choice"):
-            raise WorkbenchError(f"{where} has kind {shown(param.kind)}; allowed: int, bool, choice")
-        for bound in (param.minimum, param.maximum):
-            if bound is not None and (not _whole(bound) or abs(bound) > BOUND or param.kind != "int"):
-                raise WorkbenchError(f"{where} declares the bound {shown(bound)}; allowed: whole "
-                                     f"numbers from -{BOUND:,} to {BOUND:,}, for whole-number parameters")
-        if param.minimum is not None and param.maximum is not None and param.minimum > param.maximum:
-            raise WorkbenchError(f"{where} declares min {param.minimum} above max {param.maximum}")
-        if param.kind == "choice":
-            choices = param.choices
-            if not choices or len(choices) > MAX_CHOICES or len(set(map(str, choices))) != len(choices) \
-                    or not all(isinstance(c, str) or _whole(c) for c in choices):
-                raise WorkbenchError(f"{where} declares choices {shown(choices)}; allowed: 1 to "
-                                     f"{MAX_CHOICES} different texts or whole numbers")
-        if param.default is None and not param.optional:
-            raise WorkbenchError(f"{where} has no default; allowed: a default, or optional=True")
-        if param.default is not None:
-            try:   # as declared ("b" for the choice "B", True for a true/false)
-                param = param.with_default(param.parse(system_id, param.default))
-            except ParameterError:
-                raise WorkbenchError(f"{where} declares default {shown(param.default)}; allowed: a "
-                                     f"default the parameter allows ({param.allowed()})") from None
-        out.append(param)
-    return tuple(out)
+    return tuple(_checked_param(system_id, param, names) for param in params)
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _checked_param(system_id: str, param: Param, names: list) -> Param:
+    """One declared parameter checked (``names``: every declared name); returned with its
+    default as the parameter reads it (``"b"`` for the choice ``"B"``)."""
+    where = f"{system_id}: parameter {shown(param.name)}"
+    if not isinstance(param.name, str) or not param.name.isidentifier() or names.count(param.name) > 1:
+        raise WorkbenchError(f"{where}: allowed: a name of letters, digits and _ used once")
+    if param.name in RESERVED:
+        raise WorkbenchError(f"{where} has the name of a keyword of the workbench's own "
+                             f"functions; allowed: any other name (not {', '.join(RESERVED)})")
+    if shadowing(param.name) is not None:   # pass_if = "hits >= total" read the roll's total
+        raise WorkbenchError(f"{where}: {shadowing(param.name)}")
+    if param.kind not in ("int", "bool", "choice"):
+        raise WorkbenchError(f"{where} has kind {shown(param.kind)}; allowed: int, bool, choice")
+    for bound in (param.minimum, param.maximum):
+        if bound is not None and (not is_whole(bound, numpy=False) or abs(bound) > BOUND
+                                  or param.kind != "int"):
+            raise WorkbenchError(f"{where} declares the bound {shown(bound)}; allowed: whole "
+                                 f"numbers from -{BOUND:,} to {BOUND:,}, for whole-number parameters")
+    if param.minimum is not None and param.maximum is not None and param.minimum > param.maximum:
+        raise WorkbenchError(f"{where} declares min {param.minimum} above max {param.maximum}")
+    if param.kind == "choice":
+        choices = param.choices
+        if not choices or len(choices) > MAX_CHOICES or len(set(map(str, choices))) != len(choices) \
+                or not all(isinstance(c, str) or is_whole(c, numpy=False) for c in choices):
+            raise WorkbenchError(f"{where} declares choices {shown(choices)}; allowed: 1 to "
+                                 f"{MAX_CHOICES} different texts or whole numbers")
+    if param.default is None and not param.optional:
+        raise WorkbenchError(f"{where} has no default; allowed: a default, or optional=True")
+    if param.default is not None:
+        try:   # as declared ("b" for the choice "B", True for a true/false)
+            param = param.with_default(param.parse(system_id, param.default))
+        except ParameterError:
+            raise WorkbenchError(f"{where} declares default {shown(param.default)}; allowed: a "
+                                 f"default the parameter allows ({param.allowed()})") from None
+    return param
 
 
 def checked_pool(system_id: str, spec: Any, p: Mapping[str, Any]) -> "PoolSpec | RollSpec | ScoredRoll | Outcomes":
@@ -316,6 +317,15 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
     if isinstance(aliases, str) or not all(isinstance(a, str) and a for a in _iterable(aliases, "aliases")):
         raise ParameterError("register_mechanic", "aliases", aliases,
                              "a list of ids such as ['my-pool'] (a single text is not split)")
+    made = _mechanic_of(id, mechanic, params=params, target=target, ties=ties, pass_if=pass_if, tiers=tiers)
+    system = _system_of(id, made, name=name, aliases=aliases, pool_parameter=pool_parameter,
+                        ladder=ladder, defaults=defaults, description=description)
+    return register(system, replace=replace)
+
+
+def _mechanic_of(id: str, mechanic: Any, *, params, target, ties, pass_if, tiers) -> Mechanic:
+    """What :func:`register_mechanic` was given, as a checked mechanic: a Mechanic subclass or
+    instance (which declares its own readings), or a pool function and its declarations."""
     if isinstance(mechanic, type) and issubclass(mechanic, Mechanic):
         mechanic = mechanic()
     if isinstance(mechanic, Mechanic):
@@ -324,15 +334,18 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
             raise WorkbenchError("register_mechanic: params, target, ties, pass_if and tiers belong to "
                                  "the Mechanic class itself when one is given")
         mechanic.system_id = mechanic.system_id or id
-        mechanic = _checked_mechanic(mechanic, id)
-    elif callable(mechanic):
+        return _checked_mechanic(mechanic, id)
+    if callable(mechanic):
         if params is None:
             raise WorkbenchError("register_mechanic: a pool function needs params={name: {...}}")
-        mechanic = FunctionMechanic(id, mechanic, params, target=target, ties=ties, tiers=tiers,
-                                    pass_if=pass_if)
-    else:
-        raise WorkbenchError("register_mechanic: give a function pool(p) -> PoolSpec or a Mechanic, "
-                             f"got {type(mechanic).__name__}")
+        return FunctionMechanic(id, mechanic, params, target=target, ties=ties, tiers=tiers, pass_if=pass_if)
+    raise WorkbenchError("register_mechanic: give a function pool(p) -> PoolSpec or a Mechanic, "
+                         f"got {type(mechanic).__name__}")
+
+
+def _system_of(id: str, mechanic: Mechanic, *, name, aliases, pool_parameter, ladder, defaults,
+               description) -> System:
+    """The system a registered mechanic makes, its pool parameter and ladder rungs checked."""
     rungs = [_rung(r) for r in _iterable(ladder, "ladder")]
     system = System(id=id, name=name or id, mechanic=mechanic, aliases=aliases,
                     pool_parameter=pool_parameter, ladder=rungs, defaults=defaults, source=None,
@@ -344,7 +357,7 @@ def register_mechanic(id: str, mechanic: "Callable[[dict], PoolSpec] | Mechanic 
         if problem is not None:
             raise WorkbenchError(f"register_mechanic {id}: ladder rung {rung.name!r}"
                                  + (f" {problem[0]}" if problem[0] else "") + f": {problem[1]}")
-    return register(system, replace=replace)
+    return system
 
 
 def _iterable(value: Any, name: str) -> list:

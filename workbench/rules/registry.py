@@ -2,11 +2,12 @@
 
 Each data folder holds ``systems/`` (presets), ``variants/`` (what-if variants of another
 system) and ``gallery/`` (published games' core rolls, for comparison); a system's
-``collection`` says which. Folders are searched in order (see :func:`data_folders`): the data shipped inside the package
-(``workbench/data``, or the folder ``WORKBENCH_DATA`` names instead), the user's folder
-(``$XDG_CONFIG_HOME/workbench``, usually ``~/.config/workbench``; ``%APPDATA%\\workbench`` on
-Windows) when it exists, and every folder listed in ``WORKBENCH_PATH`` (separated by
-``os.pathsep``). :func:`loaded_files` says which file each system came from.
+``collection`` says which. Folders are searched in order (see :func:`data_folders`, in
+:mod:`.data_folders`): the data shipped inside the package (``workbench/data``, or the folder
+``WORKBENCH_DATA`` names instead), the user's folder (``$XDG_CONFIG_HOME/workbench``, usually
+``~/.config/workbench``; ``%APPDATA%\\workbench`` on Windows) when it exists, and every folder
+listed in ``WORKBENCH_PATH`` (separated by ``os.pathsep``). :func:`loaded_files` says which file
+each system came from.
 
 Loaded systems are kept while their content is unchanged: a file loaded by path while its
 size and modification time stay the same, the data folders' systems while no file in them
@@ -15,19 +16,17 @@ changes (checked at most every :data:`CHECK_EVERY` seconds, and at once after
 threads check is safe.
 
 A file is parsed (``tomllib``), never executed, and checked against the schema in
-:mod:`workbench.rules.schema`. A variant names ``base = "<id>"`` and only the keys it changes;
-tables merge key by key, anything else replaces the base's value; ``aliases``,
-``description`` and ``seed`` are never inherited, nor ``tier_order`` by a variant that replaces
-the ``tiers``; a die's ``faces``, ``sides`` or ``percentile`` given by a variant replaces the
-base's. Ids and aliases are matched ignoring case
+:mod:`workbench.rules.schema`. A variant names ``base = "<id>"`` and only the keys it changes
+(:mod:`.variants` merges it onto its base); tables merge key by key, anything else replaces
+the base's value; ``aliases``, ``description`` and ``seed`` are never inherited, nor
+``tier_order`` by a variant that replaces the ``tiers``; a die's ``faces``, ``sides`` or
+``percentile`` given by a variant replaces the base's. Ids and aliases are matched ignoring case
 and must be unique: two different files with one id are a load error.
 """
 from __future__ import annotations
 
 import os
 import pickle
-import stat
-import sys
 import threading
 import time
 from functools import lru_cache
@@ -35,16 +34,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import DataFileError, WorkbenchError
+from ..limits import BoundedCache
 from . import _system_cache
+from .data_folders import (DATA_DIR, MAX_FILE_BYTES, PACKAGED_DATA, PRESET_ORDER,  # noqa: F401
+                           data_folders, read_data as _read, user_folder)
 from .system import Rung, System
-
-PACKAGED_DATA = Path(__file__).resolve().parents[1] / "data"
-DATA_DIR = Path(os.environ.get("WORKBENCH_DATA", PACKAGED_DATA))
-"""The first data folder as it was when the workbench was imported (see :func:`data_folders`)."""
-PRESET_ORDER = ("uwr", "fons", "unnamed", "arrata", "erzahlspiel")
-MAX_FILE_BYTES = 1 << 20
-"""Largest data file read (1 MiB; a system file is a few KiB)."""
-NOT_INHERITED = ("aliases", "description", "seed")
+from .variants import NOT_INHERITED, id_key as _key, no_base, variant_data
 
 _REGISTERED: dict[str, System] = {}
 _LOCK = threading.RLock()
@@ -62,123 +57,6 @@ class LoadedFile(NamedTuple):
     id: str
     path: Path | None
     origin: str
-
-
-def user_folder() -> Path:
-    """The user's own data folder (it need not exist)."""
-    if sys.platform == "win32" and os.environ.get("APPDATA"):
-        return Path(os.environ["APPDATA"]) / "workbench"
-    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "workbench"
-
-
-def data_folders() -> list[tuple[Path, str]]:
-    """The data folders searched, in order, each with where it was named.
-
-    Example:
-        >>> data_folders()[0][1] in ("packaged", "WORKBENCH_DATA")
-        True
-    """
-    override = os.environ.get("WORKBENCH_DATA")
-    folders = [(Path(override), "WORKBENCH_DATA") if override else (PACKAGED_DATA, "packaged")]
-    if user_folder().is_dir():
-        folders.append((user_folder(), "user"))
-    for entry in os.environ.get("WORKBENCH_PATH", "").split(os.pathsep):
-        if entry.strip():
-            folders.append((Path(entry.strip()), "WORKBENCH_PATH"))
-    unique, seen = [], set()
-    for folder, origin in folders:
-        if not folder.is_dir():
-            what = "is a file, not a folder" if folder.exists() else "does not exist"
-            raise WorkbenchError(f"{origin} names the folder {str(folder)!r}, which {what} "
-                                 "(a data folder holds systems/ and variants/ with .toml files)")
-        _check_layout(folder, origin)
-        if folder.resolve() not in seen:   # a folder named twice is read once
-            seen.add(folder.resolve())
-            unique.append((folder, origin))
-    return unique
-
-
-def _check_layout(folder: Path, origin: str) -> None:
-    """A data folder keeps its files in ``systems/`` and ``variants/``: a folder with .toml
-    files but neither subfolder was meant as one and would silently add nothing."""
-    parts = [folder / part for part in ("systems", "variants")]
-    for part in parts:
-        if part.exists() and not part.is_dir():
-            raise WorkbenchError(f"{origin}: {str(part)!r} is a file; allowed: a folder of .toml "
-                                 "files")
-    if origin != "user" and not any(part.is_dir() for part in parts):
-        loose = sorted(p.name for p in folder.glob("*.toml"))
-        if loose:
-            raise WorkbenchError(
-                f"{origin} names the folder {str(folder)!r}, which holds .toml files "
-                f"({', '.join(loose[:3])}{', ...' if len(loose) > 3 else ''}) but no systems/ or "
-                "variants/ folder; allowed: systems in systems/, variants in variants/ inside it")
-
-
-def _read_bytes(path: Path) -> bytes:
-    """A data file's bytes (at most one more than :data:`MAX_FILE_BYTES`): a folder, a pipe,
-    a device or a file that cannot be opened is a :class:`DataFileError`."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as exc:
-        raise DataFileError(path, "(file)", f"cannot be read: {exc.strerror}") from None
-    if stat.S_ISDIR(mode):
-        raise DataFileError(path, "(file)", "is a folder, not a .toml file")
-    if not stat.S_ISREG(mode):  # a named pipe or a device would block or never end
-        raise DataFileError(path, "(file)", "is not a regular file (a named pipe, socket or "
-                            "device); allowed: a .toml text file")
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(MAX_FILE_BYTES + 1)
-    except IsADirectoryError:
-        raise DataFileError(path, "(file)", "is a folder, not a .toml file") from None
-    except OSError as exc:
-        raise DataFileError(path, "(file)", f"cannot be read: {exc.strerror}") from None
-
-
-def _read(path: Path, raw: bytes | None = None) -> dict[str, Any]:
-    """A data file's contents (``raw``: its bytes, already read from the regular file)."""
-    if raw is None:
-        raw = _read_bytes(path)
-    if len(raw) > MAX_FILE_BYTES:
-        raise DataFileError(path, "(file)", f"is larger than {MAX_FILE_BYTES // 1024} KiB; a system "
-                            "file is a few KiB of TOML")
-    if b"\0" in raw:
-        raise DataFileError(path, "(file)", "is a binary file, not TOML text")
-    try:
-        text = raw.decode("utf-8-sig")  # a byte-order mark at the start is fine
-    except UnicodeDecodeError as exc:
-        raise DataFileError(path, "(file)", f"is not UTF-8 text (byte {exc.start})") from None
-    import tomllib  # lazy: tomllib (a system read back from the cache parses no file)
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(path, "(file)", f"not valid TOML: {exc}") from None
-    except RecursionError:
-        raise DataFileError(path, "(file)", "is nested too deeply to be a system file") from None
-
-
-REPLACED = ("effect",)
-"""Keys whose value a variant replaces whole even when it is a table (an effect is one rule:
-merging two would mix their words)."""
-
-
-def _merge(base: dict, change: dict) -> dict:
-    """A variant's data over its base's: tables merge key by key, anything else (and the
-    keys in :data:`REPLACED`) replaces.
-
-    Example:
-        >>> _merge({"dice": {"d6": {"faces": [0, 1]}}, "params": {"x": {"effect": {"add_dice": "d6"}}}},
-        ...        {"dice": {"d6": {"explode": [2]}}, "params": {"x": {"effect": {"add_to_total": 1}}}})
-        {'dice': {'d6': {'faces': [0, 1], 'explode': [2]}}, 'params': {'x': {'effect': {'add_to_total': 1}}}}
-    """
-    out = dict(base)
-    for key, value in change.items():
-        if key not in REPLACED and isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = value
-    return out
 
 
 def _interrupt_inside(exc: BaseException | None) -> bool:
@@ -234,103 +112,6 @@ def build_system(data: dict[str, Any], path: Path | None, base: str | None = Non
     return system
 
 
-def _variant_data(path: Path, data: dict, bases: dict[str, dict]) -> tuple[dict, str]:
-    base = data["base"]
-    if not isinstance(base, str):
-        raise DataFileError(path, "base", f"must be the id of a system (text), got {base!r}")
-    found = {k.lower(): k for k in bases}
-    if base.lower() not in found and _key(str(data.get("id", ""))) == _key(base):
-        raise DataFileError(path, "base", f"{base!r} is this file's own id: a variant cannot be its "
-                            "own base; allowed: the id of another system")
-    if base.lower() not in found:
-        python = next((k for k, system in _REGISTERED.items()
-                       if _key(base) in (_key(k), *map(_key, system.aliases))), None)
-        if python is not None:   # not "unknown": it is known, but has no file to build on
-            raise DataFileError(path, "base", f"{base!r} is a mechanic registered in Python, which has "
-                                "no data file to change; a variant's base must be a data-file system "
-                                f"(known: {', '.join(bases)}); allowed: register the changed mechanic "
-                                "in Python too (register_mechanic)")
-        raise DataFileError(path, "base", f"unknown system {base!r}; known: {', '.join(bases)}")
-    base = found[base.lower()]
-    inherited = {k: v for k, v in bases[base].items() if k not in NOT_INHERITED}
-    if "tiers" in data and "tier_order" not in data:
-        inherited.pop("tier_order", None)  # the base's ranking named the base's tiers
-    merged = _merge(inherited, {k: v for k, v in data.items() if k != "base"})
-    _one_way_to_number(merged, data)
-    _one_kind_of_statistic(merged, data, bases[base])
-    return merged, base
-
-
-FACE_KEYS = ("faces", "sides", "percentile")
-"""A die says its faces in exactly one of these ways: a variant naming one replaces the base's."""
-
-
-def _one_way_to_number(merged: dict, data: dict) -> None:
-    """A variant's ``sides = 8`` over a base die with ``faces`` (or the reverse) replaces them,
-    rather than leaving the die with both.
-
-    Example:
-        >>> merged = {"dice": {"d6": {"faces": [0, 1], "sides": 8, "count": 1}}}
-        >>> _one_way_to_number(merged, {"dice": {"d6": {"sides": 8}}})
-        >>> merged
-        {'dice': {'d6': {'sides': 8, 'count': 1}}}
-    """
-    dice, changed = merged.get("dice"), data.get("dice")
-    if not isinstance(dice, dict) or not isinstance(changed, dict):
-        return
-    for name, change in changed.items():
-        die = dice.get(name)
-        if isinstance(change, dict) and isinstance(die, dict) and any(k in change for k in FACE_KEYS):
-            for key in FACE_KEYS:
-                if key not in change:
-                    die.pop(key, None)
-
-
-def _one_kind_of_statistic(merged: dict, data: dict, base: dict) -> None:
-    """A variant's ``[stats.NAME]`` of another kind than the base's (``pick`` over ``keep``)
-    replaces the base's statistic whole: its ``keep`` and ``count`` belonged to the other kind
-    (the merged table had both kinds, and the message named ``keep``, which the variant never
-    wrote).
-
-    Example:
-        >>> merged = {"stats": {"best": {"keep": "highest", "count": 2, "pick": "highest"}}}
-        >>> _one_kind_of_statistic(merged, {"stats": {"best": {"pick": "highest"}}},
-        ...                        {"stats": {"best": {"keep": "highest", "count": 2}}})
-        >>> merged
-        {'stats': {'best': {'pick': 'highest'}}}
-    """
-    from .schema import STAT_KINDS  # lazy: pydantic (loaded anyway to check the file)
-    stats, changed, before = merged.get("stats"), data.get("stats"), base.get("stats")
-    if not all(isinstance(part, dict) for part in (stats, changed, before)):
-        return
-    for name, change in changed.items():
-        old = before.get(name)
-        if not isinstance(change, dict) or not isinstance(old, dict):
-            continue
-        kinds = {k for k in change if k in STAT_KINDS}
-        if kinds and kinds != {k for k in old if k in STAT_KINDS}:
-            stats[name] = dict(change)
-
-
-def _no_base(pending: list, raw: dict) -> None:
-    """Raise for the variants whose bases never load: a loop of variants, a variant naming
-    itself, an unknown base."""
-    waiting = {_key(str(data.get("id", ""))): (path, data) for path, _, data in pending}
-    path, _, data = pending[0]
-    chain: list[str] = []
-    while True:
-        chain.append(_key(str(data.get("id", ""))))
-        base = data["base"]
-        if not isinstance(base, str) or _key(base) not in waiting or _key(base) == chain[-1]:
-            _variant_data(path, data, raw)  # raises: not text, its own id, unknown base
-        if _key(base) in chain:
-            loop = " -> ".join(chain[chain.index(_key(base)):] + [_key(base)])
-            raise DataFileError(path, "base", f"{base!r} is a variant based on this file ({loop}): "
-                                "a chain of bases must end at a system without a base; allowed: "
-                                "the id of a system outside the loop")
-        path, data = waiting[_key(base)]
-
-
 def load_system(path: str | os.PathLike, known: dict[str, dict] | None = None) -> System:
     """Load one system or variant file (a variant's base is looked up among the loaded systems).
 
@@ -344,7 +125,7 @@ def load_system(path: str | os.PathLike, known: dict[str, dict] | None = None) -
     path = Path(path)
     data = _read(path)
     if "base" in data:
-        merged, base = _variant_data(path, data, known if known is not None else _catalogue().raw())
+        merged, base = variant_data(path, data, known if known is not None else _catalogue().raw(), _REGISTERED)
         system = build_system(merged, path, base=base)
     else:
         system = build_system(data, path)
@@ -371,9 +152,6 @@ def _not_taken(system: System, path: Path) -> None:
                                 f"{clash[0]!r} is already used by system {other_id!r} ({where}); "
                                 "give this file its own id")
 
-
-def _key(name: str) -> str:
-    return name.strip().lower()
 
 
 _LOOKED = {"at": -float("inf"), "stamp": None}
@@ -494,10 +272,10 @@ def _read_folders(folders, data_files) -> tuple[dict[str, System], dict[str, dic
         ready = [item for item in pending if isinstance(item[2]["base"], str)
                  and _key(item[2]["base"]) in {_key(k) for k in raw}]
         if not ready:
-            _no_base(pending, raw)
+            no_base(pending, raw, _REGISTERED)
         for item in ready:
             path, origin, data = item
-            merged, base = _variant_data(path, data, raw)
+            merged, base = variant_data(path, data, raw, _REGISTERED)
             system = build_system(merged, path, base=base)
             system.collection = "variants"
             _claim(taken, system, path)
@@ -614,7 +392,7 @@ def unregister(system_id: str) -> None:
         reload()
 
 
-_BY_PATH: dict[tuple, System] = {}
+_BY_PATH = BoundedCache(256)
 
 
 def _load_cached(text: str) -> System:
@@ -626,11 +404,8 @@ def _load_cached(text: str) -> System:
         key = (str(path.resolve()), info.st_mtime_ns, info.st_size, id(_catalogue()))
     except (OSError, RuntimeError):
         return load_system(text)
-    if key not in _BY_PATH:
-        if len(_BY_PATH) > 256:
-            _BY_PATH.clear()
-        _BY_PATH[key] = load_system(text)
-    return _BY_PATH[key]
+    found = _BY_PATH.get(key)
+    return found if found is not None else _BY_PATH.keep(key, load_system(text))
 
 
 def get_system(name: "str | os.PathLike | System") -> System:

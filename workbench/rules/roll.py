@@ -27,174 +27,25 @@ Example:
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Mapping, Union
 
 from ..errors import WorkbenchError, shown
 from ..limits import MAX_DICE, MAX_TOTAL
-from .dice import Die, HashedOnce, Percentile, whole
-from ..validation import suggest
+from ..validation import is_whole, suggest
+from .dice import Die, HashedOnce, Percentile
 from .expressions import Expression, ExpressionError, parse
+from .roll_statistics import (ALL_NEGATIVE, NAME, ORDERS, RANKED, STATISTICS, AllNegative, Beats,
+                              Derived, Keep, LargestSet, Pairs, Pick, Sets, Statistic, Sum,
+                              before_total, check_settings, checked_name)
 
-ORDERS = ("highest", "lowest", "middle")
-
-NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-"""What a count or statistic may be called: expressions read it by name."""
-
+__all__ = ["ALL_NEGATIVE", "NAME", "ORDERS", "RANKED", "STATISTICS", "AllNegative", "Beats",
+           "Derived", "Die", "Dice", "Keep", "KeptDice", "LargestSet", "Pairs", "Percentile", "Pick",
+           "RerollFaces", "RollAgain", "RollSpec", "Sets", "Statistic", "Sum", "before_total"]
+"""The statistics (:mod:`.roll_statistics`) and dice (:mod:`.dice`) a roll holds are named here
+too: ``from workbench.rules.roll import Die, Keep, RollSpec``."""
 
 Dice = Union[Die, Percentile]
-
-
-def _dice_names(dice) -> tuple[str, ...]:
-    return (dice,) if isinstance(dice, str) else tuple(dice)
-
-
-@dataclass(frozen=True)
-class Sum:
-    """The sum of ``score`` over the dice of types ``dice`` (empty: every die).
-
-    ``score`` is ``"value"``, a count's name, or an expression over one die's ``value`` and
-    counts: ``"value == 1"`` counts the dice whose whole chain shows 1 (Savage Worlds'
-    snake eyes), ``"value >= 6"`` the dice showing 6 or more. ``parsed``: that expression
-    parsed already (a data file's, parsed when it loaded), else parsed when a roll holding
-    the statistic is checked; either way its names are checked against the roll's."""
-
-    name: str
-    score: str = "value"
-    dice: tuple[str, ...] = ()
-    parsed: Expression | None = field(default=None, repr=False, compare=False)
-
-    def __post_init__(self):
-        object.__setattr__(self, "dice", _dice_names(self.dice))
-
-
-@dataclass(frozen=True)
-class Keep:
-    """The sum of ``score`` over ``take`` dice by rank: the highest, lowest or middle ones
-    (``skip`` first passes over that many from that end), among the dice of types ``dice``.
-
-    Example: Cortex's two highest of a mixed pool is ``Keep("kept", take=2)``. ``score`` and
-    ``parsed`` as in :class:`Sum`.
-    """
-
-    name: str
-    take: int
-    order: str = "highest"
-    skip: int = 0
-    dice: tuple[str, ...] = ()
-    score: str = "value"
-    parsed: Expression | None = field(default=None, repr=False, compare=False)
-
-    def __post_init__(self):
-        object.__setattr__(self, "dice", _dice_names(self.dice))
-
-
-@dataclass(frozen=True)
-class Pick:
-    """The value of one die by rank among the dice of types ``dice``: ``position`` 0 is the
-    highest (or lowest) one; ``order="middle"`` picks the middle die ((n - 1) // 2 from the
-    top, so the higher of two middle dice). 0 when there are fewer dice."""
-
-    name: str
-    order: str = "highest"
-    position: int = 0
-    dice: tuple[str, ...] = ()
-
-    def __post_init__(self):
-        object.__setattr__(self, "dice", _dice_names(self.dice))
-
-
-@dataclass(frozen=True)
-class Beats:
-    """How many pairs (a die of ``dice``, a die of ``against``) the first die wins by showing
-    more: with one die in ``dice``, the number of ``against`` dice it beats."""
-
-    name: str
-    dice: tuple[str, ...]
-    against: tuple[str, ...]
-
-    def __post_init__(self):
-        object.__setattr__(self, "dice", _dice_names(self.dice))
-        object.__setattr__(self, "against", _dice_names(self.against))
-
-
-@dataclass(frozen=True)
-class Pairs:
-    """Sorted pairwise comparison (as in RISK): the highest die of ``dice`` against the highest
-    of ``against``, the second against the second, ...; the number of pairs ``dice`` wins.
-    A tie goes to ``ties`` (``"against"`` or ``"dice"``)."""
-
-    name: str
-    dice: tuple[str, ...]
-    against: tuple[str, ...]
-    ties: str = "against"
-
-    def __post_init__(self):
-        object.__setattr__(self, "dice", _dice_names(self.dice))
-        object.__setattr__(self, "against", _dice_names(self.against))
-
-
-@dataclass(frozen=True)
-class LargestSet:
-    """Matching faces: the size of the largest set of dice showing one value (``report=
-    "size"``), or that value (``"value"``; the higher one when two sets are as large)."""
-
-    name: str
-    report: str = "size"
-    dice: tuple[str, ...] = ()
-
-    def __post_init__(self):
-        object.__setattr__(self, "dice", _dice_names(self.dice))
-
-
-@dataclass(frozen=True)
-class Sets:
-    """How many distinct values show on at least ``size`` dice (``size=2``: pairs or better)."""
-
-    name: str
-    size: int = 2
-    dice: tuple[str, ...] = ()
-
-    def __post_init__(self):
-        object.__setattr__(self, "dice", _dice_names(self.dice))
-
-
-@dataclass(frozen=True)
-class Derived:
-    """A statistic computed from others, the total and parameters (a whole number)."""
-
-    name: str
-    expression: Expression | str
-
-    def __post_init__(self):
-        if isinstance(self.expression, str):
-            object.__setattr__(self, "expression", parse(self.expression))
-
-
-def before_total(stats) -> tuple[str, ...]:
-    """Names of the derived statistics among ``stats`` that read neither the total nor a
-    derived statistic that does (each reads only those before it).
-
-    Example:
-        >>> before_total((Derived("kept", "min(a, b)"), Derived("margin", "skill - total")))
-        ('kept',)
-    """
-    late: set[str] = {"total"}
-    early = []
-    for stat in stats:
-        if isinstance(stat, Derived):
-            expression = stat.expression if isinstance(stat.expression, Expression) else parse(stat.expression)
-            if late & set(expression.names):
-                late.add(stat.name)
-            else:
-                early.append(stat.name)
-    return tuple(early)
-
-
-Statistic = Union[Sum, Keep, Pick, Beats, Pairs, LargestSet, Sets, Derived, "AllNegative"]
-RANKED = (Keep, Pick, Beats, Pairs, LargestSet, Sets)
-"""Statistics that depend on how the dice rank (the rest are sums over dice)."""
 
 
 @dataclass(frozen=True)
@@ -237,7 +88,7 @@ class RerollFaces:
         faces = []
         for name, numbers in pairs:
             numbers = tuple(numbers) if isinstance(numbers, (tuple, list, set, frozenset)) else None
-            if numbers is None or not all(whole(f) and f >= 1 for f in numbers):
+            if numbers is None or not all(is_whole(f) and f >= 1 for f in numbers):
                 raise WorkbenchError(f"reroll faces of {name!r} got {shown(numbers)}; allowed: face "
                                      "numbers, 1 and up")
             faces.append((str(name), tuple(sorted(set(int(f) for f in numbers)))))
@@ -273,25 +124,9 @@ class RollAgain:
         if not isinstance(self.condition, Expression):
             raise WorkbenchError(f"roll again: condition got {shown(self.condition)}; allowed: a "
                                  "condition such as \"high == low\"")
-        if not whole(self.limit) or not 0 <= self.limit <= 100:
+        if not is_whole(self.limit) or not 0 <= self.limit <= 100:
             raise WorkbenchError(f"roll again: limit got {shown(self.limit)}; allowed: a whole number "
                                  "from 0 (no cap) to 100")
-
-
-@dataclass(frozen=True)
-class AllNegative:
-    """1 when the roll has dice and every die of the initial pool showed a negative face on
-    its first roll (a botch), else 0."""
-
-    name: str
-
-
-ALL_NEGATIVE = "all_negative"
-"""The statistic a data file with ``all_negative`` tiers reads them from."""
-
-
-STATISTICS = (Sum, Keep, Pick, Beats, Pairs, LargestSet, Sets, Derived, AllNegative)
-"""Every kind of statistic a roll may read."""
 
 
 @dataclass(frozen=True)
@@ -346,14 +181,14 @@ class RollSpec(HashedOnce):
     def __post_init__(self):
         groups = _checked_groups(self.groups)
         object.__setattr__(self, "groups", groups)
-        values = tuple(sorted((str(k), _whole_value(k, v)) for k, v in
+        values = tuple(sorted((str(k), _parameter_number(k, v)) for k, v in
                               (self.values.items() if isinstance(self.values, Mapping) else self.values)))
         object.__setattr__(self, "values", values)
         for name in ("modifier", "floor", "ceiling", "rerolls"):
             number = getattr(self, name)
             if number is None and name in ("floor", "ceiling"):
                 continue
-            if not whole(number) or abs(number) > MAX_TOTAL or (name == "rerolls" and number < 0):
+            if not is_whole(number) or abs(number) > MAX_TOTAL or (name == "rerolls" and number < 0):
                 low = 0 if name == "rerolls" else -MAX_TOTAL
                 raise WorkbenchError(f"roll: {name} got {shown(number)}; allowed: a whole number "
                                      f"from {low:,} to {MAX_TOTAL:,}")
@@ -436,7 +271,7 @@ class RollSpec(HashedOnce):
         die, n = found[0]
         if kept.order not in ("highest", "lowest"):
             raise WorkbenchError(f"roll: kept order got {shown(kept.order)}; allowed: highest, lowest")
-        if not whole(kept.take) or not 0 <= kept.take <= n:
+        if not is_whole(kept.take) or not 0 <= kept.take <= n:
             raise WorkbenchError(f"roll: kept take got {shown(kept.take)}; allowed: a whole number "
                                  f"from 0 to {n} (the {kept.dice} dice rolled)")
         if not isinstance(die, Die) or any(die.explodes):
@@ -447,6 +282,9 @@ class RollSpec(HashedOnce):
                                  "or lowest dice (which dice would a reroll replace?)")
 
     def _check_statistics(self, die_names: list[str]) -> None:
+        """Each statistic checked alone and against what it names: a name not yet taken, die
+        types the roll has, a score over one die, an expression over what comes before it;
+        then the total's expression."""
         counts = self.count_names
         taken = {"total", "value", *counts}
         parameters = [name for name, _ in self.values]
@@ -456,13 +294,7 @@ class RollSpec(HashedOnce):
         parsed: dict[str, Expression] = {}   # the scores written as expressions, parsed once
         object.__setattr__(self, "_parsed_scores", parsed)
         for stat in self.stats:
-            if not isinstance(stat, STATISTICS):
-                raise WorkbenchError(f"a roll's statistics are {', '.join(t.__name__ for t in STATISTICS)}, "
-                                     f"got {type(stat).__name__}")
-            where = f"statistic {stat.name!r}"
-            if not isinstance(stat.name, str) or not NAME.fullmatch(stat.name):
-                raise WorkbenchError(f"statistic name got {shown(stat.name)}; allowed: letters A-Z and "
-                                     "a-z, digits and _, not starting with a digit")
+            where = checked_name(stat)
             if stat.name in taken or stat.name in parameters:
                 raise WorkbenchError(f"{where}: the name is already taken (by the total, a count, "
                                      "a parameter or another statistic)")
@@ -472,28 +304,8 @@ class RollSpec(HashedOnce):
                         raise WorkbenchError(f"{where}: unknown die type {die!r}; the roll has "
                                              f"{', '.join(die_names) or 'no dice'}")
             if isinstance(stat, (Sum, Keep)) and stat.score not in scores and stat.score not in parsed:
-                given = stat.parsed
-                try:
-                    if given is not None and given.text == stat.score and given.kind != "fraction" \
-                            and all(name in scores for name in given.names):
-                        parsed[stat.score] = given   # the tree parse() gives, checked the same
-                    else:
-                        parsed[stat.score] = parse(stat.score, known=scores, want="whole")
-                except ExpressionError as exc:
-                    raise WorkbenchError(f"{where}: score {exc} (a score is 'value', a count, or an "
-                                         f"expression over one die's value and counts: "
-                                         f"{', '.join(scores)})") from None
-            if isinstance(stat, (Keep, Pick)) and stat.order not in ORDERS:
-                raise WorkbenchError(f"{where}: order {stat.order!r}; allowed: {', '.join(ORDERS)}")
-            for part, low in (("take", 0), ("skip", 0), ("position", 0), ("size", 1)):
-                number = getattr(stat, part, None) if not isinstance(stat, Derived) else None
-                if number is not None and (not whole(number) or not low <= number <= MAX_DICE):
-                    raise WorkbenchError(f"{where}: {part} got {shown(number)}; allowed: a whole "
-                                         f"number from {low} to {MAX_DICE}")
-            if isinstance(stat, Pairs) and stat.ties not in ("dice", "against"):
-                raise WorkbenchError(f"{where}: ties {stat.ties!r}; allowed: dice, against")
-            if isinstance(stat, LargestSet) and stat.report not in ("size", "value"):
-                raise WorkbenchError(f"{where}: report {stat.report!r}; allowed: size, value")
+                parsed[stat.score] = _parsed_score(stat, where, scores)
+            check_settings(stat, where)
             if isinstance(stat, Derived):
                 known = [name for name in taken if name != "value"]
                 object.__setattr__(stat, "expression", _checked(stat.expression, [*known, *parameters], where))
@@ -501,14 +313,19 @@ class RollSpec(HashedOnce):
         early = before_total(self.stats)
         object.__setattr__(self, "_early", early)
         if self.total is not None:
-            base = [s.name for s in self.stats if not isinstance(s, Derived)]
-            expression = self.total if isinstance(self.total, Expression) else parse(str(self.total))
-            late = [s.name for s in self.stats if isinstance(s, Derived) and s.name not in early]
-            circle = [name for name in expression.names if name in late]
-            if circle:
-                raise WorkbenchError(f"total: reads {circle[0]!r}, which reads the total (a circle); "
-                                     "the total may read statistics that do not read it")
-            object.__setattr__(self, "total", _checked(expression, [*counts, *base, *early, *parameters], "total"))
+            object.__setattr__(self, "total", self._checked_total(early, parameters))
+
+    def _checked_total(self, early: tuple[str, ...], parameters: list[str]) -> Expression:
+        """The total's expression: over the counts, the statistics from the dice, the derived
+        statistics that do not read the total themselves, and the parameters."""
+        base = [s.name for s in self.stats if not isinstance(s, Derived)]
+        expression = self.total if isinstance(self.total, Expression) else parse(str(self.total))
+        late = [s.name for s in self.stats if isinstance(s, Derived) and s.name not in early]
+        circle = [name for name in expression.names if name in late]
+        if circle:
+            raise WorkbenchError(f"total: reads {circle[0]!r}, which reads the total (a circle); "
+                                 "the total may read statistics that do not read it")
+        return _checked(expression, [*self.count_names, *base, *early, *parameters], "total")
 
     @property
     def dice(self) -> int:
@@ -585,7 +402,7 @@ def _checked_groups(given) -> tuple:
     for die, n in given:
         if not isinstance(die, (Die, Percentile)):
             raise WorkbenchError(f"roll groups: {shown(die)} is not a Die or a Percentile")
-        if not whole(n) or not 0 <= n <= MAX_DICE:
+        if not is_whole(n) or not 0 <= n <= MAX_DICE:
             raise WorkbenchError(f"roll: {shown(n)} dice of {die.name!r}; allowed: a whole number "
                                  f"from 0 to {MAX_DICE}")
         groups.append((die, int(n)))
@@ -595,14 +412,30 @@ def _checked_groups(given) -> tuple:
     return tuple(groups)
 
 
-def _whole_value(name, value) -> int:
+def _parameter_number(name, value) -> int:
+    """A parameter's value as expressions read it: a whole number (true/false as 1/0)."""
     if isinstance(value, bool):
         return int(value)
-    if not whole(value) or abs(value) > MAX_TOTAL:
+    if not is_whole(value) or abs(value) > MAX_TOTAL:
         raise WorkbenchError(f"parameter {name!r} is read by an expression, so it needs a whole "
                              f"number from {-MAX_TOTAL:,} to {MAX_TOTAL:,} or true/false, got "
                              f"{shown(value)}")
     return int(value)
+
+
+def _parsed_score(stat: Sum | Keep, where: str, scores: tuple[str, ...]) -> Expression:
+    """A :class:`Sum` or :class:`Keep` score written as an expression over one die's value and
+    counts: the tree a data file parsed already when it is that same expression, else parsed."""
+    given = stat.parsed
+    try:
+        if given is not None and given.text == stat.score and given.kind != "fraction" \
+                and all(name in scores for name in given.names):
+            return given   # the tree parse() gives, checked the same
+        return parse(stat.score, known=scores, want="whole")
+    except ExpressionError as exc:
+        raise WorkbenchError(f"{where}: score {exc} (a score is 'value', a count, or an "
+                             f"expression over one die's value and counts: "
+                             f"{', '.join(scores)})") from None
 
 
 def _checked(expression: Expression, known, where: str) -> Expression:

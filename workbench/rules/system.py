@@ -9,7 +9,8 @@ from operator import itemgetter
 from typing import Any, Iterable, Iterator, Mapping
 
 from ..errors import DataFileError, ParameterError, WorkbenchError, shown
-from ..validation import suggest
+from ..limits import BoundedCache
+from ..validation import is_whole, suggest
 from .expressions import ExpressionError, parse
 from .mechanics.base import Mechanic
 from .params import Param
@@ -79,8 +80,8 @@ class System:
                                     f"got {value!r}; allowed: {exc.allowed}") from None
             params[key] = params[key].with_default(parsed)
         self.params: dict[str, Param] = params
-        self._parsed: dict[tuple, Any] = {}
-        self._settings: dict[tuple, tuple[dict[str, Any], PoolSpec]] = {}
+        self._parsed = BoundedCache()     # (param, value) -> the value checked
+        self._settings = BoundedCache()   # the values given -> (parameters, pool)
 
     def __repr__(self) -> str:
         return f"<System {self.id}: {self.name}>"
@@ -124,8 +125,7 @@ class System:
             raise labels_refused(self.id, text, labels)
         statistics = getattr(self.mechanic, "statistics", None)
         numbers = [name for name, param in self.params.items()
-                   if param.kind != "choice" or all(isinstance(c, int) and not isinstance(c, bool)
-                                                    for c in param.choices)]
+                   if param.kind != "choice" or all(is_whole(c, numpy=False) for c in param.choices)]
         flags = statistics.flags if statistics is not None else []
         # A data file (or a formula, compiled into one) names every statistic when it loads;
         # Python code only when it rolls: its names are checked where they are read.
@@ -177,9 +177,7 @@ class System:
         except TypeError:   # an unhashable value: checked (and refused) every time
             return param.parse(self.id, value)
         parsed = param.parse(self.id, value)
-        if len(self._parsed) >= 4096:
-            self._parsed.clear()
-        self._parsed[key] = (param, parsed)
+        self._parsed.keep(key, (param, parsed))
         return parsed
 
     def pool(self, /, **given) -> PoolSpec:
@@ -261,11 +259,7 @@ class System:
             resolved = self.resolve(**given)
             return resolved, self.mechanic.pool(resolved)
         resolved = self.resolve(**given)
-        found = resolved, self.mechanic.pool(resolved)
-        if len(self._settings) >= 4096:
-            self._settings.clear()
-        self._settings[key] = found
-        return found
+        return self._settings.keep(key, (resolved, self.mechanic.pool(resolved)))
 
     def with_rung(self, rung: Rung | str, **given) -> dict[str, Any]:
         """Parameters for a check at a ladder rung: the rung's values set or added."""

@@ -9,9 +9,10 @@ conditions name, and the pool by the values of the parameters the dice depend on
 """
 from __future__ import annotations
 
-from ...errors import WorkbenchError
-from ...limits import MAX_TOTAL
-from .statistics import effect_points
+from typing import Any, Mapping
+
+from ...limits import MAX_TOTAL, BoundedCache
+from .pool_plan import EffectPlan, per_point
 
 PASSING = ("target", "obstacle", "add_to_target")
 """Effects that say what passes, not what is rolled."""
@@ -27,97 +28,98 @@ def _total_range() -> str:
 
 
 class PoolReading:
-    """Mix-in of :class:`~workbench.rules.mechanics.pool.PoolMechanic` (which sets up what it
-    reads: ``model``, ``_passing``, ``_on``, ``_cancelled``, ``_tier_names``, ``_tier_keys``,
-    ``_tier_rules``, ``statistics``, ``uses_obstacle`` and the methods ``_points``, ``_when``, ``_refuse``,
-    ``_compile``)."""
+    """How the totals of one pool file read: its tiers (which apply for given parameters),
+    its target and what is added to it, its outcome labels' first pass and its opposed checks.
+
+    ``plan``: the file's parameters (:class:`~.pool_plan.EffectPlan`); ``statistics``: its
+    checked statistics and conditions (``None`` for a sum of dice); ``memo``: where the
+    tiers that apply are remembered (the mechanic keeps its memos together).
+    """
+
+    def __init__(self, plan: EffectPlan, model, statistics, memo: BoundedCache):
+        self.plan, self.model, self.statistics, self.memo = plan, model, statistics, memo
+        # The effects that say what passes, per parameter: the target is read from these
+        # alone (a sweep or a ladder asks for many targets of one pool).
+        self.passing = [(name, plan.kinds[name], [e for e in effects if e.verb in PASSING])
+                        for name, effects in plan.effects.items()
+                        if any(e.verb in PASSING for e in effects)
+                        or any(e.verb in PASSING for sub in plan.choices[name].values() for e in sub.effects)]
+        # Tables and charts list tiers worst to best: ``tier_order`` when the file gives it
+        # (the order tiers are tried in is another matter: the first that fits names a roll).
+        self.tier_names = tuple(model.tier_order or dict.fromkeys(t.name for t in model.tiers))
+        # Which tiers apply depends on the parameters their conditions name, and only those.
+        self.tier_keys = tuple(dict.fromkeys(key for t in model.tiers for key in t.when))
+        self.uses_obstacle = any(e.verb == "obstacle" for s in model.params.values() for e in s.effect)
 
     @property
     def pass_from(self) -> str | None:
         return self.model.outcome.pass_from if self.model.outcome else None
-
-    def tier_names(self) -> tuple[str, ...]:
-        return self._tier_names
 
     @property
     def pass_condition(self):
         """The file's ``pass_if`` (parsed), or ``None``: then a pass is total >= target."""
         return self.statistics.pass_if if self.statistics is not None else None
 
-    def condition(self, text: str):
-        """A tier's ``condition``, parsed and checked when the file was loaded."""
-        return self.statistics.conditions[text]
+    @property
+    def uncontested(self) -> str:
+        return self.model.versus.uncontested if self.model.versus else "counts"
 
-    def tier_rules(self, p):
-        key = tuple(p[name] for name in self._tier_keys)
-        found = self._tier_rules.get(key)
+    def tier_rules(self, p: Mapping[str, Any]) -> tuple:
+        key = tuple(p[name] for name in self.tier_keys)
+        found = self.memo.get(key)
         if found is None:
-            found = tuple(t for t in self.model.tiers if self._when(t.when, p))
-            if len(self._tier_rules) >= 4096:
-                self._tier_rules.clear()
-            self._tier_rules[key] = found
+            found = self.memo.keep(key, tuple(t for t in self.model.tiers if self.plan.holds(t.when, p)))
         return found
 
-    def _reading(self, p) -> tuple[int | None, int, list]:
+    def _reading(self, p: Mapping[str, Any]) -> tuple[int | None, int, list]:
         """(the target parameter's value or ``None``, what ``add_to_target`` adds, where the
-        target comes from as (parameter, entry)): the full compile's, from the effects in
-        :data:`PASSING` alone."""
+        target comes from as (parameter, entry, verb)): the full compile's, from the effects
+        in :data:`PASSING` alone."""
+        plan = self.plan
         target, add, sources, setter = None, 0, [], None
-        for name, kind, plan in self._passing:
+        for name, kind, effects in self.passing:
             value = p[name]
             if kind == "choice":
-                sub = self._on[name].get(str(value)) if value is not None else None
-                plan, x = ([e for e in sub[1] if e[0] in PASSING] if sub else ()), 1
-            elif name in self._cancelled:   # points left after cancelling (Arrata's net)
-                x = self._points(p)[name]
+                sub = plan.chosen(name, value)
+                effects, x = ([e for e in sub.effects if e.verb in PASSING] if sub else ()), 1
+            elif name in plan.cancelled:   # points left after cancelling (Arrata's net)
+                x = plan.points(p)[name]
             else:
                 x = 0 if value is None else int(value)
-            for verb, arg, effect, entry in plan:
-                if effect.when and not self._when(effect.when, p):
+            for verb, arg, effect, entry in effects:
+                if effect.when and not plan.holds(effect.when, p):
                     continue
                 if verb != "add_to_target":
                     if value is not None:
                         if setter is not None and setter != name:
-                            self._refuse(name, p, entry, f"no value while {setter!r} sets the "
-                                         "target too (two targets at once have no single meaning; "
-                                         "modifiers of a target are add_to_target)")
+                            plan.refuse(name, p, entry, f"no value while {setter!r} sets the "
+                                        "target too (two targets at once have no single meaning; "
+                                        "modifiers of a target are add_to_target)")
                         target, setter = (target or 0) + value, name
                         sources.append((name, entry, verb))
                 else:
-                    if effect.points is not None:
-                        x = effect_points(self, name, effect.points, p)
-                    n = (max(x - effect.past, 0) if x >= 0 else x) * effect.per_point
+                    # An effect's own points are its own: the effects after it read the
+                    # parameter's (as the dice's compile does).
+                    n = per_point(effect, plan.effect_points(name, effect, x, p))
                     add += n * arg
                     if n * arg:
                         sources.append((name, entry, ""))
         return target, add, sources
 
-    def target(self, p):
+    def target(self, p: Mapping[str, Any]) -> int | None:
         value, add, sources = self._reading(p)
         if value is None:
             return None
         target = value + add
         if abs(target) > MAX_TOTAL:
             name, entry, verb = sources[-1]
-            self._refuse(name, p, f"{entry} {verb}".rstrip(), f"values that keep the target "
-                         f"within {_total_range()} (these make it {_big(target)})")
+            self.plan.refuse(name, p, f"{entry} {verb}".rstrip(), f"values that keep the target "
+                             f"within {_total_range()} (these make it {_big(target)})")
         return target
 
-    def versus_ties(self, p):
-        ties = self._compile(p)["ties"]
-        if ties is None:
-            raise WorkbenchError(f"{self.system_id}: its rules define no opposed checks (no [versus] table)")
-        return ties
-
-    def versus_extra_obstacle(self, p):
+    def added_to_target(self, p: Mapping[str, Any]) -> int:
+        """What ``add_to_target`` effects add (an opposed check's extra obstacle)."""
         return self._reading(p)[1]
-
-    @property
-    def uncontested(self) -> str:
-        return self.model.versus.uncontested if self.model.versus else "counts"
-
-    def extra(self, p):
-        return {"effective_ob": self.target(p)} if self.uses_obstacle else {}
 
 
 def dice_parameters(model, statistics=None) -> tuple[str, ...]:
@@ -144,11 +146,6 @@ def dice_parameters(model, statistics=None) -> tuple[str, ...]:
     return tuple(name for name, spec in model.params.items()
                  if name in read or spec.kind == "choice" or not spec.effect
                  or any(e.verb not in PASSING for e in spec.effect))
-
-
-def _no_key(p) -> tuple:
-    """The pool memo's key for a mechanic whose dice depend on no parameter."""
-    return ()
 
 
 def _all_effects(spec):

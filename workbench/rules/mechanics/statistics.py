@@ -24,11 +24,10 @@ import re
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ...errors import DataFileError, ParameterError, WorkbenchError
-from ...limits import MAX_DICE
 from ..expressions import KEYWORDS, Expression, ExpressionError, evaluate_numbers, parse
 from ..roll import (ALL_NEGATIVE, Beats, Derived, Keep, LargestSet, Pairs, Pick, Sets, Sum, before_total)
 from ...validation import suggest
-from .._entries import names as _names
+from .._entries import effects_of, names as _names, numeric, word_choices
 
 if TYPE_CHECKING:  # a system read back from the cache runs without the schema (pydantic)
     from ..schema import PoolFile
@@ -41,8 +40,8 @@ class Statistics:
         self.model, self.source = model, source
         # Expressions read numbers: whole-number and true/false parameters, and choices that
         # are all whole numbers (e.g. a divisor 1, 2 or 5).
-        self.readable = [name for name, spec in model.params.items() if _numeric(spec)]
-        self.choices = [name for name, spec in model.params.items() if not _numeric(spec)]
+        self.readable = [name for name, spec in model.params.items() if numeric(spec)]
+        self.choices = [name for name, spec in model.params.items() if not numeric(spec)]
         # Choices that are words: read only compared with one of them (mode == "middle").
         self.texts = word_choices(model)
         self.counts = list(dict.fromkeys(c for die in model.dice.values() for c in die.counts))
@@ -68,7 +67,7 @@ class Statistics:
         rolled = ["total", *self.counts, *self.base, *self.derived, *self.readable]
         self.roll_conditions = {
             effect.if_roll: self._expression(f"{where}.if_roll", effect.if_roll, rolled, "bool", conditions)
-            for where, effect in _effects(model) if effect.if_roll}
+            for where, effect in effects_of(model) if effect.if_roll}
         self.again_if = self._expression("again_if", model.again_if, rolled, "bool", conditions) \
             if model.again_if else None
         self.reads = self._parameters_read()
@@ -212,7 +211,7 @@ class Statistics:
         texts += [s.expression for s in self.model.stats.values() if s.expression]
         texts += [self.model.total] if self.model.total else []
         texts += [self.model.again_if] if self.model.again_if else []
-        texts += [effect.if_roll for _, effect in _effects(self.model) if effect.if_roll]
+        texts += [effect.if_roll for _, effect in effects_of(self.model) if effect.if_roll]
         return {name for text in texts for name in _words(text) if name in self.model.params}
 
     def roll_condition(self, text: str) -> Expression:
@@ -334,33 +333,11 @@ _POINTS: dict[str, Expression] = {}
 """Effects' ``points`` expressions, parsed once."""
 
 
-def check_roll_effect(mechanic, where: str, effect) -> None:
-    """The effects that only a roll with statistics has, and percentile dice's limits."""
-    dice, verb = mechanic.model.dice, effect.verb
-    if isinstance(effect.points, str):
-        readable = [n for n, spec in mechanic.model.params.items() if _numeric(spec)]
-        texts = word_choices(mechanic.model)
-        try:
-            parse(effect.points, known=[*readable, *texts], want="whole", texts=texts)
-        except ExpressionError as exc:
-            raise DataFileError(mechanic.source, f"{where}.points", exc.problem) from None
-    if verb == "tens_dice" and effect.argument in dice and not dice[effect.argument].percentile:
-        raise DataFileError(mechanic.source, f"{where}.tens_dice", f"{effect.argument!r} is not a "
-                            "percentile die (declare it with percentile = true)")
-    named = [effect.argument] if verb in ("keep_highest", "keep_lowest") else (
-        _names(effect.argument) if verb in ("shift_faces", "explode_from", "cancel_up_to") else
-        (_names(effect.dice) if effect.dice is not None and verb in ("explode", "cancel") else []))
-    for die in named:
-        if die in dice and dice[die].percentile:
-            raise DataFileError(mechanic.source, f"{where}.{verb}", f"{die!r} is a percentile die: "
-                                "only add_dice and tens_dice act on it")
-
-
-def effect_points(mechanic, name: str, points, p) -> int:
-    """An effect's ``points``: a whole number, or an expression over the parameters."""
+def effect_points(texts: Mapping[str, tuple], system_id: str, name: str, points, p) -> int:
+    """An effect's ``points``: a whole number, or an expression over the parameters
+    (``texts``: the parameters whose choices are words, with their choices)."""
     if isinstance(points, int):
         return points
-    texts = word_choices(mechanic.model)
     key = (points, tuple(texts.items()))
     if key not in _POINTS:
         _POINTS[key] = parse(points, texts=texts)
@@ -371,29 +348,7 @@ def effect_points(mechanic, name: str, points, p) -> int:
     try:
         return int(evaluate_numbers(_POINTS[key], values))
     except WorkbenchError as exc:
-        raise ParameterError(mechanic.system_id, name, p[name], f"a value for which {exc}") from None
-
-
-def _effects(model):
-    """``(entry, effect)`` for every effect of the file, choices' effects included."""
-    for name, spec in model.params.items():
-        for i, effect in enumerate(spec.effect):
-            yield f"params.{name}.effect[{i}]", effect
-        for choice, sub in spec.on.items():
-            for i, effect in enumerate(sub.effect):
-                yield f"params.{name}.on.{choice}.effect[{i}]", effect
-
-
-def word_choices(model) -> dict[str, tuple]:
-    """The parameters whose choices are words, with their choices (expressions read such a
-    parameter only compared with one of them: ``mode == "middle"``)."""
-    return {name: tuple(spec.choices) for name, spec in model.params.items() if not _numeric(spec)}
-
-
-def _numeric(spec) -> bool:
-    """Whether a parameter's values are numbers an expression can read."""
-    return spec.kind != "choice" or all(isinstance(c, int) and not isinstance(c, bool)
-                                        for c in spec.choices)
+        raise ParameterError(system_id, name, p[name], f"a value for which {exc}") from None
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -21,6 +21,7 @@ import threading
 from typing import Any, Mapping
 
 from ...errors import DataFileError, FormulaError, ParameterError, WorkbenchError
+from ...limits import BoundedCache
 from ...validation import suggest
 from ..system import Rung, System
 from .compile import compile_formula
@@ -29,10 +30,10 @@ from .toml import as_toml
 
 __all__ = ["formula_system", "formula_toml", "formula_data", "looks_like_formula", "FormulaError"]
 
-_SYSTEMS: dict[str, System] = {}
-_LOCK = threading.Lock()
 MAX_REMEMBERED = 256
 """Formulas whose systems are kept (a table or a sweep asks for the same one many times)."""
+_SYSTEMS: BoundedCache = BoundedCache(MAX_REMEMBERED)
+_LOCK = threading.Lock()
 
 _DIE = re.compile(r"(?:^|[^A-Za-z_])[dD](?:[0-9%fF(@]|$)")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -90,10 +91,9 @@ def formula_system(text: str) -> System:
     if found is not None:
         return found
     system = _build(text)
-    with _LOCK:
-        if len(_SYSTEMS) >= MAX_REMEMBERED:
-            _SYSTEMS.clear()
-        return _SYSTEMS.setdefault(text, system)
+    with _LOCK:   # another thread may have built it meanwhile: one system per formula
+        found = _SYSTEMS.get(text)
+        return found if found is not None else _SYSTEMS.keep(text, system)
 
 
 def system_for(text: str, known) -> System | None:

@@ -22,36 +22,20 @@ knob it is about.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from itertools import combinations
-from math import comb
+from dataclasses import dataclass
 
 from ...errors import FormulaError
 from ...limits import MAX_DICE, MAX_DIE_TYPES, MAX_SIDES
 from ..params import RESERVED
 from .dice_terms import EXPRESSION_OP, Faces, score
-from .parse import UNSUPPORTED, Dice, Formula, Knob, Modifier, Pool, Target
+from .knobs import KEYWORDS, MAX_KNOB, Declared, Knobs
+from .modifiers import die_table, ordered, raw_faces, term_die
+from .parse import Dice, Formula, Knob, Modifier, Pool
+from .pools import KEEP, kept_elements, summed
 
-KEYWORDS = ("and", "or", "not", "if", "else", "true", "false", "total", "value", "face")
-MAX_POOL_SUBSETS = 50
-"""Most ways to choose the kept elements of a pool ``{...}khN`` (each is written out)."""
-MAX_KNOB = 10**6
 TYPICAL_DICE = 5
 """Dice a count knob without a default stands for when the ladder's rungs are spread over the
 total's range (counts get rungs 1 to 5 successes)."""
-KEEP = {"kh": ("keep", "highest"), "kl": ("keep", "lowest"), "km": ("keep", "middle"),
-        "dh": ("drop", "highest"), "dl": ("drop", "lowest")}
-
-
-@dataclass
-class _Knob:
-    default: int | None
-    low: int
-    high: int
-    roles: list = field(default_factory=list)
-    effects: list = field(default_factory=list)
-    position: int = 0
-    optional: bool = False   # left out on purpose (the automatic target): not required
 
 
 @dataclass
@@ -81,9 +65,9 @@ class _Compiler:
         self.formula, self.text = formula, formula.text
         self.dice: dict[str, dict] = {}
         self.stats: dict[str, dict] = {}
-        self.knobs: dict[str, _Knob] = {}
         self.notes: dict[str, str] = {}
         self.names: set[str] = set()          # counts and statistics (read by expressions)
+        self.knobs = Knobs(self.fail, self.names)
         self.rolled: list[str] = []           # die types rolled as initial dice
         self.extra: list[str] = []            # die types only explosions roll
         self.exploding = False
@@ -91,7 +75,6 @@ class _Compiler:
         self.counting = True                  # the total counts results (a ladder of 1+, 2+...)
         self.literal_dice = 0
         self.pool_parameter = None
-        self.encoding: str | None = None     # how the last reroll was written (a note)
         self.plain_stats: set[str] = set()   # sums of plain terms (not needed on the fast path)
 
     def fail(self, position: int, problem: str):
@@ -113,37 +96,6 @@ class _Compiler:
         self.names.add(name)
         return name
 
-    def knob(self, knob: Knob, role: str, low: int, high: int, effect: dict | None = None) -> str:
-        name = knob.name
-        if name in RESERVED or name in KEYWORDS:
-            what = "a keyword of the workbench's own functions" if name in RESERVED else "a word of the expressions"
-            self.fail(knob.position, f"@{name} is {what}; allowed: any other name")
-        if name in self.names:
-            self.fail(knob.position, f"@{name} is already a statistic's name; allowed: another name")
-        found = self.knobs.setdefault(name, _Knob(knob.default, -MAX_KNOB, MAX_KNOB, position=knob.position))
-        if knob.default is not None:
-            if found.default is not None and found.default != knob.default:
-                self.fail(knob.position, f"@{name}={knob.default}, but @{name}={found.default} "
-                          "before; allowed: one default per knob (write it once)")
-            found.default = knob.default
-        found.low, found.high = max(found.low, low), min(found.high, high)
-        found.roles.append(role)
-        if effect is not None:
-            found.effects.append(effect)
-        if found.low > found.high:
-            self.fail(knob.position, f"@{name} is used as {' and as '.join(dict.fromkeys(found.roles))}, "
-                      "which allow no common value; allowed: a knob for each use")
-        if found.default is not None and not found.low <= found.default <= found.high:
-            self.fail(knob.position, f"@{name}={found.default}; allowed: {found.low} to {found.high} "
-                      f"({role})")
-        return name
-
-    def number(self, value, role: str, low: int, high: int, effect=None) -> str | int:
-        """A literal, or a knob's parameter name."""
-        if isinstance(value, Knob):
-            return self.knob(value, role, low, high, effect)
-        return value
-
     # -- the formula -------------------------------------------------------------------------
     def run(self) -> Compiled:
         f = self.formula
@@ -161,7 +113,7 @@ class _Compiler:
         if self.pool_parameter:
             data["pool_parameter"] = self.pool_parameter
         data["dice"] = self.dice
-        params = self.parameters()
+        params = self.knobs.parameters()
         if params:
             data["params"] = params
         if self.fast:   # a plain sum of dice: the total is the sum, as in the data files
@@ -176,8 +128,7 @@ class _Compiler:
                            self.counting)
             if rungs:
                 data["ladder"] = rungs
-        required = tuple(n for n, k in self.knobs.items() if k.default is None and not k.optional)
-        return Compiled(data, self.notes, required)
+        return Compiled(data, self.notes, self.knobs.required())
 
     def sum(self, terms, top: bool = False):
         """The expression parts ``(sign, text)`` of a sum of terms, and its range (low, high;
@@ -191,7 +142,7 @@ class _Compiler:
                 text, lo, hi = self.pool(term)
                 self.fast = False
             elif isinstance(term, Knob):
-                text = self.knob(term, "a number added to the total", -MAX_KNOB, MAX_KNOB)
+                text = self.knobs.declare(term, "a number added to the total", -MAX_KNOB, MAX_KNOB)
                 lo = hi = self.knobs[text].default
                 self.fast = self.counting = False
             else:
@@ -208,51 +159,28 @@ class _Compiler:
 
     # -- dice terms -------------------------------------------------------------------------
     def dice_term(self, term: Dice, sign: int, plain: dict):
-        mods = self.ordered(term.modifiers)
-        faces, raw_size, label = self.raw_faces(term)
+        """A dice term: its die type declared (:meth:`declare_die`), then what it adds to the
+        total (a sum of its dice, a count of its results, the dice it keeps) and that
+        part's range. ``plain``: the die types of plain terms so far, by (label, sign)."""
+        mods = ordered(term.modifiers, self.fail)
+        faces, raw_size, label = raw_faces(term, self.fail)
         count = self.count(term, label)
+        if not mods and (label, sign) in plain:   # plain dice of one kind and sign share a type
+            return self.more_plain_dice(plain[(label, sign)], term, count, faces)
         by_kind = {m.kind: m for m in mods}
-        if not mods:   # a plain sum: dice of one kind with the same sign share one die type
-            key = (label, sign)
-            if key in plain:
-                self.add_dice(plain[key], term, count)
-                lo, hi = faces.value_range()
-                n = self.typical(count)
-                return None, (None if n is None else n * lo), (None if n is None else n * hi)
-        t0, t1, explode_knob, limit = self.faces_of(term, mods, faces)
-        name = self.die_name(label)
-        if self.encoding is not None:
-            self.notes[f"dice.{name}"], self.encoding = self.encoding, None
-        die = self.die_table(t0, limit)
-        self.dice[name] = die
-        self.rolled.append(name)
-        self.add_dice(name, term, count)
-        if t1 is not None:
-            extra = self.die_name(name + "x")
-            self.dice[extra] = self.die_table(t1)
-            self.dice[name]["explode_into"] = extra
-            self.extra.append(extra)
-            self.notes[f"dice.{extra}"] = f"the die the explosions of {term.text} roll"
-        if explode_knob is not None:
-            knob, op = explode_knob
-            targets = [name] + ([extra] if t1 is not None and "x" == by_kind["explode"].word else [])
-            effect = {"explode_from": targets if len(targets) > 1 else name}
-            self.knob(knob, f"the face {term.text} explodes from", 2, MAX_SIDES, effect)
-        if "explode" in by_kind:
-            self.exploding = True
+        made = term_die(term, mods, faces, self.fail)
+        name = self.declare_die(term, label, count, made, by_kind)
         counting = [by_kind.get(k) for k in ("count", "double", "deduct")]
         n = self.typical(count)
         if any(counting):
             text = self.counting_term(name, term, counting)
-            lo, hi = self.count_range(t0, counting, n)
+            lo, hi = self.count_range(made.t0, counting, n)
             if text is None:
                 return None, lo, hi
         else:
             self.counting = False
             text = None
-            lo, hi = (None, None) if n is None else (n * t0.value_range()[0], n * t0.value_range()[1])
-            if t1 is not None or "explode" in by_kind:
-                hi = None if hi is None else hi + t0.value_range()[1]
+            lo, hi = _sum_range(made, "explode" in by_kind, n)
         keep = by_kind.get("keep")
         if keep is not None:
             text, lo, hi = self.keep(name, term, keep, text, lo, hi, n)
@@ -268,6 +196,38 @@ class _Compiler:
             self.fast = False
         return text, lo, hi
 
+    def more_plain_dice(self, name: str, term: Dice, count, faces: Faces):
+        """A plain term adding dice to the die type of an earlier one (``2d6 + 1d6``): no
+        text of its own, only its range."""
+        self.add_dice(name, term, count)
+        lo, hi = faces.value_range()
+        n = self.typical(count)
+        return None, (None if n is None else n * lo), (None if n is None else n * hi)
+
+    def declare_die(self, term: Dice, label: str, count, made, by_kind: dict) -> str:
+        """The term's die type in ``[dice]`` (and the die its explosions roll, when that
+        differs), its dice counted, a knob saying where it explodes; returns its name."""
+        name = self.die_name(label)
+        if made.encoding is not None:
+            self.notes[f"dice.{name}"] = made.encoding
+        self.dice[name] = die_table(made.t0, made.limit)
+        self.rolled.append(name)
+        self.add_dice(name, term, count)
+        if made.t1 is not None:
+            extra = self.die_name(name + "x")
+            self.dice[extra] = die_table(made.t1)
+            self.dice[name]["explode_into"] = extra
+            self.extra.append(extra)
+            self.notes[f"dice.{extra}"] = f"the die the explosions of {term.text} roll"
+        if made.explode_knob is not None:
+            knob, op = made.explode_knob
+            targets = [name] + ([extra] if made.t1 is not None and "x" == by_kind["explode"].word else [])
+            effect = {"explode_from": targets if len(targets) > 1 else name}
+            self.knobs.declare(knob, f"the face {term.text} explodes from", 2, MAX_SIDES, effect)
+        if "explode" in by_kind:
+            self.exploding = True
+        return name
+
     def typical(self, count) -> int:
         """A term's dice for the ladder's range: its count, or its knob's default (a knob
         without one: :data:`TYPICAL_DICE`)."""
@@ -276,57 +236,9 @@ class _Compiler:
         default = self.knobs[count].default
         return TYPICAL_DICE if default is None else default
 
-    def ordered(self, mods) -> list[Modifier]:
-        """The modifiers, refused when repeated or in an order whose meaning the workbench
-        does not model (a reroll after other modifiers, df before cs)."""
-        seen: dict[str, Modifier] = {}
-        for i, mod in enumerate(mods):
-            if mod.kind == "unsupported":
-                self.fail(mod.position, f"{mod.word} ({UNSUPPORTED[mod.word]} in Foundry VTT) is not "
-                          "read by the workbench; allowed: kh, kl, km, dh, dl, x, xo, r, rr, min, max, "
-                          "cs, dbl, df")
-            key = mod.word if mod.kind == "clamp" else mod.kind
-            if key in seen:
-                self.fail(mod.position, f"a second {mod.word} (after {seen[key].word}); allowed: each "
-                          "kind of modifier once per term")
-            seen[key] = mod
-            if mod.kind == "reroll" and i > 0:
-                self.fail(mod.position, f"{mod.word} after {mods[0].word}: write the reroll first "
-                          f"(e.g. 4d6r1kh3): a reroll after other modifiers is not read by the workbench")
-        if "deduct" in seen and "count" in seen and seen["deduct"].position < seen["count"].position:
-            self.fail(seen["deduct"].position, "df before cs: Foundry's cs then counts every result "
-                      "again, undoing df; allowed: cs before df (e.g. 10d10cs>=8df=1)")
-        if "keep" in seen and "explode" in seen:
-            self.fail(seen["keep"].position, f"{seen['keep'].word} with {seen['explode'].word}: Foundry "
-                      "keeps from every result, each explosion apart, which the workbench does not "
-                      "model; allowed: keep whole exploding dice as a pool, e.g. {1d6x, 1d6x, 1d6x}kh2")
-        clamp = [m for m in mods if m.kind == "clamp"]
-        counting = [m for m in mods if m.kind in ("count", "double", "deduct")]
-        if clamp and counting:
-            self.fail(clamp[0].position, f"{clamp[0].word} with {counting[0].word}: min and max set what a "
-                      "result adds, cs, dbl and df count results; allowed: one or the other")
-        if "reroll" in seen and any(m.kind == "clamp" and m.position < seen["reroll"].position for m in mods):
-            self.fail(seen["reroll"].position, f"{seen['reroll'].word} after {clamp[0].word}: write the "
-                      "reroll first")
-        return list(mods)
-
-    def raw_faces(self, term: Dice) -> tuple[Faces, int, str]:
-        sides = term.sides
-        where = term.position + term.text.lower().index("d") + 1
-        if isinstance(sides, Knob):
-            self.fail(sides.position, "a die's size cannot be a knob (the faces are fixed when the "
-                      "formula is read); allowed: a number such as d6, dF or d%")
-        if sides == "F":
-            return Faces.of((-1, 0, 1)), 3, "dF"
-        if sides == "%":
-            return Faces.numbered(100), 100, "d100"
-        if not 1 <= sides <= MAX_SIDES:
-            self.fail(where, f"a d{sides}; allowed: dice of 1 to {MAX_SIDES} faces")
-        return Faces.numbered(sides), sides, f"d{sides}"
-
     def count(self, term: Dice, label: str):
         if isinstance(term.count, Knob):
-            name = self.knob(term.count, f"the number of {label} rolled", 0, MAX_DICE,
+            name = self.knobs.declare(term.count, f"the number of {label} rolled", 0, MAX_DICE,
                              {"add_dice": None})
             if self.pool_parameter is None:
                 self.pool_parameter = name
@@ -348,98 +260,6 @@ class _Compiler:
             if pending:
                 pending[-1]["add_dice"] = name
 
-    def faces_of(self, term: Dice, mods, faces: Faces):
-        """The initial die (t0), the die explosions roll when it differs (t1), a knob the
-        explosion reads ``(knob, op)``, and the explosion limit (1 for ``xo`` on one die type)."""
-        t0, clamp_before, clamp_all = faces, {}, {}
-        explode = next((m for m in mods if m.kind == "explode"), None)
-        for mod in mods:
-            if mod.kind == "clamp":
-                if isinstance(mod.amount, Knob):
-                    self.fail(mod.amount.position, f"{mod.word} cannot read a knob (what a face adds is "
-                              "fixed when the formula is read); allowed: a number")
-                side = clamp_before if explode is not None and mod.position < explode.position else clamp_all
-                side[mod.word] = mod.amount
-        low = clamp_all.get("min", clamp_before.get("min"))
-        high = clamp_all.get("max", clamp_before.get("max"))
-        if low is not None and high is not None and low > high:
-            self.fail(next(m.position for m in mods if m.word == "max"), f"max {high} below min {low}; "
-                      "allowed: max at least min")
-        reroll = next((m for m in mods if m.kind == "reroll"), None)
-        if reroll is not None:
-            target = reroll.target or Target("=", 1)
-            if target.limit is not None:
-                self.fail(reroll.position, f"{reroll.word}{target.limit}{target.op}{target.value}: "
-                          f"rerolling at most {target.limit} results of the term is not read by the "
-                          f"workbench; allowed: {reroll.word} with a comparison (every matching result)")
-            if isinstance(target.value, Knob):
-                self.fail(target.value.position, f"{reroll.word} cannot read a knob (the faces a reroll "
-                          "gives are fixed when the formula is read); allowed: a number")
-            once = reroll.word == "r"
-            t0 = faces.rerolled(target.op, target.value, once)
-            if t0 is None:
-                self.fail(reroll.position, f"{reroll.word}{target.op}{target.value} matches every face, so "
-                          "rerolling never ends; allowed: a comparison some face misses")
-            if t0.size > MAX_SIDES:
-                self.fail(reroll.position, f"{term.text}: the exact reroll needs a die of {t0.size:,} "
-                          f"equally likely faces (every first and second roll); allowed: at most "
-                          f"{MAX_SIDES} (fewer faces, or a comparison matching a share of them)")
-            if once:
-                self.encoding = (
-                    f"{reroll.word}{target.op}{target.value}: every (first roll, second roll) pair is "
-                    f"equally likely; a first roll {target.op} {target.value} is replaced by the second, "
-                    f"so the die is {t0.size} equally likely faces")
-            else:
-                self.encoding = (
-                    f"rr{target.op}{target.value}: rolled again until no longer {target.op} "
-                    f"{target.value}: the die is {t0.size} equally likely faces in the same proportions")
-        t0 = t0.clamped(clamp_before.get("min"), clamp_before.get("max"))
-        after = (clamp_all.get("min"), clamp_all.get("max"))
-        if explode is None:
-            return t0.clamped(*after), None, None, 0
-        target = explode.target or Target("=", max(faces.raw))
-        if target.limit is not None:
-            self.fail(explode.position, f"{explode.word}{target.limit}{target.op}{target.value}: "
-                      f"at most {target.limit} explosions per term is not read by the workbench; "
-                      f"allowed: {explode.word} with a comparison")
-        recursive = explode.word == "x"
-        raw_after = faces.clamped(*after)
-        if isinstance(target.value, Knob):
-            if target.op != ">=" or reroll is not None or not faces.plain:
-                self.fail(target.value.position, f"{explode.word}{target.op}@{target.value.name}: a knob "
-                          f"says where explosions start only as {explode.word}>=@NAME, on a numbered "
-                          "die without r; allowed: that, or a number")
-            t0 = t0.clamped(*after)
-            if t0 == raw_after:
-                return t0, None, (target.value, target.op), 0 if recursive else 1
-            return t0, raw_after, (target.value, target.op), 0
-        op, value = target.op, target.value
-        t0 = t0.exploding(op, value)
-        if not t0.explodes:   # no face matches: nothing explodes
-            return t0.clamped(*after), None, None, 0
-        if recursive and faces.exploding(op, value).every_face_explodes:
-            self.fail(explode.position, f"{explode.word}{op}{value} explodes on every face, so a roll "
-                      "never ends; allowed: a comparison some face misses")
-        t0 = t0.clamped(*after)
-        if recursive:
-            t1 = faces.exploding(op, value).clamped(*after)
-            return (t0, None, None, 0) if t0 == t1 else (t0, t1, None, 0)
-        if t0 == raw_after.exploding(op, value):   # the initial die is the raw die: it explodes once
-            return t0, None, None, 1
-        return t0, raw_after, None, 0
-
-    def die_table(self, faces: Faces, limit: int = 0) -> dict:
-        table: dict = {}
-        if faces.plain:
-            table["sides"] = len(faces.raw)
-        else:
-            table["faces"] = faces.values()
-        if faces.explodes:
-            table["explode"] = faces.explodes
-        if limit:
-            table["explode_limit"] = limit
-        return table
-
     def counting_term(self, name: str, term: Dice, mods) -> str:
         """The count a ``cs``/``dbl``/``df`` term comes to, scored by its die types."""
         count, double, deduct = mods
@@ -452,7 +272,7 @@ class _Compiler:
             if target.limit is not None:
                 self.fail(mod.position, f"{mod.word}{target.limit}{target.op}...: a number before the "
                           f"comparison is not read; allowed: {mod.word}{target.op}{target.value}")
-            value = self.number(target.value, f"the target of {mod.word} in {term.text}", -MAX_KNOB, MAX_KNOB)
+            value = self.knobs.number(target.value, f"the target of {mod.word} in {term.text}", -MAX_KNOB, MAX_KNOB)
             parts[mod.kind] = f"value {EXPRESSION_OP[target.op]} {value}"
         text = f"({parts['count']})" if "count" in parts else "value"
         if "double" in parts:
@@ -495,7 +315,7 @@ class _Compiler:
         if amount == 0:
             self.fail(mod.position, f"{mod.word}0 keeps or drops no die (Foundry reads it as "
                       f"{mod.word}1); allowed: {mod.word}1 or more, or no {mod.word}")
-        amount = self.number(amount, f"the dice {mod.word} counts in {term.text}", 1, MAX_DICE)
+        amount = self.knobs.number(amount, f"the dice {mod.word} counts in {term.text}", 1, MAX_DICE)
         stat = {kind: order, "count": amount, "dice": name}
         if score_name is not None:
             stat["score"] = score_name
@@ -510,63 +330,38 @@ class _Compiler:
 
     # -- pools ------------------------------------------------------------------------------
     def pool(self, pool: Pool):
+        """A pool ``{A, B, ...}``: its elements summed, counted (``cs``) or some kept."""
         elements, ranges = [], []
         for element in pool.elements:
             parts, lo, hi = self.sum(element)
             text = _joined(parts)
             elements.append(text if re.fullmatch(r"[A-Za-z0-9_]+", text) else f"({text})")
             ranges.append((lo, hi))
-        known = all(lo is not None and hi is not None for lo, hi in ranges)
         if not pool.modifiers:
             self.counting = False
-            return "(" + " + ".join(elements) + ")", *(_add(ranges) if known else (None, None))
+            return "(" + " + ".join(elements) + ")", *summed(ranges)
         if len(pool.modifiers) > 1:
             self.fail(pool.modifiers[1].position, "a second modifier on a pool; allowed: one of kh, kl, "
                       "dh, dl or cs")
         mod = pool.modifiers[0]
-        k = len(elements)
         if mod.kind == "count":
             target = mod.target
             if target is None or target.limit is not None:
                 self.fail(mod.position, "cs on a pool needs a comparison such as cs>=10")
-            value = self.number(target.value, "the target of cs on a pool", -MAX_KNOB, MAX_KNOB)
+            value = self.knobs.number(target.value, "the target of cs on a pool", -MAX_KNOB, MAX_KNOB)
             op = EXPRESSION_OP[target.op]
-            return "(" + " + ".join(f"({e} {op} {value})" for e in elements) + ")", 0, k
+            return "(" + " + ".join(f"({e} {op} {value})" for e in elements) + ")", 0, len(elements)
         if mod.kind != "keep" or mod.word == "km":
             self.fail(mod.position, f"{mod.word} on a pool {{...}}; allowed there: kh, kl, dh, dl or cs")
         self.counting = False
-        amount = 1 if mod.amount is None else mod.amount
-        if isinstance(amount, Knob):
-            self.fail(amount.position, "a pool keeps a fixed number of its elements; allowed: a number")
-        kind, order = KEEP[mod.word]
-        kept = amount if kind == "keep" else k - amount
-        if amount == 0 or kept <= 0:
-            self.fail(mod.position, f"{mod.word}{amount} on a pool of {k}; allowed: a number that keeps "
-                      f"1 to {k} of its elements")
-        highest = order == "highest" if kind == "keep" else order == "lowest"
-        if kept >= k:
-            text = "(" + " + ".join(elements) + ")"
-        elif kept == 1:
-            text = ("max(" if highest else "min(") + ", ".join(elements) + ")"
-        else:
-            if comb(k, kept) > MAX_POOL_SUBSETS:
-                self.fail(mod.position, f"keeping {kept} of {k} elements ({comb(k, kept)} ways); allowed: "
-                          f"at most {MAX_POOL_SUBSETS} ways")
-            text = ("max(" if highest else "min(") + ", ".join(
-                " + ".join(chosen) for chosen in combinations(elements, kept)) + ")"
-        if not known:
-            return text, None, None
-        lows = sorted(lo for lo, _ in ranges)
-        highs = sorted(hi for _, hi in ranges)
-        pick = (lambda xs: sum(xs[-kept:])) if highest else (lambda xs: sum(xs[:kept]))
-        return text, pick(lows), pick(highs)
+        return kept_elements(mod, elements, ranges, self.fail)
 
     # -- statistics, passing, parameters ------------------------------------------------------
     def statistic(self, name: str, mods, position: int) -> None:
         if name in KEYWORDS or name in RESERVED or name in self.names or name in self.knobs:
             self.fail(position, f"the name {name!r} is taken (by the formula, a knob or the "
                       "workbench); allowed: another name")
-        mods = self.ordered(mods)
+        mods = ordered(mods, self.fail)
         bad = [m for m in mods if m.kind not in ("keep", "count", "double", "deduct")]
         if bad:
             self.fail(bad[0].position, f"{bad[0].word} in a statistic; allowed there: kh, kl, km, dh, dl, "
@@ -590,7 +385,7 @@ class _Compiler:
         if keep is not None:
             kind, order = KEEP[keep.word]
             amount = 1 if keep.amount is None else keep.amount
-            amount = self.number(amount, f"the dice {name} keeps", 1, MAX_DICE)
+            amount = self.knobs.number(amount, f"the dice {name} keeps", 1, MAX_DICE)
             stat = {kind: order, "count": amount}
             if score_name is not None:
                 stat["score"] = score_name
@@ -602,7 +397,7 @@ class _Compiler:
         for mod in (m for m in counting if m is not None):
             if mod.target is None:
                 self.fail(mod.position + len(mod.word), f"{mod.word} needs a target such as {mod.word}=1")
-            value = self.number(mod.target.value, f"the target of {mod.word} in {where}", -MAX_KNOB, MAX_KNOB)
+            value = self.knobs.number(mod.target.value, f"the target of {mod.word} in {where}", -MAX_KNOB, MAX_KNOB)
             parts[mod.kind] = f"value {EXPRESSION_OP[mod.target.op]} {value}"
         text = parts.get("count", "value")
         if "double" in parts:
@@ -619,7 +414,7 @@ class _Compiler:
             def declare(match):
                 knob = Knob(match.group(1), int(match.group(2)) if match.group(2) else None,
                             position + match.start())
-                return self.knob(knob, "read by the pass condition", -MAX_KNOB, MAX_KNOB)
+                return self.knobs.declare(knob, "read by the pass condition", -MAX_KNOB, MAX_KNOB)
             data["pass_if"] = re.sub(r"@([A-Za-z_][A-Za-z0-9_]*)(?:=(-?[0-9]+))?", declare, text)
             self.fast = False
             return None
@@ -627,46 +422,31 @@ class _Compiler:
             target, position = f.pass_target
             value = target.value
             if isinstance(value, Knob):
-                name = self.knob(value, "the pass target", bound, MAX_KNOB,
+                name = self.knobs.declare(value, "the pass target", bound, MAX_KNOB,
                                  "target" if target.op == ">=" else None)
             else:
-                name = self.free_name("target")
-                self.knobs[name] = _Knob(value, bound, MAX_KNOB, ["the pass target"],
+                name = self.knobs.free_name("target")
+                self.knobs[name] = Declared(value, bound, MAX_KNOB, ["the pass target"],
                                          ["target"] if target.op == ">=" else [], position)
             if target.op != ">=":
                 data["pass_if"] = f"total {EXPRESSION_OP[target.op]} {name}"
                 self.fast = False
             return name
-        name = self.free_name("target")
-        self.knobs[name] = _Knob(None, bound, MAX_KNOB, ["total needed to pass (leave out: no pass or "
+        name = self.knobs.free_name("target")
+        self.knobs[name] = Declared(None, bound, MAX_KNOB, ["total needed to pass (leave out: no pass or "
                                                          "fail)"], ["target"], 0)
         self.knobs[name].optional = True
         return name
 
-    def free_name(self, base: str) -> str:
-        name, n = base, 1
-        while name in self.knobs or name in self.names:
-            n += 1
-            name = f"{base}_{n}"
-        return name
 
-    def parameters(self) -> dict:
-        out = {}
-        for name, knob in self.knobs.items():
-            table: dict = {}
-            if knob.default is not None:
-                table["default"] = knob.default
-            else:
-                table["optional"] = True
-            table["min"], table["max"] = knob.low, knob.high
-            table["help"] = "; ".join(dict.fromkeys(knob.roles))
-            effects = [e for e in knob.effects if e != {"add_dice": None}]
-            if len(effects) > 1:
-                effects = [{e: True} if isinstance(e, str) else e for e in effects]
-            if effects:
-                table["effect"] = effects[0] if len(effects) == 1 else effects
-            out[name] = table
-        return out
+def _sum_range(made, explodes: bool, n):
+    """The range of a sum of ``n`` dice of a term's die (an exploding die: its top face once
+    more, the least an explosion adds)."""
+    t0 = made.t0
+    lo, hi = (None, None) if n is None else (n * t0.value_range()[0], n * t0.value_range()[1])
+    if made.t1 is not None or explodes:
+        hi = None if hi is None else hi + t0.value_range()[1]
+    return lo, hi
 
 
 def _joined(parts) -> str:
@@ -677,10 +457,6 @@ def _joined(parts) -> str:
         else:
             text += f" + {part}" if sign > 0 else f" - {part}"
     return text or "0"
-
-
-def _add(ranges):
-    return sum(lo for lo, _ in ranges), sum(hi for _, hi in ranges)
 
 
 def ladder(op: str, name: str, low, high, counting: bool) -> list[dict]:

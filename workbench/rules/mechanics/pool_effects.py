@@ -1,0 +1,252 @@
+"""What one check's parameters make of a pool file's dice: the effects that apply, each verb
+done by its own small handler (:data:`HANDLERS`), gathered into a :class:`CompiledCheck`.
+
+Order in which a die's faces are built (documented in data/README.md): the die's ``faces``,
+with any choice's ``faces`` replacing them; ``shift_faces`` moves the value table;
+``cancel`` / ``cancel_up_to`` faces score -1; ``explode`` / ``explode_from`` add exploding
+faces to the die's own ``explode``. Dice counts: every addition first, then removals in the
+order parameters are declared. The effects that say what passes (``target``, ``obstacle``,
+``add_to_target``) are read by :mod:`.pool_reading`; here a second parameter setting the
+target is refused.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, NamedTuple
+
+from .._entries import names
+from .pool_plan import EffectPlan, per_point
+
+Blame = tuple[str, str]
+"""(parameter, the file's entry of its effect): who an error about a check names."""
+
+
+@dataclass(frozen=True)
+class CompiledCheck:
+    """What a pool file's dice come to for one check's parameters."""
+
+    faces: Mapping[str, tuple[int, ...]]
+    """Each die type's values, face 1 first (a choice's ``faces`` in place of the file's)."""
+    shift: Mapping[str, int]
+    """How far each die type's value table moves (``shift_faces``)."""
+    cancel: Mapping[str, frozenset[int]]
+    """Faces (1 first) that score -1 (``cancel``, ``cancel_up_to``)."""
+    explode: Mapping[str, frozenset[int]]
+    """Faces that explode: the die's own and those effects add."""
+    counts: Mapping[str, int]
+    """Dice of each type rolled (before ``keep_highest`` / ``keep_lowest`` add extra dice)."""
+    tens: Mapping[str, int]
+    """Bonus (+) or penalty (-) tens dice of each percentile die (``tens_dice``)."""
+    rerolls: int
+    """Misses rolled once more (``reroll_misses``)."""
+    modifier: int
+    """Added to the total (``add_to_total``)."""
+    floor: int | None
+    """The lowest total (``None``: no floor, or ``remove_floor``)."""
+    ties: str | None
+    """Who wins a tied opposed check (``ties``; ``None``: no ``[versus]`` table)."""
+    keep: tuple[tuple[str, str, int, str, str], ...]
+    """``keep_highest`` / ``keep_lowest``: (verb, die type, points, parameter, entry)."""
+    again: Mapping[str, frozenset[int]]
+    """Faces of each die type rerolled after the roll (``reroll``)."""
+    again_if: tuple[tuple[str, str, str | None], ...]
+    """Each ``reroll`` effect's (parameter, entry, ``if_roll`` condition)."""
+    reroll_sources: tuple[Blame, ...]
+    modifier_sources: tuple[Blame, ...]
+    explode_sources: Mapping[str, tuple[Blame, ...]]
+    """Per die type, the effects that make its faces explode."""
+
+
+@dataclass
+class _Compiling:
+    """A :class:`CompiledCheck` being gathered, effect after effect."""
+
+    faces: dict[str, tuple[int, ...]]
+    shift: dict[str, int]
+    cancel: dict[str, set[int]]
+    explode: dict[str, set[int]]
+    adds: dict[str, int]
+    tens: dict[str, int]
+    floor: int | None
+    ties: str | None
+    removals: list[tuple[str, int, int]] = field(default_factory=list)
+    rerolls: int = 0
+    modifier: int = 0
+    keep: list = field(default_factory=list)
+    again: dict[str, set[int]] = field(default_factory=dict)
+    again_if: list = field(default_factory=list)
+    reroll_sources: list = field(default_factory=list)
+    modifier_sources: list = field(default_factory=list)
+    explode_sources: dict[str, list] = field(default_factory=dict)
+    target_setter: str | None = None
+    """The first parameter whose value is the target (a second one is refused)."""
+
+    def done(self) -> CompiledCheck:
+        counts = dict(self.adds)
+        for die, n, keep_at_least in self.removals:
+            counts[die] = max(counts[die] - n, min(counts[die], keep_at_least))
+        return CompiledCheck(
+            faces=self.faces, shift=self.shift, cancel=_frozen(self.cancel), explode=_frozen(self.explode),
+            counts=counts, tens=self.tens, rerolls=self.rerolls, modifier=self.modifier, floor=self.floor,
+            ties=self.ties, keep=tuple(self.keep), again=_frozen(self.again), again_if=tuple(self.again_if),
+            reroll_sources=tuple(self.reroll_sources), modifier_sources=tuple(self.modifier_sources),
+            explode_sources={die: tuple(found) for die, found in self.explode_sources.items()})
+
+
+class Step(NamedTuple):
+    """One effect applying to one check, as its handler reads it."""
+
+    plan: EffectPlan
+    p: Mapping[str, Any]
+    name: str
+    """The parameter whose effect it is."""
+    verb: str
+    argument: Any
+    effect: Any
+    entry: str
+    points: int
+    """The parameter's points (or the effect's own ``points``)."""
+    n: int
+    """What the effect counts for: :func:`~.pool_plan.per_point` of the points."""
+    dice: tuple[str, ...]
+    """The die types it acts on: its ``dice``, else every die type of the file."""
+
+
+def compile_check(plan: EffectPlan, model, values: Mapping[str, tuple[int, ...]],
+                  p: Mapping[str, Any]) -> CompiledCheck:
+    """The dice of a pool file (``model``, its dice's values ``values``) for the parameters
+    ``p``: every effect that applies done by its verb's handler, in the order the
+    parameters and their effects are declared."""
+    dice = model.dice
+    faces = dict(values)
+    for name, kind in plan.kinds.items():
+        sub = plan.chosen(name, p[name]) if kind == "choice" else None
+        faces.update(sub.faces if sub else {})
+    c = _Compiling(faces=faces, shift=dict.fromkeys(dice, 0), cancel={d: set() for d in dice},
+                   explode={d: set(dice[d].explode) for d in dice}, adds={d: dice[d].count for d in dice},
+                   tens=dict.fromkeys(dice, 0), floor=model.floor,
+                   ties=model.versus.ties if model.versus else None)
+    every_die = tuple(dice)
+    for name, (verb, argument, effect, entry), points in plan.applying(p):
+        if effect.when and not plan.holds(effect.when, p):
+            continue
+        if effect.points is not None:
+            points = plan.effect_points(name, effect, points, p)
+        HANDLERS[verb](c, Step(plan, p, name, verb, argument, effect, entry, points, per_point(effect, points),
+                               names(effect.dice) if effect.dice is not None else every_die))
+    return c.done()
+
+
+def _frozen(sets: Mapping[str, set[int]]) -> dict[str, frozenset[int]]:
+    return {key: frozenset(found) for key, found in sets.items()}
+
+
+# -- one handler per verb ---------------------------------------------------------------------
+def _sets_target(c: _Compiling, s: Step) -> None:
+    """``target`` / ``obstacle``: the parameter's value is the target (read by the reading);
+    a second parameter doing so is refused."""
+    if s.p[s.name] is None:
+        return
+    if c.target_setter is not None and c.target_setter != s.name:
+        s.plan.refuse(s.name, s.p, s.entry, f"no value while {c.target_setter!r} sets the target "
+                      "too (two targets at once have no single meaning; modifiers of a target are "
+                      "add_to_target)")
+    c.target_setter = c.target_setter or s.name
+
+
+def _adds_to_target(c: _Compiling, s: Step) -> None:
+    """``add_to_target`` says what passes, not what is rolled: read by the reading."""
+
+
+def _add_dice(c: _Compiling, s: Step) -> None:
+    if s.n >= 0:
+        c.adds[s.argument] += s.n
+    else:
+        c.removals.append((s.argument, -s.n, s.effect.keep_at_least))
+
+
+def _add_to_total(c: _Compiling, s: Step) -> None:
+    c.modifier += s.n * s.argument
+    if s.n * s.argument:
+        c.modifier_sources.append((s.name, s.entry))
+
+
+def _reroll_misses(c: _Compiling, s: Step) -> None:
+    c.rerolls += max(s.n, 0)
+    if s.n > 0:
+        c.reroll_sources.append((s.name, s.entry))
+
+
+def _shift_faces(c: _Compiling, s: Step) -> None:
+    for die in names(s.argument):
+        c.shift[die] += s.n
+
+
+def _keep(c: _Compiling, s: Step) -> None:
+    """``keep_highest`` / ``keep_lowest``: gathered, then read together (:meth:`PoolMechanic._kept`)."""
+    c.keep.append((s.verb, s.argument, s.n, s.name, s.entry))
+
+
+def _explode(c: _Compiling, s: Step) -> None:
+    if s.n:
+        for die in s.dice:
+            c.explode[die].update(s.argument)
+            c.explode_sources.setdefault(die, []).append((s.name, s.entry))
+
+
+def _cancel(c: _Compiling, s: Step) -> None:
+    if s.n:
+        for die in s.dice:
+            c.cancel[die].update(s.argument)
+
+
+def _lowest_face(s: Step) -> int:
+    """``explode_from`` / ``cancel_up_to``: the face the points name (at least ``lowest``)."""
+    return max(s.points, s.effect.lowest or 1)
+
+
+def _explode_from(c: _Compiling, s: Step) -> None:
+    if s.points > 0:
+        face = _lowest_face(s)
+        for die in names(s.argument):
+            c.explode[die].update(range(face, len(c.faces[die]) + 1))
+            c.explode_sources.setdefault(die, []).append((s.name, s.entry))
+
+
+def _cancel_up_to(c: _Compiling, s: Step) -> None:
+    if s.points > 0:
+        face = _lowest_face(s)
+        for die in names(s.argument):
+            c.cancel[die].update(range(1, min(face, len(c.faces[die])) + 1))
+
+
+def _remove_floor(c: _Compiling, s: Step) -> None:
+    if s.n:
+        c.floor = None
+
+
+def _ties(c: _Compiling, s: Step) -> None:
+    if s.n:
+        c.ties = s.argument
+
+
+def _tens_dice(c: _Compiling, s: Step) -> None:
+    c.tens[s.argument] += s.n
+
+
+def _reroll(c: _Compiling, s: Step) -> None:
+    if s.n:
+        for die in s.dice:
+            c.again.setdefault(die, set()).update(s.argument)
+        c.again_if.append((s.name, s.entry, s.effect.if_roll))
+
+
+HANDLERS: dict[str, Callable[[_Compiling, Step], None]] = {
+    "target": _sets_target, "obstacle": _sets_target, "add_to_target": _adds_to_target,
+    "add_dice": _add_dice, "add_to_total": _add_to_total, "reroll_misses": _reroll_misses,
+    "shift_faces": _shift_faces, "keep_highest": _keep, "keep_lowest": _keep,
+    "explode": _explode, "cancel": _cancel, "explode_from": _explode_from,
+    "cancel_up_to": _cancel_up_to, "remove_floor": _remove_floor, "ties": _ties,
+    "tens_dice": _tens_dice, "reroll": _reroll,
+}
+"""What each verb of :data:`workbench.rules.schema.EFFECT_VERBS` does to a check's dice."""
