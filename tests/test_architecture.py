@@ -18,7 +18,8 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 #: importlib.metadata, which reads the installed package's metadata; ladders: the ladder
 #: solver, which a table block does not need; views.analyses: the views of stateful play's and
 #: solved ladders' results, which showing a check does not need). tomllib: only a data file
-#: that is parsed needs it (the system cache parses none).
+#: that is parsed needs it (the system cache parses none). concurrent: a roll simulation's
+#: thread pool, only when a run uses threads.
 SLOW = ("pandas", "plotly", "numba", "pydantic", "IPython", "tabulate", "tqdm", "multiprocessing",
         "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets", "lark",
         "tomlkit", "logging", "tomllib", "concurrent")

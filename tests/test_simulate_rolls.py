@@ -201,23 +201,28 @@ def test_the_exact_engine_agrees_with_the_brute_force(name):
 
 
 def test_a_statistic_read_wrong_is_caught(monkeypatch):
-    """The agreement test has power: picking the die one rank off (a mutated simulator) fails."""
+    """The agreement test has power: picking the die one rank off (a mutated simulator) fails.
+    Compiled rolls are cached, so the cache is emptied around the mutation: else a roll
+    compiled before (by the agreement test of the same case) hides it, and the mutated
+    compilation would outlive the test."""
+    from workbench.engine import compiled_roll
+
     spec = CASES["keep and pick by rank, ties by counts"]
-    real = rs._reading
+    real = compiled_roll._reading
 
     def off_by_one(*args):
         (slots, lengths, ranked, ops), names = real(*args)
         ops = ops.copy()
-        picks = ops[:, 0] == rs.PICK
+        picks = ops[:, 0] == compiled_roll.PICK
         ops[picks, 4] = np.minimum(ops[picks, 4] + 1, lengths[ops[picks, 1]] - 1)
         return (slots, lengths, ranked, ops), names
 
-    monkeypatch.setattr(rs, "_reading", off_by_one)
-    rs.compile_roll.cache_clear()   # a roll compiled by an earlier test would skip the mutant
+    monkeypatch.setattr(compiled_roll, "_reading", off_by_one)
+    compiled_roll.compile_roll.cache_clear()
     try:
         joint = rs.simulate_roll(spec, TRIALS, 20250101)
     finally:
-        rs.compile_roll.cache_clear()   # nor may the mutant outlive this test
+        compiled_roll.compile_roll.cache_clear()
     assert disagreement(joint, brute_joint(spec), TRIALS) is not None
 
 

@@ -106,6 +106,20 @@ def check_target(path: "str | os.PathLike", option: str = "out", *,
         ...
         workbench.files.TargetError: --out 'nodir/': names a folder (it ends with '/'); allowed: a file name such as 'nodir/odds.rst'
     """
+    text = _file_name(path, option, example)
+    given = Path(text)
+    if suffixes and given.suffix.lower() not in suffixes:
+        raise TargetError(option, text, "has another ending",
+                          "a file name ending in " + ", ".join(suffixes))
+    real = Path(os.path.realpath(given))   # a link to a page: write the page, keep the link
+    _check_what_is_there(given, real, text, option, example)
+    _check_folder(given, real, text, option)
+    return real
+
+
+def _file_name(path: object, option: str, example: str) -> str:
+    """The path as text, refused when it names no file: not a string or path, empty, a NUL
+    character, ``-``, a name ending in ``/`` (or ``.``, ``..``)."""
     if isinstance(path, os.PathLike) and not isinstance(path, bytes):
         text = os.fspath(path)
     else:
@@ -124,29 +138,34 @@ def check_target(path: "str | os.PathLike", option: str = "out", *,
         folder = text.rstrip("/" + os.sep) or text
         raise TargetError(option, text, "names a folder (it ends with '/')" if text.endswith(("/", os.sep))
                           else "names a folder", f"a file name such as {str(Path(folder) / example)!r}")
-    given = Path(text)
-    if suffixes and given.suffix.lower() not in suffixes:
-        raise TargetError(option, text, "has another ending",
-                          "a file name ending in " + ", ".join(suffixes))
-    real = Path(os.path.realpath(given))   # a link to a page: write the page, keep the link
+    return text
+
+
+def _check_what_is_there(given: Path, real: Path, text: str, option: str, example: str) -> None:
+    """What the name holds now, if anything, must be a regular file that may be written
+    (links followed): not a folder, a device, pipe or socket, nor read-only."""
     try:
         status = os.stat(given)   # follows links, also /proc's (/dev/stdout: a pipe, no path)
     except (FileNotFoundError, NotADirectoryError):   # a missing folder is said below
-        status = None
+        return
     except OSError as exc:   # a loop of links, a name too long, a file used as a folder
         raise TargetError(option, text, f"cannot be written ({_reason(exc)})",
                           f"a file name such as {example!r}") from None
-    if status is not None:
-        if stat.S_ISDIR(status.st_mode):
-            raise TargetError(option, text, "is a folder",
-                              f"a file name such as {str(given / example)!r}")
-        if not stat.S_ISREG(status.st_mode):
-            what = "a link to " if given.is_symlink() else ""
-            raise TargetError(option, text, f"is {what}a device, pipe or socket, not a file",
-                              "a regular file (new or existing)")
-        if not status.st_mode & stat.S_IWUSR or not os.access(real, os.W_OK):
-            raise TargetError(option, text, "is read-only",
-                              "a file that may be written (chmod u+w) or a new name")
+    if stat.S_ISDIR(status.st_mode):
+        raise TargetError(option, text, "is a folder",
+                          f"a file name such as {str(given / example)!r}")
+    if not stat.S_ISREG(status.st_mode):
+        what = "a link to " if given.is_symlink() else ""
+        raise TargetError(option, text, f"is {what}a device, pipe or socket, not a file",
+                          "a regular file (new or existing)")
+    if not status.st_mode & stat.S_IWUSR or not os.access(real, os.W_OK):
+        raise TargetError(option, text, "is read-only",
+                          "a file that may be written (chmod u+w) or a new name")
+
+
+def _check_folder(given: Path, real: Path, text: str, option: str) -> None:
+    """The target's folder exists and a file can be made in it (tried: a probe file made
+    and removed at once)."""
     folder = real.parent
     if not folder.is_dir():
         problem = (f"{str(given.parent)!r} is a file, not a folder" if folder.exists()
@@ -160,7 +179,6 @@ def check_target(path: "str | os.PathLike", option: str = "out", *,
     except OSError as exc:
         raise TargetError(option, text, f"cannot write in folder {str(given.parent) or '.'!r} "
                           f"({_reason(exc)})", "a folder you may write to") from None
-    return real
 
 
 def _umask() -> int:

@@ -37,6 +37,39 @@ def score_faces(spec: PoolSpec, faces) -> RolledPool:
         >>> score_faces(PoolSpec(((d6, 7),)), [2, 6, 4, 5, 1, 3, 4, 4]).total
         5
     """
+    faces = _faces_by_die(spec, faces)
+    totals = []
+    succ = fail = used = 0
+    rerolls_left = spec.rerolls
+    all_failed = spec.dice > 0
+    for die, count in spec.groups:
+        queue = _FaceQueue(die, faces.get(die.name, []))
+        initial = [queue.take(die) for _ in range(count)]
+        if spec.keep != "sum":
+            ranked = sorted((die.values[f - 1] for f in initial), reverse=spec.keep == "highest")
+            totals.append(sum(ranked[:spec.kept]))
+        else:
+            results = [queue.chain(f) for f in initial]
+            misses = [i for i, r in enumerate(results) if sum(r) == 0]
+            for i in misses[:rerolls_left]:
+                results[i] = queue.chain(queue.take(die))
+            rerolls_left -= min(len(misses), rerolls_left)
+            values = [v for r in results for v in r]
+            totals.append(sum(values))
+            succ += sum(v for v in values if v > 0)
+            fail += sum(-v for v in values if v < 0)
+        all_failed = all_failed and all(die.fails[f - 1] for f in initial)
+        queue.check_all_used(count)
+        used += queue.position
+    total = sum(totals) + spec.modifier
+    if spec.floor is not None:
+        total = max(total, spec.floor)
+    return RolledPool(total, succ, fail, all_failed, used)
+
+
+def _faces_by_die(spec: PoolSpec, faces) -> dict:
+    """``faces`` as a mapping die name -> faces (a list is the faces of a pool of one die
+    type); a name the pool has no dice of is refused."""
     if not isinstance(faces, dict):
         if len(spec.groups) > 1:
             names = ", ".join(d.name for d, _ in spec.groups)
@@ -46,57 +79,47 @@ def score_faces(spec: PoolSpec, faces) -> RolledPool:
     for name, given in faces.items():
         if name not in known and len(given):
             raise WorkbenchError(f"faces: the pool has no {name} dice (it has: {', '.join(sorted(known)) or 'none'})")
-    totals = []
-    succ = fail = used = 0
-    rerolls_left = spec.rerolls
-    all_failed = spec.dice > 0
-    for die, count in spec.groups:
-        queue = list(faces.get(die.name, []))
-        for f in queue:
+    return faces
+
+
+class _FaceQueue:
+    """The faces given for one die type, taken in order: the initial dice, then each
+    explosion's die and each reroll as they come."""
+
+    def __init__(self, die: DieType, given) -> None:
+        for f in given:
             if isinstance(f, bool) or not hasattr(f, "__index__"):
                 raise WorkbenchError(f"faces: a face is a whole number, got {f!r}")
-        queue = [int(f.__index__()) for f in queue]
-        pos = 0
+        self.die = die
+        self.faces = [int(f.__index__()) for f in given]
+        self.position = 0
 
-        def take(kind: DieType) -> int:
-            nonlocal pos
-            if pos >= len(queue):
-                raise WorkbenchError(f"faces: {die.name} needs more faces than the {len(queue)} given "
-                                     "(exploding faces and rerolls each need one more)")
-            face = queue[pos]
-            if not 1 <= face <= kind.sides:
-                raise WorkbenchError(f"faces: a {kind.name} shows 1 to {kind.sides}, got {face}")
-            pos += 1
-            return face
+    def take(self, kind: DieType) -> int:
+        """The next face, read as a die of ``kind`` (the die an explosion rolls may be
+        another type, ``explode_into``)."""
+        if self.position >= len(self.faces):
+            raise WorkbenchError(f"faces: {self.die.name} needs more faces than the {len(self.faces)} "
+                                 "given (exploding faces and rerolls each need one more)")
+        face = self.faces[self.position]
+        if not 1 <= face <= kind.sides:
+            raise WorkbenchError(f"faces: a {kind.name} shows 1 to {kind.sides}, got {face}")
+        self.position += 1
+        return face
 
-        initial = [take(die) for _ in range(count)]
-        if spec.keep != "sum":
-            ranked = sorted((die.values[f - 1] for f in initial), reverse=spec.keep == "highest")
-            totals.append(sum(ranked[:spec.kept]))
-        else:
-            def chain(face):
-                got, kind, extra = [die.values[face - 1]], die, 0
-                while kind.explodes[face - 1] and (not die.limit or extra < die.limit):
-                    kind = kind.next
-                    face = take(kind)
-                    extra += 1
-                    got.append(kind.values[face - 1])
-                return got
-            results = [chain(f) for f in initial]
-            misses = [i for i, r in enumerate(results) if sum(r) == 0]
-            for i in misses[:rerolls_left]:
-                results[i] = chain(take(die))
-            rerolls_left -= min(len(misses), rerolls_left)
-            values = [v for r in results for v in r]
-            totals.append(sum(values))
-            succ += sum(v for v in values if v > 0)
-            fail += sum(-v for v in values if v < 0)
-        all_failed = all_failed and all(die.fails[f - 1] for f in initial)
-        if pos != len(queue):
-            raise WorkbenchError(f"faces: {len(queue) - pos} {die.name} face(s) left over; "
-                                 f"the pool rolls {count} {die.name} plus one per explosion or reroll")
-        used += pos
-    total = sum(totals) + spec.modifier
-    if spec.floor is not None:
-        total = max(total, spec.floor)
-    return RolledPool(total, succ, fail, all_failed, used)
+    def chain(self, face: int) -> list[int]:
+        """The values of a die showing ``face`` and of the dice its explosions add."""
+        die = self.die
+        got, kind, extra = [die.values[face - 1]], die, 0
+        while kind.explodes[face - 1] and (not die.limit or extra < die.limit):
+            kind = kind.next
+            face = self.take(kind)
+            extra += 1
+            got.append(kind.values[face - 1])
+        return got
+
+    def check_all_used(self, count: int) -> None:
+        """Every face given was read (a face left over is an error, not ignored)."""
+        if self.position != len(self.faces):
+            raise WorkbenchError(f"faces: {len(self.faces) - self.position} {self.die.name} face(s) "
+                                 f"left over; the pool rolls {count} {self.die.name} plus one per "
+                                 "explosion or reroll")

@@ -37,6 +37,16 @@ def score_roll(spec: RollSpec, faces: "Sequence[int] | Mapping[str, Sequence[int
     die it adds. A percentile die's list gives its results (1 to 100) as read.
     """
     groups = [(die, n) for die, n in spec.groups if n > 0]
+    faces = _faces_by_die(groups, faces)
+    dice, first_negative = _read_dice(spec, groups, faces)
+    columns = _statistic_columns(spec, dice, first_negative)
+    row = [int(columns[name]) for name in spec.statistic_names]
+    return JointDistribution(spec.statistic_names, np.array([row]), np.ones(1))
+
+
+def _faces_by_die(groups: list, faces) -> Mapping:
+    """``faces`` as a mapping die name -> faces (a list is the faces of a roll of one die
+    type); a name the roll has no dice of is refused."""
     if not isinstance(faces, Mapping):
         if len(groups) > 1:
             raise WorkbenchError("faces: this roll mixes " + ", ".join(d.name for d, _ in groups)
@@ -46,6 +56,12 @@ def score_roll(spec: RollSpec, faces: "Sequence[int] | Mapping[str, Sequence[int
     for name, given in faces.items():
         if name not in known and len(given):
             raise WorkbenchError(f"faces: the roll has no {name} dice (it has: {', '.join(sorted(known)) or 'none'})")
+    return faces
+
+
+def _read_dice(spec: RollSpec, groups: list, faces: Mapping) -> tuple[list, list]:
+    """The dice that stay in the roll, ``(die name, value, {count: score})`` each, after
+    rerolls and kept dice; and per die whether its first face was negative."""
     counts = spec.count_names
     dice = []   # (die name, value, {count: score})
     first_negative = []   # per die: its first face was negative
@@ -72,8 +88,14 @@ def score_roll(spec: RollSpec, faces: "Sequence[int] | Mapping[str, Sequence[int
                           reverse=spec.kept.order == "highest")[:spec.kept.take]
         dice += [tuple(entry[:3]) for entry in mine]
         first_negative += [entry[3] for entry in mine]
+    return dice, first_negative
+
+
+def _statistic_columns(spec: RollSpec, dice: list, first_negative: list) -> dict:
+    """Every statistic of the roll read from its dice: the counts, the statistics, the
+    derived statistics the total reads, the total (modifier, floor, ceiling), the rest."""
     columns = dict(spec.values)
-    for name in counts:
+    for name in spec.count_names:
         columns[name] = sum(c[name] for _, _, c in dice)
     for stat in spec.stats:
         if isinstance(stat, AllNegative):
@@ -94,8 +116,7 @@ def score_roll(spec: RollSpec, faces: "Sequence[int] | Mapping[str, Sequence[int
     for stat in spec.stats:
         if isinstance(stat, Derived) and stat.name not in early:
             columns[stat.name] = _evaluated(stat.expression, columns)
-    row = [int(columns[name]) for name in spec.statistic_names]
-    return JointDistribution(spec.statistic_names, np.array([row]), np.ones(1))
+    return columns
 
 
 def _whole(face) -> int:

@@ -33,8 +33,7 @@ from __future__ import annotations
 
 import math
 import sys
-from itertools import accumulate
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -42,81 +41,20 @@ import numpy as np
 from ..errors import WorkbenchError
 from ..limits import EXACT_WORK, short_number
 from ..rules.dice import Die
-from ..rules.roll import AllNegative, Beats, Derived, Keep, LargestSet, Pairs, Pick, RollSpec, Sets, Sum
+from ..rules.roll import AllNegative, RollSpec
 from . import mixtures
-from ._rows import SMALL, merge_rows
+from ._rows import merge_rows
 from .columns import joint_from_columns
 from .dice import die_outcomes
 from .exact import TOLERANCE
 from .expressions import evaluate
 from .joint import JointDistribution
 from .order import order_statistic_roll
+from .registers import (ADD, RANKED, Plan, ops_table, plan_statistics, positions_in_walk_order,
+                        ranges, strides)
 
 MAX_STATES = 5_000_000
 """Most distinct combinations of statistics one exact roll may come to."""
-
-ADD, COUNTER, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, RUN = range(10)
-_RANKED = (COUNTER, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, RUN)
-
-
-@dataclass
-class _Register:
-    kind: int
-    args: list
-    first: frozenset
-    second: frozenset = frozenset()
-    low: int = 0
-    high: int = 0
-
-
-@dataclass
-class _Plan:
-    """Registers and where each statistic comes from, for one roll."""
-
-    spec: RollSpec
-    groups: list                      # (group index, die, count, attributes, probabilities)
-    counts: tuple = ()                # the count columns of the dice's outcomes
-    registers: list = field(default_factory=list)
-    source: dict = field(default_factory=dict)   # statistic -> register index, or None for 0
-    counters: dict = field(default_factory=dict)
-    runs: dict = field(default_factory=dict)
-    anchors: set = field(default_factory=set)
-    shared: bool | None = None   # some faces equal in value differ in counts (worked out once)
-    selections: dict = field(default_factory=dict)   # die types -> the groups of them
-    bounds: tuple | None = None   # see extremes
-
-    @property
-    def shared_values(self) -> bool:
-        if self.shared is None:
-            every = [g[3] for g in self.groups]
-            if not every or every[0].shape[1] == 1:
-                self.shared = False
-            else:
-                rows = np.concatenate(every)
-                self.shared = len(np.unique(rows[:, 0])) < len(merge_rows(rows, np.ones(len(rows)))[0])
-        return self.shared
-
-    @property
-    def extremes(self) -> tuple[list, list]:
-        """Per group, each column's least and greatest value among its outcomes (worked out
-        once, for every group in one pass)."""
-        if self.bounds is None:
-            every = [group[3] for group in self.groups]
-            if sum(len(rows) for rows in every) <= SMALL:   # a few outcomes: in plain Python
-                columns = [list(zip(*rows.tolist())) for rows in every]
-                self.bounds = ([[min(c) for c in group] for group in columns],
-                               [[max(c) for c in group] for group in columns])
-            else:
-                stacked = np.concatenate(every) if len(every) > 1 else every[0]
-                starts = list(accumulate([len(rows) for rows in every[:-1]], initial=0))
-                self.bounds = (np.minimum.reduceat(stacked, starts, axis=0).tolist(),
-                               np.maximum.reduceat(stacked, starts, axis=0).tolist())
-        return self.bounds
-
-    def add(self, register: _Register) -> int:
-        self.registers.append(register)
-        return len(self.registers) - 1
-
 
 @lru_cache(maxsize=1024)
 def evaluate_roll(spec: RollSpec) -> JointDistribution:
@@ -256,16 +194,16 @@ def _evaluate_groups(spec: RollSpec, counts: tuple[str, ...], groups: list, lost
     """The joint distribution of ``spec``'s statistics over these groups of dice: ``(index,
     die, n, attributes, probabilities)``; several groups may be dice of one type (given
     different things about what they showed), and statistics read them all."""
-    plan = _Plan(spec, groups, counts)
-    _plan_statistics(plan)
-    walked = sorted({g for r in plan.registers if r.kind in _RANKED for g in r.first | r.second})
+    plan = Plan(spec, groups, counts)
+    plan_statistics(plan)
+    walked = sorted({g for r in plan.registers if r.kind in RANKED for g in r.first | r.second})
     descending = "top" in plan.anchors or "bottom" not in plan.anchors
-    _positions_in_walk_order(plan, descending)
-    _ranges(plan)
+    positions_in_walk_order(plan, descending)
+    ranges(plan)
     low_list = [r.low for r in plan.registers]
     size_list = [r.high - r.low + 1 for r in plan.registers]
     _refuse_beyond(math.prod(map(float, size_list)))
-    start = -sum(low * stride for low, stride in zip(low_list, _strides(size_list)))   # every register at 0
+    start = -sum(low * stride for low, stride in zip(low_list, strides(size_list)))   # every register at 0
     lows, sizes = np.array(low_list, np.int64), np.array(size_list, np.int64)
     state = (np.array([start], np.int64), np.ones(1))
     if walked:
@@ -313,25 +251,6 @@ def _check(status: int, most: int = MAX_STATES) -> None:
                              "at once, more than an exact result keeps; use fewer dice or statistics")
 
 
-def _selection(plan: _Plan, names: tuple[str, ...]) -> frozenset:
-    """Indices (into ``plan.groups``) of the rolled groups of these die types (all: empty)."""
-    found = plan.selections.get(names)
-    if found is None:
-        found = plan.selections[names] = frozenset(
-            slot for slot, (index, die, *_) in enumerate(plan.groups) if not names or die.name in names)
-    return found
-
-
-def _dice(plan: _Plan, selection: frozenset) -> int:
-    return sum(plan.groups[g][2] for g in selection)
-
-
-def _attribute(plan: _Plan, score: str) -> int:
-    """The column of a die's outcomes that a score reads (value, a count, an expression)."""
-    names = ("value", *plan.counts, *plan.spec.score_expressions)
-    return names.index(score)
-
-
 def _with_scores(spec: RollSpec, counts: tuple[str, ...], groups: list) -> list:
     """``groups`` with one more column of outcomes per score written as an expression,
     evaluated for each outcome: over every group's outcomes at once (one evaluation, not one
@@ -362,170 +281,6 @@ def _scored(spec: RollSpec, counts: tuple[str, ...], attributes: np.ndarray) -> 
     return np.column_stack([attributes, *extra])
 
 
-def _counter(plan: _Plan, selection: frozenset, cap: int) -> int:
-    """The register counting dice of ``selection`` seen so far (shared, capped at the most
-    any statistic needs)."""
-    if selection not in plan.counters:
-        plan.counters[selection] = plan.add(_Register(COUNTER, [0], selection))
-    register = plan.registers[plan.counters[selection]]
-    register.args[0] = max(register.args[0], cap)
-    return plan.counters[selection]
-
-
-def _run(plan: _Plan, selection: frozenset) -> int:
-    """The register of dice of ``selection`` already seen at the current value (-1: every
-    value is one outcome, so none is needed)."""
-    if not plan.shared_values:
-        return -1
-    if selection not in plan.runs:
-        plan.runs[selection] = plan.add(_Register(RUN, [], selection))
-    return plan.runs[selection]
-
-
-def _plan_statistics(plan: _Plan) -> None:
-    spec = plan.spec
-    everything = _selection(plan, ())
-    for j, name in enumerate(plan.counts):
-        plan.source[name] = plan.add(_Register(ADD, [1 + j], everything))
-    if spec.total is None:
-        plan.source["total"] = plan.add(_Register(ADD, [0], everything))
-    for stat in spec.stats:
-        if isinstance(stat, (Derived, AllNegative)):
-            continue
-        selection = _selection(plan, stat.dice)
-        n = _dice(plan, selection)
-        if isinstance(stat, Sum):
-            plan.source[stat.name] = plan.add(_Register(ADD, [_attribute(plan, stat.score)], selection))
-        elif isinstance(stat, Keep):
-            if stat.order == "middle":
-                low = max((n - stat.take) // 2, 0)
-                anchor, low, high = "top", low, min(low + stat.take, n)
-            else:
-                anchor = "top" if stat.order == "highest" else "bottom"
-                low, high = min(stat.skip, n), min(stat.skip + stat.take, n)
-            attribute = _attribute(plan, stat.score)
-            if high <= low:
-                plan.source[stat.name] = None
-            elif low == 0 and high == n:
-                plan.source[stat.name] = plan.add(_Register(ADD, [attribute], selection))
-            else:
-                plan.anchors.add(anchor)
-                counter = _counter(plan, selection, 0)
-                plan.source[stat.name] = plan.add(_Register(KEEP, [counter, anchor, low, high, attribute], selection))
-        elif isinstance(stat, Pick):
-            anchor, position = ("top", (n - 1) // 2) if stat.order == "middle" else (
-                "top" if stat.order == "highest" else "bottom", stat.position)
-            if position >= n:
-                plan.source[stat.name] = None
-            elif n == 1:
-                plan.source[stat.name] = plan.add(_Register(ADD, [0], selection))
-            else:
-                plan.anchors.add(anchor)
-                counter = _counter(plan, selection, 0)
-                plan.source[stat.name] = plan.add(_Register(PICK, [counter, anchor, position, 0], selection))
-        elif isinstance(stat, (Beats, Pairs)):
-            second = _selection(plan, stat.against)
-            if selection & second or (set(stat.dice) & set(stat.against)):
-                raise WorkbenchError(f"statistic {stat.name!r}: dice and against must be different "
-                                     "die types (a die is not compared with itself)")
-            m = _dice(plan, second)
-            if not n or not m:
-                plan.source[stat.name] = None
-            else:
-                runs = [_run(plan, selection), _run(plan, second)]
-                if isinstance(stat, Pairs):
-                    plan.anchors.add("top")
-                kind, ties = (BEATS, 0) if isinstance(stat, Beats) else (PAIRS, int(stat.ties == "dice"))
-                plan.source[stat.name] = plan.add(_Register(kind, [n, m, ties, *runs], selection, second))
-        elif isinstance(stat, LargestSet):
-            if not n:
-                plan.source[stat.name] = None
-                continue
-            run = _run(plan, selection)
-            width = plan.add(_Register(WIDTH, [run], selection))
-            plan.source[stat.name] = width if stat.report == "size" else plan.add(
-                _Register(HEIGHT, [width, 0, run], selection))
-        elif isinstance(stat, Sets):
-            plan.source[stat.name] = plan.add(_Register(SETS, [stat.size, _run(plan, selection)],
-                                                        selection)) if n else None
-
-
-def _positions_in_walk_order(plan: _Plan, descending: bool) -> None:
-    """Positions counted from the top or the bottom, as the walk meets them."""
-    caps = {}
-    for register in plan.registers:
-        if register.kind not in (KEEP, PICK):
-            continue
-        n = _dice(plan, register.first)
-        counter, anchor = register.args[0], register.args[1]
-        flip = (anchor == "top") != descending
-        if register.kind == KEEP:
-            low, high = register.args[2], register.args[3]
-            if flip:
-                low, high = n - high, n - low
-            register.args = [counter, low, high, register.args[4]]
-            caps[counter] = max(caps.get(counter, 0), high)
-        else:
-            position = register.args[2]
-            if flip:
-                position = n - 1 - position
-            register.args = [counter, position, register.args[3]]
-            caps[counter] = max(caps.get(counter, 0), position + 1)
-    for counter, cap in caps.items():
-        plan.registers[counter].args = [cap]
-
-
-def _ranges(plan: _Plan) -> None:
-    """Each register's least and greatest value (0 always inside: registers start at 0)."""
-    lows, highs = plan.extremes if plan.groups else ([], [])
-
-    def extremes(selection, attribute):
-        if not selection:
-            return 0, 0
-        return min(0, min(lows[g][attribute] for g in selection)), max(0, max(highs[g][attribute] for g in selection))
-
-    for register in plan.registers:
-        kind, n = register.kind, _dice(plan, register.first)
-        if kind == ADD:
-            low = high = 0
-            for g in register.first:
-                low += plan.groups[g][2] * min(0, lows[g][register.args[0]])
-                high += plan.groups[g][2] * max(0, highs[g][register.args[0]])
-        elif kind == COUNTER:
-            low, high = 0, register.args[0]
-        elif kind == KEEP:
-            least, most = extremes(register.first, register.args[3])
-            kept = register.args[2] - register.args[1]
-            low, high = kept * least, kept * most
-        elif kind == PICK:
-            low, high = extremes(register.first, register.args[2])
-        elif kind == HEIGHT:
-            low, high = extremes(register.first, 0)
-        elif kind == BEATS:
-            low, high = 0, register.args[0] * register.args[1]
-        elif kind == PAIRS:
-            low, high = 0, min(register.args[0], register.args[1])
-        elif kind in (WIDTH, RUN):
-            low, high = 0, n
-        else:  # SETS
-            low, high = 0, n // register.args[0]
-        register.low, register.high = low, high
-
-
-def _strides(sizes: list[int]) -> list[int]:
-    """Each register's place value in a state's code (a few registers: plain integers, exact)."""
-    strides, stride = [], 1
-    for size in sizes:
-        strides.append(stride)
-        stride *= size
-    return strides
-
-
-def _ops(plan: _Plan) -> np.ndarray:
-    rows = [[register.kind, *register.args] + [0] * (6 - len(register.args)) for register in plan.registers]
-    return np.array(rows, np.int64).reshape(len(rows), 7)
-
-
 def _walk(plan, walked, descending, lows, sizes, start):
     """Step 1: the ranked dice, outcome by outcome (merging groups that can walk as one)."""
     from ._kernels import walk_groups as kernels  # lazy: numba loads on the first ranked roll, not on import
@@ -541,7 +296,7 @@ def _walk(plan, walked, descending, lows, sizes, start):
     codes, probabilities, status, span = kernels.walk_groups(
         attributes, chances, np.array([len(group[3]) for group in groups], np.int64),
         np.array([group[2] for group in groups], np.int64),
-        np.array(roles, np.bool_).reshape(len(walked), len(registers), 2), _ops(plan), lows, sizes,
+        np.array(roles, np.bool_).reshape(len(walked), len(registers), 2), ops_table(plan), lows, sizes,
         bool(descending), *start, most)
     if status == 3:
         _refuse_beyond(span)
@@ -554,11 +309,11 @@ def _convolve(plan, slot, sizes, state):
     from ._kernels import walk as kernels  # numba loads on the first such roll, not on import
 
     index, die, n, attributes, probabilities = plan.groups[slot]
-    strides = _strides(sizes.tolist())
+    place = strides(sizes.tolist())
     deltas = np.zeros(len(attributes), np.int64)
     for j, register in enumerate(plan.registers):
         if register.kind == ADD and slot in register.first:
-            deltas += attributes[:, register.args[0]] * strides[j]
+            deltas += attributes[:, register.args[0]] * place[j]
     if not deltas.any():
         return state
     unique, merged = _merged_deltas(deltas, probabilities)
@@ -594,7 +349,7 @@ def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
         registers = dict(zip(needed, kernels.registers_of(codes, sizes, lows, np.array(needed, np.int64))))
     elif needed:
         size_list = sizes.tolist()
-        for j, (stride, size, low) in enumerate(zip(_strides(size_list), size_list, lows.tolist())):
+        for j, (stride, size, low) in enumerate(zip(strides(size_list), size_list, lows.tolist())):
             if j in needed:
                 registers[j] = (codes // stride) % size + low if size > 1 else np.full(len(codes), low, np.int64)
     zeros = np.zeros(len(codes), np.int64) if None in plan.source.values() else None

@@ -39,8 +39,8 @@ from ..rules.expressions import parse
 from ..rules.roll import Die, RollSpec
 from .expressions import evaluate
 from .joint import JointDistribution
-from .roll_simulation import (CALL_CELLS, _check_rows, _merged, compile_roll, each, full_rows, rolled_per_roll,
-                              thread_pool)
+from .compiled_roll import compile_roll
+from .roll_simulation import CALL_CELLS, _check_rows, _merged, each, full_rows, rolled_per_roll, thread_pool
 
 MAX_ROUNDS = 10_000
 """Most rolls one check is rolled again before the run stops (as the exact engine stops)."""

@@ -32,20 +32,15 @@ Example:
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from ..errors import WorkbenchError
 from ..rules.expressions import parse
-from ..rules.roll import (AllNegative, Beats, Derived, Die, Keep, LargestSet, Pairs, Percentile, Pick,
-                          RollSpec, Sets, Sum)
+from ..rules.roll import Derived, Percentile, RollSpec
+from .compiled_roll import CompiledRoll, compile_roll
 from .expressions import evaluate
 from .joint import JointDistribution
-
-SUM, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, ALL_NEGATIVE, ZERO = range(10)
-"""Operation codes of :mod:`workbench.engine._kernels.rolls` (the same numbers)."""
 
 MAX_ROWS = 5_000_000
 """Most distinct combinations of statistics one simulated roll may come to (as exact)."""
@@ -58,190 +53,6 @@ CALL_CELLS = 1 << 22
 
 _CHAIN_CAP = 10**6
 """Dice one chain is counted as at most when estimating the work of a run."""
-
-
-@dataclass(frozen=True)
-class CompiledRoll:
-    """A roll as the kernels read it (see :mod:`workbench.engine._kernels.rolls`)."""
-
-    dice: tuple          # the arguments roll_check reads, from slot_row to rank_columns
-    out_dice: int        # dice that stay in the roll (after kept)
-    scores: tuple        # expressions over one die's chain, computed between the kernels
-    reading: tuple       # sel_slots, sel_len, sel_sort, ops
-    names: tuple         # the statistic each operation gives
-    count_names: tuple
-    general: bool        # percentile dice, rerolls or dice set aside: the general kernel
-
-
-@lru_cache(maxsize=256)
-def compile_roll(spec: RollSpec) -> CompiledRoll:
-    """The arrays the kernels read for ``spec``.
-
-    Example:
-        >>> from workbench.rules.roll import Die, Keep, RollSpec
-        >>> d6 = Die.numbered("d6", 6, counts={"ones": [1, 0, 0, 0, 0, 0]})
-        >>> compiled = compile_roll(RollSpec(((d6, 3),), stats=(Keep("best", take=2),)))
-        >>> compiled.names, compiled.reading[3][:, :6].tolist()
-        (('total', 'ones', 'best'), [[0, 0, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0], [1, 0, 0, 0, 0, 2]])
-    """
-    groups = [(die, n) for die, n in spec.groups if n > 0]
-    counts = spec.count_names
-    rows: list = [die for die, _ in groups]
-    for die in list(rows):   # the die types only explosions roll
-        kind = die
-        while isinstance(kind, Die) and any(kind.explodes):
-            kind = kind.next
-            if kind in rows:
-                break
-            rows.append(kind)
-    chains = any(not isinstance(d, Percentile) and any(d.explodes) for d in rows)
-    expressions = spec.score_expressions
-    per_face = expressions if not chains else ()
-    scores = () if not chains else expressions
-    faces = [_faces(die, counts, per_face) for die in rows]
-    # How dice rank: when no die explodes, by one column numbering every face's (value,
-    # counts) in order (``rank_count`` ranks); else by value, then the counts in turn.
-    rank_from, rank_to, rank_count = 0, 1 + len(counts), 0
-    if not chains and faces:
-        ranked = np.concatenate([f[:, :1 + len(counts)] for f in faces])
-        distinct, rank = np.unique(ranked, axis=0, return_inverse=True)   # sorted rows: in order
-        ends = np.cumsum([len(f) for f in faces])[:-1]
-        faces = [np.column_stack([f, r]) for f, r in zip(faces, np.split(rank.reshape(-1), ends))]
-        rank_from, rank_to, rank_count = faces[0].shape[1] - 1, faces[0].shape[1], len(distinct)
-    width = faces[0].shape[1] if faces else 1 + len(counts)
-    widest = max([len(f) for f in faces] or [1])
-    count_rows = max(len(rows), 1)
-    kind = np.zeros(count_rows, np.int64)
-    sides = np.ones(count_rows, np.int64)
-    face_att = np.zeros((count_rows, widest, width), np.int64)
-    explodes = np.zeros((count_rows, widest), np.bool_)
-    into = np.arange(count_rows, dtype=np.int64)
-    limit = np.zeros(count_rows, np.int64)
-    extra = np.zeros(count_rows, np.int64)
-    for r, die in enumerate(rows):
-        face_att[r, :len(faces[r])] = faces[r]
-        if isinstance(die, Percentile):
-            kind[r], sides[r], extra[r] = 1, 100, die.extra
-            continue
-        sides[r], limit[r] = die.sides, die.limit
-        explodes[r, :die.sides] = die.explodes
-        into[r] = rows.index(die.next)
-    slot_row = np.array([r for r, (_, n) in enumerate(groups) for _ in range(n)], np.int64)
-    kept = spec.kept
-    starts = np.cumsum([0] + [n for _, n in groups])
-    kept_start = kept_count = kept_take = kept_lowest = 0
-    stay = [n for _, n in groups]
-    if kept is not None:
-        found = [g for g, (die, _) in enumerate(groups) if die.name == kept.dice]
-        if found:
-            g = found[0]
-            kept_start, kept_count, kept_take = int(starts[g]), groups[g][1], int(kept.take)
-            kept_lowest = int(kept.order == "lowest")
-            stay[g] = kept_take
-    first_slot = np.cumsum([0] + stay)
-    slots_of = {die.name: list(range(first_slot[g], first_slot[g] + stay[g]))
-                for g, (die, _) in enumerate(groups)}
-    dice = (slot_row, kind, sides, face_att, explodes, into, limit, extra, int(spec.rerolls),
-            kept_start, kept_count, kept_take, kept_lowest, rank_from, rank_to, rank_count)
-    reading, names = _reading(spec, slots_of, sum(stay), counts, per_face, scores)
-    general = bool(kind.any() or spec.rerolls or kept_count)
-    return CompiledRoll(dice, sum(stay), scores, reading, names, counts, general)
-
-
-def _faces(die, counts, per_face) -> np.ndarray:
-    """One row per face (a percentile die: per result 1 to 100): value, counts, scores."""
-    if isinstance(die, Percentile):
-        values = np.arange(1, 101, dtype=np.int64)
-        own: dict = {}
-    else:
-        values = np.array(die.values, np.int64)
-        own = {name: np.array(scores, np.int64) for name, scores in die.counts}
-    columns = {"value": values, **{name: own.get(name, np.zeros(len(values), np.int64)) for name in counts}}
-    scored = [np.broadcast_to(evaluate(parse(text), columns), values.shape).astype(np.int64)
-              for text in per_face]
-    return np.column_stack([values, *(columns[name] for name in counts), *scored])
-
-
-def _reading(spec, slots_of, every, counts, per_face, scores):
-    """The selections and operations that give each statistic (not the derived ones)."""
-    attributes = ("value", *counts, *per_face, *scores)
-    selections: dict = {}
-    ops, names = [], []
-
-    def selection(dice, ranks=0) -> int:
-        """The selection of these die types; its first ``ranks`` ranks are read."""
-        chosen = tuple(s for name, slots in slots_of.items() if not dice or name in dice for s in slots)
-        q = selections.setdefault(chosen, [len(selections), 0])
-        q[1] = max(q[1], ranks)
-        return q[0]
-
-    def op(name, code, q=0, second=0, attribute=0, a=0, b=0):
-        ops.append((code, q, second, attribute, a, b))
-        names.append(name)
-
-    if spec.total is None:
-        op("total", SUM, selection(()))
-    for j, name in enumerate(counts):
-        op(name, SUM, selection(()), attribute=1 + j)
-    for stat in spec.stats:
-        if isinstance(stat, Derived):
-            continue
-        chosen = tuple(s for name, slots in slots_of.items() if not getattr(stat, "dice", ()) or name in stat.dice
-                       for s in slots)
-        n = len(chosen)
-        if isinstance(stat, AllNegative):
-            op(stat.name, ALL_NEGATIVE)
-        elif isinstance(stat, Sum):
-            op(stat.name, SUM, selection(stat.dice), attribute=attributes.index(stat.score))
-        elif isinstance(stat, Keep):
-            if stat.order == "middle":
-                low = max((n - stat.take) // 2, 0)
-                low, high = low, min(low + stat.take, n)
-            elif stat.order == "highest":
-                low, high = min(stat.skip, n), min(stat.skip + stat.take, n)
-            else:   # the lowest: ranks counted from the bottom
-                low, high = max(n - stat.skip - stat.take, 0), max(n - stat.skip, 0)
-            attribute = attributes.index(stat.score)
-            if high <= low:
-                op(stat.name, ZERO)
-            elif low == 0 and high == n:
-                op(stat.name, SUM, selection(stat.dice), attribute=attribute)
-            else:
-                op(stat.name, KEEP, selection(stat.dice, high), attribute=attribute, a=low, b=high)
-        elif isinstance(stat, Pick):
-            if stat.order == "middle":
-                rank = (n - 1) // 2
-            else:
-                rank = stat.position if stat.order == "highest" else n - 1 - stat.position
-            if not 0 <= rank < n:   # fewer dice than the rank
-                op(stat.name, ZERO)
-            else:
-                op(stat.name, PICK, selection(stat.dice, rank + 1), a=rank)
-        elif isinstance(stat, (Beats, Pairs)):
-            mine = {name for name in slots_of if not stat.dice or name in stat.dice}
-            theirs = {name for name in slots_of if not stat.against or name in stat.against}
-            if mine & theirs or set(stat.dice) & set(stat.against):
-                raise WorkbenchError(f"statistic {stat.name!r}: dice and against must be different "
-                                     "die types (a die is not compared with itself)")
-            code, ties = (BEATS, 0) if isinstance(stat, Beats) else (PAIRS, int(stat.ties == "dice"))
-            op(stat.name, code, selection(stat.dice, every), selection(stat.against, every), a=ties)
-        elif isinstance(stat, LargestSet):
-            op(stat.name, WIDTH if stat.report == "size" else HEIGHT, selection(stat.dice, every))
-        elif isinstance(stat, Sets):
-            op(stat.name, SETS, selection(stat.dice, every), a=stat.size)
-        else:
-            raise WorkbenchError(f"unknown statistic {stat!r}")
-    if not ops:   # nothing read from the dice: one constant column
-        op(None, ZERO)
-    room = max(every, 1)
-    sel_slots = np.zeros((max(len(selections), 1), room), np.int64)
-    sel_len = np.zeros(max(len(selections), 1), np.int64)
-    sel_sort = np.zeros(max(len(selections), 1), np.int64)
-    for chosen, (q, ranks) in selections.items():
-        sel_slots[q, :len(chosen)] = chosen
-        sel_len[q], sel_sort[q] = len(chosen), min(ranks, len(chosen))
-    table = np.array(ops, np.int64).reshape(len(ops), 6)
-    return (sel_slots, sel_len, sel_sort, table), tuple(names)
 
 
 def rolled_per_roll(spec: RollSpec) -> float:

@@ -384,7 +384,13 @@ def simulate_raw(spec: "PoolSpec | RollSpec", trials: int = 1_000_000, seed: int
         if summed is not None:   # sums over dice and counts only: the pool kernels roll it as one sum
             return summed.joint(simulate_raw(summed.pool, trials, seed, progress))
         return _simulate_roll(spec, trials, seed, progress)
-    spec = pool
+    return _simulate_pool(pool, trials, seed, progress)
+
+
+def _simulate_pool(spec: PoolSpec, trials: int, seed: int, progress: bool | None) -> RawDistribution:
+    """A pool summed by the histogram kernels: every total binned (a run whose explosions
+    left the first range is rolled again, the same dice, over the range seen), then the
+    modifier and floor applied where the kernel binned the dice's sum only."""
     kernel, args, binned = _kernel(spec)
     low, high = _histogram_range(binned)
     if progress is None:

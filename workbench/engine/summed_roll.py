@@ -29,7 +29,8 @@ from ..rules.pool import PoolSpec
 from ..rules.roll import Die, RollSpec
 from .joint import JointDistribution
 from .raw import RawDistribution
-from .roll_simulation import SUM, ZERO, compile_roll, finish
+from .compiled_roll import SUM, ZERO, compile_roll
+from .roll_simulation import finish
 
 
 @dataclass(frozen=True)

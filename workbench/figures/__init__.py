@@ -21,11 +21,12 @@ Example:
     ([0.3333, 0.5556], 'white')
 """
 from . import style
-from .charts import (check_figure, curve_figure, difference_figure, ladder_figure,
-                     method_note, narrative_odds_figure, pool_axis_title, stacked_outcomes_figure,
-                     tier_figure)
+from .charts import (curve_figure, difference_figure, ladder_figure, narrative_odds_figure,
+                     stacked_outcomes_figure, tier_figure)
+from .check_chart import check_figure
 from .knobs import knob_figure
 from .panels import check_panels, curve_panels
+from .pieces import method_note, pool_axis_title
 from .frames import AS_SET, Line, curve_frame, difference_frame, outcome_frame, read_entries
 from .output import (chromium_path, drawing_session, figure_data, figure_html, figure_size,
                      write_figure, write_figures, write_html, write_images)

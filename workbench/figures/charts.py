@@ -2,150 +2,39 @@
 
 All are pure functions returning a ``plotly.graph_objects.Figure`` in the workbench look
 (:func:`workbench.figures.style.new_figure`): the explorer, the notebooks, the report and the
-static exports call these and nothing else.
+static exports call these and nothing else. Here: curves, differences, stacked outcomes,
+narrative odds, tiers and ladders; one check's bars are drawn in :mod:`.check_chart`, from the
+pieces every chart shares (:mod:`.pieces`).
 """
 from __future__ import annotations
 
-import math
 import textwrap
 from typing import Any, Iterable, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from .. import validation
-from ..analysis import (DICE_NAMES, counts_dice, default_pool_sizes, evaluate, pool_size_list,
-                        shown_probability, success_curve)
+from ..analysis import counts_dice, default_pool_sizes, pool_size_list, shown_probability, success_curve
 from ..api import check
-from ..errors import ParameterError, WorkbenchError
+from ..errors import WorkbenchError
 from ..ladders import pools_text
 from ..rules.registry import get_system
 from ..rules.system import System
 from . import frames as _frames
-from .style import (
-    DASHES,
-    DEFAULT_HEIGHT,
-    die_colour,
-    line_colour,
-    new_figure,
-    outcome_colours,
-    percent_axis,
-    to_pp,
+from .check_chart import FLAG_COLOURS, check_figure  # noqa: F401  (re-exported: one module of charts)
+from .pieces import (
+    DEFAULT_POOLS,
+    _line,
+    _outcome_name,
+    _percent_hover,
+    _pool_ticks,
+    _rung_style,
+    method_note,
+    pool_axis_title,
+    pool_hover,
+    resolved_seed,
 )
-
-DEFAULT_POOLS = range(1, 11)
-
-
-# -- small pieces ------------------------------------------------------------------------
-def resolved_seed(method: str, seed: int | None) -> int | None:
-    """The seed a figure simulates with: ``None`` (the default, as everywhere in the
-    workbench) draws one fresh seed now, so the subtitle can name it and the figure can be
-    drawn again the same.
-
-    Example:
-        >>> resolved_seed("simulate", 7), resolved_seed("exact", None), resolved_seed("simulate", None) >= 0
-        (7, None, True)
-    """
-    return validation.seed("figure", seed) if method == "simulate" else seed
-
-
-def method_note(method: str, trials: int = 100_000, seed: int | None = None) -> str:
-    """How the numbers were made, for a figure's subtitle.
-
-    Example:
-        >>> method_note("simulate", 10_000, 3)
-        'simulated: 10,000 trials, seed 3; bars ±1.96 s.e. (95%)'
-    """
-    if method == "exact":
-        return "exact"
-    return f"simulated: {trials:,} trials, seed {seed}; bars ±{_frames.Z_95} s.e. (95%)"
-
-
-def _percent_hover(method: str, signed: bool = False, pp: bool = False) -> str:
-    if pp:
-        return ("%{y:+.2f} pp ± %{customdata:.2f} pp (95%)" if method == "simulate"
-                else "%{y:+.2f} pp")
-    fmt = "+.3%" if signed else ".3%"
-    return f"%{{y:{fmt}}} ± %{{customdata:.3%}} (95%)" if method == "simulate" else "%{y:.4%}"
-
-
-def _error_bars(values: list[float]) -> dict | None:
-    if all(math.isnan(v) for v in values):
-        return None
-    return {"type": "data", "array": [_frames.Z_95 * v for v in values], "visible": True}
-
-
-def _line(x, y, stderr, name: str, hover: str, line: dict, marker: dict | None = None) -> dict:
-    stderr = [float(v) for v in stderr]
-    error_y = _error_bars(stderr)
-    trace = {"type": "scatter", "x": [int(v) for v in x], "y": [float(v) for v in y],
-             "name": name, "mode": "lines+markers", "customdata": error_y["array"] if error_y else None,
-             "error_y": error_y, "hovertemplate": hover, "line": line}
-    if marker:
-        trace["marker"] = marker
-    return trace
-
-
-def _pool_ticks(sizes: Sequence[int]) -> dict:
-    """A tick at every pool size when there are few of them (pools are whole numbers; a
-    skill's 10, 20, ... 90 gets those ticks, not 81 of them)."""
-    if len(sizes) > 12:
-        return {}
-    steps = {b - a for a, b in zip(sorted(sizes), sorted(sizes)[1:])}
-    return {"dtick": 1} if steps <= {1} else {"tickmode": "array", "tickvals": sorted(sizes)}
-
-
-def pool_axis_title(systems: Iterable[Any]) -> str:
-    """The x axis of curves: each system's pool knob as the system names it. Knobs that are a
-    number of dice read ``dice in the pool`` (with their names when they are not plain
-    ``dice``: ``dice in the pool (d6)``); any other knob by its own name (a skill is never
-    called dice).
-
-    Example:
-        >>> pool_axis_title(["uwr"]), pool_axis_title(["uwr", "unnamed"])
-        ('dice in the pool', 'dice in the pool (dice / d6)')
-        >>> pool_axis_title(["call-of-cthulhu-7e"]), pool_axis_title(["uwr", "call-of-cthulhu-7e"])
-        ('skill', 'dice in the pool / skill')
-    """
-    chosen = [get_system(s) for s in systems]
-    dice = list(dict.fromkeys(s.pool_parameter for s in chosen if s.pool_parameter and counts_dice(s)))
-    other = list(dict.fromkeys(s.pool_parameter for s in chosen if s.pool_parameter and not counts_dice(s)))
-    parts = []
-    if dice:
-        parts.append("dice in the pool" if dice == ["dice"] else f"dice in the pool ({' / '.join(dice)})")
-    parts += other
-    return " / ".join(parts) if parts else "one die (no pool to vary)"
-
-
-def pool_hover(system: Any) -> str:
-    """A pool size in a hover label, as the system names its knob: ``%{x} dice``, ``skill %{x}``.
-
-    Example:
-        >>> pool_hover("uwr"), pool_hover("call-of-cthulhu-7e"), pool_hover("risk")
-        ('%{x} dice', 'skill %{x}', 'attackers %{x}')
-    """
-    sys_ = get_system(system)
-    if sys_.pool_parameter is None:   # one die: the level is the same at every pool
-        return "any pool"
-    if sys_.pool_parameter in DICE_NAMES:
-        return "%{x} dice"
-    return f"{sys_.pool_parameter} %{{x}}"
-
-
-#: Marker shapes for the rungs of one system, with the dashes: ten lines stay tellable apart.
-SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "triangle-down", "cross")
-
-
-def _rung_style(lines: list[_frames.Line], label: str, rung: str, index_of_line: int,
-                index_of_rung: int, by_system: bool = False) -> dict:
-    """One colour per system; rungs of one system told apart by dash and marker. A figure of
-    a single system colours its rungs instead (die colours for narrative dice), unless
-    ``by_system`` (the explorer: the same colours and dashes in every view)."""
-    if len(lines) == 1 and not by_system:
-        return {"line": {"color": die_colour(rung, line_colour(index_of_rung))}}
-    colour = line_colour(index_of_line)
-    return {"line": {"color": colour, "dash": DASHES[index_of_rung % len(DASHES)]},
-            "marker": {"symbol": SYMBOLS[index_of_rung % len(SYMBOLS)], "color": colour}}
+from .style import DEFAULT_HEIGHT, die_colour, line_colour, new_figure, outcome_colours, to_pp
 
 
 # -- curves ------------------------------------------------------------------------------
@@ -264,10 +153,6 @@ def difference_figure(system: Any, base: Any = None, pools: Iterable[int] = DEFA
 
 
 # -- one check ---------------------------------------------------------------------------
-def _outcome_name(outcome: Any) -> str:
-    return f"net {outcome}" if isinstance(outcome, int) else str(outcome)
-
-
 def stacked_outcomes_figure(frame: pd.DataFrame, method: str = "exact", *,
                             trials: int = 100_000, seed: int | None = None,
                             title: str | None = None, x_title: str = "check",
@@ -366,145 +251,6 @@ def _die_label(column: str) -> str:
     if colour is None:
         return column
     return f"<span style='color:{colour}'>■</span> {column}"
-
-
-def check_figure(system: "str | System", method: str = "exact", *, trials: int = 100_000,
-                 seed: int | None = None, height: int = DEFAULT_HEIGHT, stat: str | None = None,
-                 **params: Any) -> go.Figure:
-    """One check's distribution as bars coloured worst to best; its tiers alongside when the
-    system has degrees of success. ``stat`` draws one of the system's statistics instead of
-    the total (``workbench.system(...).statistic_names`` lists them).
-
-    Example:
-        >>> fig = check_figure("unnamed", d6=3)
-        >>> [trace.name for trace in fig.data]
-        ['outcome', 'tier']
-        >>> round(sum(check_figure("uwr", dice=2).data[0].y), 10)
-        1.0
-    """
-    seed = resolved_seed(method, seed)
-    sys_ = get_system(system)
-    result = evaluate(sys_, dict(params), method, trials, seed)
-    if stat is not None and stat not in sys_.statistic_names:
-        raise ParameterError(sys_.id, "stat", stat, "one of " + ", ".join(sys_.statistic_names))
-    parts = [("outcome", result.stats[stat] if stat is not None and result.stats else result.pmf)]
-    if result.tiers is not None:
-        parts.append(("tier", result.tiers))
-    # A true/false statistic (a condition such as a critical or a botch) has two outcomes, no
-    # and yes, and no direction: which one is good is the system's to say, so neither is drawn
-    # in the worst-to-best colours, and no numeric axis runs from -0.5 to 1.5.
-    flag = stat is not None and stat in _flags(sys_)
-    traces = []
-    layout: dict[str, Any] = {}
-    trimmed = ""
-    for index, (kind, dist) in enumerate(parts):
-        axis = "" if index == 0 else str(index + 1)
-        net = kind == "outcome" and not sys_.outcome_labels and not result.stats   # the seeds' nets
-        if kind == "outcome" and flag:
-            x = ["no" if int(o) == 0 else "yes" for o in dist.outcomes]
-        else:
-            x = [_outcome_name(o) if net else str(o) for o in dist.outcomes]
-        y = [float(p) for p in dist.probabilities]
-        se = (list(dist.stderr) if dist.stderr is not None else [math.nan] * len(x))
-        if kind == "outcome" and not sys_.outcome_labels and not flag:
-            keep = _drawn_span(y)
-            if len(keep) < len(y):
-                trimmed = f" (ends under {TAIL:.1%} together not drawn)"
-            x, y, se = ([v[i] for i in keep] for v in (x, y, se))
-        error_y = _error_bars([float(v) for v in se])
-        if kind == "outcome" and flag:
-            colours = [FLAG_COLOURS[label] for label in x]
-        elif kind == "outcome" and not _higher_is_better(sys_, stat):
-            colours = [NEUTRAL_BAR] * len(x)   # no direction known: one colour, not worst-to-best
-        else:
-            colours = outcome_colours(len(x))
-        traces.append({"type": "bar", "x": x, "y": y, "name": kind, "xaxis": f"x{axis}",
-                       "yaxis": f"y{axis}", "showlegend": False, "error_y": error_y,
-                       "customdata": error_y["array"] if error_y else None,
-                       "marker": {"color": colours},
-                       "text": [f"{v:.0%}" if v >= 0.005 else "" for v in y],
-                       "textposition": "outside", "cliponaxis": False,
-                       "hovertemplate": f"%{{x}}: {_percent_hover(method)}<extra></extra>"})
-    # Each axis ends a little above its own tallest bar (with room for its label): a spread
-    # of 1% totals is not flattened against the 0-50% of the tiers beside it.
-    tops = [min(1.05, max(trace["y"], default=1.0) * 1.15 + 0.02) for trace in traces]
-    top = tops[0]
-    named = stat or ("total" if result.stats else None)
-    bars = len(traces[0]["x"])
-    # Every bar keeps its label while they fit (about 10 beside the tiers, 20 alone); past
-    # that every second (third...) bar is labelled, so labels never run into each other.
-    most = 10 if len(parts) == 2 else 20
-    step = {"tickmode": "linear", "tick0": 0, "dtick": math.ceil(bars / most)} if bars > most else {}
-    if step:
-        layout["xaxis"] = step
-    if len(parts) == 2:
-        layout = {"xaxis": {"domain": [0, 0.55], "title": {"text": (named or "net successes") + trimmed},
-                            **step},
-                  "xaxis2": {"domain": [0.63, 1], "anchor": "y2", "title": {"text": "tier"},
-                             "tickangle": -30},
-                  "yaxis2": {"anchor": "x2", **percent_axis(range=[0, tops[1]], tickformat=SHORT_PERCENT)}}
-    given = ", ".join(f"{k}={v}" for k, v in params.items()) or "defaults"
-    x_title = "outcome" if sys_.outcome_labels else (named or "successes") + trimmed
-    if flag:
-        layout.setdefault("xaxis", {})["type"] = "category"
-        x_title = f"{stat} (a true/false statistic)"
-    return new_figure(f"{sys_.name}: one check ({given})", x_title, "probability", traces=traces,
-                      subtitle=(f"P(pass) {result.p_pass:.1%} · " if result.p_pass is not None
-                                else "no target set · ") + method_note(method, trials, seed),
-                      y="percent", yaxis={"range": [0, top], "tickformat": SHORT_PERCENT},
-                      height=height, **layout)
-
-
-#: The two bars of a true/false statistic: neither is "worst" or "best".
-FLAG_COLOURS = {"no": "#9e9e9e", "yes": "#0072b2"}
-
-
-#: Ticks of a short probability axis: 0.5%, 1%, 1.5% (never two ticks both reading 1%).
-SHORT_PERCENT = ".1~%"
-#: Bars of outcomes with no known better end (a statistic, a total read by ``pass_if``).
-NEUTRAL_BAR = "#5b8db8"
-
-
-def _higher_is_better(sys_, stat: str | None) -> bool:
-    """Whether a higher value of what is drawn is a better roll, as the system says it: the
-    total of a system that passes at a target (total >= target) or by label. A roll-under
-    total (Call of Cthulhu's ``pass_if = "total <= skill"``) or a statistic (more ones may be
-    worse) has no such direction, so its bars are not coloured worst to best."""
-    if stat not in (None, "total"):
-        return False
-    if sys_.outcome_labels:
-        return True
-    return getattr(sys_.mechanic, "pass_condition", None) is None
-
-
-def _flags(sys_) -> tuple[str, ...]:
-    """The system's true/false statistics (conditions such as ``critical``)."""
-    statistics = getattr(sys_.mechanic, "statistics", None)
-    return tuple(statistics.flags) if statistics is not None else ()
-
-
-TAIL = 0.001
-"""Outcomes at either end of a check whose probabilities add up to less than this are left
-out of its bar chart (a long exploding tail otherwise squeezes the bars that matter into a
-corner; tables and ``pmf`` keep every outcome)."""
-
-
-def _drawn_span(probabilities: list[float]) -> list[int]:
-    """Indices of the bars drawn: everything but the negligible ends.
-
-    Example:
-        >>> _drawn_span([0.0002, 0.5, 0.4997, 0.0001, 0.0001])
-        [1, 2]
-    """
-    low, high, cut = 0, len(probabilities), 0.0
-    while high - low > 1:
-        from_low = probabilities[low] <= probabilities[high - 1]  # drop the smaller end first
-        end = probabilities[low] if from_low else probabilities[high - 1]
-        if cut + end >= TAIL:
-            break
-        cut += end
-        low, high = (low + 1, high) if from_low else (low, high - 1)
-    return list(range(low, high))
 
 
 def narrative_odds_figure(system: "str | System" = "erzahlspiel", *,
@@ -615,59 +361,83 @@ def ladder_figure(system_or_solution: Any, pools: Iterable[int] | None = None,
         shown = {name: f"{name} ({settings.get(name, '')})" for name in names}
     else:
         shown = {name: name for name in names}
-    traces = []
     if not sys_.pool_parameter:
-        first = frame.drop_duplicates("rung")
-        traces.append({"type": "bar", "name": shown_probability(condition),
-                       "x": [shown[n] for n in first["rung"]],
-                       "y": [float(v) for v in first["p_pass"]],
-                       "marker": {"color": [die_colour(n, line_colour(i))
-                                            for i, n in enumerate(first["rung"])]},
-                       "text": [f"{float(v):.0%}" for v in first["p_pass"]],
-                       "textposition": "outside", "cliponaxis": False,
-                       "hovertemplate": "%{x}: %{y:.1%}<extra></extra>"})
+        traces = [_ladder_bars(frame, shown, condition)]
         x_title = "difficulty"
     else:
-        for i, name in enumerate(names):
-            part = frame[frame["rung"] == name]
-            colour = die_colour(name, line_colour(i))
-            traces.append({"type": "scatter", "mode": "lines+markers", "name": shown[name],
-                           "x": [int(v) for v in part["pool"]],
-                           "y": [float(v) for v in part["p_pass"]], "line": {"color": colour},
-                           "legendgroup": name,
-                           "hovertemplate": f"<b>{shown[name]}</b><br>{pool_hover(sys_)}: %{{y:.1%}}"
-                                            "<extra></extra>"})
+        traces = _ladder_curves(frame, names, shown, sys_)
         x_title = pool_axis_title([sys_])
     xaxis = _pool_ticks(sizes) if sys_.pool_parameter else {}
-    if solution is not None:
-        for i, rung in enumerate(solution.rungs):
-            at = solution.pool if sys_.pool_parameter else shown[rung.name]
-            if at is None:
-                continue
-            traces.append({"type": "scatter", "mode": "markers", "x": [at], "y": [rung.wanted],
-                           "name": f"wanted {rung.name}", "legendgroup": rung.name,
-                           "showlegend": False,
-                           "marker": {"symbol": "x-thin-open", "size": 12, "line": {"width": 2},
-                                      "color": die_colour(rung.name, line_colour(i))},
-                           "hovertemplate": f"{rung.name} wanted {rung.wanted:.0%}<extra></extra>"})
     kind = "solved ladder" if solution is not None else "difficulty ladder"
     subtitle = None
     shapes = []
     if solution is not None:
-        quality = params.get("quality")
-        subtitle = "× = the odds wanted" + (f" {pools_text(sys_, [solution.pool], quality)}"
-                                            if sys_.pool_parameter and solution.pool is not None else "")
-        band = [int(n) for n in getattr(solution, "pools", ()) or ()]
-        if len(set(band)) > 1 and sys_.pool_parameter:
-            # The pools the solver keeps the rungs in order over ("typical characters").
-            shapes.append({"type": "rect", "xref": "x", "yref": "paper", "layer": "below",
-                           "x0": min(band) - 0.4, "x1": max(band) + 0.4, "y0": 0, "y1": 1,
-                           "fillcolor": "#eef2f7", "line": {"width": 0}})
-            span = pools_text(sys_, list(range(min(band), max(band) + 1)), quality)
-            subtitle += f"; shaded: {span.removeprefix('at ')}, where the order is kept"
-        if getattr(solution, "ordered", True) is False:
-            subtitle += " · NOT ORDERED: rungs cross (see the solution's conflicts)"
+        traces += _wanted_marks(solution, sys_, shown)
+        subtitle, shapes = _solution_notes(solution, sys_, params.get("quality"))
     shown_as = shown_probability(condition)   # P(ones >= 1) is not drawn under "P(pass)"
     return new_figure(title or f"{sys_.name}: {kind}, {shown_as} by difficulty", x_title, shown_as,
                       traces=traces, subtitle=subtitle, y="percent", height=height,
                       legend_title="rung", shapes=shapes, xaxis=xaxis)
+
+
+def _ladder_bars(frame: pd.DataFrame, shown: dict, condition: str | None) -> dict:
+    """A single die's ladder: one bar a rung (the odds are the same at every pool)."""
+    first = frame.drop_duplicates("rung")
+    return {"type": "bar", "name": shown_probability(condition),
+            "x": [shown[n] for n in first["rung"]],
+            "y": [float(v) for v in first["p_pass"]],
+            "marker": {"color": [die_colour(n, line_colour(i))
+                                 for i, n in enumerate(first["rung"])]},
+            "text": [f"{float(v):.0%}" for v in first["p_pass"]],
+            "textposition": "outside", "cliponaxis": False,
+            "hovertemplate": "%{x}: %{y:.1%}<extra></extra>"}
+
+
+def _ladder_curves(frame: pd.DataFrame, names: list, shown: dict, sys_) -> list[dict]:
+    """A pooled ladder: one curve a rung over the pool sizes."""
+    traces = []
+    for i, name in enumerate(names):
+        part = frame[frame["rung"] == name]
+        colour = die_colour(name, line_colour(i))
+        traces.append({"type": "scatter", "mode": "lines+markers", "name": shown[name],
+                       "x": [int(v) for v in part["pool"]],
+                       "y": [float(v) for v in part["p_pass"]], "line": {"color": colour},
+                       "legendgroup": name,
+                       "hovertemplate": f"<b>{shown[name]}</b><br>{pool_hover(sys_)}: %{{y:.1%}}"
+                                        "<extra></extra>"})
+    return traces
+
+
+def _wanted_marks(solution: Any, sys_, shown: dict) -> list[dict]:
+    """A solved ladder's wanted odds, one × a rung at the pool it was solved for."""
+    traces = []
+    for i, rung in enumerate(solution.rungs):
+        at = solution.pool if sys_.pool_parameter else shown[rung.name]
+        if at is None:
+            continue
+        traces.append({"type": "scatter", "mode": "markers", "x": [at], "y": [rung.wanted],
+                       "name": f"wanted {rung.name}", "legendgroup": rung.name,
+                       "showlegend": False,
+                       "marker": {"symbol": "x-thin-open", "size": 12, "line": {"width": 2},
+                                  "color": die_colour(rung.name, line_colour(i))},
+                       "hovertemplate": f"{rung.name} wanted {rung.wanted:.0%}<extra></extra>"})
+    return traces
+
+
+def _solution_notes(solution: Any, sys_, quality: Any) -> tuple[str, list[dict]]:
+    """A solved ladder's subtitle (what × marks, the pools where the order is kept, a
+    warning when rungs cross) and the shading of those pools."""
+    shapes = []
+    subtitle = "× = the odds wanted" + (f" {pools_text(sys_, [solution.pool], quality)}"
+                                        if sys_.pool_parameter and solution.pool is not None else "")
+    band = [int(n) for n in getattr(solution, "pools", ()) or ()]
+    if len(set(band)) > 1 and sys_.pool_parameter:
+        # The pools the solver keeps the rungs in order over ("typical characters").
+        shapes.append({"type": "rect", "xref": "x", "yref": "paper", "layer": "below",
+                       "x0": min(band) - 0.4, "x1": max(band) + 0.4, "y0": 0, "y1": 1,
+                       "fillcolor": "#eef2f7", "line": {"width": 0}})
+        span = pools_text(sys_, list(range(min(band), max(band) + 1)), quality)
+        subtitle += f"; shaded: {span.removeprefix('at ')}, where the order is kept"
+    if getattr(solution, "ordered", True) is False:
+        subtitle += " · NOT ORDERED: rungs cross (see the solution's conflicts)"
+    return subtitle, shapes

@@ -19,7 +19,8 @@ from ..rules.pool import PoolSpec
 from ..rules.roll import Percentile, RollSpec
 from ..rules.registry import get_system
 from ..rules.system import System
-from .charts import resolved_seed, stacked_outcomes_figure
+from .charts import stacked_outcomes_figure
+from .pieces import resolved_seed
 from .frames import outcome_frame
 from .style import DEFAULT_HEIGHT
 
@@ -173,17 +174,7 @@ def knob_figure(system: "str | System", knob: str | None = None,
     settings = [{**params, knob: level} for level in chosen]
     for given in settings:  # a bad level or setting fails before anything is computed
         sys_.resolve(**given)
-    pools = [pool_text(sys_.pool(**given)) for given in settings]
-    # What is rolled heads a column when it differs from level to level and says more than
-    # the level itself (a die colour's pool is just that die).
-    varied = (len(set(pools)) > 1 and knob != sys_.pool_parameter
-              and not any(str(level).lower() in pool.lower() for level, pool in zip(chosen, pools)))
-    columns = []
-    for level, pool in zip(chosen, pools):
-        named = f"{knob} {_level_text(level)}"
-        if knob == sys_.pool_parameter and counts_dice(sys_):
-            named = pool
-        columns.append(f"{pool}<br>{named}" if varied else named)
+    columns, varied = _column_names(sys_, knob, chosen, settings)
     entries = [{"system": sys_, "params": given, "label": column}
                for given, column in zip(settings, columns)]
     frame = outcome_frame(entries, rungs=(), method=method, trials=trials, seed=seed)
@@ -193,9 +184,30 @@ def knob_figure(system: "str | System", knob: str | None = None,
                                   title=title or f"{sys_.name}: {what} by {knob}"
                                   + (f" ({fixed})" if fixed else ""),
                                   x_title=knob if not varied else f"{knob}: what is rolled")
-    for trace in fig.data:  # each share written on its piece of the column, as in print
+    _write_shares(fig)
+    return fig
+
+
+def _column_names(sys_: System, knob: str, levels: list, settings: list[dict]) -> tuple[list[str], bool]:
+    """Each column's heading: its level (or the dice, for a pool size); headed by what is
+    rolled too when that differs from level to level and says more than the level itself (a
+    die colour's pool is just that die). Also whether what is rolled heads the columns."""
+    pools = [pool_text(sys_.pool(**given)) for given in settings]
+    varied = (len(set(pools)) > 1 and knob != sys_.pool_parameter
+              and not any(str(level).lower() in pool.lower() for level, pool in zip(levels, pools)))
+    columns = []
+    for level, pool in zip(levels, pools):
+        named = f"{knob} {_level_text(level)}"
+        if knob == sys_.pool_parameter and counts_dice(sys_):
+            named = pool
+        columns.append(f"{pool}<br>{named}" if varied else named)
+    return columns, varied
+
+
+def _write_shares(fig: go.Figure) -> None:
+    """Each share written on its piece of the column, as in print (none on a sliver)."""
+    for trace in fig.data:
         trace.text = [f"{v:.0%}" if v >= 0.04 else "" for v in trace.y]
         trace.textposition = "inside"
         trace.insidetextanchor = "middle"
         trace.textfont = {"size": 11}
-    return fig

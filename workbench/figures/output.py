@@ -167,6 +167,19 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
             draw images with.
     """
     paths = [Path(p) for p in paths]
+    _check_figures(figures, paths)
+    images = [(fig, path) for fig, path in zip(figures, paths) if path.suffix.lower() != ".html"]
+    for fig, path in zip(figures, paths):
+        if path.suffix.lower() == ".html":
+            write_html(fig, path)
+    if images:
+        _write_images_at_once(images, size, scale)
+    return paths
+
+
+def _check_figures(figures: Sequence[go.Figure], paths: list[Path]) -> None:
+    """Refuse anything but plotly figures, a path count that differs, and a path that cannot
+    be written (another suffix, a missing or unwritable folder) before anything is drawn."""
     from plotly.basedatatypes import BaseFigure  # a Figure or the explorer's FigureWidget
     for fig in figures:
         if not isinstance(fig, BaseFigure):
@@ -176,42 +189,41 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
         raise WorkbenchError(f"write_figures got {len(figures)} figures and {len(paths)} paths")
     for path in paths:
         _check_target(path, FIGURE_SUFFIXES)
-    images = [(fig, path) for fig, path in zip(figures, paths) if path.suffix.lower() != ".html"]
-    for fig, path in zip(figures, paths):
-        if path.suffix.lower() == ".html":
-            write_html(fig, path)
-    if images:
-        if chromium_path() is None:
-            raise WorkbenchError(NO_CHROMIUM)
-        import plotly.io as pio  # lazy: plotly
-        sizes = [size or figure_size(fig) for fig, _ in images]
-        for (fig, path), (width, height) in zip(images, sizes):
-            if path.suffix.lower() == ".png":   # an SVG keeps its size in its own units
-                check_image_size(width, height, scale)
-        with contextlib.ExitStack() as stack:   # each image renamed into place when all are drawn
-            scratches = [stack.enter_context(files.replacing(p, _OPTION)) for _, p in images]
-            try:
-                with _browser_threads_finished():
-                    if session.in_session():   # the session's browser, started once
-                        session.draw(_specs(images, scratches, sizes, scale), _browser_options())
-                    else:   # one call, one browser for every image, whatever its size
-                        pio.write_images([f for f, _ in images], scratches,
-                                         width=[w for w, _ in sizes], height=[h for _, h in sizes],
-                                         scale=scale)
-            except (OSError, WorkbenchError):   # a full disk: said by files.replacing
-                raise
-            except Exception as exc:   # the browser failed to start or to draw
-                reason = str(exc.args[0] if exc.args else exc).splitlines()[0][:200]
+
+
+def _write_images_at_once(images: list, size: tuple[int, int] | None, scale: float) -> None:
+    """``(figure, path)`` pairs drawn by one browser (the session's, or one started for them);
+    each image is renamed into place when all are drawn, none when one fails."""
+    if chromium_path() is None:
+        raise WorkbenchError(NO_CHROMIUM)
+    import plotly.io as pio  # lazy: plotly
+    sizes = [size or figure_size(fig) for fig, _ in images]
+    for (fig, path), (width, height) in zip(images, sizes):
+        if path.suffix.lower() == ".png":   # an SVG keeps its size in its own units
+            check_image_size(width, height, scale)
+    with contextlib.ExitStack() as stack:   # each image renamed into place when all are drawn
+        scratches = [stack.enter_context(files.replacing(p, _OPTION)) for _, p in images]
+        try:
+            with _browser_threads_finished():
+                if session.in_session():   # the session's browser, started once
+                    session.draw(_specs(images, scratches, sizes, scale), _browser_options())
+                else:   # one call, one browser for every image, whatever its size
+                    pio.write_images([f for f, _ in images], scratches,
+                                     width=[w for w, _ in sizes], height=[h for _, h in sizes],
+                                     scale=scale)
+        except (OSError, WorkbenchError):   # a full disk: said by files.replacing
+            raise
+        except Exception as exc:   # the browser failed to start or to draw
+            reason = str(exc.args[0] if exc.args else exc).splitlines()[0][:200]
+            raise files.TargetError(
+                _OPTION, images[0][1], f"Chromium could not draw the image "
+                f"({type(exc).__name__}: {reason}); no file was changed") from None
+        for scratch, (_, path) in zip(scratches, images):
+            if not _drawn(Path(scratch)):   # the browser's "data:," for a canvas too big
                 raise files.TargetError(
-                    _OPTION, images[0][1], f"Chromium could not draw the image "
-                    f"({type(exc).__name__}: {reason}); no file was changed") from None
-            for scratch, (_, path) in zip(scratches, images):
-                if not _drawn(Path(scratch)):   # the browser's "data:," for a canvas too big
-                    raise files.TargetError(
-                        _OPTION, path, f"Chromium could not draw the image (it returned "
-                        f"{Path(scratch).stat().st_size} bytes that are no "
-                        f"{path.suffix.lstrip('.').upper()}); no file was changed")
-    return paths
+                    _OPTION, path, f"Chromium could not draw the image (it returned "
+                    f"{Path(scratch).stat().st_size} bytes that are no "
+                    f"{path.suffix.lstrip('.').upper()}); no file was changed")
 
 
 def write_figure(fig: go.Figure, path: "str | Path", size: tuple[int, int] | None = None,

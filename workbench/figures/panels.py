@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from ..analysis import evaluate, pools_for
 from ..errors import WorkbenchError
 from . import frames as _frames
-from .charts import (
+from .pieces import (
     DEFAULT_POOLS,
     _outcome_name,
     _percent_hover,
@@ -88,34 +88,16 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
                         horizontal_spacing=0.06, vertical_spacing=row_spacing(rows, 0.12))
     axes = []
     for index, line in enumerate(lines):
-        sys_ = line.system_object
         row, col = divmod(index, columns)
-        if not sys_.pool_parameter:   # one die: its rungs' odds as bars, no pool axis
-            frame = _frames.line_curve(line, (sizes[0] if sizes else 1,), "exact", 100_000, 0)
-            first = frame.drop_duplicates("rung")
-            rungs = [str(r) for r in first["rung"]]
+        if not line.system_object.pool_parameter:   # one die: its rungs' odds as bars, no pool axis
             axes.append((None, "difficulty (one die: no pool to vary)"))
-            fig.add_trace(go.Bar(
-                x=rungs, y=[float(v) for v in first["p_pass"]], name=names[index],
-                legendgroup=line.label, showlegend=False,
-                marker={"color": [die_colour(r, line_colour(i)) for i, r in enumerate(rungs)]},
-                text=[f"{float(v):.0%}" for v in first["p_pass"]], textposition="outside",
-                cliponaxis=False,
-                hovertemplate=f"<b>{line.label}</b> · %{{x}}: %{{y:.1%}}<extra></extra>"),
-                row=row + 1, col=col + 1)
+            fig.add_trace(_one_die_bars(line, names[index], sizes), row=row + 1, col=col + 1)
             continue
         # each system along the pools it can roll: Risk's 1-3 dice, a skill's round values
-        own = pools_for(sys_, sizes)
-        axes.append((own, pool_axis_title([sys_])))
-        frame = _frames.line_curve(line, tuple(own), "exact", 100_000, 0)
-        for step, (rung, part) in enumerate(frame.groupby("rung", sort=False)):
-            fig.add_trace(go.Scatter(
-                x=[int(v) for v in part["pool"]], y=[float(v) for v in part["p_pass"]],
-                name=rung, mode="lines+markers", legendgroup=line.label,
-                legendgrouptitle_text=names[index],
-                line={"color": die_colour(rung, line_colour(step))}, marker={"size": 5},
-                hovertemplate=f"<b>{line.label}</b> · {rung}<br>{pool_hover(sys_)}: %{{y:.1%}}<extra></extra>"),
-                row=row + 1, col=col + 1)
+        own = pools_for(line.system_object, sizes)
+        axes.append((own, pool_axis_title([line.system_object])))
+        for trace in _ladder_curves(line, names[index], own):
+            fig.add_trace(trace, row=row + 1, col=col + 1)
     fig.update_yaxes(**percent_axis(), title_text="")
     for row in range(1, rows + 1):
         fig.update_yaxes(title_text="P(pass)", row=row, col=1)
@@ -132,6 +114,33 @@ def curve_panels(entries: Sequence[Any], pools: Iterable[int] = DEFAULT_POOLS, *
                       legend={"groupclick": "toggleitem", "tracegroupgap": 12},
                       hovermode="closest")
     return fig
+
+
+def _one_die_bars(line: _frames.Line, name: str, sizes: list[int]) -> go.Bar:
+    """A single die's panel: P(pass) of each rung as bars (the same at any pool)."""
+    frame = _frames.line_curve(line, (sizes[0] if sizes else 1,), "exact", 100_000, 0)
+    first = frame.drop_duplicates("rung")
+    rungs = [str(r) for r in first["rung"]]
+    return go.Bar(
+        x=rungs, y=[float(v) for v in first["p_pass"]], name=name,
+        legendgroup=line.label, showlegend=False,
+        marker={"color": [die_colour(r, line_colour(i)) for i, r in enumerate(rungs)]},
+        text=[f"{float(v):.0%}" for v in first["p_pass"]], textposition="outside",
+        cliponaxis=False,
+        hovertemplate=f"<b>{line.label}</b> · %{{x}}: %{{y:.1%}}<extra></extra>")
+
+
+def _ladder_curves(line: _frames.Line, name: str, pools: list[int]) -> list[go.Scatter]:
+    """A pooled system's panel: one curve a rung of its ladder over ``pools``."""
+    sys_ = line.system_object
+    frame = _frames.line_curve(line, tuple(pools), "exact", 100_000, 0)
+    return [go.Scatter(
+        x=[int(v) for v in part["pool"]], y=[float(v) for v in part["p_pass"]],
+        name=rung, mode="lines+markers", legendgroup=line.label,
+        legendgrouptitle_text=name,
+        line={"color": die_colour(rung, line_colour(step))}, marker={"size": 5},
+        hovertemplate=f"<b>{line.label}</b> · {rung}<br>{pool_hover(sys_)}: %{{y:.1%}}<extra></extra>")
+        for step, (rung, part) in enumerate(frame.groupby("rung", sort=False))]
 
 
 def check_panels(entries: Sequence[Any], *, columns: int = 2, method: str = "exact",

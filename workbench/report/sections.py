@@ -181,13 +181,28 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
         >>> [s.title for s in report_sections(["uwr"], pool_sizes=[1, 2], wanted="Easy=0.9")][-1]
         'Ladders solved for wanted odds'
     """
-    from .. import figures  # plotly loads when a report is built, not on `import workbench`
-
     picked, picked_variants, sizes = _check_choice(systems, variants, pool_sizes)
     chosen = [*picked, *picked_variants]
     check_wanted(chosen, wanted)   # a bad or misplaced --want fails before any section
     pooled = [s for s in chosen if s.pool_parameter]
-    sections = [_glance(chosen)]
+    sections = [_glance(chosen), _curves_section(chosen, pooled, sizes),
+                _ladders_section(chosen, pooled, sizes, wanted)]
+    if wanted is not None:
+        sections.append(_solved_section(pooled, sizes, wanted))
+    if picked_variants:
+        sections.append(_variants_section(picked_variants, sizes))
+    outcomes = _outcomes_section(chosen, sizes)
+    if outcomes.items:
+        sections.append(outcomes)
+    state = _stateful_section(chosen)
+    if state.items:
+        sections.append(state)
+    return sections
+
+
+def _curves_section(chosen, pooled, sizes) -> Section:
+    """P(pass) against each pooled system's knob, one panel per system."""
+    from .. import figures  # lazy: plotly loads when a report is built, not on `import workbench`
 
     single = [s.name for s in chosen if not s.pool_parameter]
     curves = Section("Success curves", f"P(pass) against {_knobs_text(pooled)}, one panel "
@@ -200,7 +215,13 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
         curves.items.append(figures.curve_panels(pooled, sizes))
     else:
         curves.items.append("None of the chosen systems has a pool size to vary.")
-    sections.append(curves)
+    return curves
+
+
+def _ladders_section(chosen, pooled, sizes, wanted: str | None) -> Section:
+    """Each system's own ladder as written: a table, and a chart for a single die (pooled
+    ladders are the curves)."""
+    from .. import figures  # lazy: plotly
 
     ladders = Section("Difficulty ladders", "Each system's own ladder as its data file writes "
                       "it: every rung at its own setting, with the chance to pass at each pool "
@@ -218,23 +239,30 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
         ladders.items.append(Table(sys_.name, table, percent=numeric))
         if not sys_.pool_parameter:  # pooled ladders are the curves above
             ladders.items.append(figures.ladder_figure(sys_, sizes, height=380))
-    sections.append(ladders)
+    return ladders
 
-    if wanted is not None:
-        sections.append(_solved_section(pooled, sizes, wanted))
 
-    if picked_variants:
-        what_if = Section("What-if variants", "Each variant's P(pass) minus its base system's, "
-                          "rung by rung, in percentage points.")
-        for sys_ in picked_variants:
-            base = sys_.base
-            if base and sys_.pool_parameter:
-                what_if.items.append(figures.difference_figure(sys_, base, pools_for(sys_, sizes),
-                                                               height=380))
-            else:
-                what_if.items.append(f"{sys_.name}: no pool size to compare along; see its "
-                                     "outcome chart below.")
-        sections.append(what_if)
+def _variants_section(picked_variants, sizes) -> Section:
+    """Each variant's P(pass) minus its base system's."""
+    from .. import figures  # lazy: plotly
+
+    what_if = Section("What-if variants", "Each variant's P(pass) minus its base system's, "
+                      "rung by rung, in percentage points.")
+    for sys_ in picked_variants:
+        base = sys_.base
+        if base and sys_.pool_parameter:
+            what_if.items.append(figures.difference_figure(sys_, base, pools_for(sys_, sizes),
+                                                           height=380))
+        else:
+            what_if.items.append(f"{sys_.name}: no pool size to compare along; see its "
+                                 "outcome chart below.")
+    return what_if
+
+
+def _outcomes_section(chosen, sizes) -> Section:
+    """Tiers by pool size (or knob) and narrative outcomes by die colour, worst at the bottom
+    (no items when no chosen system has either)."""
+    from .. import figures  # lazy: plotly
 
     narrative = [s for s in chosen if s.outcome_labels]
     tiered = [s for s in chosen if not s.outcome_labels and s.pool_parameter and _has_tiers(s)]
@@ -250,12 +278,7 @@ def report_sections(systems: Sequence[str] = DEFAULT_SYSTEMS, variants: Sequence
             outcomes.items.append(figures.narrative_odds_figure(sys_, height=420))
         elif sys_ in tiered:
             outcomes.items.append(figures.tier_figure(sys_, pools_for(sys_, sizes), height=420))
-    if outcomes.items:
-        sections.append(outcomes)
-    state = _stateful_section(chosen)
-    if state.items:
-        sections.append(state)
-    return sections
+    return outcomes
 
 
 def _wanted_text(wanted: Mapping[str, float]) -> str:

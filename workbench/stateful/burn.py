@@ -147,20 +147,8 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
     t_stack = np.array(list(trait_stack.values()), np.int64)
     a_stack = np.array(list(aspect_stack.values()), np.int64)
 
-    resolved, specs, extra_d6, extra_d8, exact = [], [], [], [], []
-    for given, _, _ in checks:
-        if "drama" in given:
-            raise ParameterError(WHERE, "drama", given["drama"], "left out (see drama_campaign)")
-        params = sys_.resolve(**given)
-        resolved.append(params)
-        base = dict((die.name, n) for die, n in sys_.mechanic.pool(params).groups)
-        extra_d6.append(base.get("d6", 0))
-        extra_d8.append(base.get("d8", 0))
-        specs.append(sys_.mechanic.pool(dict(params, d6=params["d6"] + 1, d8=params["d8"] + 1)))
-    for c, (params, (_, uses_t, uses_a)) in enumerate(zip(resolved, checks)):
-        full = dict(params, d6=params["d6"] + int(t_stack[uses_t].sum()) if len(t_stack) else params["d6"],
-                    d8=params["d8"] + int(a_stack[uses_a].sum()) if len(a_stack) else params["d8"])
-        exact.append(check(sys_, **full).p_pass)
+    resolved, specs, extra_d6, extra_d8 = _resolved_checks(sys_, checks)
+    exact = _p_pass_without_burning(sys_, resolved, checks, t_stack, a_stack)
     size_t = int(t_stack.sum())
     size_a = int(a_stack.sum())
     table_checks = len(checks) * (size_t + 1) * (size_a + size_t + 1) * 2 * (policy != "never")
@@ -170,19 +158,7 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
                              f"{size_t} Trait dice x {size_a} Aspect dice need {table_checks} "
                              f"exact checks, more than {MAX_BURN_TABLE}")
     check_work(WHERE, float(trials) * len(checks))
-    d6_dim = max(extra_d6) + size_t + 1
-    d8_dim = max(extra_d8) + size_a + size_t + 1
-    p_table = np.zeros((len(checks), d6_dim, d8_dim, 2))
-    if policy != "never":
-        for c, params in enumerate(resolved):
-            for x in range(size_t + 1):
-                for y in range(size_a + size_t + 1):
-                    for free in (0, 1):
-                        p_table[c, extra_d6[c] + x, extra_d8[c] + y, free] = check(
-                            sys_, **dict(params, d6=params["d6"] + x, d8=params["d8"] + y,
-                                         free_successes=params["free_successes"] + free)).p_pass
-    names = [die.name for die, _ in specs[0].groups]
-    pools = pack_pools(specs)
+    p_table = _policy_table(sys_, resolved, extra_d6, extra_d8, size_t, size_a, policy)
 
     n = len(checks)
     uses_trait = np.array([u for _, u, _ in checks], np.bool_).reshape(n, len(t_stack))
@@ -191,37 +167,96 @@ def burn_scene(scene: Iterable, *, traits: Mapping[str, int] | None = None,
     common = (uses_trait, uses_aspect, np.array(extra_d6, np.int64), np.array(extra_d8, np.int64))
     rules = (np.array(rest_before, np.bool_), t_stack, a_stack, POLICIES.index(policy),
              threshold, p_table)
+    kernel, args = _burn_kernel(specs, targets, extra_d6, extra_d8, size_t, size_a, common, rules)
+    passes, burns, stacks = run_kernel(
+        kernel, trials, seed, args, [(n,), (n, 3), (n, len(t_stack) + len(a_stack))],
+        progress, work=float(trials) * n, description="burn scenes")
+    params = {"traits": trait_stack, "aspects": aspect_stack, "policy": policy,
+              "threshold": threshold, "system": sys_.id, "trials": trials, "seed": seed}
+    return _result(exact, passes, burns, stacks, rest_before, trials, params)
+
+
+def _resolved_checks(sys_: System, checks: list) -> tuple[list, list, list, list]:
+    """Each check's parameters resolved; its pool with one more d6 and d8 (the room a burn
+    needs, for the kernels' tables); the d6 and d8 it rolls before any Trait or Aspect."""
+    resolved, specs, extra_d6, extra_d8 = [], [], [], []
+    for given, _, _ in checks:
+        if "drama" in given:
+            raise ParameterError(WHERE, "drama", given["drama"], "left out (see drama_campaign)")
+        params = sys_.resolve(**given)
+        resolved.append(params)
+        base = dict((die.name, n) for die, n in sys_.mechanic.pool(params).groups)
+        extra_d6.append(base.get("d6", 0))
+        extra_d8.append(base.get("d8", 0))
+        specs.append(sys_.mechanic.pool(dict(params, d6=params["d6"] + 1, d8=params["d8"] + 1)))
+    return resolved, specs, extra_d6, extra_d8
+
+
+def _p_pass_without_burning(sys_: System, resolved: list, checks: list, t_stack: np.ndarray,
+                            a_stack: np.ndarray) -> list[float]:
+    """Exact P(pass) of each check at the full stacks (without burning they never change)."""
+    exact = []
+    for params, (_, uses_t, uses_a) in zip(resolved, checks):
+        full = dict(params, d6=params["d6"] + int(t_stack[uses_t].sum()) if len(t_stack) else params["d6"],
+                    d8=params["d8"] + int(a_stack[uses_a].sum()) if len(a_stack) else params["d8"])
+        exact.append(check(sys_, **full).p_pass)
+    return exact
+
+
+def _policy_table(sys_: System, resolved: list, extra_d6: list, extra_d8: list, size_t: int,
+                  size_a: int, policy: str) -> np.ndarray:
+    """Exact P(pass) the policy decides by: ``[check, d6, d8, free success]`` for every
+    reachable number of dice (zeros when the policy never burns)."""
+    d6_dim = max(extra_d6) + size_t + 1
+    d8_dim = max(extra_d8) + size_a + size_t + 1
+    p_table = np.zeros((len(resolved), d6_dim, d8_dim, 2))
+    if policy != "never":
+        for c, params in enumerate(resolved):
+            for x in range(size_t + 1):
+                for y in range(size_a + size_t + 1):
+                    for free in (0, 1):
+                        p_table[c, extra_d6[c] + x, extra_d8[c] + y, free] = check(
+                            sys_, **dict(params, d6=params["d6"] + x, d8=params["d8"] + y,
+                                         free_successes=params["free_successes"] + free)).p_pass
+    return p_table
+
+
+def _burn_kernel(specs, targets, extra_d6, extra_d8, size_t: int, size_a: int, common: tuple,
+                 rules: tuple) -> tuple:
+    """The kernel that plays the scenes and its arguments: each check drawn from its exact
+    pass table, or (the reference) every die rolled."""
+    names = [die.name for die, _ in specs[0].groups]
+    pools = pack_pools(specs)
+    n = len(specs)
     if use_tables(n * (size_t + 1) * (size_a + size_t + 1) * 2):
         from ..engine._kernels.sampled import burn_blocks as kernel  # lazy: numba
 
         d6_low = np.array(extra_d6, np.int64)
         d8_low = np.array(extra_d8, np.int64)
         p_sample = _pass_tables(specs, names, targets, d6_low, d8_low, size_t, size_a)
-        args = (d6_low, d8_low, *common, *rules, p_sample)
-    else:
-        from ..engine._kernels.stateful import burn_blocks as kernel  # lazy: numba
+        return kernel, (d6_low, d8_low, *common, *rules, p_sample)
+    from ..engine._kernels.stateful import burn_blocks as kernel  # lazy: numba
 
-        args = (pools.arrays(), names.index("d6"), names.index("d8"), *common, targets, *rules)
-    passes, burns, stacks = run_kernel(
-        kernel, trials, seed, args, [(n,), (n, 3), (n, len(t_stack) + len(a_stack))],
-        progress, work=float(trials) * n, description="burn scenes")
+    return kernel, (pools.arrays(), names.index("d6"), names.index("d8"), *common, targets, *rules)
 
+
+def _result(exact, passes, burns, stacks, rest_before, trials: int, params: dict) -> BurnResult:
     import pandas as pd  # lazy: pandas
 
+    n = len(exact)
     index = pd.Index(range(1, n + 1), name="check")
     p_with = passes / trials
     table = pd.DataFrame({"p_pass_without_burning": exact, "p_pass_with_burning": p_with,
                           "stderr": np.sqrt(p_with * (1 - p_with) / trials),
                           "p_burn_trait": burns[:, 1] / trials, "p_burn_aspect": burns[:, 2] / trials,
                           "short_rest_before": rest_before}, index=index)
-    columns = [f"Trait: {k}" for k in trait_stack] + [f"Aspect: {k}" for k in aspect_stack]
+    columns = ([f"Trait: {k}" for k in params["traits"]]
+               + [f"Aspect: {k}" for k in params["aspects"]])
     stack_frame = pd.DataFrame(stacks / trials, index=index, columns=columns)
     summary = pd.DataFrame([{"pass_without_burning": float(np.mean(exact)),
                              "pass_with_burning": float(p_with.mean()),
                              "burns_per_scene": float((burns[:, 1:].sum()) / trials),
-                             "checks": n, "trials": trials, "seed": seed}])
-    params = {"traits": trait_stack, "aspects": aspect_stack, "policy": policy,
-              "threshold": threshold, "system": sys_.id, "trials": trials, "seed": seed}
+                             "checks": n, "trials": trials, "seed": params["seed"]}])
     return BurnResult(summary, table, stack_frame, params)
 
 

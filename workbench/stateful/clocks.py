@@ -75,21 +75,34 @@ def clock(segments: int = 4, die: "str | int | None" = None, *,
     marks = dice.table(CLOCK_MARKS, "clock marks")
     params = {"segments": size, "die": dice.name(level), "system": dice.system.id, **dice.options}
     if method == "exact":
-        odds = np.zeros(marks.max() + 1)
-        np.add.at(odds, marks, dice.odds[level])
-        transient = np.zeros((size, size))
-        leave = np.zeros(size)
-        for marked in range(size):
-            for mark, p in enumerate(odds):
-                if marked + mark >= size:
-                    leave[marked] += p
-                else:
-                    transient[marked, marked + mark] += p
-        start = np.zeros(size)
-        start[0] = 1.0
-        chain = absorption_steps(transient, start, limit, leave)
-        return exact_steps("rolls", chain.probabilities, chain.tail, chain.mean, params)
+        return _exact_clock(dice.odds[level], marks, size, limit, params)
+    return _simulated_clock(dice, level, marks, size, limit, trials, seed, progress, params)
 
+
+def _exact_clock(odds_of_faces: np.ndarray, marks: np.ndarray, size: int, limit: int,
+                 params: dict) -> StepsResult:
+    """Rolls until the clock is full, exactly: the marks so far are an absorbing Markov chain
+    (``odds_of_faces``: the die's chance of each outcome, ``marks``: what each marks)."""
+    odds = np.zeros(marks.max() + 1)
+    np.add.at(odds, marks, odds_of_faces)
+    transient = np.zeros((size, size))
+    leave = np.zeros(size)
+    for marked in range(size):
+        for mark, p in enumerate(odds):
+            if marked + mark >= size:
+                leave[marked] += p
+            else:
+                transient[marked, marked + mark] += p
+    start = np.zeros(size)
+    start[0] = 1.0
+    chain = absorption_steps(transient, start, limit, leave)
+    return exact_steps("rolls", chain.probabilities, chain.tail, chain.mean, params)
+
+
+def _simulated_clock(dice, level: int, marks: np.ndarray, size: int, limit: int, trials: int,
+                     seed: int, progress: bool | None, params: dict) -> StepsResult:
+    """Rolls until the clock is full, simulated: each roll drawn from the die's exact outcome
+    table, or (the reference) the die rolled. A die that never marks is refused first."""
     expected = clock(size, level_die(dice, level), system=dice.system, **dice.options).mean
     if not np.isfinite(expected):
         raise WorkbenchError(f"{WHERE}: the die {dice.name(level)} never marks a segment, so "

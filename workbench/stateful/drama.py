@@ -209,17 +209,8 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
     plan = _sessions(session, sessions)
     maximum = pool_maximum(players, tier, drama_pool)
     drama_pool = need_choice(WHERE, "drama_pool", drama_pool, ("seed", "source_page"))
-    if isinstance(start, str):
-        if start != "full":
-            raise ParameterError(WHERE, "start", start, f'"full" or a number of dice from 0 to '
-                                 f"{maximum} (the pool maximum for these players and tier)")
-        level0 = maximum
-    else:
-        level0 = need_int(WHERE, "start", start, 0, maximum)
-    rate = need_rate(WHERE, "refill_rate", refill_rate)
-    refill = need_choice(WHERE, "refill", refill, REFILLS)
-    if refill == "probability":
-        need_probability(WHERE, "refill_rate", rate)
+    level0 = _start_level(start, maximum)
+    rate, refill = _refill(refill_rate, refill)
     trials = need_trials(WHERE, trials)
     seed = resolve_seed(WHERE, seed)
     progress = optional_boolean(WHERE, "progress", progress)
@@ -229,6 +220,48 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
                              "checks in a campaign (sessions x checks per session)")
     check_work(WHERE, float(trials) * total)
 
+    flat, labels = _campaign_checks(sys_, plan, drama_pool)
+    starts = _session_dice(plan, len(flat))
+    exact = _exact_checks(sys_, flat, progress)
+    p_without = np.array([r.p_pass for r in exact])
+    wanted, policy_name = _wanted(policy, p_without, [len(c) for c in plan], threshold, dice_per_spend)
+    specs, groups = _drama_pools(sys_, flat)
+    targets = np.array([p["target"] for p in flat], np.int64)
+    rules = (wanted, starts, maximum, level0, refill, rate)
+    n = len(flat)
+    if use_tables(3 * n):
+        counts = _sampled_campaigns(specs, groups, targets, rules, trials, seed, progress)
+    else:
+        counts = _rolled_campaigns(specs, groups, targets, rules, trials, seed, progress)
+    params = {"players": players, "tier": tier, "drama_pool": drama_pool, "pool_max": maximum,
+              "start": level0, "policy": policy_name, "threshold": threshold,
+              "dice_per_spend": dice_per_spend, "refill_rate": rate, "refill": refill,
+              "system": sys_.id, "trials": trials, "seed": seed, "wanted": wanted.tolist()}
+    return _result(sys_, flat, labels, exact, *counts, trials, params)
+
+
+def _start_level(start: "int | str", maximum: int) -> int:
+    """The pool when the campaign begins: ``"full"`` (the maximum) or a number of dice."""
+    if isinstance(start, str):
+        if start != "full":
+            raise ParameterError(WHERE, "start", start, f'"full" or a number of dice from 0 to '
+                                 f"{maximum} (the pool maximum for these players and tier)")
+        return maximum
+    return need_int(WHERE, "start", start, 0, maximum)
+
+
+def _refill(refill_rate: float, refill: str) -> tuple[float, str]:
+    """The refill rate and kind, checked (a probability when one die may come per check)."""
+    rate = need_rate(WHERE, "refill_rate", refill_rate)
+    refill = need_choice(WHERE, "refill", refill, REFILLS)
+    if refill == "probability":
+        need_probability(WHERE, "refill_rate", rate)
+    return rate, refill
+
+
+def _campaign_checks(sys_: System, plan: list[list[dict]], drama_pool: str) -> tuple[list, list]:
+    """Every check of the campaign resolved (``flat``) with its ``(session, check)`` label; a
+    check that names Drama Dice or another pool maximum is refused, naming where it is."""
     flat, labels = [], []
     for s, checks in enumerate(plan):
         for c, given in enumerate(checks):
@@ -247,21 +280,26 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
                 raise ParameterError(WHERE, f"session {s + 1} check {c + 1}: {error.parameter}",
                                      error.value, error.allowed) from None
             labels.append((s + 1, c + 1))
-    # A session's +1 comes before its first check; an empty session passes its die on.
-    starts = np.zeros(len(flat), np.int64)
+    return flat, labels
+
+
+def _session_dice(plan: list[list[dict]], checks: int) -> np.ndarray:
+    """Dice added to the pool before each check: a session's +1 comes before its first check;
+    an empty session passes its die on."""
+    starts = np.zeros(checks, np.int64)
     position = 0
     pending = 0
-    for checks in plan:
+    for session in plan:
         pending += 1
-        if checks:
+        if session:
             starts[position] += pending
             pending = 0
-            position += len(checks)
+            position += len(session)
+    return starts
 
-    exact = _exact_checks(sys_, flat, progress)
-    p_without = np.array([r.p_pass for r in exact])
-    wanted, policy_name = _wanted(policy, p_without, [len(c) for c in plan], threshold, dice_per_spend)
 
+def _drama_pools(sys_: System, flat: list[dict]) -> tuple[list, list[int]]:
+    """Each check's pool with two Drama Dice, and the group of its dice the Drama Dice are."""
     specs, groups = [], []
     for params in flat:
         with_two = sys_.mechanic.pool(dict(params, drama=2))
@@ -270,42 +308,50 @@ def drama_campaign(session: Iterable, *, sessions: int | None = None, players: i
         group = next(g for g, (die, n) in enumerate(with_two.groups) if n - base.get(die.name, 0) == 2)
         specs.append(with_two)
         groups.append(group)
-    n = len(flat)
+    return specs, groups
+
+
+def _sampled_campaigns(specs, groups, targets, rules, trials, seed, progress) -> tuple:
+    """The campaigns with each check drawn from its exact outcome table (0, 1 or 2 Drama
+    Dice): counts of pool levels, passes, dice pulled and outcomes per check."""
+    from ..engine._kernels.sampled import drama_blocks as sampled_blocks  # lazy: numba
+
+    wanted, starts, maximum, level0, refill, rate = rules
+    n = len(specs)
     width = HIGH_TOTAL - LOW_TOTAL + 1
-    targets = np.array([p["target"] for p in flat], np.int64)
-    if use_tables(3 * n):
-        from ..engine._kernels.sampled import drama_blocks as sampled_blocks  # lazy: numba
+    tables = _check_tables(specs, groups, targets, width)
+    events, last = event_tables(REFILLS.index(refill), rate, maximum)
+    args = (tables.cdf, tables.guide, tables.payload["bin"], wanted, starts, maximum,
+            level0, events.cdf, events.guide, last)
+    levels, bins = run_kernel(sampled_blocks, trials, seed, args,
+                              [(n, maximum + 1), (n, 4 * width)], progress,
+                              work=float(trials) * n, description="drama campaigns")
+    # Bins are (pass, disaster, clipped total); dice pulled follow from the level.
+    folded = bins.reshape(n, 2, 2, width)
+    passes = folded[:, 1].sum(axis=(1, 2))
+    outcomes = folded.sum(axis=1)
+    spent = np.zeros((n, 3), np.int64)
+    for c in range(n):
+        np.add.at(spent[c], np.minimum(wanted[c], np.arange(maximum + 1)), levels[c])
+    return levels, passes, spent, outcomes
 
-        tables = _check_tables(specs, groups, targets, width)
-        events, last = event_tables(REFILLS.index(refill), rate, maximum)
-        args = (tables.cdf, tables.guide, tables.payload["bin"], wanted, starts, maximum,
-                level0, events.cdf, events.guide, last)
-        levels, bins = run_kernel(sampled_blocks, trials, seed, args,
-                                  [(n, maximum + 1), (n, 4 * width)], progress,
-                                  work=float(trials) * n, description="drama campaigns")
-        # Bins are (pass, disaster, clipped total); dice pulled follow from the level.
-        folded = bins.reshape(n, 2, 2, width)
-        passes = folded[:, 1].sum(axis=(1, 2))
-        outcomes = folded.sum(axis=1)
-        spent = np.zeros((n, 3), np.int64)
-        for c in range(n):
-            np.add.at(spent[c], np.minimum(wanted[c], np.arange(maximum + 1)), levels[c])
-    else:
-        from ..engine._kernels.stateful import drama_blocks  # lazy: numba
 
-        pools = pack_pools(specs)
-        for c, group in enumerate(groups):
-            pools.counts[c, group] -= 2
-        args = (pools.arrays(), np.array(groups, np.int64), targets, wanted, starts, maximum,
-                level0, REFILLS.index(refill), rate, LOW_TOTAL)
-        levels, passes, spent, outcomes = run_kernel(
-            drama_blocks, trials, seed, args, [(n, maximum + 1), (n,), (n, 3), (n, 2, width)],
-            progress, work=float(trials) * n, description="drama campaigns")
-    params = {"players": players, "tier": tier, "drama_pool": drama_pool, "pool_max": maximum,
-              "start": level0, "policy": policy_name, "threshold": threshold,
-              "dice_per_spend": dice_per_spend, "refill_rate": rate, "refill": refill,
-              "system": sys_.id, "trials": trials, "seed": seed, "wanted": wanted.tolist()}
-    return _result(sys_, flat, labels, exact, levels, passes, spent, outcomes, trials, params)
+def _rolled_campaigns(specs, groups, targets, rules, trials, seed, progress) -> tuple:
+    """The campaigns with every die rolled (the reference kernel): the same counts as
+    :func:`_sampled_campaigns`."""
+    from ..engine._kernels.stateful import drama_blocks  # lazy: numba
+
+    wanted, starts, maximum, level0, refill, rate = rules
+    n = len(specs)
+    width = HIGH_TOTAL - LOW_TOTAL + 1
+    pools = pack_pools(specs)
+    for c, group in enumerate(groups):
+        pools.counts[c, group] -= 2
+    args = (pools.arrays(), np.array(groups, np.int64), targets, wanted, starts, maximum,
+            level0, REFILLS.index(refill), rate, LOW_TOTAL)
+    return tuple(run_kernel(
+        drama_blocks, trials, seed, args, [(n, maximum + 1), (n,), (n, 3), (n, 2, width)],
+        progress, work=float(trials) * n, description="drama campaigns"))
 
 
 def _check_tables(specs, groups, targets, width) -> OutcomeTables:

@@ -93,6 +93,13 @@ def rounds_until_hits(system: "str | System", actor: Mapping[str, Any] | None = 
     if method == "exact":
         return _negative_binomial(p, need, limit, params)
 
+    return _simulated_rounds(sys_, duel, p, need, limit, trials, seed, progress, params)
+
+
+def _simulated_rounds(sys_: System, duel, p: float, need: int, limit: int, trials: int,
+                      seed: int, progress: bool | None, params: dict) -> StepsResult:
+    """Fights simulated round by round: each round drawn from its exact P(hit), or (the
+    reference) both pools rolled."""
     check_work(WHERE, trials * min(limit, need / p))
     specs = [sys_.mechanic.pool(duel.actor), sys_.mechanic.pool(duel.reactor)]
     if use_tables(2):

@@ -79,25 +79,48 @@ class Explorer:
     def __init__(self, entries: Iterable[str | EntrySettings] = ("uwr",), view: str = "curve",
                  method: str = "exact", pool_sizes: Iterable[int] | None = None,
                  trials: int = 100_000, seed: int | None = None):
-        # Every argument read as ExplorerSettings reads it (a SettingsError naming it), before
-        # any control is built: the controls themselves know only their exact options.
-        if isinstance(view, str) and "_".join(view.split()).lower() in VIEWS:
-            view = "_".join(view.split()).lower()
-        view = _checked("view", validation.choice, None, "view", view, VIEWS)
-        method = _checked("method", validation.method, None, method)
-        trials = _checked("trials", validation.trials, None, trials)
-        if isinstance(entries, (str, EntrySettings)):   # one system, not its letters
-            entries = (entries,)
+        entries, view, method, trials, sizes = _read_arguments(entries, view, method, pool_sizes,
+                                                               trials)
         self._auto_pools = pool_sizes is None
-        sizes = (list(_checked("pool_sizes", lambda: pool_size_list(pool_sizes, "pool_sizes")))
-                 if pool_sizes is not None else [1, 20])
         self.entries: list[EntryControls] = []
         self.last_update_seconds: float | None = None
         self.history: list[str] = []   # what the status line said, newest last
         self._drawn: ExplorerSettings | None = None   # the settings the chart shows
         self.prefetcher = Prefetcher()
         self._quiet = True  # no redraws while the controls are being built
-        wide = widgets.Layout(width="390px")
+        self._make_adders()
+        self._make_view_controls(view, method, trials, seed, sizes)
+        self.status = widgets.HTML()
+        self.status.add_class("wb-status")
+        self.status.observe(lambda change: self.history.append(change["new"]), names="value")
+        self.entry_panels = widgets.Accordion(layout=widgets.Layout(max_height="520px",
+                                                                    overflow="auto"))
+        self.entry_panels.add_class("wb-entries")
+        for widget in (self.view, self.method, self.trials, self.seed, self.pools, self.baseline):
+            widget.observe(self._changed, names="value")
+        for entry in entries:
+            if isinstance(entry, EntrySettings):
+                self.add(entry.system, dict(entry.params), entry.rungs, entry.label, redraw=False)
+            else:
+                self.add(entry, redraw=False)
+        self._follow_curves()
+        self._show_relevant_controls()
+        self.refiner = Refiner(figure_json, self._refined, self._refine_failed)
+        self.plot = Chart(layout=widgets.Layout(width="100%"))
+        self.plot.add_class("wb-plot-widget")
+        self.exports = ExportPanel(self.settings)
+        self.share = SharePanel(self)
+        self._lay_out_page()
+        self._quiet = False
+        self.refresh()   # the first figure: what a page (Voila, a reopened notebook) shows
+        for index in range(len(self.entries)):
+            self._ready_steps(index)
+        # the simulator's kernels load in the background: the first simulated view is quick
+        warm = warm_simulator([e.system_object for e in self.entries])
+        self.warm_threads = [warm] if warm is not None else []
+
+    def _make_adders(self) -> None:
+        """The rows that add an entry: a system picked from the list, or a typed formula."""
         style = {"description_width": "110px"}
         self.system_picker = widgets.Dropdown(
             options=[(s.name, s.id) for s in systems()],
@@ -119,6 +142,12 @@ class Explorer:
                                              layout=widgets.Layout(width="72px"))
         self.formula_button.add_class("wb-add-formula")
         self.formula_button.on_click(lambda _: self.add_formula(self.formula.value))
+
+    def _make_view_controls(self, view: str, method: str, trials: int, seed: int | None,
+                            sizes: list[int]) -> None:
+        """The controls every entry shares: view, method, trials, seed, pool range, baseline."""
+        wide = widgets.Layout(width="390px")
+        style = {"description_width": "110px"}
         self.view = widgets.ToggleButtons(options=VIEW_BUTTONS, value=view, tooltips=VIEW_TIPS,
                                           style={"button_width": "126px"},
                                           layout=widgets.Layout(width="410px"))
@@ -145,26 +174,9 @@ class Explorer:
         self.baseline = widgets.Dropdown(options=[], description="baseline", style=style,
                                          layout=wide, tooltip="the entry the others are "
                                                               "compared with (difference view)")
-        self.status = widgets.HTML()
-        self.status.add_class("wb-status")
-        self.status.observe(lambda change: self.history.append(change["new"]), names="value")
-        self.entry_panels = widgets.Accordion(layout=widgets.Layout(max_height="520px",
-                                                                    overflow="auto"))
-        self.entry_panels.add_class("wb-entries")
-        for widget in (self.view, self.method, self.trials, self.seed, self.pools, self.baseline):
-            widget.observe(self._changed, names="value")
-        for entry in entries:
-            if isinstance(entry, EntrySettings):
-                self.add(entry.system, dict(entry.params), entry.rungs, entry.label, redraw=False)
-            else:
-                self.add(entry, redraw=False)
-        self._follow_curves()
-        self._show_relevant_controls()
-        self.refiner = Refiner(figure_json, self._refined, self._refine_failed)
-        self.plot = Chart(layout=widgets.Layout(width="100%"))
-        self.plot.add_class("wb-plot-widget")
-        self.exports = ExportPanel(self.settings)
-        self.share = SharePanel(self)
+
+    def _lay_out_page(self) -> None:
+        """The controls in a column beside the chart (below it on a narrow page)."""
         controls = widgets.VBox(
             [widgets.HBox([self.system_picker, self.add_button]),
              widgets.HBox([self.formula, self.formula_button]), self.view, self.method,
@@ -179,13 +191,6 @@ class Explorer:
                                    layout=widgets.Layout(flex_flow="row wrap",
                                                          align_items="flex-start", width="100%"))
         self.widget.add_class("wb-explorer")
-        self._quiet = False
-        self.refresh()   # the first figure: what a page (Voila, a reopened notebook) shows
-        for index in range(len(self.entries)):
-            self._ready_steps(index)
-        # the simulator's kernels load in the background: the first simulated view is quick
-        warm = warm_simulator([e.system_object for e in self.entries])
-        self.warm_threads = [warm] if warm is not None else []
 
     # -- entries ---------------------------------------------------------------------------
     def add(self, system: Any, params: dict[str, Any] | None = None,
@@ -354,6 +359,23 @@ class Explorer:
     def _ipython_display_(self) -> None:
         from IPython.display import display  # lazy: IPython, only in a notebook
         display(self.widget)
+
+
+def _read_arguments(entries, view, method, pool_sizes, trials) -> tuple:
+    """Every argument read as :class:`ExplorerSettings` reads it (a SettingsError naming it),
+    before any control is built: the controls themselves know only their exact options.
+    Returns ``(entries, view, method, trials, pool sizes)``; one id or entry alone is one
+    entry, and without ``pool_sizes`` the range starts at 1 to 20 dice."""
+    if isinstance(view, str) and "_".join(view.split()).lower() in VIEWS:
+        view = "_".join(view.split()).lower()
+    view = _checked("view", validation.choice, None, "view", view, VIEWS)
+    method = _checked("method", validation.method, None, method)
+    trials = _checked("trials", validation.trials, None, trials)
+    if isinstance(entries, (str, EntrySettings)):   # one system, not its letters
+        entries = (entries,)
+    sizes = (list(_checked("pool_sizes", lambda: pool_size_list(pool_sizes, "pool_sizes")))
+             if pool_sizes is not None else [1, 20])
+    return entries, view, method, trials, sizes
 
 
 def explorer(*entries: str | EntrySettings, **options: Any) -> Explorer:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
-from ..figures.charts import method_note
+from ..figures.pieces import method_note
 from ..figures.frames import Z_95
 from ..figures.style import line_colour, outcome_colours
 from .data import TAIL, Check, Spread, entry_checks, entry_spread
@@ -108,34 +108,12 @@ def outcomes_json(settings: ExplorerSettings) -> dict:
     data, notes = [], []
     for index, (checks, order, place) in enumerate(zip(every, orders, places)):
         name = _numeric_name(settings, index)
-        colours = outcome_colours(len(order))
         columns = [labels[index] if check.rungs == (AS_SET,) else check.name for check in checks]
         ticks = ["<br>".join(textwrap.wrap(c, COLUMN_LINE, break_long_words=False)) or c
                  for c in columns]
         legend = "legend" if index == 0 else f"legend{index + 1}"
         kinds = {check.kind for check in checks}
-        for rank, (mark, members) in enumerate(order):
-            y, errors = [], []
-            for check in checks:
-                places = [check.outcomes.index(o) for o in members if o in check.outcomes]
-                y.append(sum(check.probabilities[i] for i in places))
-                errors.append(Z_95 * sum(check.se[i] ** 2 for i in places) ** 0.5
-                              if check.se is not None else 0.0)
-            end = members[-1] if mark == "≤" else members[0]
-            shown = outcome_name(end, checks[0].kind, name)
-            if mark:
-                shown = f"{name} {mark} {end}"
-            trace = {"type": "bar", "x": columns, "y": y,
-                     "name": wrap(shown, LEGEND_LINE), "legend": legend,
-                     "xaxis": place["xaxis"], "yaxis": place["yaxis"],
-                     "marker": {"color": colours[rank], "line": {"color": "white", "width": 0.5}},
-                     "hovertemplate": f"<b>{labels[index]}</b> · %{{x}}<br>{shown}: %{{y:.2%}}"
-                                      + (" ± %{customdata:.2%} (95%)" if method == "simulate" else "")
-                                      + "<extra></extra>"}
-            if method == "simulate":
-                trace["customdata"] = errors
-                trace["error_y"] = {"type": "data", "array": errors, "visible": True}
-            data.append(trace)
+        data += _stacked_bars(checks, order, columns, name, labels[index], legend, place, method)
         what = "tiers" if kinds == {"tier"} else "outcomes"
         layout[legend] = {**_legend_place(place), "traceorder": "reversed",
                           "title": {"text": wrap(labels[index], LEGEND_LINE)
@@ -151,6 +129,37 @@ def outcomes_json(settings: ExplorerSettings) -> dict:
     return figure_json(data, layout, height=height, legend=layout.pop("legend"),
                        heading=title(heading, method_note(method, trials, seed)
                                      + "; each entry coloured on its own scale, worst red, best blue"))
+
+
+def _stacked_bars(checks: tuple[Check, ...], order: list, columns: list[str], name: str,
+                  label: str, legend: str, place: dict, method: str) -> list[dict]:
+    """One entry's stacks: a bar trace a bucket of outcomes (:func:`buckets`), worst first,
+    each on the entry's own colour scale, with 95% error bars when simulated."""
+    colours = outcome_colours(len(order))
+    traces = []
+    for rank, (mark, members) in enumerate(order):
+        y, errors = [], []
+        for check in checks:
+            found = [check.outcomes.index(o) for o in members if o in check.outcomes]
+            y.append(sum(check.probabilities[i] for i in found))
+            errors.append(Z_95 * sum(check.se[i] ** 2 for i in found) ** 0.5
+                          if check.se is not None else 0.0)
+        end = members[-1] if mark == "≤" else members[0]
+        shown = outcome_name(end, checks[0].kind, name)
+        if mark:
+            shown = f"{name} {mark} {end}"
+        trace = {"type": "bar", "x": columns, "y": y,
+                 "name": wrap(shown, LEGEND_LINE), "legend": legend,
+                 "xaxis": place["xaxis"], "yaxis": place["yaxis"],
+                 "marker": {"color": colours[rank], "line": {"color": "white", "width": 0.5}},
+                 "hovertemplate": f"<b>{label}</b> · %{{x}}<br>{shown}: %{{y:.2%}}"
+                                  + (" ± %{customdata:.2%} (95%)" if method == "simulate" else "")
+                                  + "<extra></extra>"}
+        if method == "simulate":
+            trace["customdata"] = errors
+            trace["error_y"] = {"type": "data", "array": errors, "visible": True}
+        traces.append(trace)
+    return traces
 
 
 def _legend_place(place: dict) -> dict:

@@ -5,7 +5,7 @@ grouped by entry under its name (each line named by its rung alone).
 """
 from __future__ import annotations
 
-from ..figures.charts import SYMBOLS, method_note
+from ..figures.pieces import SYMBOLS, method_note
 from ..figures.frames import Z_95
 from ..figures.style import DASHES, line_colour, pp_axis
 from .axes import Axis, entry_axis, point_texts

@@ -27,7 +27,7 @@ import pandas as pd
 from .. import files
 from ..errors import WorkbenchError
 from ..export.tables import NumberFormat, render_table
-from ..figures.charts import method_note
+from ..figures.pieces import method_note
 from .axes import axis_value_text
 from .checks import outcome_name, summary, _numeric_name
 from .curves import _pairs, entry_axes, panels
@@ -47,65 +47,91 @@ PERCENT = NumberFormat("percent", 1)
 def view_tables(settings: ExplorerSettings) -> list[tuple[str, pd.DataFrame]]:
     """The numbers of the view as ``(caption, table)`` pairs, probabilities as fractions
     (differences as percentage-point text)."""
+    if settings.view in ("curve", "difference"):
+        out = _curve_tables(settings)
+    elif settings.view == "outcomes":
+        out = _outcome_tables(settings)
+    else:
+        out = _spread_tables(settings)
+    if not out:
+        raise WorkbenchError("this view has no numbers to export; allowed: another view, or "
+                             "entries on the same kind of pool for the difference view")
+    return out
+
+
+def _curve_tables(settings: ExplorerSettings) -> list[tuple[str, pd.DataFrame]]:
+    """The success curves (or their differences from the baseline), one table per panel: a
+    row a pool, a column an entry · rung."""
     labels = settings.labels()
     options = (settings.method, settings.trials, settings.seed)
     how = method_note(*options)
     view = settings.view
     out = []
-    if view in ("curve", "difference"):
-        axes = entry_axes(settings)
-        if view == "difference" and len(settings.entries) < 2:
-            raise WorkbenchError("the difference view needs two entries (a variant and its "
-                                 "baseline); allowed: add a second system, or export another view")
-        base = settings.baseline
-        base_curves = {c.rung: c for c in entry_curves(settings.entries[base], axes[base], *options)}
-        for members in panels(axes).values():
-            axis = axes[members[0]]
-            if view == "difference":
-                members = [i for i in members if i != base and axes[i].key == axes[base].key]
-            columns: dict[str, dict] = {}
-            for index in members:
-                curves = entry_curves(settings.entries[index], axes[index], *options)
-                pairs = _pairs(tuple(c.rung for c in curves), tuple(base_curves)) if view == "difference" else {}
-                for curve in curves:
-                    if view == "curve":
-                        columns[f"{labels[index]} · {curve.rung}"] = dict(zip(curve.x, curve.y))
-                    elif curve.rung in pairs:
-                        theirs = dict(zip(base_curves[pairs[curve.rung]].x, base_curves[pairs[curve.rung]].y))
-                        columns[f"{labels[index]} · {curve.rung} − {labels[base]} · {pairs[curve.rung]}"] = {
-                            x: f"{100 * (y - theirs[x]):+.2f} pp" for x, y in zip(curve.x, curve.y) if x in theirs}
-            if not columns:
-                continue
-            xs = list(dict.fromkeys(x for column in columns.values() for x in column))
-            frame = pd.DataFrame({axis.title: [axis_value_text(axis, x) if axis.kind != "dice" else x
-                                               for x in xs],
-                                  **{name: [column.get(x) for x in xs] for name, column in columns.items()}})
-            what = "P(pass)" if view == "curve" else "P(pass) minus the baseline"
-            out.append((f"{what}, {how} ({axis.title})", frame))
-    elif view == "outcomes":
-        for index, entry in enumerate(settings.entries):
-            checks = entry_checks(entry, *options)
-            order = list(dict.fromkeys(o for check in checks for o in check.outcomes))
-            if all(isinstance(o, int) for o in order):
-                order = sorted(order)
-            name = _numeric_name(settings, index)
-            frame = pd.DataFrame({"outcome": [outcome_name(o, checks[0].kind, name) for o in order]})
-            for check in checks:
-                column = labels[index] if check.rungs == (AS_SET,) else check.name
-                got = dict(zip(check.outcomes, check.probabilities))
-                frame[column] = [got.get(o, 0.0) for o in order]
-            out.append((f"One check: {labels[index]}, {how}", frame))
-    else:
-        for index, entry in enumerate(settings.entries):
-            spread = entry_spread(entry, *options)
-            frame = pd.DataFrame({"outcome": [str(o) for o in spread.outcomes],
-                                  "probability": list(spread.probabilities),
-                                  "at least": list(spread.at_least()),
-                                  "at most": list(spread.at_most())})
-            out.append((f"{labels[index]}, {how}: {summary(spread)}", frame))
-    if not out:
-        raise WorkbenchError("this view has no numbers to export; allowed: another view, or "
-                             "entries on the same kind of pool for the difference view")
+    axes = entry_axes(settings)
+    if view == "difference" and len(settings.entries) < 2:
+        raise WorkbenchError("the difference view needs two entries (a variant and its "
+                             "baseline); allowed: add a second system, or export another view")
+    base = settings.baseline
+    base_curves = {c.rung: c for c in entry_curves(settings.entries[base], axes[base], *options)}
+    for members in panels(axes).values():
+        axis = axes[members[0]]
+        if view == "difference":
+            members = [i for i in members if i != base and axes[i].key == axes[base].key]
+        columns: dict[str, dict] = {}
+        for index in members:
+            curves = entry_curves(settings.entries[index], axes[index], *options)
+            pairs = _pairs(tuple(c.rung for c in curves), tuple(base_curves)) if view == "difference" else {}
+            for curve in curves:
+                if view == "curve":
+                    columns[f"{labels[index]} · {curve.rung}"] = dict(zip(curve.x, curve.y))
+                elif curve.rung in pairs:
+                    theirs = dict(zip(base_curves[pairs[curve.rung]].x, base_curves[pairs[curve.rung]].y))
+                    columns[f"{labels[index]} · {curve.rung} − {labels[base]} · {pairs[curve.rung]}"] = {
+                        x: f"{100 * (y - theirs[x]):+.2f} pp" for x, y in zip(curve.x, curve.y) if x in theirs}
+        if not columns:
+            continue
+        xs = list(dict.fromkeys(x for column in columns.values() for x in column))
+        frame = pd.DataFrame({axis.title: [axis_value_text(axis, x) if axis.kind != "dice" else x
+                                           for x in xs],
+                              **{name: [column.get(x) for x in xs] for name, column in columns.items()}})
+        what = "P(pass)" if view == "curve" else "P(pass) minus the baseline"
+        out.append((f"{what}, {how} ({axis.title})", frame))
+    return out
+
+
+def _outcome_tables(settings: ExplorerSettings) -> list[tuple[str, pd.DataFrame]]:
+    """One check: per entry a row an outcome (worst first), a column a rung."""
+    labels = settings.labels()
+    options = (settings.method, settings.trials, settings.seed)
+    out = []
+    for index, entry in enumerate(settings.entries):
+        checks = entry_checks(entry, *options)
+        order = list(dict.fromkeys(o for check in checks for o in check.outcomes))
+        if all(isinstance(o, int) for o in order):
+            order = sorted(order)
+        name = _numeric_name(settings, index)
+        frame = pd.DataFrame({"outcome": [outcome_name(o, checks[0].kind, name) for o in order]})
+        for check in checks:
+            column = labels[index] if check.rungs == (AS_SET,) else check.name
+            got = dict(zip(check.outcomes, check.probabilities))
+            frame[column] = [got.get(o, 0.0) for o in order]
+        out.append((f"One check: {labels[index]}, {method_note(*options)}", frame))
+    return out
+
+
+def _spread_tables(settings: ExplorerSettings) -> list[tuple[str, pd.DataFrame]]:
+    """The distribution views: per entry each outcome's chance, at least and at most, the
+    summary line in the caption."""
+    labels = settings.labels()
+    options = (settings.method, settings.trials, settings.seed)
+    out = []
+    for index, entry in enumerate(settings.entries):
+        spread = entry_spread(entry, *options)
+        frame = pd.DataFrame({"outcome": [str(o) for o in spread.outcomes],
+                              "probability": list(spread.probabilities),
+                              "at least": list(spread.at_least()),
+                              "at most": list(spread.at_most())})
+        out.append((f"{labels[index]}, {method_note(*options)}: {summary(spread)}", frame))
     return out
 
 

@@ -1,7 +1,7 @@
 """Rolling a roll with statistics die by die: every face, explosion and reroll, every
 statistic read from the dice (the simulator of :class:`~workbench.rules.roll.RollSpec`).
 
-:func:`workbench.engine.roll_simulation.compile_roll` turns a roll into the plain arrays
+:func:`workbench.engine.compiled_roll.compile_roll` turns a roll into the plain arrays
 read here (its docstring lists them); the kernels never check their input.
 
 One check:
