@@ -9,23 +9,10 @@ import pytest
 
 from workbench.cli._checkfile import FIXES, fix_for
 
-HEAD = """
-id = "ID"
-name = "A file"
-mechanic = "pool"
-pool_parameter = "dice"
+from conftest import pool_toml
 
-[dice.d6]
-faces = [0, 0, 0, 0, 1, 1]
 
-[params.dice]
-default = 2
-min = 0
-max = 10
-effect = { add_dice = "d6" }
-"""
-
-HOLE = HEAD.replace("ID", "hole") + """
+HOLE = pool_toml("hole", "A file") + """
 [[tiers]]
 name = "Miss"
 max = 0
@@ -41,24 +28,21 @@ def run(*args):
     return done.returncode, done.stdout, done.stderr
 
 
-def test_a_file_that_no_longer_loads_is_told_the_change_that_makes_it_load(tmp_path):
-    path = tmp_path / "hole.toml"
-    path.write_text(HOLE, encoding="utf-8")
+def test_a_file_that_no_longer_loads_is_told_the_change_that_makes_it_load(pool_file):
+    path = pool_file(HOLE, file="hole.toml")
     code, out, err = run(str(path))
     assert code == 1 and err == ""
     assert f"{path}: does not load:" in out and "totals 1 fall in no tier" in out
     assert "to load it: add a tier for those totals" in out
-    fixed = tmp_path / "fixed.toml"
-    fixed.write_text(HOLE.replace("min = 2", "min = 1").replace('"hole"', '"fixed"'), encoding="utf-8")
+    fixed = pool_file(HOLE.replace("min = 2", "min = 1").replace('"hole"', '"fixed"'), file="fixed.toml")
     code, out, _ = run(str(fixed))
     assert code == 0 and out.strip() == f"{fixed}: loads as fixed; every setting tried is made"
 
 
-def test_settings_the_rules_refuse_are_listed(tmp_path):
+def test_settings_the_rules_refuse_are_listed(pool_file):
     """A file that loads but whose own bounds allow a check the rules refuse (a pool past
     1000 dice at the top of ``dice``): check-file names that setting and the reason."""
-    path = tmp_path / "big.toml"
-    path.write_text(HEAD.replace("ID", "big").replace("max = 10", "max = 2000"), encoding="utf-8")
+    path = pool_file(id="big", name="A file", most=2000)
     code, out, _ = run(str(path), "--format", "json")
     assert code == 1
     (report,) = json.loads(out)
@@ -77,10 +61,8 @@ def test_the_shipped_files_need_nothing():
     assert out.count("every setting tried is made") == len(paths)
 
 
-def test_a_path_that_is_no_file_is_one_line_and_status_2(tmp_path):
-    code, out, err = run(str(tmp_path / "missing.toml"))
-    assert code == 2 and out == ""
-    assert err.count("\n") == 1 and "is not a file" in err
+def test_a_path_that_is_no_file_is_one_line_and_status_2(tmp_path, assert_one_line):
+    assert_one_line(*run(str(tmp_path / "missing.toml")), contains=("is not a file",))
 
 
 @pytest.mark.parametrize("problem", [

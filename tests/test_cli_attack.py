@@ -21,15 +21,6 @@ def cli(capsys, *argv):
     return code, out, err
 
 
-def one_line_error(capsys, argv, *words) -> str:
-    code, out, err = cli(capsys, *argv)
-    assert code == 2, (argv, out, err)
-    assert out == "" and err.startswith("workbench: error: ") and err.count("\n") == 1, err
-    for word in words:
-        assert word in err, (argv, err)
-    return err
-
-
 @pytest.fixture
 def mine(tmp_path):
     """A designer's system file in a folder with a space in its name."""
@@ -41,7 +32,7 @@ def mine(tmp_path):
     return system
 
 
-def test_pmf_and_versus_never_write_over_the_data_file_they_read(mine, capsys):
+def test_pmf_and_versus_never_write_over_the_data_file_they_read(mine, capsys, one_line_error):
     """``pmf mine.toml --out mine.toml`` replaced the designer's system with its odds table
     (``table`` and ``ladder`` refused; ``pmf`` and ``versus`` did not)."""
     before = mine.read_bytes()
@@ -53,7 +44,8 @@ def test_pmf_and_versus_never_write_over_the_data_file_they_read(mine, capsys):
                       "--out", str(out)],
                      ["versus", str(mine), "--actor", "dice=3", "--reactor", "dice=2",
                       "--out", str(out)]):
-            one_line_error(capsys, argv, "--out", "is the data file of system 'mine'", "allowed")
+            one_line_error(*argv, contains=("--out", "is the data file of system 'mine'", "allowed"),
+                           usage=True)
     assert mine.read_bytes() == before
     # Beside it, the same command writes, and its numbers are workbench.check's.
     table = mine.with_name("odds.json")
@@ -62,7 +54,7 @@ def test_pmf_and_versus_never_write_over_the_data_file_they_read(mine, capsys):
     assert json.loads(table.read_text()) == json_ready(workbench.check(str(mine), dice=3).to_dict())
 
 
-def test_out_is_checked_before_a_simulation_runs(tmp_path, capsys, monkeypatch):
+def test_out_is_checked_before_a_simulation_runs(tmp_path, one_line_error, monkeypatch):
     """A long simulation ran to its end and only then said ``--out``'s folder is missing."""
     import workbench.cli._checks as checks
 
@@ -75,7 +67,7 @@ def test_out_is_checked_before_a_simulation_runs(tmp_path, capsys, monkeypatch):
     for argv in (["pmf", "uwr", "dice=4", "--simulate", "--trials", "1e9", "--out", missing],
                  ["pmf", "uwr", "dice=4", "--out", missing],
                  ["versus", "uwr", "--actor", "dice=4", "--reactor", "dice=3", "--out", missing]):
-        one_line_error(capsys, argv, "--out", "does not exist")
+        one_line_error(*argv, contains=("--out", "does not exist"), usage=True)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -85,12 +77,13 @@ def test_out_is_checked_before_a_simulation_runs(tmp_path, capsys, monkeypatch):
     (["versus", "uwr", "--actor", "dice=3", "--reactor", "dice=2"], "odds.HTM", "--format json"),
     (["table", "uwr"], "odds.json", "--format rst-grid, rst-list, rst-csv, md, csv, html or text"),
 ])
-def test_an_out_suffix_the_command_cannot_write_is_refused(tmp_path, capsys, argv, out, allowed):
+def test_an_out_suffix_the_command_cannot_write_is_refused(tmp_path, capsys, one_line_error, argv, out,
+                                                           allowed):
     """``pmf --out odds.html`` and ``table --out odds.json`` wrote a Markdown table under that
     name (a browser showed raw pipes, a JSON reader choked)."""
     target = tmp_path / out
-    one_line_error(capsys, [*argv, "--out", str(target)], f"--out '{target}'",
-                   f"its suffix .{out.rsplit('.')[-1].lower()} names", allowed)
+    one_line_error(*argv, "--out", str(target), contains=(
+        f"--out '{target}'", f"its suffix .{out.rsplit('.')[-1].lower()} names", allowed), usage=True)
     assert list(tmp_path.iterdir()) == []
     # --format says what to write, whatever the name; an unknown suffix is Markdown.
     for name, fmt in ((out, "md"), ("odds.v2", None)):
@@ -107,10 +100,11 @@ def test_an_out_suffix_the_command_cannot_write_is_refused(tmp_path, capsys, arg
      "--actor", "dice=4", "dice=5"),
     (["table", "uwr", "--pools", "1-3", "--pools", "4"], "--pools", "1-3", "4"),
 ])
-def test_an_option_given_twice_is_refused_as_a_parameter_given_twice_is(capsys, argv, option, first, second):
+def test_an_option_given_twice_is_refused_as_a_parameter_given_twice_is(one_line_error, argv, option, first,
+                                                                        second):
     """``--seed 1 --seed 2`` ran with seed 2 and said nothing (``dice=4 dice=5`` is refused)."""
-    one_line_error(capsys, argv, f"argument {option}: given twice ({first!r} and {second!r})",
-                   "allowed: once")
+    one_line_error(*argv, contains=(f"argument {option}: given twice ({first!r} and {second!r})",
+                                    "allowed: once"), usage=True)
 
 
 def test_an_option_given_once_after_its_parameters_still_counts(capsys):
@@ -122,10 +116,11 @@ def test_an_option_given_once_after_its_parameters_still_counts(capsys):
 
 @pytest.mark.parametrize("argv", [["pmf", "uwr", "dice=3"], ["table", "uwr", "--pools", "1-2"],
                                   ["versus", "uwr", "--actor", "dice=3", "--reactor", "dice=2"]])
-def test_out_dash_is_not_a_file_named_dash(tmp_path, capsys, monkeypatch, argv):
+def test_out_dash_is_not_a_file_named_dash(tmp_path, capsys, one_line_error, monkeypatch, argv):
     """``--out -`` (stdout, to many programs) printed nothing and left a file named '-'."""
     monkeypatch.chdir(tmp_path)
-    one_line_error(capsys, [*argv, "--out", "-"], "--out '-': names no file", "'./-' for a file named '-'")
+    one_line_error(*argv, "--out", "-", contains=("--out '-': names no file", "'./-' for a file named '-'"),
+                   usage=True)
     assert list(tmp_path.iterdir()) == []
     code, out, err = cli(capsys, *argv, "--out", "./-")
     assert code == 0 and out == "" and err == "wrote ./-\n"
@@ -140,11 +135,11 @@ def test_out_dash_is_not_a_file_named_dash(tmp_path, capsys, monkeypatch, argv):
     (["system=fate", "--simulate"], ["uwr: parameter 'system' got 'fate'"]),
     (["progress=true", "--simulate"], ["uwr: parameter 'progress' got 'true'", "dice, favor"]),
 ])
-def test_pmf_words_that_are_keywords_of_check_are_one_line(capsys, words, mentions):
+def test_pmf_words_that_are_keywords_of_check_are_one_line(one_line_error, words, mentions):
     """``pmf uwr seed=3 --simulate`` and ``pmf uwr system=fate`` ended in a Python traceback
     (TypeError: got multiple values for keyword argument); ``progress=true`` said 'allowed:
     True or False' of a word that is no parameter of uwr."""
-    one_line_error(capsys, ["pmf", "uwr", "dice=2", *words], *mentions)
+    one_line_error("pmf", "uwr", "dice=2", *words, contains=mentions, usage=True)
 
 
 @pytest.mark.parametrize("argv, mentions", [
@@ -155,10 +150,10 @@ def test_pmf_words_that_are_keywords_of_check_are_one_line(capsys, words, mentio
                                                          "allowed: --pool 3"]),
     (["ladder", "uwr", "--want", "Easy=0.9", "system=fate"], ["uwr: parameter 'system' got 'fate'"]),
 ])
-def test_table_and_ladder_words_that_are_keywords_are_one_line(capsys, argv, mentions):
+def test_table_and_ladder_words_that_are_keywords_are_one_line(one_line_error, argv, mentions):
     """``table uwr condition=...`` and ``ladder uwr ... pool=3`` ended in a Python traceback
     (TypeError: difficulty_table() got multiple values for keyword argument 'condition')."""
-    one_line_error(capsys, argv, *mentions)
+    one_line_error(*argv, contains=mentions, usage=True)
 
 
 def test_shorthands_and_parameters_still_pass(capsys):

@@ -92,21 +92,20 @@ def test_png_and_svg(tmp_path, capsys):
     (["uwr", "foo=1", "--out", "{tmp}/x.png"],
      "parameter 'foo' got '1'; allowed: parameters of uwr: dice, favor, rerolls, half, penalty, target"),
 ])
-def test_bad_input_is_status_2_on_one_line(tmp_path, capsys, argv, message):
+def test_bad_input_is_status_2_on_one_line(tmp_path, capsys, assert_one_line, argv, message):
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
-    code, out, err = run(capsys, "figure", *argv)
-    assert code == 2 and out == ""
-    assert message.replace("{tmp}", str(tmp_path)) in err and len(err.strip().splitlines()) == 1, err
+    assert_one_line(*run(capsys, "figure", *argv), contains=(message.replace("{tmp}", str(tmp_path)),))
     assert list(tmp_path.iterdir()) == []
 
 
-def test_without_chromium_a_png_says_how_to_get_it_and_html_still_works(tmp_path, capsys, monkeypatch):
+def test_without_chromium_a_png_says_how_to_get_it_and_html_still_works(tmp_path, capsys, monkeypatch,
+                                                                          assert_one_line):
     """PNG and SVG figures (and a rulebook's static figures) need Chromium: without it the
     one-line error says so and how to install it; an HTML figure needs no browser."""
     import workbench.figures.output as output
     monkeypatch.setattr(output, "chromium_path", lambda: None)
-    code, out, err = run(capsys, "figure", "uwr", "--out", str(tmp_path / "odds.png"))
-    assert code == 2 and err.count("\n") == 1 and not (tmp_path / "odds.png").exists()
+    err = assert_one_line(*run(capsys, "figure", "uwr", "--out", str(tmp_path / "odds.png")))
+    assert not (tmp_path / "odds.png").exists()
     for words in ("Chromium", "apt-get install chromium", "plotly_get_chrome", "BROWSER_PATH", ".html"):
         assert words in err, words
     assert run(capsys, "figure", "uwr", "--out", str(tmp_path / "odds.html"))[0] == 0

@@ -29,10 +29,9 @@ def test_stat_shorthand_in_pmf_and_versus(capsys):
         wb.versus("arrata", {"quality": "A", "dice": 5}, {"dice": 3}).p_actor)
 
 
-def test_stat_shorthand_in_table_is_refused_the_columns_are_the_pools(capsys):
+def test_stat_shorthand_in_table_is_refused_the_columns_are_the_pools(capsys, assert_one_line):
     # stat=A5 sets the quality and 5 dice; the columns would override the 5 without a word.
-    code, out, err = run(capsys, "table", "arrata", "stat=A5", "--pools", "2-3", "--format", "csv")
-    assert code == 2 and out == "" and err.count("\n") == 1
+    err = assert_one_line(*run(capsys, "table", "arrata", "stat=A5", "--pools", "2-3", "--format", "csv"))
     assert ("stat=A5 sets dice, which the table's columns step through (--pools 2-3); allowed: "
             "--pools 5 for that pool alone, without stat=A5 (with quality=A instead)") in err
     code, out, err = run(capsys, "table", "arrata", "quality=A", "--pools", "2-3", "--format", "csv",

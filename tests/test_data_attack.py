@@ -12,6 +12,8 @@ import pytest
 import workbench as wb
 from workbench.errors import DataFileError
 
+from conftest import pool_toml
+
 
 def _write(tmp_path, text: str, name: str = "mine.toml"):
     path = tmp_path / name
@@ -108,28 +110,9 @@ def test_variant_with_new_tiers_and_its_own_tier_order(tmp_path):
 
 # --- names that are words of the expression language -------------------------------------
 
-_PLAIN = """
-    id = "mine"
-    name = "Mine"
-    mechanic = "pool"
-    pool_parameter = "dice"
-    {top}
-
-    [dice.d6]
-    sides = 6
-    {die}
-
-    [params.dice]
-    default = 2
-    min = 0
-    max = 5
-    effect = {{ add_dice = "d6" }}
-    {rest}
-    """
-
-
 def _file(tmp_path, top="", die="", rest=""):
-    return _write(tmp_path, _PLAIN.format(top=top, die=die, rest=textwrap.dedent(rest)))
+    return _write(tmp_path, pool_toml("mine", "Mine", top=top, die="sides = 6\n" + die, most=5,
+                                      more=textwrap.dedent(rest)))
 
 
 def test_a_statistic_named_true_is_refused_instead_of_read_as_the_constant(tmp_path):
@@ -261,34 +244,20 @@ def test_a_variant_giving_sides_to_a_die_of_faces_replaces_them(tmp_path):
 
 # --- pass_if with a target the condition cannot see ---------------------------------------
 
-_GLITCH = """
-    id = "mine"
-    name = "Mine"
-    mechanic = "pool"
-    pool_parameter = "dice"
-    pass_if = "{pass_if}"
-
-    [dice.d6]
-    sides = 6
-    counts = {{ ones = "face == 1" }}
-
-    [params.dice]
-    default = 2
-    min = 0
-    max = 10
-    effect = {{ add_dice = "d6" }}
-
-    [params.target]
-    default = 5
-    min = 0
-    max = 20
-    effect = "target"
-    {more}
-    """
+def _glitch(pass_if: str, more: str = "") -> str:
+    """d6s counting ones, a target (default 5) and ``pass_if``; ``more`` at the end."""
+    return pool_toml("mine", "Mine", top=f'pass_if = "{pass_if}"',
+                     die='sides = 6\ncounts = { ones = "face == 1" }', more='''
+[params.target]
+default = 5
+min = 0
+max = 20
+effect = "target"
+''' + more)
 
 
 def test_pass_if_reading_the_target_matches_brute_force(tmp_path):
-    path = _write(tmp_path, _GLITCH.format(pass_if="total >= target and ones == 0", more=""))
+    path = _write(tmp_path, _glitch("total >= target and ones == 0", ""))
     for target in (5, 7):
         brute = _brute([range(1, 7)] * 2, lambda roll: sum(roll) >= target and 1 not in roll)
         assert wb.check(path, dice=2, target=target).p_pass == pytest.approx(float(brute[True]), abs=1e-12)
@@ -297,7 +266,7 @@ def test_pass_if_reading_the_target_matches_brute_force(tmp_path):
 def test_add_to_target_beside_pass_if_is_refused_instead_of_ignored(tmp_path):
     # Before: Hard (+2 to the target) moved the margin but not P(pass): 2/3 at target 5 with
     # and without it, where brute force gives 19/36 for the target 7 it means.
-    path = _write(tmp_path, _GLITCH.format(pass_if="total >= target and ones == 0", more="""
+    path = _write(tmp_path, _glitch("total >= target and ones == 0", """
     [params.hard]
     default = 0
     min = 0
@@ -318,7 +287,7 @@ def test_add_to_target_beside_pass_if_is_refused_instead_of_ignored(tmp_path):
 ])
 def test_a_target_pass_if_never_reads_is_refused(tmp_path, pass_if, refused):
     more = '[stats.ok]\nexpression = "total >= target"\n'
-    text = _GLITCH.format(pass_if=pass_if, more=more)
+    text = _glitch(pass_if, more)
     if pass_if == "total >= 0":
         text = text.replace('pass_if = "total >= 0"', 'pass_if = "total >= 0"\ntotal = "ones - target"')
     path = _write(tmp_path, text)

@@ -247,12 +247,9 @@ def test_missing_file_is_a_data_file_error(tmp_path):
     assert caught.value.entry == "(file)"
 
 
-def test_cli_reports_a_broken_file_in_one_line(tmp_path, capsys):
-    from workbench.cli import main
+def test_cli_reports_a_broken_file_in_one_line(tmp_path, one_line_error):
     path = write(tmp_path, "broken.toml", 'id = "x"\nname = "X"\nmechanic = "roulette"\n')
-    assert main(["pmf", str(path), "dice=2"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and str(path) in err and "mechanic" in err
+    one_line_error("pmf", str(path), "dice=2", contains=(str(path), "mechanic"))
 
 
 def test_variants_remember_their_base():

@@ -29,13 +29,12 @@ from hypothesis import strategies as st
 import workbench
 from workbench.engine import _rows, cut_down
 from workbench.engine import evaluate as evaluate_module
-from workbench.engine import expressions
 from workbench.engine.evaluate import evaluate_roll
 from workbench.engine.joint import JointDistribution
 from workbench.errors import WorkbenchError
 from workbench.results import reading
 from workbench.rules.dice import Die
-from workbench.rules.expressions import evaluate_numbers, parse
+from workbench.rules.expressions import _evaluate, _values, evaluate, evaluate_numbers, parse
 from workbench.rules.roll import Keep, RollSpec, Sum
 
 RANDOM = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -158,23 +157,30 @@ def outcome(function):
         return "error", str(exc)
 
 
-def general_route(monkeypatch):
+def general_route(monkeypatch, expression):
     """The expression evaluator with every quick route closed: fractions everywhere, every
-    value searched for values past the limit, ``live`` worked out for every branch."""
-    monkeypatch.setattr(expressions, "_whole_binary", lambda *args: None)
-    monkeypatch.setattr(expressions, "_within", lambda part, reading: False)
-    monkeypatch.setattr(expressions, "_bounded_already", lambda tree: False)
-    monkeypatch.setattr(expressions, "_LEAVES", ())
+    value searched for values past the limit, ``live`` worked out for every branch, no number
+    worked out with Python's own operators (every literal a numpy value), and the expression
+    made into functions again under these rules (and back after)."""
+    monkeypatch.setattr(_evaluate, "whole_arithmetic", lambda *args: None)
+    monkeypatch.setattr(_values, "within", lambda part, reading: False)
+    monkeypatch.setattr(_evaluate, "within", lambda part, reading: False)
+    monkeypatch.setattr(_evaluate, "_bounded_already", lambda tree: False)
+    monkeypatch.setattr(_evaluate, "_LEAVES", ())
+    monkeypatch.setitem(_evaluate._COMPILERS, "number",
+                        lambda tree: (lambda reading, live, value=np.asarray(tree[1]): value))
+    monkeypatch.delitem(expression.__dict__, "_compiled", raising=False)
 
 
 @RANDOM
 @given(EXPRESSIONS, columns())
 def test_expressions_give_the_general_routes_values_and_errors(text, names):
     expression = parsed(text)
-    quick = outcome(lambda: expressions.evaluate(expression, names))
+    quick = outcome(lambda: evaluate(expression, names))
+    arrays = {name: np.asarray(value) for name, value in names.items()}   # no plain number either
     with pytest.MonkeyPatch.context() as monkeypatch:
-        general_route(monkeypatch)
-        general = outcome(lambda: expressions.evaluate(expression, names))
+        general_route(monkeypatch, expression)
+        general = outcome(lambda: evaluate(expression, arrays))
     assert quick[0] == general[0], (text, quick, general)
     if quick[0] == "error":
         assert quick[1] == general[1]
@@ -187,7 +193,7 @@ def test_expressions_give_the_general_routes_values_and_errors(text, names):
 @given(EXPRESSIONS, columns())
 def test_expressions_over_arrays_agree_with_plain_numbers_row_by_row(text, names):
     expression = parsed(text)
-    found = outcome(lambda: expressions.evaluate(expression, names))
+    found = outcome(lambda: evaluate(expression, names))
     assume(found[0] == "value")
     values = np.broadcast_to(np.asarray(found[1]), len(names["a"]))
     for row in range(len(values)):

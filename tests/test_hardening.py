@@ -23,30 +23,20 @@ def cli(capsys, *argv):
     return code, out, err
 
 
-def assert_one_line_error(capsys, *argv, contains=()):
-    code, out, err = cli(capsys, *argv)
-    assert code == 2, (argv, out, err)
-    assert err.count("\n") == 1 and err.startswith("workbench: error: "), err
-    assert "Traceback" not in err
-    for text in contains:
-        assert text in err, err
-    return err
-
-
 # -- silent wrong answers -----------------------------------------------------------------
 
-def test_arrata_stat_and_a_different_quality_conflict(capsys):
+def test_arrata_stat_and_a_different_quality_conflict(one_line_error):
     with pytest.raises(WorkbenchError, match="quality.*'A'.*B, as stat=B5 says"):
         wb.check("arrata", stat="B5", quality="A")
-    assert_one_line_error(capsys, "pmf", "arrata", "stat=B5", "quality=A", contains=("quality", "'A'"))
+    one_line_error("pmf", "arrata", "stat=B5", "quality=A", contains=("quality", "'A'"))
     # The same Quality twice is no conflict.
     assert wb.check("arrata", stat="B5", quality="b").params["quality"] == "B"
 
 
 @pytest.mark.parametrize("option", [["--trials", "abc"], ["--trials", "1000"], ["--seed", "3"]])
-def test_simulation_options_without_simulate_are_errors(capsys, option):
-    assert_one_line_error(capsys, "pmf", "uwr", *option, "dice=3",
-                          contains=(option[0], "only with --simulate"))
+def test_simulation_options_without_simulate_are_errors(one_line_error, option):
+    one_line_error("pmf", "uwr", *option, "dice=3",
+                   contains=(option[0], "only with --simulate"))
 
 
 @pytest.mark.parametrize("value", ["yes", 1, "true", None, np.array([True])])
@@ -88,17 +78,17 @@ def test_trials_follow_one_rule_everywhere(capsys, trials):
 
 
 @pytest.mark.parametrize("trials", [0, 1.5, 1e11, "1.5e3x", True, None, float("nan"), "²"])
-def test_bad_trials_everywhere(capsys, trials):
+def test_bad_trials_everywhere(one_line_error, trials):
     with pytest.raises(WorkbenchError, match="trials"):
         wb.simulate("uwr", trials=trials, dice=2)
     with pytest.raises(WorkbenchError, match="trials"):
         wb.clock(4, method="simulate", trials=trials)
     if trials is not None:
-        assert_one_line_error(capsys, "pmf", "uwr", "--simulate", "--trials", str(trials),
-                              contains=("--trials",))
+        one_line_error("pmf", "uwr", "--simulate", "--trials", str(trials),
+                       contains=("--trials",))
 
 
-def test_seeds_follow_one_rule_on_the_cli_and_in_python(capsys):
+def test_seeds_follow_one_rule_on_the_cli_and_in_python(capsys, one_line_error):
     top = 2**64 - 1
     assert wb.simulate("uwr", trials=10, seed=top, dice=1).seed == top
     assert wb.taken_out(method="simulate", trials=10, seed=top).seed == top
@@ -108,8 +98,8 @@ def test_seeds_follow_one_rule_on_the_cli_and_in_python(capsys):
     for bad in (top + 1, -1):
         with pytest.raises(WorkbenchError, match="2\\*\\*64 - 1"):
             wb.simulate("uwr", trials=10, seed=bad, dice=1)
-        assert_one_line_error(capsys, "pmf", "uwr", "--simulate", "--seed", str(bad),
-                              contains=("--seed", "2**64 - 1"))
+        one_line_error("pmf", "uwr", "--simulate", "--seed", str(bad),
+                       contains=("--seed", "2**64 - 1"))
 
 
 def test_seed_defaults_to_fresh_everywhere():
@@ -139,17 +129,17 @@ def test_argument_names_are_consistent():
 
 @pytest.mark.parametrize("word", ["dice=--4", "dice=²", "dice=٣", "dice=" + "9" * 5000,
                                   "dice=4.0", "dice=0x4", "dice= ", "favor=1e2"])
-def test_odd_numbers_on_the_command_line(capsys, word):
-    err = assert_one_line_error(capsys, "pmf", "uwr", word, contains=("dice" if "dice" in word else "favor",))
+def test_odd_numbers_on_the_command_line(one_line_error, word):
+    err = one_line_error("pmf", "uwr", word, contains=("dice" if "dice" in word else "favor",))
     assert len(err) < 300
 
 
 @pytest.mark.parametrize("pools", ["²", "1-²", "9" * 5000, "1-" + "9" * 5000, "٣"])
-def test_odd_pool_sizes(capsys, pools):
-    assert_one_line_error(capsys, "table", "uwr", "--pools", pools, contains=("--pools",))
+def test_odd_pool_sizes(one_line_error, pools):
+    one_line_error("table", "uwr", "--pools", pools, contains=("--pools",))
 
 
-def test_out_locations(capsys, tmp_path):
+def test_out_locations(one_line_error, tmp_path):
     readonly = tmp_path / "locked"
     readonly.mkdir()
     readonly.chmod(0o500)
@@ -161,9 +151,9 @@ def test_out_locations(capsys, tmp_path):
         if os.geteuid() != 0:  # root writes anywhere
             cases.append((str(readonly / "x.rst"), "cannot write"))
         for out, message in cases:
-            assert_one_line_error(capsys, "table", "uwr", "--out", out, contains=("--out", message))
-            assert_one_line_error(capsys, "ladder", "uwr", "--want", "Easy=0.9", "--out", out,
-                                  contains=("--out",))
+            one_line_error("table", "uwr", "--out", out, contains=("--out", message))
+            one_line_error("ladder", "uwr", "--want", "Easy=0.9", "--out", out,
+                           contains=("--out",))
     finally:
         readonly.chmod(0o700)
 
@@ -286,9 +276,9 @@ def test_a_fight_the_actor_can_never_win_is_refused_up_front(no_work):
     assert no_work == []
 
 
-def test_runs_past_the_work_budget_are_refused_before_they_start(capsys, monkeypatch, no_work):
-    err = assert_one_line_error(capsys, "pmf", "uwr", "dice=1000", "--simulate", "--trials",
-                                "10000000000", contains=("WORKBENCH_MAX_ROLLED_DICE",))
+def test_runs_past_the_work_budget_are_refused_before_they_start(one_line_error, monkeypatch, no_work):
+    err = one_line_error("pmf", "uwr", "dice=1000", "--simulate", "--trials",
+                         "10000000000", contains=("WORKBENCH_MAX_ROLLED_DICE",))
     assert "1e13" in err
     with pytest.raises(WorkbenchError, match="WORKBENCH_MAX_SIMULATED_CHECKS"):
         wb.rounds_until_hits("uwr", {"dice": 1}, {"dice": 6}, hits=10_000, method="simulate",

@@ -20,6 +20,9 @@ import workbench
 from workbench.engine import exact
 from workbench.rules.pool import DieType
 
+from conftest import pool_toml
+
+
 TOL = 1e-12
 
 
@@ -167,22 +170,7 @@ def test_a_remembered_setting_tells_types_apart():
 
 def test_a_changed_data_file_never_gets_old_numbers(tmp_path):
     path = tmp_path / "pool.toml"
-    text = """id = "lean-test"
-name = "Lean test"
-mechanic = "pool"
-[dice.d6]
-faces = [0, 0, 0, 0, 1, 1]
-[params.dice]
-default = 2
-min = 0
-max = 10
-effect = { add_dice = "d6" }
-[params.target]
-default = 1
-min = 0
-max = 10
-effect = "target"
-"""
+    text = pool_toml("lean-test", "Lean test", pool_parameter=False, target=10)
     path.write_text(text)
     before = workbench.check(str(path), dice=2).p_pass
     assert before == pytest.approx(1 - (4 / 6) ** 2)

@@ -18,24 +18,13 @@ from workbench.cli import main
 from workbench.render import BlockOptionError, parse_block, table_cells
 from workbench.rules.registry import all_systems
 
+from conftest import pool_toml
+
+
 WITHOUT_LADDER = sorted(s.id for s in all_systems().values() if not s.ladder)
 
-TIERS_NO_PASS = """
-id = "tiers-only"
-name = "Tiers and no pass"
-mechanic = "pool"
-pool_parameter = "dice"
-
-[dice.d6]
-sides = 6
-explode = []
-
-[params.dice]
-default = 1
-min = 1
-max = 4
-effect = { add_dice = "d6" }
-
+TIERS_NO_PASS = pool_toml("tiers-only", "Tiers and no pass", die="sides = 6\nexplode = []", dice=1, least=1,
+                          most=4, more="""
 [[tiers]]
 name = "Low"
 max = 6
@@ -43,7 +32,7 @@ max = 6
 [[tiers]]
 name = "High"
 min = 7
-"""
+""")
 
 
 def cli_csv(capsys, *argv) -> list[list[str]]:
@@ -93,9 +82,8 @@ def test_a_condition_names_itself_and_gives_its_chance(capsys):
     assert [float(cell) for cell in row[1:]] == pytest.approx(want, abs=1e-14)
 
 
-def test_tiers_and_no_pass_give_each_tiers_share(tmp_path, capsys):
-    path = tmp_path / "tiers-only.toml"
-    path.write_text(TIERS_NO_PASS, encoding="utf-8")
+def test_tiers_and_no_pass_give_each_tiers_share(capsys, pool_file):
+    path = pool_file(TIERS_NO_PASS, file="tiers-only.toml")
     assert wb.check(str(path), dice=2).p_pass is None
     header, *rows = cli_csv(capsys, str(path), "--pools", "1-3")
     assert header == ["Tier", "1 die", "2 dice", "3 dice"] and [r[0] for r in rows] == ["Low", "High"]
@@ -106,12 +94,9 @@ def test_tiers_and_no_pass_give_each_tiers_share(tmp_path, capsys):
     assert float(rows[1][1]) == 0 and float(rows[1][2]) == pytest.approx(21 / 36)
 
 
-def test_no_ladder_no_pass_no_tiers_says_what_works(tmp_path, capsys):
-    path = tmp_path / "bare.toml"
-    path.write_text(TIERS_NO_PASS.split("[[tiers]]")[0].replace("tiers-only", "bare"), encoding="utf-8")
-    assert main(["table", str(path)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "no ladder, no pass and no tiers" in err
+def test_no_ladder_no_pass_no_tiers_says_what_works(capsys, one_line_error, pool_file):
+    path = pool_file(TIERS_NO_PASS.split("[[tiers]]")[0].replace("tiers-only", "bare"), file="bare.toml")
+    err = one_line_error("table", str(path), contains=("no ladder, no pass and no tiers",))
     assert "--condition" in err and "workbench pmf bare" in err and "ladder_table" not in err
     header, row = cli_csv(capsys, str(path), "--pools", "2", "--condition", "total >= 7")
     assert float(row[1]) == pytest.approx(21 / 36)
@@ -159,10 +144,8 @@ def test_the_directive_shows_blades_odds(tmp_path):
     (["blades", "dice=3"], "dice=3 sets dice"),
     (["arrata", "stat=B5", "--pools", "3-5"], "without stat=B5 (with quality=B instead)"),
 ])
-def test_the_table_refuses_a_setting_its_columns_override(capsys, argv, said):
-    assert main(["table", *argv]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == "" and captured.err.count("\n") == 1 and said in captured.err
+def test_the_table_refuses_a_setting_its_columns_override(one_line_error, argv, said):
+    one_line_error("table", *argv, contains=(said,))
 
 
 def test_a_setting_the_columns_do_not_step_through_is_kept(capsys):

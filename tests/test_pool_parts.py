@@ -81,28 +81,13 @@ def test_a_pool_file_is_checked_across_its_entries_when_it_is_read():
     assert str(caught.value) == "x.toml: entry 'tiers[0].when.mood': unknown parameter; known: favor"
 
 
-def test_an_effects_own_points_do_not_carry_to_the_next_effect(tmp_path):
+def test_an_effects_own_points_do_not_carry_to_the_next_effect(pool_file):
     """Two ``add_to_target`` effects of one parameter, the first with its own points: each
     adds by its own points (10, then the parameter's 1), so the target is 3 + 10 + 1 = 14.
     The first effect's points leaked into the second (target 23)."""
     import itertools
 
-    path = tmp_path / "twice.toml"
-    path.write_text('''id = "twice"
-name = "a target raised twice"
-mechanic = "pool"
-pool_parameter = "dice"
-
-[dice.d6]
-sides = 6
-count = 0
-
-[params.dice]
-default = 4
-min = 0
-max = 10
-effect = { add_dice = "d6" }
-
+    path = pool_file(id="twice", name="a target raised twice", die="sides = 6\ncount = 0", dice=4, more='''
 [params.target]
 default = 3
 min = 0

@@ -97,11 +97,10 @@ def test_a_changed_system_file_changes_the_table(tmp_path, capsys):
     ("```workbench-ladder uwr want=Easy=2\n```\n", "option 'want' got 'Easy=2'; allowed: a number from 0 to 1"),
     ("```workbench-figure uwr kind=check base=fons\n```\n", "option 'base' got 'fons'; allowed: only with kind=difference"),
 ])
-def test_bad_blocks_are_one_line_with_status_2(tmp_path, capsys, body, message):
+def test_bad_blocks_are_one_line_with_status_2(tmp_path, one_line_error, body, message):
     page = tmp_path / "odds.md"
     page.write_text(body, encoding="utf-8")
-    code, _, err = run(capsys, "render", str(page))
-    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    one_line_error("render", str(page), contains=(message,))
     assert page.read_text(encoding="utf-8") == body
 
 

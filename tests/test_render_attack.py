@@ -15,6 +15,9 @@ from workbench.cli import main
 from workbench.markdown import fill_markdown
 from workbench.render import build_figure, parse_block, table_cells
 
+from conftest import pool_toml
+
+
 #: A 2d6 + DM system whose rung names, example and tier names hold markup characters.
 MARKUP = """\
 id = "markup"
@@ -384,44 +387,67 @@ def test_a_table_of_a_system_without_a_ladder_shows_its_odds_by_pool(tmp_path, c
     assert rows == [["pass", "1/2", "3/4"]]
 
 
-ADDS_DICE = '''id = "adds-dice"
-name = "a ladder that takes dice away"
-mechanic = "pool"
-pool_parameter = "dice"
-
-[dice.d6]
-faces = [0, 0, 0, 0, 1, 1]
-
-[params.dice]
-default = 4
-min = 0
-max = 12
-effect = { add_dice = "d6" }
-
-[params.target]
-default = 1
-min = 0
-max = 12
-effect = "target"
-
+ADDS_DICE = pool_toml("adds-dice", "a ladder that takes dice away", dice=4, most=12, target=12, more='''
 [[ladder]]
 name = "Plain"
 
 [[ladder]]
 name = "Hard"
 add = { dice = -2 }
-'''
+''')
 
 
-def test_a_ladder_that_adds_to_the_pool_keeps_a_column_per_pool(tmp_path):
+def test_a_ladder_that_adds_to_the_pool_keeps_a_column_per_pool(pool_file):
     """Only a ladder that *sets* the pool knob (Cypher's task level) loses the columns; one
     that takes two dice away reads each column as the character's own pool."""
     from workbench.ladders import column_knob
-    path = tmp_path / "adds-dice.toml"
-    path.write_text(ADDS_DICE, encoding="utf-8")
+    path = pool_file(ADDS_DICE, file="adds-dice.toml")
     system = workbench.load_system(path)
     assert column_knob(system) == "dice"
     table = workbench.ladder_table(system, [3, 5])
     assert list(table.columns) == [3, 5]
     assert table.loc["Hard", 5] == pytest.approx(1 - (2 / 3) ** 3)   # 5 dice less 2: 3 dice
     assert table.loc["Plain", 3] == pytest.approx(1 - (2 / 3) ** 3)
+
+
+@pytest.mark.parametrize("pools, problem, allowed", [
+    ("5-1", ": range 5-1 runs backwards", "sizes from 0 to 100 such as 1-10 or 2,4,6"),
+    ("3-5,04", ": pool size 4 is given twice", "sizes from 0 to 100 such as 1-10 or 2,4,6, each once"),
+    ("1-101", "", "sizes from 0 to 100 such as 1-10 or 2,4,6"),
+    ("1..3", "", "sizes from 0 to 100 such as 1-10 or 2,4,6"),
+    ("\uff13", "", "sizes from 0 to 100 such as 1-10 or 2,4,6"),   # a fullwidth 3
+])
+def test_pool_sizes_are_read_by_one_grammar_on_every_route(pools, problem, allowed, tmp_path, capsys):
+    """Before: the command line and the rulebook blocks each read pool sizes with a parser of
+    their own; a block said only "allowed: pool sizes from 0 to 100 ..." where the command
+    line said what was wrong ("range 5-1 runs backwards", "pool size 4 is given twice"). Now
+    one parser reads them and every route says the same, each naming the option its way."""
+    from workbench import render
+    from workbench.cli import _docs
+    from workbench.render import BlockOptionError
+    assert _docs.parse_pools is render.parse_pools
+    assert main(["table", "uwr", "--pools", pools]) == 2
+    assert capsys.readouterr().err == f"workbench: error: --pools got {pools!r}{problem}; allowed: {allowed}\n"
+    with pytest.raises(BlockOptionError) as caught:
+        parse_block("ladder", "uwr", {"pools": pools})
+    assert (caught.value.option, caught.value.value) == ("pools", pools)
+    assert str(caught.value) == f"option 'pools' got {pools!r}{problem}; allowed: {allowed}"
+    page = tmp_path / "odds.md"
+    page.write_text(f"```workbench-table uwr pools={pools}\n```\n", encoding="utf-8")
+    assert main(["render", str(page)]) == 2
+    assert capsys.readouterr().err == (f"workbench: error: {page}:1: workbench-table: option 'pools' "
+                                       f"got {pools!r}{problem}; allowed: {allowed}\n")
+    assert page.read_text(encoding="utf-8") == f"```workbench-table uwr pools={pools}\n```\n"
+
+
+def test_pool_sizes_every_route_took_are_still_read_alike(capsys):
+    """What either parser took is still taken, and read as the same sizes: spaces around the
+    parts, leading zeros, a range of one size, pool 0."""
+    from workbench.render import parse_pools
+    for text, sizes in ((" 1 - 3 , 6 ", [1, 2, 3, 6]), ("04", [4]), ("2-2", [2]), ("0,10", [0, 10]),
+                        ("1-10", list(range(1, 11)))):
+        assert parse_pools(text) == sizes
+        assert parse_block("table", "uwr", {"pools": text}).pools == tuple(sizes)
+        assert main(["table", "uwr", "--pools", text, "--format", "csv"]) == 0
+        header = capsys.readouterr().out.splitlines()[0]
+        assert header.count(",") == 3 + len(sizes) - 1   # Difficulty, Example, Setting, one per size

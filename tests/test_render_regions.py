@@ -194,12 +194,10 @@ def test_a_damaged_end_marker_is_an_error_at_its_region_and_nothing_changes(
     ("<!-- workbench-tables uwr -->\n", "option"),   # an unknown kind names what is allowed
     ("<!-- workbench:finish -->\n", "is neither a workbench block nor a region marker"),
 ])
-def test_structural_errors_name_the_line(tmp_path, capsys, page, message):
+def test_structural_errors_name_the_line(tmp_path, one_line_error, page, message):
     path = tmp_path / "rules.md"
     path.write_bytes(page.encode())
-    assert main(["render", str(path)]) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1, err
+    one_line_error("render", str(path), contains=(message,))
     assert path.read_bytes() == page.encode()
 
 

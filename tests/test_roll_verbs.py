@@ -13,6 +13,8 @@ import pytest
 import workbench as wb
 from workbench import DataFileError, WorkbenchError
 
+from conftest import pool_toml
+
 
 def load(tmp_path, text: str, name: str = "system.toml"):
     path = tmp_path / name
@@ -76,22 +78,9 @@ def test_keep_with_statistics_matches_the_sum_route(tmp_path):
             assert a[key] == pytest.approx(b[key], abs=1e-15)
 
 
-REROLLS_WITH_COUNTS = """
-id = "edge-with-glitches"
-name = "d6 hits, 1s counted, Edge rerolls misses"
-mechanic = "pool"
-pool_parameter = "dice"
-
-[dice.d6]
-faces = [0, 0, 0, 0, 1, 1]
-counts = { ones = [1, 0, 0, 0, 0, 0] }
-
-[params.dice]
-default = 3
-min = 0
-max = 10
-effect = { add_dice = "d6" }
-
+REROLLS_WITH_COUNTS = pool_toml("edge-with-glitches", "d6 hits, 1s counted, Edge rerolls misses",
+                                die="faces = [0, 0, 0, 0, 1, 1]\ncounts = { ones = [1, 0, 0, 0, 0, 0] }",
+                                dice=3) + """
 [params.edge]
 default = 0
 min = 0
@@ -163,23 +152,9 @@ effect = { keep_highest = "d6" }
         wb.check(path, edge=1, advantage=True)
 
 
-PUSH = """
-id = "push-when-failed"
-name = "d6 pool: sixes succeed; a push rerolls 2-5 when no six came up"
-mechanic = "pool"
-pool_parameter = "dice"
-total = "sixes"
-
-[dice.d6]
-sides = 6
-counts = { sixes = "face == 6", banes = "face == 1" }
-
-[params.dice]
-default = 4
-min = 1
-max = 12
-effect = { add_dice = "d6" }
-
+PUSH = pool_toml("push-when-failed", "d6 pool: sixes succeed; a push rerolls 2-5 when no six came up",
+                 top='total = "sixes"', die='sides = 6\ncounts = { sixes = "face == 6", banes = "face == 1" }',
+                 dice=4, least=1, most=12) + """
 [params.push]
 choices = ["never", "when_failed", "always"]
 default = "when_failed"

@@ -41,13 +41,10 @@ def test_drama_sweep_to_each_format_matches_python(tmp_path, capsys):
         assert frame["pass_with"].tolist() == pytest.approx(expected["pass_with"].tolist(), abs=1e-15)
 
 
-def test_parquet_without_pyarrow_says_how_to_get_it(tmp_path, monkeypatch, capsys):
+def test_parquet_without_pyarrow_says_how_to_get_it(tmp_path, monkeypatch, one_line_error):
     monkeypatch.setitem(sys.modules, "pyarrow", None)   # import pyarrow now fails
-    code = main(["sweep", "check", "--grid", "dice=1-2", "system=uwr", "--out",
-                 str(tmp_path / "r.parquet")])
-    err = capsys.readouterr().err
-    assert code == 2 and "pyarrow" in err and "dice-workbench[parquet]" in err
-    assert len(err.strip().splitlines()) == 1
+    one_line_error("sweep", "check", "--grid", "dice=1-2", "system=uwr", "--out", str(tmp_path / "r.parquet"),
+                   contains=("pyarrow", "dice-workbench[parquet]"))
 
 
 @pytest.mark.parametrize("argv, words", [
@@ -67,13 +64,10 @@ def test_parquet_without_pyarrow_says_how_to_get_it(tmp_path, monkeypatch, capsy
     (["sweep", "check", "--grid", "dice=1-2", "dice=3", "system=uwr"], ["dice", "both"]),
     (["sweep", "check", "system=uwr"], ["--grid"]),
 ])
-def test_bad_input_is_one_line_and_status_2(argv, words):
+def test_bad_input_is_one_line_and_status_2(assert_one_line, argv, words):
     done = subprocess.run([sys.executable, "-m", "workbench", *argv], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
-    assert done.returncode == 2, done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in done.stderr
-    assert all(word in lines[0] for word in words), lines[0]
+    assert_one_line(done.returncode, done.stdout, done.stderr, contains=words)
 
 
 def test_sweep_trials_follow_the_one_rule(capsys):

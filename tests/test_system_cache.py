@@ -18,27 +18,12 @@ import workbench as wb
 from workbench.rules import _system_cache, registry
 from workbench.rules._frozen import Frozen
 
-FILE = """
-id = "{id}"
-name = "Cached pool"
-mechanic = "pool"
-pool_parameter = "dice"
+from conftest import pool_toml
 
-[dice.d6]
-faces = {faces}
 
-[params.dice]
-default = 2
-min = 0
-max = 20
-effect = {{ add_dice = "d6" }}
-
-[params.target]
-default = 1
-min = 0
-max = 20
-effect = "target"
-"""
+def pool(id: str, faces: str) -> str:
+    """A d6 pool whose faces are ``faces`` (a success on each 1)."""
+    return pool_toml(id, "Cached pool", die=f"faces = {faces}", most=20, target=20)
 FIVE_UP = "[0, 0, 0, 0, 1, 1]"
 FOUR_UP = "[0, 0, 0, 1, 1, 1]"   # as long as FIVE_UP: the file keeps its size
 
@@ -88,8 +73,8 @@ def store(env: dict) -> Path:
 
 def test_a_second_run_parses_no_data_file_and_loads_no_schema(place):
     data, env = place
-    (data / "systems" / "mine.toml").write_text(FILE.format(id="mine", faces=FIVE_UP))
-    (data / "systems" / "other.toml").write_text(FILE.format(id="other", faces=FOUR_UP))
+    (data / "systems" / "mine.toml").write_text(pool("mine", FIVE_UP))
+    (data / "systems" / "other.toml").write_text(pool("other", FOUR_UP))
     first = probe(env)
     assert first["parsed"] == 2 and first["stats"]["written"] == 1 and first["pydantic"]
     second = probe(env)
@@ -102,10 +87,10 @@ def test_a_second_run_parses_no_data_file_and_loads_no_schema(place):
 def test_an_edit_keeping_size_and_time_is_seen(place):
     data, env = place
     path = data / "systems" / "mine.toml"
-    path.write_text(FILE.format(id="mine", faces=FIVE_UP))
+    path.write_text(pool("mine", FIVE_UP))
     assert probe(env)["p_pass"] == pytest.approx(p_at_least_one(2, 1 / 3))
     before = path.stat()
-    path.write_text(FILE.format(id="mine", faces=FOUR_UP))
+    path.write_text(pool("mine", FOUR_UP))
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
     after = probe(env)
@@ -115,7 +100,7 @@ def test_an_edit_keeping_size_and_time_is_seen(place):
 
 def test_a_file_added_with_an_id_already_used_is_refused_as_without_a_cache(place):
     data, env = place
-    (data / "systems" / "mine.toml").write_text(FILE.format(id="mine", faces=FIVE_UP))
+    (data / "systems" / "mine.toml").write_text(pool("mine", FIVE_UP))
     assert "p_pass" in probe(env)
     (data / "variants" / "again.toml").write_text('base = "mine"\nid = "MINE"\nname = "Again"\n')
     for _ in range(2):   # and on every run after: a catalogue with a clash is never stored
@@ -125,8 +110,8 @@ def test_a_file_added_with_an_id_already_used_is_refused_as_without_a_cache(plac
 
 def test_a_removed_file_takes_its_system_with_it(place):
     data, env = place
-    (data / "systems" / "mine.toml").write_text(FILE.format(id="mine", faces=FIVE_UP))
-    (data / "systems" / "gone.toml").write_text(FILE.format(id="gone", faces=FIVE_UP))
+    (data / "systems" / "mine.toml").write_text(pool("mine", FIVE_UP))
+    (data / "systems" / "gone.toml").write_text(pool("gone", FIVE_UP))
     assert "p_pass" in probe(env, "gone")
     (data / "systems" / "gone.toml").unlink()
     assert "unknown system 'gone'" in probe(env, "gone")["error"]
@@ -134,7 +119,7 @@ def test_a_removed_file_takes_its_system_with_it(place):
 
 def test_a_broken_file_fails_every_run(place):
     data, env = place
-    (data / "systems" / "mine.toml").write_text(FILE.format(id="mine", faces=FIVE_UP))
+    (data / "systems" / "mine.toml").write_text(pool("mine", FIVE_UP))
     assert "p_pass" in probe(env)
     (data / "systems" / "broken.toml").write_bytes(b"id = \"broken\"\nname = \n")
     for _ in range(2):
@@ -143,11 +128,11 @@ def test_a_broken_file_fails_every_run(place):
 
 def test_another_data_folder_is_another_catalogue(place, tmp_path):
     data, env = place
-    (data / "systems" / "mine.toml").write_text(FILE.format(id="mine", faces=FIVE_UP))
+    (data / "systems" / "mine.toml").write_text(pool("mine", FIVE_UP))
     assert "p_pass" in probe(env)
     elsewhere = tmp_path / "elsewhere"
     (elsewhere / "systems").mkdir(parents=True)
-    (elsewhere / "systems" / "mine.toml").write_text(FILE.format(id="mine", faces=FOUR_UP))
+    (elsewhere / "systems" / "mine.toml").write_text(pool("mine", FOUR_UP))
     moved = probe(dict(env, WORKBENCH_DATA=str(elsewhere)))
     assert moved["p_pass"] == pytest.approx(p_at_least_one(2, 1 / 2)) and moved["parsed"] == 1
 
@@ -155,7 +140,7 @@ def test_another_data_folder_is_another_catalogue(place, tmp_path):
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "other-key", "group-writable"])
 def test_a_damaged_or_foreign_store_is_ignored(place, damage):
     data, env = place
-    (data / "systems" / "mine.toml").write_text(FILE.format(id="mine", faces=FIVE_UP))
+    (data / "systems" / "mine.toml").write_text(pool("mine", FIVE_UP))
     probe(env)
     path = store(env)
     if damage == "garbage":
@@ -177,7 +162,7 @@ def test_a_damaged_or_foreign_store_is_ignored(place, damage):
 
 def test_a_store_that_cannot_be_written_is_only_slower(place, tmp_path):
     data, env = place
-    (data / "systems" / "mine.toml").write_text(FILE.format(id="mine", faces=FIVE_UP))
+    (data / "systems" / "mine.toml").write_text(pool("mine", FIVE_UP))
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder")
     env = dict(env, XDG_CACHE_HOME=str(blocked))
@@ -190,7 +175,7 @@ def test_a_store_that_cannot_be_written_is_only_slower(place, tmp_path):
 
 def test_the_store_never_goes_inside_the_package(place):
     data, env = place
-    (data / "systems" / "mine.toml").write_text(FILE.format(id="mine", faces=FIVE_UP))
+    (data / "systems" / "mine.toml").write_text(pool("mine", FIVE_UP))
     package = Path(wb.__file__).parent
     before = sorted(p.name for p in package.iterdir())
     said = probe(dict(env, XDG_CACHE_HOME=str(package)))
@@ -209,11 +194,11 @@ def test_the_key_holds_every_byte_of_every_file_and_the_code(tmp_path, monkeypat
     folders = [(tmp_path, "WORKBENCH_DATA")]
     (tmp_path / "systems").mkdir()
     path = tmp_path / "systems" / "mine.toml"
-    path.write_text(FILE.format(id="mine", faces=FIVE_UP))
+    path.write_text(pool("mine", FIVE_UP))
     key = _system_cache.key_of(folders, _system_cache.read_data_files(folders, 1 << 20))
-    path.write_text(FILE.format(id="mine", faces=FOUR_UP))
+    path.write_text(pool("mine", FOUR_UP))
     assert _system_cache.key_of(folders, _system_cache.read_data_files(folders, 1 << 20)) != key
-    path.write_text(FILE.format(id="mine", faces=FIVE_UP))
+    path.write_text(pool("mine", FIVE_UP))
     same = _system_cache.read_data_files(folders, 1 << 20)
     assert _system_cache.key_of(folders, same) == key
     monkeypatch.setattr(_system_cache, "_code_stamp", lambda: ["other code"])

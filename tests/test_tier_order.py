@@ -12,6 +12,9 @@ import pytest
 import workbench as wb
 from workbench.figures.knobs import knob_figure
 
+from conftest import pool_toml
+
+
 BAD = re.compile(r"fail|fumble|botch|miss\b|bad|disaster|bestial|glitch|intrusion", re.I)
 GOOD = re.compile(r"success|win\b|hit\b|crit\b|critical$|raise|triumph|fantastic|effect|succeed",
                   re.I)
@@ -63,21 +66,7 @@ def test_charts_stack_the_worst_tier_at_the_bottom():
     assert cthulhu[0] == "Fumble" and cthulhu[-1] == "Critical"
 
 
-BASE = '''id = "ranked"
-name = "ranked"
-mechanic = "pool"
-pool_parameter = "dice"
-{order}
-
-[dice.d6]
-faces = [1, 2, 3, 4, 5, 6]
-
-[params.dice]
-default = 2
-min = 0
-max = 6
-effect = {{ add_dice = "d6" }}
-
+TIERS = '''
 [[tiers]]
 name = "High"
 condition = "total >= 10"
@@ -87,23 +76,26 @@ name = "Low"
 '''
 
 
+def ranked(order: str) -> str:
+    """2d6 summed, tiers High (10 or more) and Low, ``order`` among the file's keys."""
+    return pool_toml("ranked", top=order, die="faces = [1, 2, 3, 4, 5, 6]", most=6, more=TIERS)
+
+
 @pytest.mark.parametrize("order, said", [
     ('tier_order = ["Low", "High", "Low"]', "'Low' is named twice"),
     ('tier_order = ["Low", "Hihg"]', "'Hihg' is no tier"),
     ('tier_order = ["Low"]', "'High' is missing"),
 ])
-def test_a_tier_order_that_does_not_name_each_tier_once_is_refused(tmp_path, order, said):
-    path = tmp_path / "ranked.toml"
-    path.write_text(BASE.format(order=order), encoding="utf-8")
+def test_a_tier_order_that_does_not_name_each_tier_once_is_refused(order, said, pool_file):
+    path = pool_file(ranked(order), file="ranked.toml")
     with pytest.raises(wb.WorkbenchError) as info:
         wb.load_system(path)
     text = str(info.value)
     assert "tier_order" in text and said in text and "allowed: every tier's name once" in text
 
 
-def test_a_tier_order_ranks_the_tiers_of_a_file(tmp_path):
-    path = tmp_path / "ranked.toml"
-    path.write_text(BASE.format(order='tier_order = ["Low", "High"]'), encoding="utf-8")
+def test_a_tier_order_ranks_the_tiers_of_a_file(pool_file):
+    path = pool_file(ranked('tier_order = ["Low", "High"]'), file="ranked.toml")
     tiers = wb.check(wb.load_system(path), dice=2).tiers
     assert tiers.outcomes == ("Low", "High")
     assert tiers["High"] == pytest.approx(6 / 36) and tiers["Low"] == pytest.approx(30 / 36)

@@ -14,27 +14,12 @@ import workbench as wb
 from workbench.rules import DieType, PoolSpec, registry
 from workbench.sweep import sweep
 
-FILE = """
-id = "{id}"
-name = "Edited pool"
-mechanic = "pool"
-pool_parameter = "dice"
+from conftest import pool_toml
 
-[dice.d6]
-faces = {faces}
 
-[params.dice]
-default = 2
-min = 0
-max = 20
-effect = {{ add_dice = "d6" }}
-
-[params.target]
-default = 1
-min = 0
-max = 20
-effect = "target"
-"""
+def pool(id: str, faces: str) -> str:
+    """A d6 pool whose faces are ``faces`` (a success on each 1)."""
+    return pool_toml(id, "Edited pool", die=f"faces = {faces}", most=20, target=20)
 FIVE_UP = "[0, 0, 0, 0, 1, 1]"
 FOUR_UP = "[0, 0, 0, 1, 1, 1]"
 
@@ -53,10 +38,10 @@ def rewrite(path: Path, text: str) -> None:
 
 def test_sweep_and_check_agree_after_a_file_changes(tmp_path):
     path = tmp_path / "edited.toml"
-    rewrite(path, FILE.format(id="edited", faces=FIVE_UP))
+    rewrite(path, pool("edited", FIVE_UP))
     first = sweep("check", {"dice": [1, 3]}, system=str(path))["p_pass"].tolist()
     assert first == pytest.approx([p_at_least_one(1, 1 / 3), p_at_least_one(3, 1 / 3)])
-    rewrite(path, FILE.format(id="edited", faces=FOUR_UP))
+    rewrite(path, pool("edited", FOUR_UP))
     second = sweep("check", {"dice": [1, 3]}, system=str(path))["p_pass"].tolist()
     assert second == pytest.approx([p_at_least_one(1, 1 / 2), p_at_least_one(3, 1 / 2)])
     assert wb.check(str(path), dice=3).p_pass == pytest.approx(second[1])
@@ -83,15 +68,15 @@ def test_sweep_after_a_mechanic_is_registered_again():
 def test_data_folder_changes_are_seen(tmp_path, monkeypatch):
     (tmp_path / "systems").mkdir()
     path = tmp_path / "systems" / "folder-pool.toml"
-    rewrite(path, FILE.format(id="folder-pool", faces=FIVE_UP))
+    rewrite(path, pool("folder-pool", FIVE_UP))
     monkeypatch.setenv("WORKBENCH_PATH", str(tmp_path))
     monkeypatch.setattr(registry, "CHECK_EVERY", 0.0)
     registry.reload()
     try:
         assert wb.check("folder-pool", dice=2).p_pass == pytest.approx(p_at_least_one(2, 1 / 3))
-        rewrite(path, FILE.format(id="folder-pool", faces=FOUR_UP))
+        rewrite(path, pool("folder-pool", FOUR_UP))
         assert wb.check("folder-pool", dice=2).p_pass == pytest.approx(p_at_least_one(2, 1 / 2))
-        (tmp_path / "systems" / "second.toml").write_text(FILE.format(id="second", faces=FOUR_UP))
+        (tmp_path / "systems" / "second.toml").write_text(pool("second", FOUR_UP))
         assert "second" in [s.id for s in wb.systems()]
     finally:
         monkeypatch.delenv("WORKBENCH_PATH")
@@ -101,13 +86,13 @@ def test_data_folder_changes_are_seen(tmp_path, monkeypatch):
 def test_data_folders_are_not_read_again_between_looks(tmp_path, monkeypatch):
     (tmp_path / "systems").mkdir()
     path = tmp_path / "systems" / "calm.toml"
-    rewrite(path, FILE.format(id="calm", faces=FIVE_UP))
+    rewrite(path, pool("calm", FIVE_UP))
     monkeypatch.setenv("WORKBENCH_PATH", str(tmp_path))
     registry.reload()
     try:
         first = wb.system("calm")
         assert wb.system("calm") is first   # unchanged: the same loaded system
-        rewrite(path, FILE.format(id="calm", faces=FOUR_UP))
+        rewrite(path, pool("calm", FOUR_UP))
         time.sleep(registry.CHECK_EVERY + 0.05)
         assert wb.system("calm") is not first
     finally:
@@ -119,9 +104,9 @@ def test_figure_frames_after_a_file_changes(tmp_path):
     from workbench.figures.frames import curve_frame
 
     path = tmp_path / "curve.toml"
-    rewrite(path, FILE.format(id="curve", faces=FIVE_UP))
+    rewrite(path, pool("curve", FIVE_UP))
     first = curve_frame([str(path)], pools=[2], rungs=None)["p_pass"].tolist()
-    rewrite(path, FILE.format(id="curve", faces=FOUR_UP))
+    rewrite(path, pool("curve", FOUR_UP))
     second = curve_frame([str(path)], pools=[2], rungs=None)["p_pass"].tolist()
     assert first == pytest.approx([p_at_least_one(2, 1 / 3)])
     assert second == pytest.approx([p_at_least_one(2, 1 / 2)])

@@ -20,22 +20,12 @@ from workbench.cli import main
 from workbench.rules import registry
 
 from _brute import designed_roll, enumerate_rolls
+from conftest import pool_toml
 
-HEAD = """
-id = "{id}"
-name = "Test pool"
-mechanic = "pool"
-pool_parameter = "dice"
 
-[dice.d6]
-faces = [0, 0, 0, 0, 1, 1]
-
-[params.dice]
-default = 2
-min = 0
-max = 40
-effect = {{ add_dice = "d6" }}
-"""
+def plain_pool(id: str) -> str:
+    """The plain d6 pool the files below start with."""
+    return pool_toml(id, "Test pool", most=40)
 
 
 @pytest.fixture
@@ -45,7 +35,7 @@ def write(tmp_path):
 
     def make(text: str, head: bool = True, name: str | None = None) -> str:
         name = name or f"case{len(made)}"
-        body = (HEAD.format(id=name) if head else "") + textwrap.dedent(text)
+        body = (plain_pool(name) if head else "") + textwrap.dedent(text)
         path = tmp_path / f"{name}.toml"
         path.write_text(body, encoding="utf-8")
         made.append(path)
@@ -284,7 +274,7 @@ def test_huge_numbers_in_a_file_are_refused_at_load(write, text, entry):
 
 
 def test_huge_floor_is_refused_at_load(write):
-    path = write("floor = 9223372036854775807\n" + HEAD.format(id="floors"), head=False)
+    path = write("floor = 9223372036854775807\n" + plain_pool("floors"), head=False)
     with pytest.raises(DataFileError, match=r"entry 'floor'.*less than or equal to 1000000000"):
         wb.load_system(path)
 
@@ -370,16 +360,14 @@ def test_variant_effect_replaces_the_base_effect(write):
 
 # -- data folders -------------------------------------------------------------------------
 
-def test_a_folder_of_loose_toml_files_says_where_they_belong(tmp_path, monkeypatch, capsys):
-    (tmp_path / "mine.toml").write_text(HEAD.format(id="loose"), encoding="utf-8")
+def test_a_folder_of_loose_toml_files_says_where_they_belong(tmp_path, monkeypatch, one_line_error):
+    (tmp_path / "mine.toml").write_text(plain_pool("loose"), encoding="utf-8")
     monkeypatch.setenv("WORKBENCH_PATH", str(tmp_path))
     registry.reload()
     try:
         with pytest.raises(WorkbenchError, match=r"holds \.toml files \(mine\.toml\) but no systems/"):
             wb.systems()
-        code = main(["systems"])
-        err = capsys.readouterr().err
-        assert code == 2 and err.count("\n") == 1 and "systems/" in err
+        one_line_error("systems", contains=("systems/",))
     finally:
         monkeypatch.delenv("WORKBENCH_PATH")
         registry.reload()
@@ -405,7 +393,7 @@ def test_a_named_pipe_in_a_data_folder_is_refused_not_read(tmp_path, monkeypatch
 
 def test_too_many_tiers_are_refused_quickly(write):
     tiers = ",".join(f'{{name="t{i}",min={i},max={i}}}' for i in range(25_000))
-    path = write("tiers = [" + tiers + "]\n" + HEAD.format(id="many-tiers"), head=False)
+    path = write("tiers = [" + tiers + "]\n" + plain_pool("many-tiers"), head=False)
     with pytest.raises(DataFileError, match=r"entry 'tiers'.*at most 100 items"):
         wb.load_system(path)
 

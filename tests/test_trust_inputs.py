@@ -14,31 +14,16 @@ import pytest
 import workbench as wb
 from workbench.errors import WorkbenchError
 
-from test_trust_route import SHADOW, brute, cli, one_line_error
+from test_trust_route import brute, cli, shadow
+from conftest import pool_toml
 
 
 # -- item: numbers past 1e9 inside count and sum expressions --------------------------------
 
-BIG = """
-id = "big"
-name = "Big"
-mechanic = "pool"
-pool_parameter = "dice"
-total = "{total}"
-
-[dice.d6]
-sides = 6
-counts = {{ big = "{count}" }}
-
-[stats.s]
-sum = "{sum}"
-
-[params.dice]
-default = 1
-min = 0
-max = 10
-effect = {{ add_dice = "d6" }}
-"""
+def big(total: str, count: str, sum: str) -> str:
+    """d6s with a count ``big``, a statistic ``s`` summing ``sum``, and ``total``."""
+    return pool_toml("big", "Big", top=f'total = "{total}"', die=f'sides = 6\ncounts = {{ big = "{count}" }}',
+                     dice=1, more=f'\n[stats.s]\nsum = "{sum}"\n')
 
 
 @pytest.mark.parametrize("expression", ["X * 10000000000", "X * 100000 * 100000",
@@ -49,7 +34,7 @@ def test_a_count_past_1e9_is_refused_naming_the_entry(tmp_path, expression):
     # "span 9e+18 combinations" or a table of 1e10 totals, instead of the expression named
     path = tmp_path / "big.toml"
     count = expression.replace("X", "face")
-    path.write_text(BIG.format(total="big", count=count, sum="value"))
+    path.write_text(big(total="big", count=count, sum="value"))
     with pytest.raises(WorkbenchError, match=r"entry 'dice.d6.counts.big': '" + re.escape(count)
                                              + r"' computes .*allowed: numbers within 1,000,000,000"):
         wb.check(str(path))
@@ -61,7 +46,7 @@ def test_a_count_past_1e9_is_refused_naming_the_entry(tmp_path, expression):
 def test_a_sum_past_1e9_is_refused_naming_the_expression(tmp_path, expression):
     path = tmp_path / "big.toml"
     score = expression.replace("X", "value")
-    path.write_text(BIG.format(total="s", count="face", sum=score))
+    path.write_text(big(total="s", count="face", sum=score))
     with pytest.raises(WorkbenchError, match=r"big: '" + re.escape(score) + r"' computes .*allowed: "
                                              r"numbers within 1,000,000,000"):
         wb.check(str(path))
@@ -70,7 +55,7 @@ def test_a_sum_past_1e9_is_refused_naming_the_expression(tmp_path, expression):
 def test_a_branch_not_taken_may_hold_any_number(tmp_path):
     # bounded where reached: face 7 never comes up on a d6
     path = tmp_path / "big.toml"
-    path.write_text(BIG.format(total="big + s", count="10000000000 if face == 7 else face * 1000",
+    path.write_text(big(total="big + s", count="10000000000 if face == 7 else face * 1000",
                                sum="10000000000 if value == 7 else value"))
     got = wb.check(str(path), dice=2)
     expected = brute([6, 6], lambda roll: sum(face * 1001 for face in roll))
@@ -98,11 +83,11 @@ FOREIGN = ["５", "٥", "۵", "५"]   # fullwidth, Arabic-Indic, Persian, Devan
     (["sweep", "check", "system=uwr", "dice={5}", "--grid", "target=1,2"], "dice"),
     (["ladder", "uwr", "--want", "Easy=0.{5}"], "--want"),
 ])
-def test_digits_other_than_ascii_are_refused_on_every_surface(capsys, tmp_path, five, argv, flag):
+def test_digits_other_than_ascii_are_refused_on_every_surface(one_line_error, tmp_path, five, argv, flag):
     # `pmf dice=５` was refused while `figure --width ５００`, `--scale ２` and `--pools ３-4` drew
     out = str(tmp_path / "figure")
     argv = [word.replace("{5}", five).replace("{out}", out) for word in argv]
-    err = one_line_error(capsys, argv, flag, five)
+    err = one_line_error(*argv, contains=(flag, five), usage=True)
     assert not list(tmp_path.iterdir()), "nothing is written for a refused command"
     assert "allowed" in err
 
@@ -133,7 +118,7 @@ def test_expressions_take_ascii_digits_only(five, tmp_path):
     hits = brute([6, 6], lambda roll: sum(face >= 5 for face in roll))
     assert result.probability("total >= 2") == pytest.approx(float(hits[2]), abs=1e-15)
     path = tmp_path / "f.toml"
-    path.write_text(SHADOW.format(name="need").replace('"face >= 5"', f'"face >= {five}"'))
+    path.write_text(shadow("need").replace('"face >= 5"', f'"face >= {five}"'))
     with pytest.raises(WorkbenchError, match=r"entry 'dice.d6.counts.hits'.*0-9"):
         wb.check(str(path))
 

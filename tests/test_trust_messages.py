@@ -13,31 +13,10 @@ from workbench.cli import main
 from workbench.render import parse_block, table_cells
 from workbench.sweep import sweep
 
-
-def one_line_error(capsys, *argv, contains=()):
-    code = main(list(argv))
-    err = capsys.readouterr().err
-    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
-    for text in contains:
-        assert text in err, err
-    return err
+from conftest import pool_toml
 
 
-LUCK = """
-id = "lucky"
-name = "Luck ladder"
-mechanic = "pool"
-pool_parameter = "dice"
-
-[dice.d6]
-faces = [0, 0, 0, 0, 1, 1]
-
-[params.dice]
-default = 2
-min = 0
-max = 20
-effect = { add_dice = "d6" }
-
+LUCK = pool_toml("lucky", "Luck ladder", most=20) + """
 [params.luck]
 default = 0
 min = 0
@@ -72,10 +51,8 @@ set = { target = 1 }
 
 
 @pytest.fixture
-def lucky(tmp_path):
-    path = tmp_path / "lucky.toml"
-    path.write_text(LUCK, encoding="utf-8")
-    return str(path)
+def lucky(pool_file):
+    return str(pool_file(LUCK, file="lucky.toml"))
 
 
 def test_the_solver_stays_inside_declared_bounds(lucky):
@@ -99,9 +76,8 @@ def test_a_rung_that_would_leave_the_bounds_names_itself(lucky):
 
 
 @pytest.mark.parametrize("key", ["grade", "extra"])
-def test_a_rung_adding_to_a_choice_or_an_optional_parameter_is_a_load_error(tmp_path, key):
-    path = tmp_path / "bad-rung.toml"
-    path.write_text(LUCK.replace("add = { luck = 1 }", f"add = {{ {key} = 1 }}"), encoding="utf-8")
+def test_a_rung_adding_to_a_choice_or_an_optional_parameter_is_a_load_error(key, pool_file):
+    path = pool_file(LUCK.replace("add = { luck = 1 }", f"add = {{ {key} = 1 }}"), file="bad-rung.toml")
     with pytest.raises(wb.DataFileError, match=rf"ladder\.Easy\.add\.{key}.*adds to '{key}'"):
         wb.load_system(path)
 
@@ -119,66 +95,54 @@ def test_solver_knobs_are_checked(knobs, message):
         wb.solve_ladder("uwr", "Normal=0.7", knobs=knobs)
 
 
-def test_a_long_stat_is_a_one_line_error(capsys):
+def test_a_long_stat_is_a_one_line_error(one_line_error):
     with pytest.raises(WorkbenchError, match=r"parameter 'stat' got 'B9999.*such as B5"):
         wb.check("arrata", stat="B" + "9" * 5000)
-    one_line_error(capsys, "pmf", "arrata", "stat=B" + "9" * 5000, contains=("such as B5",))
-    one_line_error(capsys, "pmf", "arrata", "stat=B\u0663", contains=("such as B5",))
+    one_line_error("pmf", "arrata", "stat=B" + "9" * 5000, contains=("such as B5",))
+    one_line_error("pmf", "arrata", "stat=B\u0663", contains=("such as B5",))
 
 
-def test_a_figure_of_many_panels(tmp_path, capsys):
+def test_a_figure_of_many_panels(tmp_path, capsys, one_line_error):
     many = ",".join(["uwr", "fons", "unnamed", "arrata", "erzahlspiel"] * 4)
     out = tmp_path / "many.html"
     assert main(["figure", "uwr", "--compare", many, "--out", str(out)]) == 0
     capsys.readouterr()
     assert out.stat().st_size > 0
-    one_line_error(capsys, "figure", "uwr", "--compare", ",".join(["uwr"] * 80), "--out",
+    one_line_error("figure", "uwr", "--compare", ",".join(["uwr"] * 80), "--out",
                    str(tmp_path / "too-many.html"), contains=("at most 60",))
 
 
-def test_old_keywords_say_their_new_names(capsys):
+def test_old_keywords_say_their_new_names(one_line_error):
     for call in (lambda: wb.versus("uwr", attacker={"dice": 3}, defender={"dice": 2}),
                  lambda: wb.rounds_until_hits("uwr", attacker={"dice": 3}, reactor={"dice": 2}),
                  lambda: wb.taken_out(defender="red"),
                  lambda: sweep("versus", {"attacker": [{"dice": 3}]}, system="uwr")):
         with pytest.raises(WorkbenchError, match=r"(attacker= is now actor=|defender= is now reactor=)"):
             call()
-    one_line_error(capsys, "versus", "uwr", "--attacker", "dice=3", "--defender", "dice=2",
+    one_line_error("versus", "uwr", "--attacker", "dice=3", "--defender", "dice=2",
                    contains=("--attacker is now --actor",))
     with pytest.raises(WorkbenchError, match="did you mean 'actor'"):
         wb.versus("uwr", actr={"dice": 3}, reactor={})
 
 
-def test_misspelt_names_get_suggestions_on_every_surface(capsys):
+def test_misspelt_names_get_suggestions_on_every_surface(one_line_error):
     with pytest.raises(WorkbenchError, match="did you mean 'favor'"):
         table_cells(parse_block("table", "uwr", {"favr": "1"}))
     with pytest.raises(WorkbenchError, match="did you mean 'players'"):
         sweep("drama_campaign", {"player": [3]}, session=[{"d6": 3}])
     with pytest.raises(WorkbenchError, match="did you mean 'favor'"):
         sweep("check", {"favr": [1]}, system="uwr")
-    one_line_error(capsys, "table", "uwr", "favr=1", contains=("did you mean 'favor'",))
+    one_line_error("table", "uwr", "favr=1", contains=("did you mean 'favor'",))
 
 
-def test_an_effect_error_names_the_parameter_and_its_file(tmp_path):
-    path = tmp_path / "every.toml"
-    path.write_text(textwrap.dedent("""
-        id = "all-explode"
-        name = "Wild dice"
-        mechanic = "pool"
-        pool_parameter = "dice"
-        [dice.d6]
-        faces = [0, 0, 0, 0, 1, 1]
-        [params.dice]
-        default = 2
-        min = 0
-        max = 10
-        effect = { add_dice = "d6" }
+def test_an_effect_error_names_the_parameter_and_its_file(pool_file):
+    path = pool_file(id="all-explode", name="Wild dice", file="every.toml", more=textwrap.dedent("""
         [params.wild]
         default = 0
         min = 0
         max = 6
         effect = { explode_from = "d6" }
-        """), encoding="utf-8")
+        """))
     with pytest.raises(WorkbenchError) as caught:
         wb.check(str(path), wild=1)
     message = str(caught.value)
@@ -191,11 +155,10 @@ def test_an_effect_error_names_the_parameter_and_its_file(tmp_path):
 # -- found in the adversarial pass -----------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["system", "trials", "seed", "pool", "actor"])
-def test_a_parameter_named_like_a_keyword_is_refused(tmp_path, name):
+def test_a_parameter_named_like_a_keyword_is_refused(name, pool_file):
     # check(path, system=1) used to be a TypeError; simulate(..., trials=...) silently took
     # the parameter as the number of trials.
-    path = tmp_path / "reserved.toml"
-    path.write_text(LUCK.replace("[params.extra]", f"[params.{name}]"), encoding="utf-8")
+    path = pool_file(LUCK.replace("[params.extra]", f"[params.{name}]"), file="reserved.toml")
     with pytest.raises(wb.DataFileError, match=rf"params\.{name}.*keyword of the workbench"):
         wb.load_system(path)
     from workbench.rules import DieType, PoolSpec

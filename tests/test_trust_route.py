@@ -18,6 +18,8 @@ from workbench.rules import registry
 from workbench.rules.roll import Die
 from workbench.rules.scored import Outcomes, ScoredRoll
 
+from conftest import pool_toml
+
 d6 = Die.numbered("d6", 6)
 d4 = Die.numbered("d4", 4)
 
@@ -172,28 +174,11 @@ def test_a_scoring_function_reading_a_global_is_scored_afresh(register):
 
 # -- item: names that shadow the roll's own numbers ----------------------------------------
 
-SHADOW = """
-id = "shadow-{name}"
-name = "Shadow"
-mechanic = "pool"
-pool_parameter = "dice"
-pass_if = "hits >= {name}"
-
-[dice.d6]
-sides = 6
-counts = {{ hits = "face >= 5" }}
-
-[params.dice]
-default = 2
-min = 0
-max = 10
-effect = {{ add_dice = "d6" }}
-
-[params.{name}]
-default = 2
-min = 0
-max = 10
-"""
+def shadow(name: str) -> str:
+    """d6s counting hits (5+), passing on ``hits >= NAME``, NAME a parameter."""
+    return pool_toml(f"shadow-{name}", "Shadow", top=f'pass_if = "hits >= {name}"',
+                     die='sides = 6\ncounts = { hits = "face >= 5" }',
+                     more=f"\n[params.{name}]\ndefault = 2\nmin = 0\nmax = 10\n")
 
 
 @pytest.mark.parametrize("name, what", [("total", "the roll's total"), ("face", "a die's face"),
@@ -201,14 +186,13 @@ max = 10
 def test_a_parameter_named_like_the_roll_is_refused_at_load(tmp_path, name, what):
     # "hits >= total" compared the hits with the dice's sum: P(pass) 0 where it is 1/9
     path = tmp_path / f"shadow-{name}.toml"
-    path.write_text(SHADOW.format(name=name))
+    path.write_text(shadow(name))
     with pytest.raises(WorkbenchError, match=rf"entry 'params.{name}': the name '{name}' is {what}"):
         wb.check(str(path))
 
 
-def test_the_same_file_with_another_name_reads_the_parameter(tmp_path):
-    path = tmp_path / "shadow-need.toml"
-    path.write_text(SHADOW.format(name="need"))
+def test_the_same_file_with_another_name_reads_the_parameter(pool_file):
+    path = pool_file(shadow("need"), file="shadow-need.toml")
     hits = brute([6, 6], lambda roll: sum(face >= 5 for face in roll))
     assert wb.check(str(path)).p_pass == pytest.approx(float(hits[2]), abs=1e-15)   # 1/9
 
@@ -250,24 +234,15 @@ def cli(capsys, *argv):
     return code, out, err
 
 
-def one_line_error(capsys, argv, *words) -> str:
-    code, out, err = cli(capsys, *argv)
-    assert code == 2, (argv, out, err)
-    assert out == "" and err.startswith("workbench: error: ") and err.count("\n") == 1, err
-    for word in words:
-        assert word in err, (argv, err)
-    return err
-
-
 @pytest.mark.parametrize("function, grid", [("check", "dice=1-2"), ("versus", "actor.dice=1-2"),
                                             ("solve_ladder", "dice=1-2")])
-def test_sweep_of_an_exact_function_refuses_trials(capsys, function, grid):
+def test_sweep_of_an_exact_function_refuses_trials(one_line_error, function, grid):
     # --trials 100 was silently not rolled: the rows were exact, the command said nothing
     extra = ["wanted=Normal=0.7"] if function == "solve_ladder" else []
-    one_line_error(capsys, ["sweep", function, "system=uwr", *extra, "--grid", grid, "--trials", "100"],
-                   f"--trials 100 does not apply to sweep {function}", "exact")
-    one_line_error(capsys, ["sweep", function, "system=uwr", *extra, "trials=100", "--grid", grid],
-                   f"sweep {function}: trials does not apply")
+    one_line_error("sweep", function, "system=uwr", *extra, "--grid", grid, "--trials", "100",
+                   contains=(f"--trials 100 does not apply to sweep {function}", "exact"), usage=True)
+    one_line_error("sweep", function, "system=uwr", *extra, "trials=100", "--grid", grid,
+                   contains=(f"sweep {function}: trials does not apply",), usage=True)
     with pytest.raises(WorkbenchError, match=f"sweep {function}: trials does not apply"):
         wb.sweep(function, {"trials": [10, 20]}, system="uwr",
                  **({"wanted": "Normal=0.7"} if function == "solve_ladder" else {}))
@@ -307,26 +282,12 @@ def test_a_variant_of_a_python_mechanic_is_told_why(register, tmp_path):
 
 # -- item: messages that name what was written ---------------------------------------------
 
-KIND_BASE = """
-id = "kind-base"
-name = "Kind base"
-mechanic = "pool"
-pool_parameter = "dice"
-total = "best"
-
-[dice.d6]
-sides = 6
-
-[params.dice]
-default = 3
-min = 1
-max = 10
-effect = { add_dice = "d6" }
-
+KIND_BASE = pool_toml("kind-base", "Kind base", top='total = "best"', die="sides = 6", dice=3, least=1,
+                      more="""
 [stats.best]
 keep = "highest"
 count = 2
-"""
+""")
 
 
 def _data_folder(tmp_path, monkeypatch, systems: dict, variants: dict):

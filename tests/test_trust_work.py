@@ -15,22 +15,12 @@ import pytest
 import workbench as wb
 from workbench import WorkbenchError
 from workbench.analysis import side_by_side
-from workbench.cli import main
 from workbench.engine.exact import exact_raw
 from workbench.engine.work import exact_work, rolled_per_check
 from workbench.rules import DieType, PoolSpec
 from workbench.sweep import sweep
 
 from _brute import designed_roll, enumerate_rolls
-
-
-def one_line_error(capsys, *argv, contains=()):
-    code = main(list(argv))
-    err = capsys.readouterr().err
-    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
-    for text in contains:
-        assert text in err, err
-    return err
 
 
 def write(tmp_path, name: str, text: str) -> str:
@@ -111,11 +101,11 @@ def monsters(tmp_path):
 
 
 @pytest.mark.parametrize("case", ["wide faces", "d1000 exploding", "chain into", "keep 150 of 200"])
-def test_exact_work_is_refused_before_it_starts(monsters, capsys, case):
+def test_exact_work_is_refused_before_it_starts(monsters, one_line_error, case):
     path, words = monsters[case]
     with pytest.raises(WorkbenchError, match=words):
         wb.check(path)
-    one_line_error(capsys, "pmf", path, contains=(words,))
+    one_line_error("pmf", path, contains=(words,))
 
 
 def test_the_exact_work_limit_can_be_raised(monkeypatch):
@@ -165,14 +155,14 @@ def test_simulated_totals_too_spread_out_are_refused(monsters):
 
 # -- sweeps: bounded before the first point ------------------------------------------------
 
-def test_a_billion_point_grid_is_refused_without_listing_it(capsys):
+def test_a_billion_point_grid_is_refused_without_listing_it(one_line_error):
     with pytest.raises(WorkbenchError, match=r"1e9 points.*WORKBENCH_MAX_SWEEP_POINTS"):
         sweep("check", {"dice": range(10**9)}, system="uwr")
     with pytest.raises(WorkbenchError, match=r"1e9 points"):
         sweep("check", {"dice": range(1000), "favor": range(1000), "target": range(1000)}, system="uwr")
     with pytest.raises(WorkbenchError, match=r"points"):
         sweep("check", {"dice": (n for n in range(10**12))}, system="uwr")
-    one_line_error(capsys, "sweep", "check", "system=uwr", "--grid", "dice=1-99999 target=1-99999",
+    one_line_error("sweep", "check", "system=uwr", "--grid", "dice=1-99999 target=1-99999",
                    contains=("1e10 points", "WORKBENCH_MAX_SWEEP_POINTS"))
 
 
@@ -204,10 +194,10 @@ def test_versus_sweep_over_one_side_matches_versus(capsys):
                                        for r, pr in enumerate(reactor) if a > r))
 
 
-def test_versus_sweep_refuses_a_setting_of_no_side(capsys):
+def test_versus_sweep_refuses_a_setting_of_no_side(one_line_error):
     with pytest.raises(WorkbenchError, match="'favor' belongs to no side; allowed: actor.favor"):
         sweep("versus", {"favor": [0, 2]}, system="uwr", actor={"dice": 4}, reactor={"dice": 3})
-    one_line_error(capsys, "sweep", "versus", "system=uwr", 'actor={"dice": 4}', 'reactor={"dice": 3}',
+    one_line_error("sweep", "versus", "system=uwr", 'actor={"dice": 4}', 'reactor={"dice": 3}',
                    "--grid", "favor=0-2", contains=("actor.favor",))
 
 

@@ -373,31 +373,50 @@ def fill_markdown(text: str, source: "str | os.PathLike" = "document.md", *,
     def resolve(path: str) -> str:
         return str(page_dir / path)
 
-    lines = split_lines(text)
     specs = find_blocks(text, source)
     blocks = [_parsed(spec, source, resolve) for spec in specs]   # every block checked first
+    contents = []
+    for spec, (where, block) in zip(specs, blocks):
+        content, path = _region_content(spec, where, block, folder, page_dir, draw)
+        if path is not None:
+            result.figures.append(path)
+        contents.append(content)
+    result.text = _with_regions(split_lines(text), specs, contents)
+    result.blocks = len(contents)
+    return result
+
+
+def _region_content(spec: _Spec, where: str, block: Block, folder: Path, page_dir: Path,
+                    draw: bool) -> tuple[str, Path | None]:
+    """What goes between a block's markers (a table, or a figure's link and its file), and
+    the figure file it links to."""
+    path = None
+    try:
+        if block.kind == "figure":
+            content, path = _figure(block, folder, page_dir, draw)
+        else:
+            content = _table(block)
+    except WorkbenchError as exc:
+        raise WorkbenchError(f"{where}: workbench-{spec.kind}: {exc}") from None
+    if any(_marker(row) for row in content.split("\n")):   # would end the region early
+        raise WorkbenchError(f"{where}: workbench-{spec.kind}: the generated text has a line "
+                             "that reads as a region marker (a caption, rung or label "
+                             "starting with <!-- workbench); allowed: other text there")
+    return content, path
+
+
+def _with_regions(lines: list[str], specs: list[_Spec], contents: list[str]) -> str:
+    """The page's lines with each block's region (re)written to hold its content; every byte
+    outside the regions as it was, new regions in the page's own line ends."""
     newline = _line_end(lines)
     pieces, last = [], 0   # last: the first line not yet copied
-    for spec, (where, block) in zip(specs, blocks):
-        try:
-            if block.kind == "figure":
-                content, path = _figure(block, folder, page_dir, draw)
-                result.figures.append(path)
-            else:
-                content = _table(block)
-        except WorkbenchError as exc:
-            raise WorkbenchError(f"{where}: workbench-{spec.kind}: {exc}") from None
-        if any(_marker(row) for row in content.split("\n")):   # would end the region early
-            raise WorkbenchError(f"{where}: workbench-{spec.kind}: the generated text has a line "
-                                 "that reads as a region marker (a caption, rung or label "
-                                 "starting with <!-- workbench); allowed: other text there")
+    for spec, content in zip(specs, contents):
         # The block's last line keeps its own line end after the region; an old region is
         # replaced from the end of that line through its end marker (not the marker's line end).
         closing = lines[spec.last]
         body = closing.rstrip("\r\n")
         pieces += lines[last:spec.last] + [body]
-        region = newline.join(["", "", BEGIN, *content.split("\n"), END])
-        pieces.append(region)
+        pieces.append(newline.join(["", "", BEGIN, *content.split("\n"), END]))
         if spec.region is None:
             pieces.append(closing[len(body):])
             last = spec.last + 1
@@ -405,7 +424,5 @@ def fill_markdown(text: str, source: "str | os.PathLike" = "document.md", *,
             end_line = lines[spec.region[1]]
             pieces.append(end_line[len(end_line.rstrip("\r\n")):])
             last = spec.region[1] + 1
-        result.blocks += 1
     pieces += lines[last:]
-    result.text = "".join(pieces)
-    return result
+    return "".join(pieces)

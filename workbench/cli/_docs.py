@@ -5,55 +5,16 @@ Tables go to stdout or ``--out FILE`` so a Sphinx page can ``.. include::`` them
 """
 from __future__ import annotations
 
-import re
-
 from ..analysis import pool_bounds
 from ..errors import ParameterError, WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
 from ..odds_tables import column_knob, difficulty_rows, difficulty_table, overridden_setting
-from ..limits import MAX_TABLE_POOL
+from ..render import MAX_POOL, parse_pools  # noqa: F401 (MAX_POOL: for the ladder command)
 from ..rules.registry import get_system
 from ._args import (FORMAT_RULE, checked_out_path, not_a_data_file, not_keywords,
                     output_format, parse_assignments, whole_number, write_text)
 
-_RANGE = re.compile(r"^\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*$", re.ASCII)
-_SIZE = re.compile(r"^\s*[0-9]{1,6}\s*$", re.ASCII)
-MAX_POOL = MAX_TABLE_POOL
 LADDER_FORMATS = (*TABLE_FORMATS, "json")
-
-
-def parse_pools(text: str, option: str = "--pools") -> list[int]:
-    """``"1-10"``, ``"2,4,6"`` or ``"3"`` -> pool sizes (each 0..100, each once: ``04`` is
-    ``4``, so ``4,04`` is one pool given twice, an error as everywhere a pool repeats).
-
-    Example:
-        >>> parse_pools("1-3,6"), parse_pools("04")
-        ([1, 2, 3, 6], [4])
-        >>> parse_pools("3-5,04")
-        Traceback (most recent call last):
-        ...
-        workbench.errors.WorkbenchError: --pools got '3-5,04': pool size 4 is given twice; allowed: sizes from 0 to 100 such as 1-10 or 2,4,6, each once
-    """
-    sizes: list[int] = []
-    allowed = f"allowed: sizes from 0 to {MAX_POOL} such as 1-10 or 2,4,6"
-    for part in text.split(","):
-        match = _RANGE.match(part)
-        if match:
-            low, high = int(match.group(1)), int(match.group(2))
-            if low > high:
-                raise WorkbenchError(f"{option} got {text!r}: range {part.strip()} runs backwards; {allowed}")
-            sizes.extend(range(low, high + 1))
-        elif _SIZE.match(part):
-            sizes.append(int(part))
-        else:
-            raise WorkbenchError(f"{option} got {text!r}; {allowed}")
-    if any(n > MAX_POOL for n in sizes):
-        raise WorkbenchError(f"{option} got {text!r}; {allowed}")
-    twice = next((n for i, n in enumerate(sizes) if n in sizes[:i]), None)
-    if twice is not None:   # 4,04 or 3-5,4: one pool, said twice
-        raise WorkbenchError(f"{option} got {text!r}: pool size {twice} is given twice; "
-                             f"{allowed}, each once")
-    return sizes
 
 
 def _add_output_options(parser, formats_help: str, formats=TABLE_FORMATS) -> None:
@@ -122,7 +83,6 @@ def _checked_condition(system: str, text: str | None) -> None:
 
 def run_table(args) -> int:
     args.format = output_format(args.format, args.out, TABLE_FORMATS)
-    _checked_condition(args.system, args.condition)
     _checked_condition(args.system, args.condition)
     numbers = number_format_of(args)
     if args.out is not None:

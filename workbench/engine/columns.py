@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.expressions import Expression
+from ..rules.expressions import Expression, evaluate
 from ..rules.roll import Derived, RollSpec
 from ._rows import SMALL, merge_rows
-from .expressions import evaluate
 from .joint import JointDistribution
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from ..errors import WorkbenchError
 from ..rules.expressions import parse
 from ..rules.roll import AllNegative, Beats, Derived, Die, Keep, LargestSet, Pairs, Percentile, Pick, RollSpec, Sets, Sum
-from .expressions import evaluate
+from ..rules.expressions import evaluate
 
 SUM, KEEP, PICK, BEATS, PAIRS, WIDTH, HEIGHT, SETS, ALL_NEGATIVE, ZERO = range(10)
 """Operation codes of :mod:`workbench.engine._kernels.rolls` (the same numbers)."""

@@ -23,8 +23,7 @@ import numpy as np
 from ..errors import WorkbenchError
 from ..rules.roll import AllNegative, Beats, Derived, Keep, LargestSet, Pairs, Percentile, Pick, RollSpec, Sets, Sum
 from ..rules.scored import ScoredRoll
-from ..rules.expressions import parse
-from .expressions import evaluate
+from ..rules.expressions import evaluate, parse
 from .joint import JointDistribution
 from .scored import read_score, shown_roll
 

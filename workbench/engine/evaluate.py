@@ -47,7 +47,7 @@ from ._rows import merge_rows
 from .columns import joint_from_columns
 from .dice import die_outcomes
 from .exact import TOLERANCE
-from .expressions import evaluate
+from ..rules.expressions import evaluate
 from .joint import JointDistribution
 from .order import order_statistic_roll
 from .registers import (ADD, RANKED, Plan, ops_table, plan_statistics, positions_in_walk_order,

@@ -35,9 +35,8 @@ import numpy as np
 
 from ..errors import WorkbenchError
 from ..limits import ROLLED_DICE
-from ..rules.expressions import parse
+from ..rules.expressions import evaluate, parse
 from ..rules.roll import Die, RollSpec
-from .expressions import evaluate
 from .joint import JointDistribution
 from .compiled_roll import compile_roll
 from .roll_simulation import CALL_CELLS, _check_rows, _merged, each, full_rows, rolled_per_roll, thread_pool

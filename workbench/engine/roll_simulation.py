@@ -36,10 +36,9 @@ import threading
 import numpy as np
 
 from ..errors import WorkbenchError
-from ..rules.expressions import parse
+from ..rules.expressions import evaluate, parse
 from ..rules.roll import Derived, Percentile, RollSpec
 from .compiled_roll import CompiledRoll, compile_roll
-from .expressions import evaluate
 from .joint import JointDistribution
 
 MAX_ROWS = 5_000_000

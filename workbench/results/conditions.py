@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..engine.expressions import evaluate
+from ..rules.expressions import evaluate
 from ..errors import WorkbenchError
 from ..rules.mechanics.base import Mechanic
 

@@ -19,10 +19,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..engine.expressions import evaluate
 from ..errors import WorkbenchError
 from ..numbers import json_ready, round_sig
-from ..rules.expressions import ExpressionError, parse
+from ..rules.expressions import ExpressionError, evaluate, parse
 from .distribution import Distribution
 from .rich import RichResult
 

@@ -1,53 +1,19 @@
-"""A small, safe expression language for conditions and derived statistics (parsed, never run).
+"""Reading an expression: text -> a checked tree of plain tuples (:func:`parse`).
 
-Data files say things such as ``hits == 0 and ones >= 1``, ``ones > dice / 2`` or
-``total <= skill // 5``. This module reads such text into a tree of plain tuples and checks
-every name against the statistics and parameters the file declares; nothing is executed
-(there is no ``eval``: the text is tokenised and parsed by the small grammar below). The
-engine evaluates a tree over arrays of outcomes (:mod:`workbench.engine.expressions`).
-
-Grammar, loosest binding first::
-
-    expression := or_test ["if" or_test "else" expression]
-    or_test    := and_test {"or" and_test}
-    and_test   := not_test {"and" not_test}
-    not_test   := "not" not_test | comparison
-    comparison := sum {("==" | "!=" | "<" | "<=" | ">" | ">=") sum}   (chained as in 1 <= x <= 3)
-    sum        := product {("+" | "-") product}
-    product    := unary {("*" | "/" | "//" | "%") unary}
-    unary      := ("-" | "+") unary | atom
-    atom       := NUMBER | "true" | "false" | TEXT | NAME | NAME "(" expression {"," expression} ")"
-                  | "(" expression ")"
-
-A TEXT (``"middle"`` or ``'middle'``) is read only compared (``==``, ``!=``) with a parameter
-whose choices are words: ``mode == "middle"``.
-
-Functions: ``min(a, b, ...)``, ``max(a, b, ...)``, ``abs(a)``. Comparisons give true/false,
-which count as 1 and 0 in arithmetic (``(score > c1) + (score > c2)`` counts dice beaten).
-
-How division rounds: ``/`` divides exactly (``7 / 2`` is 3.5: use it in comparisons such as
-``ones > dice / 2``); ``//`` divides and rounds down (``7 // 2`` is 3, ``-7 // 2`` is -4) and
-``%`` is the matching remainder. A statistic must come out whole, so ``/`` may appear only
-inside a comparison.
-
-Example:
-    >>> expr = parse("hits == 0 and ones >= 1")
-    >>> expr.names, expr.kind
-    (('hits', 'ones'), 'bool')
-    >>> parse("skill // 5").tree
-    ('binary', '//', ('name', 'skill'), ('number', 5))
+The language, its grammar and its rules of division are described in
+:mod:`workbench.rules.expressions`; the tree is evaluated by
+:mod:`workbench.rules.expressions._evaluate`. Nothing here runs the text: it is tokenised
+and parsed by a small recursive-descent parser.
 """
 from __future__ import annotations
 
-import operator
 import re
-from fractions import Fraction
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from functools import lru_cache
+from typing import Iterable, Mapping
 
-from ..errors import WorkbenchError
-from ..limits import MAX_TOTAL
-from ..validation import suggest
+from ...errors import WorkbenchError
+from ...validation import suggest
 
 FUNCTIONS = {"min": (1, None), "max": (1, None), "abs": (1, 1)}
 """Function name -> (fewest, most arguments; ``None``: any number)."""
@@ -102,8 +68,8 @@ class Expression:
         return self.text
 
     def __getstate__(self):
-        # The function evaluate_numbers() makes of the tree stays in this process.
-        return {k: v for k, v in self.__dict__.items() if k != "_numbers"}
+        # The functions the evaluator makes of the tree (kept with it) stay in this process.
+        return {k: v for k, v in self.__dict__.items() if k != "_compiled"}
 
 
 def parse(text: str, known: Iterable[str] | None = None, want: str | None = None,
@@ -127,6 +93,20 @@ def parse(text: str, known: Iterable[str] | None = None, want: str | None = None
         ...
         workbench.rules.expressions.ExpressionError: 'hits = 0': unexpected '=' at character 6 (use == to compare)
     """
+    if known is None and want is None and not conditions and texts is None and type(text) is str:
+        return _read_once(text)
+    return _read(text, known, want, conditions, texts)
+
+
+@lru_cache(maxsize=4096)
+def _read_once(text: str) -> Expression:
+    """An expression read without names or kind to check: read once per text (the engine
+    and the results read the texts a roll describes, call after call)."""
+    return _read(text, None, None, (), None)
+
+
+def _read(text: str, known: Iterable[str] | None, want: str | None, conditions: Iterable[str],
+          texts: Mapping[str, tuple] | None) -> Expression:
     if not isinstance(text, str):
         raise ExpressionError(str(text), "an expression is text, such as \"hits >= 2\"")
     if not text.strip():
@@ -391,104 +371,3 @@ class _Parser:
             raise ExpressionError(self.text, f"{function}() takes {wanted} argument"
                                   f"{'' if wanted == '1' else 's'}, got {len(arguments)}")
         return ("call", function, tuple(arguments))
-
-
-def evaluate_numbers(expression: Expression, names: Mapping[str, Any]):
-    """``expression`` over plain numbers (parameters, a face number), as the engine evaluates
-    it over arrays: ``/`` exact, ``//`` rounding down, true/false as 1/0.
-
-    Numbers that are computed (sums, products, the branch an ``if`` takes, ``min`` and
-    ``max``) and the result stay within 1e9 either way, as the engine's: past that the
-    expression is named. The tree is made into nested Python functions on first use and kept
-    with the expression (a die's counts are read face after face).
-
-    Example:
-        >>> evaluate_numbers(parse("min(hunger, pool)"), {"hunger": 4, "pool": 3})
-        3
-        >>> evaluate_numbers(parse("face * 10000000000"), {"face": 2})
-        Traceback (most recent call last):
-        ...
-        workbench.errors.WorkbenchError: 'face * 10000000000' computes 10,000,000,000; allowed: numbers within 1,000,000,000 either way
-    """
-    function = expression.__dict__.get("_numbers")
-    if function is None:
-        function = _numbers(expression.tree, expression.text)
-        expression.__dict__["_numbers"] = function
-    return _within(function(names), expression.text)
-
-
-def _within(value, text: str):
-    """``value``, refused beyond MAX_TOTAL either way (a true/false passes as it is)."""
-    if not isinstance(value, bool) and abs(value) > MAX_TOTAL:
-        worst = abs(value)
-        shown = f"{worst:,}" if isinstance(worst, int) else f"{float(worst):,.6g}"
-        raise WorkbenchError(f"{text!r} computes {shown}; allowed: numbers within {MAX_TOTAL:,} "
-                             "either way")
-    return value
-
-
-def _numbers(tree: tuple, text: str):
-    """A function of ``names`` giving the value of ``tree`` over plain numbers; a value
-    computed here (not a number or a name as written) is bounded where it is reached."""
-    function = _numbers_of_node(tree, text)
-    if tree[0] in ("if", "call", "binary", "negate"):
-        return lambda names: _within(function(names), text)
-    return function
-
-
-def _numbers_of_node(tree: tuple, text: str):
-    tag = tree[0]
-    if tag == "number":
-        number = int(tree[1])
-        return lambda names: number
-    if tag == "name":
-        key = tree[1]
-
-        def named(names):
-            value = names.get(key)
-            if value is None:
-                raise WorkbenchError(f"{text!r} reads {key!r}, which has no value here (an optional "
-                                     "parameter left out?); give it a value")
-            return int(value)
-        return named
-    if tag in ("negate", "not"):
-        inner = _numbers(tree[1], text)
-        return (lambda names: -inner(names)) if tag == "negate" else (lambda names: int(not inner(names)))
-    if tag in ("and", "or"):
-        left, right = _numbers(tree[1], text), _numbers(tree[2], text)
-        if tag == "and":
-            return lambda names: int(bool(left(names)) and bool(right(names)))
-        return lambda names: int(bool(left(names)) or bool(right(names)))
-    if tag == "if":
-        condition, yes, no = (_numbers(part, text) for part in tree[1:])
-        return lambda names: yes(names) if condition(names) else no(names)
-    if tag == "call":
-        arguments = [_numbers(a, text) for a in tree[2]]
-        if tree[1] == "abs":
-            return lambda names: abs(arguments[0](names))
-        pick = min if tree[1] == "min" else max
-        return lambda names: pick([argument(names) for argument in arguments])
-    left, right, op = _numbers(tree[2], text), _numbers(tree[3], text), tree[1]
-    if tag == "compare":
-        compare = _COMPARE_NUMBERS[op]
-        return lambda names: int(compare(left(names), right(names)))
-
-    def operands(names):   # a number past 1e9 takes part in no sum (as in the engine)
-        a, b = left(names), right(names)
-        return _within(a, text), _within(b, text)
-
-    if op in _ARITHMETIC:
-        arithmetic = _ARITHMETIC[op]
-        return lambda names: arithmetic(*operands(names))
-
-    def divided(names):
-        a, b = operands(names)
-        if b == 0:
-            raise WorkbenchError(f"{text!r} divides by zero")
-        return Fraction(a) / b if op == "/" else (a // b if op == "//" else a % b)
-    return divided
-
-
-_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul}
-_COMPARE_NUMBERS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-                    ">": operator.gt, ">=": operator.ge}
