@@ -76,7 +76,7 @@ def test_png_and_svg(tmp_path, capsys):
     (["uwr", "--kind", "pie", "--out", "{tmp}/x.png"], "--kind got 'pie'; allowed: curve, check, difference, ladder"),
     (["uwr", "--kind", "difference", "--out", "{tmp}/x.png"], "--base got ''"),
     (["uwr", "dice=x", "--out", "{tmp}/x.png"], "parameter 'dice' got 'x'"),
-    (["uwr", "--pools", "9-1", "--out", "{tmp}/x.png"], "--pools got '9-1'"),
+    (["uwr", "--pools", "9-1", "--out", "{tmp}/x.png"], "--pools got '9-1': range 9-1 runs backwards"),
     (["nope", "--out", "{tmp}/x.png"], "unknown system 'nope'"),
     # Options the kind does not use were silently ignored.
     (["uwr", "--base", "fons", "--out", "{tmp}/x.png"],

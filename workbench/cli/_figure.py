@@ -87,7 +87,8 @@ def run_figure(args) -> int:
     except BlockOptionError as exc:
         if exc.option in (*_CLI_OPTIONS, "statistic"):
             flag = "stat" if exc.option == "statistic" else exc.option
-            raise WorkbenchError(f"--{flag} got {exc.value!r}; allowed: {exc.allowed}") from None
+            said = f": {exc.problem}" if exc.problem else ""
+            raise WorkbenchError(f"--{flag} got {exc.value!r}{said}; allowed: {exc.allowed}") from None
         system = get_system(args.system)
         unknown = exc.allowed.startswith("options of workbench-")
         allowed = f"parameters of {system.id}: {', '.join(system.params)}" if unknown else exc.allowed

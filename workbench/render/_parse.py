@@ -139,7 +139,7 @@ def _number_format(settings: Mapping[str, str]) -> NumberFormat:
     """``format`` and ``digits``: how probabilities are written."""
     style = _choice("format", settings.get("format", "percent"), NUMBER_STYLES)
     default_digits = {"percent": 1, "digits": 3, "fraction": 0}[style]
-    digits = _whole("digits", settings["digits"], 0, 15) if "digits" in settings else default_digits
+    digits = _whole_option("digits", settings["digits"], 0, 15) if "digits" in settings else default_digits
     if style == "fraction" and "digits" in settings:   # a fraction is exact: no decimals to set
         raise BlockOptionError("digits", settings["digits"], "only with format=percent or "
                                "format=digits (format=fraction writes exact fractions)")
@@ -168,7 +168,7 @@ def _wanted(sys_: "System", settings: Mapping[str, str]) -> tuple[str | None, in
         raise BlockOptionError("want", want, OPTIONS["want"][1])
     # Unless given: 4 dice within the system's bounds, or a skill's default (Call of
     # Cthulhu: skill 50), as the ladder command and the explorer choose.
-    pool = _whole("pool", settings["pool"], 0, MAX_POOL) if "pool" in settings else typical_pool(sys_)
+    pool = _whole_option("pool", settings["pool"], 0, MAX_POOL) if "pool" in settings else typical_pool(sys_)
     return want, pool
 
 
@@ -220,7 +220,7 @@ def _figure_size(settings: Mapping[str, str], out: dict[str, Any]) -> None:
     """``width``, ``height``, ``scale`` and ``output`` into ``out``, checked together."""
     for side in ("width", "height"):
         if side in settings:
-            out[side] = _whole(side, settings[side], MIN_SIDE, MAX_SIDE)
+            out[side] = _whole_option(side, settings[side], MIN_SIDE, MAX_SIDE)
     if "scale" in settings:
         out["scale"] = _scale(settings["scale"])
     out["output"] = _choice("output", settings.get("output", "png"), FIGURE_OUTPUTS)
@@ -231,7 +231,7 @@ def _figure_size(settings: Mapping[str, str], out: dict[str, Any]) -> None:
     _check_size(out, settings)
 
 
-def _whole(option: str, text: str, low: int, high: int) -> int:
+def _whole_option(option: str, text: str, low: int, high: int) -> int:
     value = validation.number_text(str(text))   # ASCII digits, as everywhere (not "５００")
     if not isinstance(value, int) or not low <= value <= high:
         raise BlockOptionError(option, text, f"a whole number from {low} to {high}")
