@@ -1,9 +1,10 @@
 """What a mechanic says about a check, checked once before anything shows it.
 
 A mechanic written in Python may read its results itself (``outcomes(raw)``, ``tiers(raw, p)``,
-``p_pass(raw, p)``) and says the target of a check (``target(p)``). What those return is
-checked here: a Distribution whose probabilities are numbers from 0 to 1 adding up to the
-check's whole probability, a P(pass) from 0 to 1, a whole-number target (a NaN, a share of
+``p_pass(raw, p)``) and says the target of a check (``target(p)``) and the facts shown beside
+it (``extra(p)``), gathered in its :class:`~workbench.rules.mechanics.base.ReadingRules`.
+What those return is checked here: a Distribution whose probabilities are numbers from 0 to 1
+adding up to the check's whole probability, a P(pass) from 0 to 1, a whole-number target (a NaN, a share of
 1.2 or a target of 2.5 is a clear error naming the system and the method, never a number in a
 table).
 
@@ -19,7 +20,7 @@ import numpy as np
 
 from ..errors import WorkbenchError, shown
 from ..limits import MAX_TOTAL
-from ..rules.mechanics.base import Mechanic
+from ..rules.mechanics.base import Mechanic, ReadingRules
 from .distribution import Distribution
 
 SHARE_TOLERANCE = 1e-9
@@ -72,16 +73,27 @@ def checked_probability(mechanic: Mechanic, found: Any, raw) -> float | None:
     return float(min(max(found, 0.0), whole))
 
 
-def checked_target(mechanic: Mechanic, p: Mapping[str, Any]) -> int | None:
-    """The mechanic's target for ``p``: ``None`` or a whole number within the total's bounds."""
-    target = mechanic.target(p)
+def checked_target(rules: ReadingRules) -> int | None:
+    """The target the mechanic gave (:meth:`~workbench.rules.mechanics.base.Mechanic.reading_rules`):
+    ``None`` or a whole number within the total's bounds."""
+    target = rules.target
     if target is None:
         return None
     if type(target) is int and -MAX_TOTAL <= target <= MAX_TOTAL:   # the usual case, at once
         return target
     if isinstance(target, (bool, np.bool_)) or not isinstance(target, (int, np.integer)) \
             or abs(target) > MAX_TOTAL:
-        raise WorkbenchError(f"{mechanic.system_id}: target(p) returned {shown(target)} for "
-                             f"{shown(dict(p))}; allowed: None or a whole number from "
+        raise WorkbenchError(f"{rules.system_id}: target(p) returned {shown(target)} for "
+                             f"{shown(dict(rules.params))}; allowed: None or a whole number from "
                              f"-{MAX_TOTAL:,} to {MAX_TOTAL:,}")
     return int(target)
+
+
+def checked_extra(rules: ReadingRules) -> dict:
+    """The mechanic's derived facts shown beside a result (gathered with ``facts=True``),
+    checked: a dict."""
+    found = rules.extra
+    if type(found) is not dict and not isinstance(found, Mapping):   # a dict: at once
+        raise WorkbenchError(f"{rules.system_id}: extra(p) returned {shown(found)}; allowed: a "
+                             "dict of facts to show beside the result")
+    return dict(found)

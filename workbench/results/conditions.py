@@ -11,7 +11,8 @@ Example:
     >>> uwr = workbench.system("uwr")
     >>> p = uwr.resolve(dice=2)
     >>> raw = exact_distribution(uwr.pool(dice=2))
-    >>> holds(uwr.condition("total >= 1"), condition_columns(uwr.mechanic, raw, p), 3).tolist()
+    >>> rules = uwr.mechanic.reading_rules(p, target="given")
+    >>> holds(uwr.condition("total >= 1"), condition_columns(rules, raw), 3).tolist()
     [False, True, True]
 """
 from __future__ import annotations
@@ -22,27 +23,29 @@ import numpy as np
 
 from ..rules.expressions import evaluate
 from ..errors import WorkbenchError
-from ..rules.mechanics.base import Mechanic
+from ..rules.mechanics.base import ReadingRules
 
 
-def condition_columns(mechanic: Mechanic, raw, p: Mapping[str, Any]) -> dict:
-    """The raw distribution's columns and the parameters expressions may read, by name."""
+def condition_columns(rules: ReadingRules, raw) -> dict:
+    """The raw distribution's columns and the parameters expressions may read, by name (the
+    parameters the check's ``rules`` were gathered for)."""
+    p = rules.params
     named = {name: (None if value is None else int(value)) for name, value in p.items()
              if isinstance(value, (bool, int)) or value is None}
     columns = raw.columns()
     clash = next((name for name in columns if name in p), None)
     if clash is not None:   # a Python roll's statistic read where the parameter was meant
-        raise WorkbenchError(f"{mechanic.system_id}: the roll returns a statistic {clash!r} and the "
+        raise WorkbenchError(f"{rules.system_id}: the roll returns a statistic {clash!r} and the "
                              f"system has a parameter {clash!r}; a condition could not tell them "
                              "apart; allowed: different names")
-    named.update(choice_positions(mechanic, p))
+    named.update(choice_positions(rules.statistics, p))
     named.update(columns)
     return named
 
 
-def choice_positions(mechanic: Mechanic, p: Mapping[str, Any]) -> dict:
-    """Parameters whose choices are words, as expressions read them: the choice's position."""
-    statistics = getattr(mechanic, "statistics", None)
+def choice_positions(statistics, p: Mapping[str, Any]) -> dict:
+    """Parameters whose choices are words, as expressions read them: the choice's position
+    (``statistics``: the mechanic's, or ``None``)."""
     texts = getattr(statistics, "texts", None) or {}
     return {name: (None if p.get(name) is None else list(choices).index(p[name]))
             for name, choices in texts.items() if name in p}
@@ -56,10 +59,10 @@ def holds(expression, columns: dict, rows: int) -> np.ndarray:
     return value if value.dtype == bool else value != 0
 
 
-def said(mechanic: Mechanic, where: str, expression, columns: dict, rows: int) -> np.ndarray:
+def said(rules: ReadingRules, where: str, expression, columns: dict, rows: int) -> np.ndarray:
     """:func:`holds` for a condition of the system's own (``pass_if``, a tier's): a problem
     met while reading it names the system and which condition it is."""
     try:
         return holds(expression, columns, rows)
     except WorkbenchError as exc:
-        raise WorkbenchError(f"{mechanic.system_id}: {where} {exc}") from None
+        raise WorkbenchError(f"{rules.system_id}: {where} {exc}") from None

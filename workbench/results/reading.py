@@ -1,8 +1,10 @@
 """Reading the engine's raw totals as a system's result: outcomes, tiers, P(pass).
 
 The rules layer says *how* a check reads (outcome labels, the target, tier ranges, the first
-passing label); the engine computes the distribution of totals; this module puts the two
-together into a :class:`~workbench.results.check.CheckResult`. A mechanic written in Python
+passing label), all of it in one record per check
+(:meth:`~workbench.rules.mechanics.base.Mechanic.reading_rules`, asked once at the start of a
+reading); the engine computes the distribution of totals; this module puts the two together
+into a :class:`~workbench.results.check.CheckResult`. A mechanic written in Python
 may read its results itself by defining ``outcomes(raw)``, ``tiers(raw, p)`` or
 ``p_pass(raw, p)``; those are called instead of the declared readings, and what they return
 is checked once (:mod:`.checked`).
@@ -33,13 +35,13 @@ from ..engine.joint import JointDistribution
 from ..engine.raw import RawDistribution
 from ..errors import WorkbenchError, shown
 from ..limits import MAX_TOTALS
-from ..rules.mechanics.base import Mechanic
+from ..rules.mechanics.base import Mechanic, ReadingRules
 from ..rules.roll import ALL_NEGATIVE
 from ..rules.system import System
 from . import reading_statistics, reading_totals
 from .check import CheckResult
 from .checked import (SHARE_TOLERANCE, UNNAMED, checked_distribution,  # noqa: F401 (public here)
-                      checked_probability, checked_target)
+                      checked_extra, checked_probability, checked_target)
 from .conditions import condition_columns, holds
 from .distribution import SPARSE_SPAN, Distribution, possible_only
 from .reading_statistics import joint  # noqa: F401 (public here)
@@ -64,14 +66,16 @@ model.register(RawDistribution, lambda raw: reading_totals)
 model.register(JointDistribution, lambda raw: reading_statistics)
 
 
-def outcomes(mechanic: Mechanic, raw) -> Distribution:
-    """The distribution of outcomes: totals, or the outcome labels the totals index."""
+def outcomes(mechanic: Mechanic, raw, rules: ReadingRules | None = None) -> Distribution:
+    """The distribution of outcomes: totals, or the outcome labels the totals index
+    (``rules``: the check's reading rules when gathered already)."""
     custom = getattr(mechanic, "outcomes", None)
     if custom is not None:
         return checked_distribution(mechanic, "outcomes(raw)", custom(raw), raw)
-    labels = mechanic.labels
+    reader = mechanic if rules is None else rules
+    labels = reader.labels
     if labels is None:
-        span = _checked_span(mechanic, raw)
+        span = _checked_span(reader, raw)
         if span is not None and span[1] - span[0] + 1 > SPARSE_SPAN:   # else every total is listed
             totals, probs = raw.marginal("total")
             if len(totals) and possible_only(len(totals), int(totals[-1] - totals[0]) + 1):
@@ -81,9 +85,9 @@ def outcomes(mechanic: Mechanic, raw) -> Distribution:
         return Distribution.of_totals(raw.offset, raw.pmf, raw.trials)
     totals = raw.totals
     if len(totals) and (totals[0] < 0 or totals[-1] >= len(labels)):
-        source = getattr(mechanic, "source", None)
+        source = getattr(reader, "source", None)
         raise WorkbenchError(
-            f"{mechanic.system_id}{f' ({source})' if source else ''}: these parameters give totals "
+            f"{reader.system_id}{f' ({source})' if source else ''}: these parameters give totals "
             f"{totals[0]} to {totals[-1]}, but [outcome] labels name the totals 0 to {len(labels) - 1} "
             f"({', '.join(map(repr, labels))}); allowed: parameters whose totals stay within the "
             "labels (fewer dice), or a label for every total")
@@ -92,7 +96,7 @@ def outcomes(mechanic: Mechanic, raw) -> Distribution:
     return Distribution(tuple(labels), probs, trials=raw.trials)
 
 
-def _checked_span(mechanic: Mechanic, raw) -> tuple[int, int] | None:
+def _checked_span(mechanic: Mechanic | ReadingRules, raw) -> tuple[int, int] | None:
     """The least and greatest total, refused before a table of totals wider than MAX_TOTALS
     is laid out (a total such as ``hits * 400000000`` has three values, but a table from the
     least to the greatest would hold 800 million)."""
@@ -106,36 +110,46 @@ def _checked_span(mechanic: Mechanic, raw) -> tuple[int, int] | None:
     return span
 
 
-def tiers(mechanic: Mechanic, raw, p: Mapping[str, Any]) -> Distribution | None:
-    """The tier distribution, or ``None`` for a system without tiers."""
+def tiers(mechanic: Mechanic, raw, p: Mapping[str, Any],
+          rules: ReadingRules | None = None) -> Distribution | None:
+    """The tier distribution, or ``None`` for a system without tiers (``rules``: the check's
+    reading rules when gathered already)."""
     custom = getattr(mechanic, "tiers", None)
     if custom is not None:
         found = custom(raw, p)
         return None if found is None else checked_distribution(mechanic, "tiers(raw, p)", found, raw)
-    if not mechanic.tier_names():
+    if rules is None:
+        rules = mechanic.reading_rules(p, target="given")
+    if not rules.tier_names:
         return None
-    return model(raw).tiers(mechanic, raw, p)
+    return model(raw).tiers(rules, raw)
 
 
-def p_pass(mechanic: Mechanic, raw, p: Mapping[str, Any]) -> float | None:
+def p_pass(mechanic: Mechanic, raw, p: Mapping[str, Any],
+           rules: ReadingRules | None = None) -> float | None:
     """P(pass): the total reaches the target (outside tiers that never pass), or the outcome
-    is at or after the first passing label; ``None`` when the check has neither."""
+    is at or after the first passing label; ``None`` when the check has neither (``rules``:
+    the check's reading rules, the target read, when gathered already)."""
     custom = getattr(mechanic, "p_pass", None)
     if custom is not None:
         return checked_probability(mechanic, custom(raw, p), raw)
-    return model(raw).p_pass(mechanic, raw, p)
+    read = model(raw)
+    if rules is None:
+        rules = mechanic.reading_rules(p, target=read.TARGET)
+    return read.p_pass(rules, raw, checked_target(rules))
 
 
 def declared_p_pass(mechanic: Mechanic, raw, p: Mapping[str, Any], target: int | None) -> float | None:
     """:func:`p_pass` by the declared reading, the target known (for mechanics whose target
     needs no checking: the data-defined ones check their own)."""
-    return model(raw).p_pass(mechanic, raw, p, target)
+    return model(raw).p_pass(mechanic.reading_rules(p, target="given"), raw, target)
 
 
 def probability(mechanic: Mechanic, raw, p: Mapping[str, Any], condition) -> float:
     """P(``condition``) (a parsed condition over the statistics and the parameters; a system
     without statistics knows ``total`` only)."""
-    rows = holds(condition, condition_columns(mechanic, raw, p), len(raw.probabilities))
+    columns = condition_columns(mechanic.reading_rules(p, target="given"), raw)
+    rows = holds(condition, columns, len(raw.probabilities))
     return float(raw.probabilities[rows].sum())
 
 
@@ -146,30 +160,22 @@ def check_result(system: System, raw, params: Mapping[str, Any],
     use of the result's ``stats``, ``joint`` or ``probability``)."""
     mechanic = system.mechanic
     raw = as_read(mechanic, params, raw)
-    extra = _extra(mechanic, params)
-    pmf = outcomes(mechanic, raw)
-    target = checked_target(mechanic, params)
+    rules = mechanic.reading_rules(params, facts=True)   # the one question to the rules
+    extra = checked_extra(rules)
+    pmf = outcomes(mechanic, raw, rules)
+    target = checked_target(rules)
     if target is not None and pmf.numeric and len(pmf):
         extra["margin"] = _margin(pmf, target, raw.trials)
     read = model(raw)
     if getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None:
-        tier_dist, passed = tiers(mechanic, raw, params), p_pass(mechanic, raw, params)
+        tier_dist, passed = tiers(mechanic, raw, params, rules), p_pass(mechanic, raw, params, rules)
     else:   # the declared readings, sharing what both read
-        tier_dist, passed = read.readings(mechanic, raw, params, target)
+        tier_dist, passed = read.readings(rules, raw, target)
     whole = None if later is None else (lambda: joint(system, as_read(mechanic, params, later()), params))
     return CheckResult(system=system.id, params=dict(params), pmf=pmf, tiers=tier_dist,
                        p_pass=read.kept_p_pass(passed, raw), lost_mass=raw.lost_mass,
                        method=method, trials=raw.trials, seed=seed, extra=extra,
                        **read.statistics(system, raw, params, whole))
-
-
-def _extra(mechanic: Mechanic, params: Mapping[str, Any]) -> dict:
-    """The mechanic's derived facts shown beside a result, checked: a dict."""
-    found = mechanic.extra(params)
-    if type(found) is not dict and not isinstance(found, Mapping):   # a dict: at once
-        raise WorkbenchError(f"{mechanic.system_id}: extra(p) returned {shown(found)}; allowed: a "
-                             "dict of facts to show beside the result")
-    return dict(found)
 
 
 def _margin(pmf: Distribution, target: int, trials: int | None) -> Distribution:
@@ -188,12 +194,12 @@ def wanted(mechanic: Mechanic, params: Mapping[str, Any]) -> "frozenset[str] | N
     if statistics is None or any(getattr(mechanic, name, None) is not None for name in ("outcomes", "tiers", "p_pass")):
         return None
     names = {"total"}
-    condition = getattr(mechanic, "pass_condition", None)
-    if condition is not None:
-        names |= set(condition.names)
-    for tier in mechanic.tier_rules(params):
+    rules = mechanic.reading_rules(params, target="given")
+    if rules.pass_condition is not None:
+        names |= set(rules.pass_condition.names)
+    for tier in rules.tier_rules:
         if getattr(tier, "condition", None):
-            names |= set(mechanic.condition(tier.condition).names)
+            names |= set(rules.conditions[tier.condition].names)
         if getattr(tier, "all_negative", None) is not None:
             names.add(ALL_NEGATIVE)
     return frozenset(names)

@@ -7,7 +7,8 @@ Example:
     >>> alien = workbench.system("alien-rpg")
     >>> p = alien.resolve()
     >>> raw = exact_distribution(alien.pool())
-    >>> round(p_pass(alien.mechanic, raw, p), 4)
+    >>> rules = alien.mechanic.reading_rules(p)
+    >>> round(p_pass(rules, raw, rules.target), 4)
     0.5177
 """
 from __future__ import annotations
@@ -18,40 +19,41 @@ import numpy as np
 
 from ..engine.joint import JointDistribution
 from ..errors import WorkbenchError
-from ..rules.mechanics.base import Mechanic
+from ..rules.mechanics.base import ReadingRules
 from ..rules.roll import ALL_NEGATIVE
 from ..rules.system import System
-from .checked import UNNAMED, checked_target
+from .checked import UNNAMED
 from .conditions import condition_columns, said
 from .distribution import Distribution
 from .joint import Joint
 
-READ = object()
-"""``target`` not given: the mechanic's own, checked when read (:func:`~.checked.checked_target`)."""
+TARGET = "for_pass"
+"""The target this reading needs (:data:`~workbench.rules.mechanics.base.TARGET_READS`):
+only without a ``pass_if``, which decides a pass by itself."""
 
 
-def row_tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any],
+def row_tiers(rules: ReadingRules, raw: JointDistribution,
               columns: dict | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """Per row of the joint, the tier it falls in (its index in ``tier_names()``, -1: none)
     and whether that tier never passes (``None``: every tier that applies may pass);
     ``columns``: :func:`~.conditions.condition_columns` when worked out already."""
-    names = list(mechanic.tier_names())
+    names = list(rules.tier_names)
     rows = len(raw.probabilities)
     cells = np.full(rows, -1)
-    rules = mechanic.tier_rules(p)
-    blocked = None if all(tier.passes for tier in rules) else np.zeros(rows, dtype=bool)
+    tiers = rules.tier_rules
+    blocked = None if all(tier.passes for tier in tiers) else np.zeros(rows, dtype=bool)
     if columns is None:
-        columns = condition_columns(mechanic, raw, p)
+        columns = condition_columns(rules, raw)
     total = columns["total"]
-    for tier in reversed(rules):   # painted last to first: the first that fits wins
+    for tier in reversed(tiers):   # painted last to first: the first that fits wins
         mask = None   # every row, until a part of the tier's rule narrows it
         if tier.min is not None:
             mask = total >= tier.min
         if tier.max is not None:
             mask = _narrowed(mask, total <= tier.max)
         if getattr(tier, "condition", None):
-            mask = _narrowed(mask, said(mechanic, f"tier {tier.name!r} condition",
-                                        mechanic.condition(tier.condition), columns, rows))
+            mask = _narrowed(mask, said(rules, f"tier {tier.name!r} condition",
+                                        rules.conditions[tier.condition], columns, rows))
         if getattr(tier, "all_negative", None) is not None:
             mask = _narrowed(mask, raw.column(ALL_NEGATIVE) == int(tier.all_negative))
         where = slice(None) if mask is None else mask
@@ -65,14 +67,14 @@ def _narrowed(mask: np.ndarray | None, holds: np.ndarray) -> np.ndarray:
     return holds if mask is None else mask & holds
 
 
-def tier_distribution(mechanic: Mechanic, raw: JointDistribution, cells: np.ndarray) -> Distribution:
+def tier_distribution(rules: ReadingRules, raw: JointDistribution, cells: np.ndarray) -> Distribution:
     """The tier distribution of a roll with statistics, each row's tier known (``cells``,
     as :func:`row_tiers` gives them)."""
     outside = cells == -1
     if outside.any() and (unnamed := outside & (raw.probabilities > UNNAMED)).any():
-        source = getattr(mechanic, "source", None)
+        source = rules.source
         where = f" (tiers of {source})" if source is not None else ""
-        raise WorkbenchError(f"{mechanic.system_id}: rolls with these statistics "
+        raise WorkbenchError(f"{rules.system_id}: rolls with these statistics "
                              f"({', '.join(f'{n}={v}' for n, v in zip(raw.names, raw.values[unnamed][0]))}, "
                              f"together {float(raw.probabilities[cells == -1].sum()):.3g} of the rolls) "
                              f"fall in no tier with these parameters{where}; allowed: tiers that name "
@@ -80,50 +82,48 @@ def tier_distribution(mechanic: Mechanic, raw: JointDistribution, cells: np.ndar
     index, weights = cells, raw.probabilities
     if outside.any():
         index, weights = index[~outside], weights[~outside]
-    probs = np.bincount(index, weights=weights, minlength=len(mechanic.tier_names()))
-    return Distribution(tuple(mechanic.tier_names()), probs, trials=raw.trials)
+    probs = np.bincount(index, weights=weights, minlength=len(rules.tier_names))
+    return Distribution(rules.tier_names, probs, trials=raw.trials)
 
 
-def tiers(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any]) -> Distribution:
+def tiers(rules: ReadingRules, raw: JointDistribution) -> Distribution:
     """The declared tiers' distribution (the mechanic has tiers)."""
-    return tier_distribution(mechanic, raw, row_tiers(mechanic, raw, p)[0])
+    return tier_distribution(rules, raw, row_tiers(rules, raw)[0])
 
 
-def p_pass(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any], target=READ,
+def p_pass(rules: ReadingRules, raw: JointDistribution, target: int | None,
            columns: dict | None = None, tiers_read: tuple | None = None) -> float | None:
     """P(pass) of a roll with statistics: its ``pass_if`` condition (else total >= target, or
-    the first passing label), outside tiers that never pass. ``target``: the check's target
-    when known (read only without a ``pass_if``); ``columns`` and ``tiers_read``:
+    the first passing label), outside tiers that never pass. ``target``: the check's,
+    checked (read only without a ``pass_if``); ``columns`` and ``tiers_read``:
     :func:`~.conditions.condition_columns` and :func:`row_tiers` when worked out already."""
-    condition = getattr(mechanic, "pass_condition", None)
+    condition = rules.pass_condition
     if condition is not None:
         if columns is None:
-            columns = condition_columns(mechanic, raw, p)
-        passing = said(mechanic, "pass_if", condition, columns, len(raw.probabilities))
+            columns = condition_columns(rules, raw)
+        passing = said(rules, "pass_if", condition, columns, len(raw.probabilities))
     else:
-        if target is READ:
-            target = checked_target(mechanic, p)
         if target is None:
-            pass_from = mechanic.pass_from
-            if pass_from is None or mechanic.labels is None:
+            pass_from, labels = rules.pass_from, rules.labels
+            if pass_from is None or labels is None:
                 return None
-            target = mechanic.labels.index(pass_from)
+            target = labels.index(pass_from)
         passing = raw.column("total") >= target
-    if mechanic.tier_names():
-        blocked = (tiers_read or row_tiers(mechanic, raw, p, columns))[1]
+    if rules.tier_names:
+        blocked = (tiers_read or row_tiers(rules, raw, columns))[1]
         if blocked is not None:
             passing = passing & ~blocked
     return min(float(raw.probabilities[passing].sum()), 1.0)   # rounding may sum past 1
 
 
-def readings(mechanic: Mechanic, raw: JointDistribution, p: Mapping[str, Any],
+def readings(rules: ReadingRules, raw: JointDistribution,
              target: int | None) -> tuple[Distribution | None, float | None]:
     """``(tiers, P(pass))`` by the declared readings, the columns and each row's tier worked
     out once for both (``target``: the check's, checked)."""
-    columns = condition_columns(mechanic, raw, p)
-    tiers_read = row_tiers(mechanic, raw, p, columns) if mechanic.tier_names() else None
-    tier_dist = None if tiers_read is None else tier_distribution(mechanic, raw, tiers_read[0])
-    return tier_dist, p_pass(mechanic, raw, p, target, columns, tiers_read)
+    columns = condition_columns(rules, raw)
+    tiers_read = row_tiers(rules, raw, columns) if rules.tier_names else None
+    tier_dist = None if tiers_read is None else tier_distribution(rules, raw, tiers_read[0])
+    return tier_dist, p_pass(rules, raw, target, columns, tiers_read)
 
 
 def kept_p_pass(passed: float | None, raw: JointDistribution) -> float | None:

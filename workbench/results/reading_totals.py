@@ -14,7 +14,8 @@ Example:
     >>> unnamed = workbench.system("unnamed")
     >>> p = unnamed.resolve(d6=2)
     >>> raw = exact_distribution(unnamed.pool(d6=2))
-    >>> round(tiers(unnamed.mechanic, raw, p)["Triumph"], 4), round(p_pass(unnamed.mechanic, raw, p), 4)
+    >>> rules = unnamed.mechanic.reading_rules(p)
+    >>> round(tiers(rules, raw)["Triumph"], 4), round(p_pass(rules, raw, rules.target), 4)
     (0.0, 0.4444)
 """
 from __future__ import annotations
@@ -26,46 +27,46 @@ import numpy as np
 from ..engine.raw import RawDistribution
 from ..errors import WorkbenchError, shown
 from ..limits import BoundedCache
-from ..rules.mechanics.base import Mechanic
-from .checked import UNNAMED, as_probability, checked_target
+from ..rules.mechanics.base import ReadingRules
+from .checked import UNNAMED, as_probability
 from .distribution import Distribution
 
-READ = object()
-"""``target`` not given: the mechanic's own, checked (:func:`~.checked.checked_target`)."""
+TARGET = "read"
+"""The target this reading needs (:data:`~workbench.rules.mechanics.base.TARGET_READS`):
+always, a pass being the total reaching it (or the first passing label without one)."""
 
 _CELLS = BoundedCache()
 """Tier cells by what they depend on: the tiers' names and spans, and the table's place and
 shape (a sweep or a curve reads the same few tables over and over)."""
 
 
-def tier_cells(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]):
+def tier_cells(rules: ReadingRules, raw: RawDistribution):
     """Per (row, total) cell of the raw table, the tier it falls in: its index, or
     ``-2 - index`` for a tier that never passes; -1 outside every tier. Returns the tier
     names, the cells, per cell the tier's index + 1 (0 outside every tier), and whether any
     cell is outside every tier."""
-    names = tuple(mechanic.tier_names())
-    rules = mechanic.tier_rules(p)
+    names, tiers = rules.tier_names, rules.tier_rules
     try:
         key = (names, tuple((t.name, t.min, t.max, t.all_negative, t.passes,
-                             getattr(t, "condition", None)) for t in rules),
+                             getattr(t, "condition", None)) for t in tiers),
                raw.offset, raw.table.shape)
         found = _CELLS.get(key)
     except (AttributeError, TypeError):   # not tiers at all: refused below, by name
         key = found = None
     if found is None:
-        found = _painted(mechanic, raw, names, rules)
+        found = _painted(rules, raw, names, tiers)
         if key is not None:
             _CELLS.keep(key, found)
     return (names, *found)
 
 
-def _painted(mechanic: Mechanic, raw: RawDistribution, names: tuple, rules) -> tuple:
+def _painted(rules: ReadingRules, raw: RawDistribution, names: tuple, tiers) -> tuple:
     """The cells of :func:`tier_cells`, each tier painted on the slice of totals it spans."""
     offset, width = raw.offset, raw.table.shape[1]
     cells = np.full(raw.table.shape, -1)
-    for tier in reversed(rules):  # painted last to first: the first that fits wins
+    for tier in reversed(tiers):  # painted last to first: the first that fits wins
         if getattr(tier, "name", None) not in names:
-            raise WorkbenchError(f"{mechanic.system_id}: tier_rules(p) gave a tier named "
+            raise WorkbenchError(f"{rules.system_id}: tier_rules(p) gave a tier named "
                                  f"{shown(getattr(tier, 'name', tier))}; allowed: one of "
                                  "tier_names(): " + ", ".join(map(str, names)))
         low = 0 if tier.min is None else min(max(tier.min - offset, 0), width)
@@ -80,16 +81,16 @@ def _painted(mechanic: Mechanic, raw: RawDistribution, names: tuple, rules) -> t
     return cells, flat, bool((cells == -1).any())
 
 
-def tier_probabilities(mechanic: Mechanic, raw: RawDistribution, names, cells, flat,
+def tier_probabilities(rules: ReadingRules, raw: RawDistribution, names, cells, flat,
                        unnamed: bool) -> Distribution:
     """The tier distribution, each cell's tier known (:func:`tier_cells`)."""
     if unnamed:
-        _named_everywhere(mechanic, raw, cells)
+        _named_everywhere(rules, raw, cells)
     probs = np.bincount(flat, weights=raw.table.ravel(), minlength=len(names) + 1)[1:]
     return Distribution(names, probs, trials=raw.trials)
 
 
-def _named_everywhere(mechanic: Mechanic, raw: RawDistribution, cells: np.ndarray) -> None:
+def _named_everywhere(rules: ReadingRules, raw: RawDistribution, cells: np.ndarray) -> None:
     """Refuse tiers that leave reachable totals without a name: their shares would add up
     to less than 100% (holes between tiers are refused when a file loads; this catches the
     totals past the ends, which depend on the check)."""
@@ -100,9 +101,9 @@ def _named_everywhere(mechanic: Mechanic, raw: RawDistribution, cells: np.ndarra
     low, high = int(totals.min()), int(totals.max())
     share = float(raw.table[cells == -1].sum())
     span = str(low) if low == high else f"{low} to {high}"
-    source = getattr(mechanic, "source", None)
+    source = rules.source
     where = f" (tiers of {source})" if source is not None else ""
-    raise WorkbenchError(f"{mechanic.system_id}: totals {span} (together {share:.3g} of the rolls) "
+    raise WorkbenchError(f"{rules.system_id}: totals {span} (together {share:.3g} of the rolls) "
                          f"fall in no tier with these parameters{where}; allowed: tiers that name "
                          "every total a check can reach (leave the lowest tier's min or the "
                          "highest tier's max out)")
@@ -117,40 +118,39 @@ def at_least(raw: RawDistribution, total: int) -> float:
     return tail[column] if column < len(tail) else 0.0
 
 
-def tiers(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any]) -> Distribution:
+def tiers(rules: ReadingRules, raw: RawDistribution) -> Distribution:
     """The declared tiers' distribution (the mechanic has tiers)."""
-    return tier_probabilities(mechanic, raw, *tier_cells(mechanic, raw, p))
+    return tier_probabilities(rules, raw, *tier_cells(rules, raw))
 
 
-def p_pass(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any], target=READ,
+def p_pass(rules: ReadingRules, raw: RawDistribution, target: int | None,
            cells=None) -> float | None:
-    """P(pass) by the declared reading: the total reaches ``target`` (outside tiers that
-    never pass), or the outcome is at or after the first passing label; ``None`` when the
-    check has neither. ``cells``: :func:`tier_cells`' cells when worked out already."""
-    if target is READ:
-        target = checked_target(mechanic, p)
+    """P(pass) by the declared reading: the total reaches ``target`` (the check's, checked;
+    outside tiers that never pass), or the outcome is at or after the first passing label;
+    ``None`` when the check has neither. ``cells``: :func:`tier_cells`' cells when worked
+    out already."""
     if target is None:
-        pass_from = mechanic.pass_from
-        if pass_from is None or mechanic.labels is None:
+        pass_from, labels = rules.pass_from, rules.labels
+        if pass_from is None or labels is None:
             return None
-        return at_least(raw, mechanic.labels.index(pass_from))
-    if not mechanic.tier_names():
+        return at_least(raw, labels.index(pass_from))
+    if not rules.tier_names:
         return at_least(raw, target)
     first = min(max(target - raw.offset, 0), raw.table.shape[1])
     if cells is None:
-        cells = tier_cells(mechanic, raw, p)[1]
+        cells = tier_cells(rules, raw)[1]
     return float(raw.table[:, first:][cells[:, first:] > -2].sum())
 
 
-def readings(mechanic: Mechanic, raw: RawDistribution, p: Mapping[str, Any],
+def readings(rules: ReadingRules, raw: RawDistribution,
              target: int | None) -> tuple[Distribution | None, float | None]:
     """``(tiers, P(pass))`` by the declared readings, the tier cells worked out once for both
     (``target``: the check's, checked)."""
     cells, tier_dist = None, None
-    if mechanic.tier_names():
-        names, cells, flat, unnamed = tier_cells(mechanic, raw, p)
-        tier_dist = tier_probabilities(mechanic, raw, names, cells, flat, unnamed)
-    return tier_dist, p_pass(mechanic, raw, p, target, cells)
+    if rules.tier_names:
+        names, cells, flat, unnamed = tier_cells(rules, raw)
+        tier_dist = tier_probabilities(rules, raw, names, cells, flat, unnamed)
+    return tier_dist, p_pass(rules, raw, target, cells)
 
 
 def kept_p_pass(passed: float | None, raw: RawDistribution) -> float | None:
