@@ -105,3 +105,99 @@ def test_the_results_tell_the_raw_types_apart_in_one_place():
     assert found == []
     source = (ROOT / "workbench" / "results" / "reading.py").read_text(encoding="utf-8")
     assert source.count("model.register(") == 2
+
+
+#: Checks of every way a reading goes: totals plain, tiered, with a target, outcome labels,
+#: rows of statistics read by ``pass_if`` and tier conditions.
+READ_ONCE = [*SUMS, ("alien-rpg", {}), ("alien-rpg", {"stress": 3})]
+
+
+def _rules_asked(check):
+    """The calls from the results layer into the rules layer (the mechanic's methods and
+    properties) while ``check()`` runs; conditions evaluated by the rules' one expression
+    interpreter are not asking the rules how to read."""
+    import sys
+    asked = []
+
+    def profile(frame, event, arg):
+        if event != "call" or frame.f_back is None:
+            return
+        callee = frame.f_globals.get("__name__", "")
+        caller = frame.f_back.f_globals.get("__name__", "")
+        if callee.startswith("workbench.rules.") and not callee.startswith("workbench.rules.expressions") \
+                and caller.startswith("workbench.results."):
+            asked.append(f"{callee}.{frame.f_code.co_name}")
+
+    sys.setprofile(profile)
+    try:
+        result = check()
+    finally:
+        sys.setprofile(None)
+    return result, asked
+
+
+@pytest.mark.parametrize("system, params", READ_ONCE, ids=[f"{s} {p}" for s, p in READ_ONCE])
+def test_a_check_asks_the_rules_once_how_it_reads(system, params):
+    """Reading one check crosses into the rules once (one record of labels, target, tiers,
+    conditions and facts), and reads the same as the readings asked one by one."""
+    sys_ = wb.system(system)
+    resolved = sys_.resolve(**params)
+    mechanic = sys_.mechanic
+    raw = exact_distribution(sys_.pool(**params))
+    result, asked = _rules_asked(lambda: reading.check_result(sys_, raw, resolved))
+    assert asked == ["workbench.rules.mechanics.base.reading_rules"]
+    read = reading.as_read(mechanic, resolved, raw)
+    assert result.pmf.outcomes == reading.outcomes(mechanic, read).outcomes
+    assert result.pmf.probabilities.tolist() == reading.outcomes(mechanic, read).probabilities.tolist()
+    tiers = reading.tiers(mechanic, read, resolved)
+    assert (result.tiers is None) == (tiers is None)
+    if tiers is not None:
+        assert result.tiers.probabilities.tolist() == tiers.probabilities.tolist()
+    passed = reading.p_pass(mechanic, read, resolved)
+    assert result.p_pass == (None if passed is None else reading.model(read).kept_p_pass(passed, read))
+    assert result.extra.get("effective_ob") == mechanic.extra(resolved).get("effective_ob")
+
+
+def test_a_python_mechanic_is_asked_each_reading_once_per_check():
+    """A mechanic written in Python: target(p), extra(p), tier_names() and tier_rules(p) are
+    each asked once per check, and what they say reads as before."""
+    from workbench.rules.mechanics.base import Mechanic
+
+    class Tier:
+        def __init__(self, name, low, high, passes=True):
+            self.name, self.min, self.max, self.all_negative, self.passes = name, low, high, None, passes
+
+    asked = []
+
+    class Counted(Mechanic):
+        system_id = "py-counted"
+
+        def target(self, p):
+            asked.append("target")
+            return 1
+
+        def extra(self, p):
+            asked.append("extra")
+            return {"note": 7}
+
+        def tier_names(self):
+            asked.append("tier_names")
+            return ("Miss", "Hit")
+
+        def tier_rules(self, p):
+            asked.append("tier_rules")
+            return (Tier("Miss", None, 0, passes=False), Tier("Hit", 1, None))
+
+    mechanic = Counted()
+    raw = RawDistribution(0, np.array([[0.25, 0.5, 0.25], [0.0, 0.0, 0.0]]))
+
+    class System:
+        id = "py-counted"
+
+    System.mechanic = mechanic
+    result = reading.check_result(System, raw, {"dice": 2})
+    assert sorted(asked) == ["extra", "target", "tier_names", "tier_rules"]
+    assert result.tiers.outcomes == ("Miss", "Hit")
+    assert result.tiers.probabilities.tolist() == [0.25, 0.75]
+    assert result.p_pass == 0.75 and result.extra["note"] == 7
+    assert result.extra["margin"].outcomes == (-1, 0, 1)

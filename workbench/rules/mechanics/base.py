@@ -41,6 +41,31 @@ from ..params import Param
 from ..pool import PoolSpec
 
 
+@dataclass(frozen=True, slots=True)
+class TierRule:
+    """One tier as a reading reads it: a range of totals (``min``/``max``, ``None``: open),
+    whether every initial die failed (``all_negative``), a ``condition`` over the roll's
+    statistics (its text), and whether it may pass. A mechanic read from a data file gives
+    its tiers so (plain values, read without asking the file's entries again).
+
+    Example:
+        >>> TierRule("Hit", 1, None).passes
+        True
+    """
+
+    name: str
+    min: int | None = None
+    max: int | None = None
+    all_negative: bool | None = None
+    passes: bool = True
+    condition: str | None = None
+
+    @classmethod
+    def of(cls, tier) -> "TierRule":
+        """The tier a data file's ``[[tiers]]`` entry describes."""
+        return cls(tier.name, tier.min, tier.max, tier.all_negative, tier.passes, tier.condition)
+
+
 @dataclass(frozen=True)
 class ReadingRules:
     """How one check's totals read, as a mechanic says it for resolved parameters ``params``:
