@@ -32,8 +32,7 @@ A mechanic written in Python may also read its raw totals itself, by defining
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from ...errors import WorkbenchError
 from ...limits import MAX_DICE  # noqa: F401  (re-exported: mechanics declare pools up to it)
@@ -41,12 +40,12 @@ from ..params import Param
 from ..pool import PoolSpec
 
 
-@dataclass(frozen=True, slots=True)
-class TierRule:
+class TierRule(NamedTuple):
     """One tier as a reading reads it: a range of totals (``min``/``max``, ``None``: open),
     whether every initial die failed (``all_negative``), a ``condition`` over the roll's
     statistics (its text), and whether it may pass. A mechanic read from a data file gives
-    its tiers so (plain values, read without asking the file's entries again).
+    its tiers so (plain values, read without asking the file's entries again; a tuple, quick
+    to make and to read).
 
     Example:
         >>> TierRule("Hit", 1, None).passes
@@ -66,11 +65,10 @@ class TierRule:
         return cls(tier.name, tier.min, tier.max, tier.all_negative, tier.passes, tier.condition)
 
 
-@dataclass(frozen=True)
-class ReadingRules:
+class ReadingRules(NamedTuple):
     """How one check's totals read, as a mechanic says it for resolved parameters ``params``:
     everything the results layer reads a raw distribution by, gathered in one call
-    (:meth:`Mechanic.reading_rules`). ``target`` and ``extra`` are as the mechanic returned
+    (:meth:`Mechanic.reading_rules`; a tuple, never changed). ``target`` and ``extra`` are as the mechanic returned
     them (the results layer checks them); ``conditions``: each tier condition's text, parsed.
 
     Example:
