@@ -30,7 +30,7 @@ from .._entries import face_values, labels_of
 from ..dice import Die, Percentile
 from ..params import Param
 from ..roll import ALL_NEGATIVE, AllNegative, KeptDice, RerollFaces, RollAgain, RollSpec
-from .base import MAX_DICE, Mechanic
+from .base import MAX_DICE, Mechanic, ReadingRules
 from .pool_effects import CompiledCheck, compile_check
 from .pool_plan import EffectPlan
 from .pool_reading import PoolReading, _big, _total_range, dice_parameters
@@ -178,6 +178,23 @@ class PoolMechanic(Mechanic):
 
     def extra(self, p: Mapping[str, Any]) -> dict[str, Any]:
         return {"effective_ob": self.target(p)} if self.uses_obstacle else {}
+
+    def reading_rules(self, p: Mapping[str, Any], *, facts: bool = False,
+                      target: str = "read") -> ReadingRules:
+        """:meth:`Mechanic.reading_rules`, quick: what never changes with the parameters
+        (labels, the first pass, ``pass_if``, tier names, every tier condition parsed) is
+        the file's, the tiers that apply are remembered."""
+        reading = self.reading
+        found_extra = self.extra(p) if facts else None
+        condition = reading.pass_condition
+        found_target = self.target(p) if target == "read" or (target == "for_pass" and condition is None) \
+            else None
+        names = reading.tier_names
+        statistics = self.statistics
+        return ReadingRules(self.system_id, self.source, p, self.labels, reading.pass_from, condition,
+                            names, reading.tier_rules(p) if names else (),
+                            statistics.conditions if statistics is not None else {}, statistics,
+                            found_target, found_extra)
 
     # -- the dice of one check --------------------------------------------------------------
     def _compile(self, p: Mapping[str, Any]) -> CompiledCheck:
