@@ -66,6 +66,10 @@ def shifted(values: tuple[int, ...], k: int) -> tuple[int, ...]:
     return tuple(values[min(max(i + k, 0), sides - 1)] for i in range(sides))
 
 
+_record = tuple.__new__
+"""A named tuple made from its values at once (a record per check, made quickly)."""
+
+
 def _no_key(p) -> tuple:
     """The pool memo's key for a mechanic whose dice depend on no parameter."""
     return ()
@@ -181,20 +185,23 @@ class PoolMechanic(Mechanic):
 
     def reading_rules(self, p: Mapping[str, Any], *, facts: bool = False,
                       target: str = "read") -> ReadingRules:
-        """:meth:`Mechanic.reading_rules`, quick: what never changes with the parameters
-        (labels, the first pass, ``pass_if``, tier names, every tier condition parsed) is
-        the file's, the tiers that apply are remembered."""
-        reading = self.reading
+        """:meth:`Mechanic.reading_rules`, quick (a sweep asks it per point): what never
+        changes with the parameters (labels, the first pass, ``pass_if``, tier names, every
+        tier condition parsed) is the file's, gathered once; the tiers that apply are
+        remembered."""
+        constant = self.__dict__.get("_reading_constant")
+        if constant is None:
+            reading, statistics = self.reading, self.statistics
+            constant = self._reading_constant = (
+                self.system_id, self.source, self.labels, reading.pass_from, reading.pass_condition,
+                reading.tier_names, statistics.conditions if statistics is not None else {}, statistics)
+        system_id, source, labels, pass_from, condition, names, conditions, statistics = constant
         found_extra = self.extra(p) if facts else None
-        condition = reading.pass_condition
         found_target = self.target(p) if target == "read" or (target == "for_pass" and condition is None) \
             else None
-        names = reading.tier_names
-        statistics = self.statistics
-        return ReadingRules(self.system_id, self.source, p, self.labels, reading.pass_from, condition,
-                            names, reading.tier_rules(p) if names else (),
-                            statistics.conditions if statistics is not None else {}, statistics,
-                            found_target, found_extra)
+        return _record(ReadingRules, (system_id, source, p, labels, pass_from, condition, names,
+                                      self.reading.tier_rules(p) if names else (), conditions,
+                                      statistics, found_target, found_extra))
 
     # -- the dice of one check --------------------------------------------------------------
     def _compile(self, p: Mapping[str, Any]) -> CompiledCheck:
