@@ -68,8 +68,9 @@ class TierRule(NamedTuple):
 class ReadingRules(NamedTuple):
     """How one check's totals read, as a mechanic says it for resolved parameters ``params``:
     everything the results layer reads a raw distribution by, gathered in one call
-    (:meth:`Mechanic.reading_rules`; a tuple, never changed). ``target`` and ``extra`` are as the mechanic returned
-    them (the results layer checks them); ``conditions``: each tier condition's text, parsed.
+    (:meth:`Mechanic.reading_rules`; a tuple, never changed). ``target`` and ``extra`` are as
+    the mechanic returned them (the results layer checks them); ``conditions``: each tier
+    condition's text, parsed.
 
     Example:
         >>> class Plain(Mechanic):
