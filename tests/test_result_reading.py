@@ -215,3 +215,37 @@ def test_a_data_file_gathers_its_reading_as_the_protocol_says(system, params):
         plain = Mechanic.reading_rules(sys_.mechanic, resolved, facts=True, target=target)
         assert quick._replace(conditions=None) == plain._replace(conditions=None)
         assert all(quick.conditions[text] is parsed for text, parsed in plain.conditions.items())
+
+
+def test_a_tier_condition_without_a_reader_is_said_plainly():
+    """A Python mechanic whose tier has a condition but which has no condition() to read it:
+    one error naming the system and the condition (it was a bare KeyError / AttributeError)."""
+    from workbench.engine.joint import JointDistribution
+    from workbench.errors import WorkbenchError
+    from workbench.rules.mechanics.base import Mechanic
+
+    class Tier:
+        def __init__(self, name, condition, passes=True):
+            self.name, self.min, self.max, self.all_negative = name, None, None, None
+            self.condition, self.passes = condition, passes
+
+    class NoReader(Mechanic):
+        system_id = "py-no-reader"
+
+        def target(self, p):
+            return None
+
+        def tier_names(self):
+            return ("Miss", "Hit")
+
+        def tier_rules(self, p):
+            return (Tier("Hit", "ones >= 1"), Tier("Miss", None, passes=False))
+
+    class System:
+        id = "py-no-reader"
+        mechanic = NoReader()
+
+    raw = JointDistribution(("total", "ones"), np.array([[0, 1], [1, 0]]), np.array([0.5, 0.5]))
+    with pytest.raises(WorkbenchError, match=r"py-no-reader: a tier has the condition 'ones >= 1' "
+                                             r"but the mechanic has no condition\(\) to read it"):
+        reading.check_result(System, raw, {"dice": 1})

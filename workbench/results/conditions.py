@@ -66,3 +66,14 @@ def said(rules: ReadingRules, where: str, expression, columns: dict, rows: int) 
         return holds(expression, columns, rows)
     except WorkbenchError as exc:
         raise WorkbenchError(f"{rules.system_id}: {where} {exc}") from None
+
+
+def tier_condition(rules, text: str):
+    """The parsed tier condition ``text`` from a check's reading rules; a mechanic that gives
+    tiers conditions but no ``condition()`` to read them is told so, naming the condition."""
+    try:
+        return rules.conditions[text]
+    except KeyError:
+        raise WorkbenchError(f"{rules.system_id}: a tier has the condition {text!r} but the "
+                             "mechanic has no condition() to read it; allowed: a "
+                             "condition(text) method, or tiers without conditions") from None

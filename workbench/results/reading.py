@@ -42,7 +42,7 @@ from . import reading_statistics, reading_totals
 from .check import CheckResult
 from .checked import (SHARE_TOLERANCE, UNNAMED, checked_distribution,  # noqa: F401 (public here)
                       checked_extra, checked_probability, checked_target)
-from .conditions import condition_columns, holds
+from .conditions import condition_columns, holds, tier_condition
 from .distribution import SPARSE_SPAN, Distribution, possible_only
 from .reading_statistics import joint  # noqa: F401 (public here)
 
@@ -199,7 +199,7 @@ def wanted(mechanic: Mechanic, params: Mapping[str, Any]) -> "frozenset[str] | N
         names |= set(rules.pass_condition.names)
     for tier in rules.tier_rules:
         if getattr(tier, "condition", None):
-            names |= set(rules.conditions[tier.condition].names)
+            names |= set(tier_condition(rules, tier.condition).names)
         if getattr(tier, "all_negative", None) is not None:
             names.add(ALL_NEGATIVE)
     return frozenset(names)

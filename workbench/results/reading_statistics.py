@@ -23,7 +23,7 @@ from ..rules.mechanics.base import ReadingRules
 from ..rules.roll import ALL_NEGATIVE
 from ..rules.system import System
 from .checked import UNNAMED
-from .conditions import condition_columns, said
+from .conditions import condition_columns, said, tier_condition
 from .distribution import Distribution
 from .joint import Joint
 
@@ -53,7 +53,7 @@ def row_tiers(rules: ReadingRules, raw: JointDistribution,
             mask = _narrowed(mask, total <= tier.max)
         if getattr(tier, "condition", None):
             mask = _narrowed(mask, said(rules, f"tier {tier.name!r} condition",
-                                        rules.conditions[tier.condition], columns, rows))
+                                        tier_condition(rules, tier.condition), columns, rows))
         if getattr(tier, "all_negative", None) is not None:
             mask = _narrowed(mask, raw.column(ALL_NEGATIVE) == int(tier.all_negative))
         where = slice(None) if mask is None else mask
