@@ -114,3 +114,24 @@ def assert_one_line():
     def check(code, out: str, err: str, contains=()) -> str:
         return _refused_in_one_line(code, out, err, contains)
     return check
+
+
+@pytest.fixture
+def registered():
+    """``make(id, pool, **kw)``: ``wb.register_mechanic(id, pool, replace=True, **kw)``, each
+    mechanic registered so taken out again when the test ends."""
+    import workbench as wb
+    from workbench.errors import WorkbenchError
+
+    ids = []
+
+    def make(id, pool, **kw):
+        system = wb.register_mechanic(id, pool, replace=True, **kw)
+        ids.append(id)
+        return system
+    yield make
+    for id in ids:
+        try:
+            wb.unregister_mechanic(id)
+        except WorkbenchError:
+            pass

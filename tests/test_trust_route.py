@@ -35,19 +35,8 @@ def brute(sides: list[int], score) -> dict:
 
 
 @pytest.fixture
-def register():
-    ids = []
-
-    def make(id, pool, **kw):
-        system = wb.register_mechanic(id, pool, replace=True, **kw)
-        ids.append(id)
-        return system
-    yield make
-    for id in ids:
-        try:
-            wb.unregister_mechanic(id)
-        except WorkbenchError:
-            pass
+def register(registered):
+    return registered
 
 
 # -- item: non-whole numbers and totals past 1e9 -------------------------------------------
