@@ -135,3 +135,18 @@ def registered():
             wb.unregister_mechanic(id)
         except WorkbenchError:
             pass
+
+
+def run_cli(capsys, *argv: str, exits: bool = False) -> tuple[int, str, str]:
+    """``(status, stdout, stderr)`` of ``workbench *argv`` run in this process. ``exits=True``:
+    argparse may end the program itself (``SystemExit``), whose code is the status then."""
+    from workbench.cli import main
+
+    try:
+        code = main(list(argv))
+    except SystemExit as exited:
+        if not exits:
+            raise
+        code = exited.code
+    out, err = capsys.readouterr()
+    return code, out, err

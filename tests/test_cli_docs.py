@@ -9,13 +9,12 @@ import docutils.core
 import pytest
 from markdown_it import MarkdownIt
 
-from workbench.cli import main
+
+from conftest import run_cli
 
 
 def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
+    return run_cli(capsys, *argv)
 
 
 def rst_parses(text: str) -> int:

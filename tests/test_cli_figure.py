@@ -7,13 +7,12 @@ import re
 import pytest
 
 from _images import assert_drawn, need_chromium, png_size, svg_colours, svg_size
-from workbench.cli import main
+
+from conftest import run_cli
 
 
 def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv)
 
 
 def plotly_traces(html: str) -> list[dict]:

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import workbench as wb
-from workbench.cli import main
 from workbench.errors import FormulaError
+
+from conftest import run_cli
 
 try:
     from tests import _formula_brute as brute
@@ -151,9 +152,7 @@ def test_ids_aliases_and_paths_win_and_unknown_words_stay_unknown(tmp_path):
 # -- the command line: bytes printed ------------------------------------------------------------
 
 def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv)
 
 
 def test_cli_syntax_error_is_one_line_and_a_caret(capsys):
