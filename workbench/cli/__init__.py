@@ -191,6 +191,11 @@ def entry(argv: list[str] | None = None) -> "NoReturn":
         # interrupt while it builds a validator as a SchemaError): still Ctrl-C.
         print(interrupted_line(files.replaced()[before:]), file=sys.stderr)
         code = 130
+    if code not in (130, 143) and _startup.interrupted():
+        # Ctrl-C that some library caught and dropped: the command ran on to its end, but
+        # the user asked it to stop, and a script must see that it was stopped.
+        print(interrupted_line(files.replaced()[before:]), file=sys.stderr)
+        code = 130
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sys.exit(code)
