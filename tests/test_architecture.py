@@ -22,9 +22,9 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 #: thread pool, only when a run uses threads.
 SLOW = ("pandas", "plotly", "numba", "pydantic", "IPython", "tabulate", "tqdm", "multiprocessing",
         "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets", "lark",
-        "tomlkit", "logging", "tomllib", "concurrent")
+        "tomlkit", "logging", "tomllib", "concurrent", "difflib", "secrets", "tempfile", "shutil", "csv")
 SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep", "notation", "share", "_version",
-            "ladders", "analyses")
+            "ladders", "analyses", "simulation", "concrete", "concrete_roll", "evaluate")
 
 
 def test_lint_imports_keeps_every_contract():

@@ -12,9 +12,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import validation
-from .engine import RawDistribution, exact_distribution, score_faces, sum_form
-from .engine.concrete_roll import score_roll, score_scored
-from .engine.simulation import check_work, simulate_raw
+from .engine import RawDistribution, exact_distribution, sum_form
 from .errors import ParameterError, WorkbenchError, shown
 from .limits import MAX_SIDES, MAX_TOTAL
 from .results import CheckResult, Roll, VersusResult, check_result, reading
@@ -154,6 +152,8 @@ def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
     spec = sys_.mechanic.pool(resolved)
+    from .engine.simulation import check_work, simulate_raw   # lazy: simulation (an exact check never needs it)
+
     try:
         check_work(trials, spec)
         raw = simulate_raw(spec, trials, seed, progress)
@@ -177,6 +177,9 @@ def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[
         >>> score("arrata", [2, 6, 4, 5, 1, 3, 4, 4], stat="B5", advantage=3).net
         5
     """
+    from .engine.concrete import score_faces   # lazy: concrete (scoring faces; not on the exact path)
+    from .engine.concrete_roll import score_scored   # lazy: concrete_roll (scoring faces)
+
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
     spec = sys_.mechanic.pool(resolved)
@@ -201,6 +204,8 @@ def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[
 
 def _score_statistics(sys_: System, spec, faces, resolved, joint=None) -> Roll:
     """Concrete faces of a system with counts or statistics: every statistic as read."""
+    from .engine.concrete_roll import score_roll   # lazy: concrete_roll (scoring faces)
+
     res = check_result(sys_, joint if joint is not None else score_roll(spec, faces), resolved)
     stats = {name: int(value) for name, value in zip(res.joint.names, res.joint.values[0])}
     tier = next((o for o, p in res.tiers.items() if p == 1.0), None) if res.tiers else None

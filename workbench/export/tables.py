@@ -19,7 +19,6 @@ Example:
 """
 from __future__ import annotations
 
-import csv
 import io
 import math
 import re
@@ -313,6 +312,7 @@ def render_table(frame: "pd.DataFrame | Table", fmt: str = "rst-grid",
         raise WorkbenchError("the table has no columns to export")
     if fmt == "csv" and isinstance(text, Table):
         buffer = io.StringIO()
+        import csv   # lazy: csv (only the csv format needs it)
         csv.writer(buffer, lineterminator="\n").writerows([header, *rows])
         return buffer.getvalue().rstrip("\n")
     if fmt == "csv":
@@ -337,6 +337,8 @@ def render_table(frame: "pd.DataFrame | Table", fmt: str = "rst-grid",
                 body.append(("* - " if i == 0 else "  - ") + value if value else
                             ("* -" if i == 0 else "  -"))
         return _directive("list-table", title, {"header-rows": "1"}, body)
+    import csv   # lazy: csv (only the csv formats need it)
+
     buffer = io.StringIO()
     csv.writer(buffer, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows([escaped_header, *escaped_rows])
     return _directive("csv-table", title, {"header-rows": "1"}, buffer.getvalue().splitlines())
