@@ -226,3 +226,19 @@ def test_python_error_carries_the_caret_as_a_note():
     tail = done.stderr.strip().split("\n")[-3:]
     assert tail[0].startswith("workbench.errors.FormulaError: 2d6kh3kl: column 7: a second kl")
     assert tail[1] == "    2d6kh3kl" and tail[2] == "          ^"
+
+
+@pytest.mark.parametrize("text, column, says", [
+    ("2d10!", 5, "Roll20's ! (explode) is written x here"),
+    ("8d10!>8", 5, "Roll20's ! (explode) is written x here"),
+    ("4d6!!", 4, "compounding explosions (Roll20's !!) are not in this notation"),
+    ("5d6!p", 4, "penetrating explosions (Roll20's !p"),
+    ("2d6ro<2", 5, "Roll20's ro (reroll once) is written r here"),
+])
+def test_other_rollers_spellings_say_how_this_notation_writes_them(capsys, text, column, says):
+    """A designer typing Roll20's spellings reads what to write instead, at the column."""
+    code, out, err = run(capsys, "pmf", text)
+    first, caret, _ = err.split("\n")
+    assert code == 2 and out == ""
+    assert first.startswith(f"workbench: error: {text}: column {column}: {says}")
+    assert caret == " " * (len("workbench: error: ") + column - 1) + "^"
