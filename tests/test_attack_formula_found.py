@@ -107,3 +107,22 @@ def test_keeping_by_a_count_over_clamped_dice_is_refused():
     result = wb.check("4d6min3; ones: cs=1; best: kh2")
     assert result.stats["best"].to_dict()["6"] == pytest.approx((3 / 6) ** 4)   # all four 3 or less
     assert result.stats["ones"].to_dict()["0"] == pytest.approx((5 / 6) ** 4)
+
+
+@pytest.mark.parametrize("formula", ["1d20+@mod=1000000", "1d20+@mod=999990 >= @dc=5",
+                                     "2d6+@mod=999999; <= 1000000"])
+def test_a_knob_at_the_end_of_its_range_is_answered(formula):
+    """``1d20+@mod=1000000`` (a knob allows up to 1,000,000) was refused: its ladder's rungs
+    went past what the pass target allows ("Input should be less than or equal to 1000000;
+    got 1000005 (entry 'ladder[0].set.target'...)"). Rungs beyond the target's range are
+    left out."""
+    system = wb.system(formula)
+    result = wb.check(formula)
+    mod = int(formula.split("=")[1].split()[0].split(";")[0])
+    dice = 20 if formula.startswith("1d20") else None
+    if dice:
+        assert exact(result.pmf) == pytest.approx({mod + f: 1 / 20 for f in range(1, 21)})
+    for rung in system.ladder:
+        assert all(abs(v) <= 10**6 for v in rung.set.values())
+    if "999990" in formula:   # rungs within the range are kept
+        assert [r.name for r in system.ladder] == ["total >= 999995", "total >= 999999"]

@@ -127,6 +127,8 @@ class _Compiler:
         if pass_name is not None:
             rungs = ladder(f.pass_target[0].op if f.pass_target else ">=", pass_name, low, high,
                            self.counting)
+            allowed = self.knobs[pass_name]   # a total beyond the target's range: no rung there
+            rungs = [r for r in rungs if allowed.low <= r["set"][pass_name] <= allowed.high]
             if rungs:
                 data["ladder"] = rungs
         return Compiled(data, self.notes, self.knobs.required())
