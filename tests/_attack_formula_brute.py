@@ -453,8 +453,17 @@ def refusal(f):
     if not any(t[0] == "dice" for t in _all_terms(f["terms"])):
         found.append("no dice")
     exploding = any(t[0] == "dice" and any(w in ("x", "xo") for w, _ in t[3]) for t in _all_terms(f["terms"]))
+    clamped = any(t[0] == "dice" and any((w == "min" and a > min(faces_of(t[2])))
+                                         or (w == "max" and a < max(faces_of(t[2])))
+                                         for w, a in t[3] if w in ("min", "max"))
+                  for t in _all_terms(f["terms"]))
     for name, mods in f.get("stats", ()):
         kinds = [kind_of(w) for w, _ in mods]
+        counting = [a for w, a in mods if kind_of(w) in ("count", "double", "deduct")]
+        if clamped and counting and "keep" in kinds and len(set(kinds)) == len(kinds):
+            found.append("stat: keep by a count of clamped dice")
+        if clamped and any(a is not None and isinstance(a[1], tuple) for a in counting):
+            found.append("stat: a knob target over clamped dice")
         if len(set(kinds)) != len(kinds):
             found.append("stat: a modifier kind twice")
         elif "deduct" in kinds and "count" in kinds and kinds.index("deduct") < kinds.index("count"):
@@ -586,6 +595,10 @@ class Generator:
                 mods = self.mods(single[0][2], for_stat=True)
                 if mods:
                     f["stats"].append((f"s{i}", mods))
+            if f["stats"] and f["pass"] is None and rng.random() < 0.5:
+                name = rng.choice(f["stats"])[0]
+                f["pass"] = ("cond", f"total {rng.choice(CMP[:4])} {rng.randint(0, 8)} "
+                                     f"{rng.choice(['and', 'or'])} {name} {rng.choice(CMP[:4])} {rng.randint(-1, 3)}")
         # settings overriding some knob defaults
         for name, default, kind in knobs_in(f):
             if rng.random() < 0.3:

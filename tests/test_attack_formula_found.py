@@ -8,6 +8,7 @@ from itertools import product
 import pytest
 
 import workbench as wb
+from conftest import pool_toml
 
 
 def exact(pmf) -> dict:
@@ -126,3 +127,25 @@ def test_a_knob_at_the_end_of_its_range_is_answered(formula):
         assert all(abs(v) <= 10**6 for v in rung.set.values())
     if "999990" in formula:   # rungs within the range are kept
         assert [r.name for r in system.ladder] == ["total >= 999995", "total >= 999999"]
+
+
+@pytest.mark.parametrize("position,steps,want", [("steps + 1", 1, "second"), ("steps - 1", 0, "highest"),
+                                                ("steps + 3", 0, "none")])
+def test_a_position_expression_out_of_range_reads_as_data_readme_says(pool_file, position, steps, want):
+    """data/README.md: a position below 1 counts as 1 (the highest), one beyond the dice rolled
+    picks none (0); checked against every roll of 2d6."""
+    path = pool_file(pool_toml(die="sides = 6", dice=2, top='total = "top"', more=f"""
+[params.steps]
+default = {steps}
+min = 0
+max = 3
+
+[stats.top]
+pick = "highest"
+position = "{position}"
+"""))
+    counts = {}
+    for a, b in product(range(1, 7), repeat=2):
+        k = {"second": min(a, b), "highest": max(a, b), "none": 0}[want]
+        counts[k] = counts.get(k, 0) + 1 / 36
+    assert exact(wb.check(path).pmf) == pytest.approx(counts)
