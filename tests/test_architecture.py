@@ -128,7 +128,7 @@ def test_import_workbench_loads_no_slow_library():
 
 #: The suite's references: brute force and independent procedures the workbench's answers are
 #: checked against. They must share no code with what they check.
-REFERENCES = ("_brute", "_roll_brute", "_rolled_brute", "_chunk_reference", "_formula_brute",
+REFERENCES = ("_brute", "_attack_formula_brute", "_roll_brute", "_rolled_brute", "_chunk_reference", "_formula_brute",
               "_gallery_brute", "_gallery_dice", "_gallery_more_brute", "_gallery_pools", "_gallery_rolls", "_stats")
 #: Shared test helpers that compute no answer (browsers, images, fault injection, a data file).
 HELPERS = ("_browser", "_deps", "_faults", "_images", "_rulebook", "_tables")

@@ -38,6 +38,10 @@ class Knob:
     default: int | None
     position: int
 
+    def __str__(self) -> str:
+        """As written: ``@NAME`` or ``@NAME=DEFAULT`` (what messages show)."""
+        return f"@{self.name}" + ("" if self.default is None else f"={self.default}")
+
 
 Number = Union[int, Knob]
 
