@@ -63,3 +63,16 @@ def test_a_table_never_shows_a_possible_failure_as_100_percent(capsys):
     code, out, _ = run_cli(capsys, "table", "(@dice)d1000+1d2", "--pools", "1",
                            "--condition", "total >= 3", "--format", "md")
     assert code == 0 and "100.0%" not in out and "> 99.9%" in out
+
+
+def test_the_report_at_a_glance_rounds_as_the_tables_do():
+    """The balance report's one-line ladders (P(pass), easiest to hardest) wrote Python's
+    ``.1%``: Blades at 4 dice 93.7% beside UWR's Easy 93.8% for the same 15/16, 1/16 as 6.2%,
+    and 0.99999 as 100.0%."""
+    from workbench.report.sections import _glance, _percent
+    from workbench.rules.registry import get_system
+
+    frame = _glance([get_system("blades"), get_system("uwr")]).items[0].frame
+    steps = list(frame["P(pass), easiest to hardest"])
+    assert steps[0] == "pass 93.8%" and steps[1].startswith("Easy 93.8% → ")
+    assert (_percent(1 / 16), _percent(0.99999), _percent(0.00001)) == ("6.3%", "> 99.9%", "< 0.1%")

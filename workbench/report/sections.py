@@ -17,6 +17,7 @@ from ..analysis import counts_dice, pool_bounds, pool_label, success_curve, typi
 from ..api import check
 from ..errors import ParameterError, WorkbenchError
 from ..ladders import check_goals, difficulty_table, parse_wanted, solve_ladder
+from ..export.tables import NumberFormat
 from ..limits import MAX_DICE
 from ..rules.registry import get_system
 
@@ -62,12 +63,12 @@ class Table:
 
 
 def _percent(value: Any) -> str:
+    """One decimal, as the ladder tables write it (halves up, float noise off, ``< 0.1%`` and
+    ``> 99.9%`` for what rounds to 0 or 100% and is not)."""
     value = float(value)
     if value != value:  # NaN
         return ""
-    if 0 < value < 0.0005:
-        return "< 0.1%"
-    return f"{value:.1%}"
+    return NumberFormat("percent", 1).text(value)
 
 
 @dataclass
