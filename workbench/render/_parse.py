@@ -20,6 +20,7 @@ from ..validation import suggest
 from ._block import (BLOCK_KINDS, DEFAULT_POOLS, FIGURE_KINDS, FIGURE_OUTPUTS, LADDER_SHOWS, MAX_SCALE,
                      MAX_SIDE, MIN_PANEL_HEIGHT, MIN_SCALE, MIN_SIDE, OPTIONS, TABLE_STYLES, Block,
                      BlockOptionError)
+from ._names import split_systems
 from ._pools import MAX_POOL, PoolSizesError, parse_pools
 
 if TYPE_CHECKING:
@@ -182,7 +183,7 @@ def _figure_options(sys_: "System", settings: Mapping[str, str], params: Mapping
     elif out["figure"] == "difference":
         raise BlockOptionError("base", "", "a system to compare against, needed by kind=difference")
     if "compare" in settings:
-        names = [name.strip() for name in settings["compare"].split(",") if name.strip()]
+        names = [name for name in split_systems(settings["compare"]) if name]
         if not names or out["figure"] != "curve":
             raise BlockOptionError("compare", settings["compare"], OPTIONS["compare"][1])
         out["compare"] = tuple(_system(name, resolve_path) for name in names)
