@@ -277,7 +277,8 @@ def _options(words: str, where: str) -> tuple[str, dict[str, str]]:
         if not sep or not name:
             raise WorkbenchError(f"{where}: {part!r} is not NAME=VALUE (e.g. pools=1-6)")
         if name in options:
-            raise WorkbenchError(f"{where}: option {name!r} is given twice")
+            raise WorkbenchError(f"{where}: option {name!r} is given twice ({options[name]!r} "
+                                 f"and {value!r}); allowed: once")
         options[name] = value
     return parts[0], options
 
@@ -315,7 +316,8 @@ def _parsed(spec: _Spec, source: Path, resolve) -> tuple[str, Block]:
             _, more = _options("x " + row.strip(), f"{source}:{number + 1}")
             for name, value in more.items():
                 if name in options:
-                    raise WorkbenchError(f"{source}:{number + 1}: option {name!r} is given twice")
+                    raise WorkbenchError(f"{source}:{number + 1}: option {name!r} is given twice "
+                                         f"({options[name]!r} and {value!r}); allowed: once")
                 options[name] = value
     try:
         return where, parse_block(spec.kind, system, options, resolve_path=resolve)

@@ -1,0 +1,31 @@
+"""Attack round on messages: each bad input is one line naming the parameter, the value given
+and what is allowed."""
+from conftest import run_cli
+
+
+def test_versus_with_a_setting_where_the_reactor_goes_says_where_settings_go(capsys):
+    """``workbench versus uwr dice=3`` read ``dice=3`` as a formula: 'column 2: unexpected
+    'ice'; expected a number, @, (, % or F', naming neither the argument nor --actor."""
+    code, out, err = run_cli(capsys, "versus", "uwr", "dice=3", exits=True)
+    assert code == 2 and not out
+    line = err.strip()
+    assert len(line.splitlines()) == 1
+    assert "'dice=3'" in line and "--actor" in line and "allowed:" in line and "column" not in line
+
+
+def test_a_setting_given_twice_names_both_values(capsys):
+    code, _, err = run_cli(capsys, "pmf", "uwr", "dice=3", "dice=4", exits=True)
+    assert code == 2
+    assert "'dice' is given twice ('3' and '4'); allowed: once" in err
+
+
+def test_a_block_option_given_twice_names_both_values(capsys, tmp_path):
+    page = tmp_path / "p.md"
+    text = "```workbench-table uwr pools=1-2 pools=1-3\n```\n"
+    page.write_text(text, encoding="utf-8")
+    code, _, err = run_cli(capsys, "render", str(page), exits=True)
+    assert code == 2 and page.read_text(encoding="utf-8") == text
+    assert "option 'pools' is given twice ('1-2' and '1-3'); allowed: once" in err
+    page.write_text("```workbench-table uwr pools=1-2\npools=1-3\n```\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "render", str(page), exits=True)
+    assert code == 2 and "p.md:2: option 'pools' is given twice ('1-2' and '1-3'); allowed: once" in err
