@@ -29,3 +29,21 @@ def test_a_block_option_given_twice_names_both_values(capsys, tmp_path):
     page.write_text("```workbench-table uwr pools=1-2\npools=1-3\n```\n", encoding="utf-8")
     code, _, err = run_cli(capsys, "render", str(page), exits=True)
     assert code == 2 and "p.md:2: option 'pools' is given twice ('1-2' and '1-3'); allowed: once" in err
+
+
+def test_wanted_odds_name_a_formulas_own_rungs(capsys, tmp_path):
+    """A formula's rungs are named ``total >= N``: ``--want "total >= 2=0.5"`` was read as the
+    rung 'total >' with the probability '= 2=0.5' and refused, so the report could not solve a
+    formula's own ladder."""
+    code, out, err = run_cli(capsys, "ladder", "(@dice)d6cs>=5", "--want",
+                             "total >= 1=0.9,total >= 2=0.5", "--pool", "4", "--format", "json")
+    assert code == 0, err
+    import json
+    rungs = {r["name"]: r for r in json.loads(out)["rungs"]}
+    assert set(rungs) == {"total >= 1", "total >= 2"}
+    assert rungs["total >= 2"]["wanted"] == 0.5
+    page = tmp_path / "r.html"
+    code, _, err = run_cli(capsys, "report", "--systems", "(@dice)d6cs>=5", "--want",
+                           "total >= 2=0.5", "--pools", "1-4", "--no-progress", "--out", str(page))
+    assert code == 0, err
+    assert "total &gt;= 2 50%" in page.read_text(encoding="utf-8")
