@@ -76,3 +76,35 @@ def test_the_report_at_a_glance_rounds_as_the_tables_do():
     steps = list(frame["P(pass), easiest to hardest"])
     assert steps[0] == "pass 93.8%" and steps[1].startswith("Easy 93.8% → ")
     assert (_percent(1 / 16), _percent(0.99999), _percent(0.00001)) == ("6.3%", "> 99.9%", "< 0.1%")
+
+
+def test_a_simulated_table_gives_every_probability_its_standard_error(capsys):
+    """``--simulate`` tables gave the outcomes a stderr column, but the tiers and P(pass) (also
+    estimated from the trials) none, as if they were exact."""
+    import csv
+    import io
+    import math
+
+    code, out, err = run_cli(capsys, "pmf", "unnamed", "d6=3", "d8=2", "--simulate",
+                             "--trials", "10000", "--seed", "7", "--format", "csv")
+    assert code == 0, err
+    blocks = [list(csv.reader(io.StringIO(block))) for block in out.strip().split("\n\n")]
+    tiers = next(b for b in blocks if b[0][0] == "tier")
+    summary = next(b for b in blocks if b[0][0] == "quantity")
+    assert tiers[0] == ["tier", "probability", "stderr"] and summary[0] == ["quantity", "value"]
+    rows = dict(summary[1:])
+    for p, stderr in [row[1:] for row in tiers[1:]] + [[rows["p_pass"], rows["p_pass_stderr"]]]:
+        assert math.isclose(float(stderr), math.sqrt(float(p) * (1 - float(p)) / 10000), rel_tol=1e-9)
+    code, json_out, _ = run_cli(capsys, "pmf", "unnamed", "d6=3", "d8=2", "--simulate",
+                                "--trials", "10000", "--seed", "7", "--format", "json")
+    import json
+    pmf = {int(k): v for k, v in json.loads(json_out)["pmf"].items()}
+    mean = sum(k * v for k, v in pmf.items())
+    sd = math.sqrt(sum((k - mean) ** 2 * v for k, v in pmf.items()))
+    assert math.isclose(float(rows["mean_stderr"]), sd / 100, rel_tol=1e-9)
+    assert rows["trials"] == "10000" and rows["seed"] == "7"
+    code, md, _ = run_cli(capsys, "pmf", "unnamed", "d6=3", "d8=2", "--simulate", "--trials",
+                          "10000", "--seed", "7")
+    assert "| tier                 | probability   | stderr   |" in md
+    code, exact, _ = run_cli(capsys, "pmf", "unnamed", "d6=3", "d8=2")   # exact: no column
+    assert "stderr" not in exact
