@@ -47,3 +47,16 @@ def test_wanted_odds_name_a_formulas_own_rungs(capsys, tmp_path):
                            "total >= 2=0.5", "--pools", "1-4", "--no-progress", "--out", str(page))
     assert code == 0, err
     assert "total &gt;= 2 50%" in page.read_text(encoding="utf-8")
+
+
+def test_percent_before_the_system_says_the_system_is_no_number_of_decimals(capsys):
+    """``workbench table --percent uwr`` took ``uwr`` as --percent's DIGITS, then said "the
+    following arguments are required: system, NAME=VALUE" (NAME=VALUE is optional)."""
+    for command in (["table", "--percent", "uwr", "--pools", "1-2"],
+                    ["ladder", "--percent", "uwr", "--want", "Easy=0.9"]):
+        code, out, err = run_cli(capsys, *command, exits=True)
+        assert code == 2 and not out
+        assert "--percent: got 'uwr'; allowed: a whole number from 0 to 15" in err
+        assert "required" not in err
+    code, out, _ = run_cli(capsys, "table", "uwr", "--pools", "1", "--percent", "2")
+    assert code == 0 and "| 33.33%  |" in out
