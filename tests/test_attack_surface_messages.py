@@ -60,3 +60,14 @@ def test_percent_before_the_system_says_the_system_is_no_number_of_decimals(caps
         assert "required" not in err
     code, out, _ = run_cli(capsys, "table", "uwr", "--pools", "1", "--percent", "2")
     assert code == 0 and "| 33.33%  |" in out
+
+
+def test_a_negative_value_after_an_option_says_to_write_it_with_equals(capsys, tmp_path):
+    """``--levels -2,-1,0`` (the docs say: with ``=`` when the first is negative) ended with
+    argparse's bare "argument --levels: expected one argument"."""
+    code, out, err = run_cli(capsys, "figure", "erzahlspiel", "dice=d6", "--kind", "outcomes",
+                             "--knob", "advantage", "--levels", "-2,-1,0",
+                             "--out", str(tmp_path / "f.html"), exits=True)
+    assert code == 2 and not out and not (tmp_path / "f.html").exists()
+    assert err.strip() == ("workbench: error: argument --levels: expected one argument; allowed: a "
+                           "value after --levels (one starting with '-' is written --levels=VALUE)")
