@@ -71,3 +71,23 @@ def test_a_negative_value_after_an_option_says_to_write_it_with_equals(capsys, t
     assert code == 2 and not out and not (tmp_path / "f.html").exists()
     assert err.strip() == ("workbench: error: argument --levels: expected one argument; allowed: a "
                            "value after --levels (one starting with '-' is written --levels=VALUE)")
+
+
+def test_an_unclosed_quote_in_a_block_says_what_is_allowed(capsys, tmp_path):
+    """A block line with an odd quote said only shlex's "q.md:1: No closing quotation"."""
+    page = tmp_path / "q.md"
+    text = '```workbench-table uwr pools=1 caption="unclosed\n```\n'
+    page.write_text(text, encoding="utf-8")
+    code, _, err = run_cli(capsys, "render", str(page), exits=True)
+    assert code == 2 and page.read_text(encoding="utf-8") == text
+    assert "q.md:1: the block's options 'uwr pools=1 caption=\"unclosed' cannot be read " in err
+    assert "(no closing quotation); allowed: quotes in pairs" in err
+
+
+def test_a_page_that_is_not_utf8_says_what_is_allowed(capsys, tmp_path):
+    page = tmp_path / "latin.md"
+    page.write_bytes(b"# Caf\xe9\n```workbench-table uwr pools=1\n```\n")
+    code, _, err = run_cli(capsys, "render", str(page), exits=True)
+    assert code == 2 and page.read_bytes().startswith(b"# Caf\xe9")
+    assert err.strip().endswith("cannot be read: not UTF-8 text; allowed: a Markdown file you may "
+                                "read, as UTF-8 text")

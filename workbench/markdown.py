@@ -266,8 +266,10 @@ class FillResult:
 def _options(words: str, where: str) -> tuple[str, dict[str, str]]:
     try:
         parts = shlex.split(words)
-    except ValueError as exc:
-        raise WorkbenchError(f"{where}: {exc}") from None
+    except ValueError as exc:   # shlex: "No closing quotation", "No escaped character"
+        raise WorkbenchError(f"{where}: the block's options {words!r} cannot be read "
+                             f"({str(exc).lower()}); allowed: quotes in pairs, such as "
+                             "caption=\"Odds at 4 dice\" or caption=\"it's\"") from None
     if not parts or re.match(r"[A-Za-z_][A-Za-z0-9_]*=", parts[0]):   # a formula may hold >=
         raise WorkbenchError(f"{where}: the block names no system; allowed: "
                              "```workbench-table SYSTEM NAME=VALUE ...")
