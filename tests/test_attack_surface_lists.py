@@ -32,3 +32,14 @@ def test_report_systems_take_a_formula_with_commas(capsys, tmp_path):
     assert code == 0, err
     assert f"Balance report: {POOL}, UWR (= HKRPG)" in stdout
     assert json.dumps(POOL)[1:-1] in out.read_text(encoding="utf-8")
+
+
+def test_report_refuses_a_variant_without_a_base(capsys, tmp_path):
+    """``report --variant blades`` (or a formula) wrote "Blades: no pool size to compare along"
+    in its what-if section, of a system with a pool: it has no base to compare with."""
+    for name in ("blades", "(@dice)d6cs>=5"):
+        out = tmp_path / "r.html"
+        code, stdout, err = run_cli(capsys, "report", "--systems", "uwr", "--variant", name,
+                                    "--no-progress", "--out", str(out), exits=True)
+        assert code == 2 and not stdout and not out.exists()
+        assert f"{name!r} has no base: list it among the systems" in err

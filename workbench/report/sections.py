@@ -107,6 +107,11 @@ def _check_choice(systems: Sequence[Any], variants: Sequence[Any], pool_sizes: I
                     [str(n) if not hasattr(n, "id") else n.id for n in names])
     validation.once(None, "variants", variant_names, [s.id for s in picked_variants], "variant",
                     [str(n) if not hasattr(n, "id") else n.id for n in variant_names])
+    baseless = [v.id for v in picked_variants if not v.base]
+    if baseless:   # its what-if section would compare it with nothing
+        raise ParameterError(None, "variants", variant_names, "what-if variants, made from a "
+                             f"base system (base = \"...\" in their data file); {baseless[0]!r} "
+                             "has no base: list it among the systems")
     both = [s.id for s in picked if s.id in {v.id for v in picked_variants}]
     if both:
         raise ParameterError(None, "variants", variant_names, f"variants not also among the "
