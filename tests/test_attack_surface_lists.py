@@ -43,3 +43,35 @@ def test_report_refuses_a_variant_without_a_base(capsys, tmp_path):
                                     "--no-progress", "--out", str(out), exits=True)
         assert code == 2 and not stdout and not out.exists()
         assert f"{name!r} has no base: list it among the systems" in err
+
+
+import pytest
+
+
+@pytest.mark.parametrize("argv", [
+    ["table", "erzahlspiel", "--pools", "1-3"],
+    ["table", "4d6kh3", "--pools", "1-3"],
+    ["ladder", "erzahlspiel", "--want", "red=0.3", "--pools", "1-3"],
+    ["ladder", "erzahlspiel", "--want", "red=0.3", "--pool", "3"],
+])
+def test_pool_options_for_a_system_without_a_pool_are_refused(capsys, argv):
+    """``table erzahlspiel --pools 1-3`` printed the same table as without --pools (it has no pool
+    size to step through): an option that changes nothing, silently ignored."""
+    code, out, err = run_cli(capsys, *argv, exits=True)
+    assert code == 2 and not out
+    assert "it has no pool size to step through (leave it out)" in err
+    code, out, _ = run_cli(capsys, *[w for w in argv if w not in ("--pools", "--pool", "1-3", "3")])
+    assert code == 0 and out
+
+
+def test_a_block_with_pools_for_a_system_without_a_pool_is_refused(capsys, tmp_path):
+    page = tmp_path / "p.md"
+    text = "```workbench-table 4d6kh3 pools=1-3\n```\n"
+    page.write_text(text, encoding="utf-8")
+    code, _, err = run_cli(capsys, "render", str(page), exits=True)
+    assert code == 2 and page.read_text(encoding="utf-8") == text
+    assert "option 'pools' got '1-3'; allowed: no pools for 4d6kh3" in err
+    figure = tmp_path / "f.html"   # beside systems with a pool, pools still sets theirs
+    code, _, err = run_cli(capsys, "figure", "erzahlspiel", "--compare", "uwr", "--pools", "1-3",
+                           "--out", str(figure))
+    assert code == 0 and figure.exists(), err

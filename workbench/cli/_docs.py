@@ -95,6 +95,18 @@ def _checked_condition(system: str, text: str | None) -> None:
         raise WorkbenchError(f"--condition got {text!r}; allowed: {exc.allowed}") from None
 
 
+def no_pool_to_step(system, given: dict) -> None:
+    """Pool options (``--pools``, ``--pool``, ``--across``) for a system without a pool size
+    (Erzählspiel's one coloured die, a formula such as ``4d6kh3``) would change nothing: refused,
+    never silently ignored."""
+    if system.pool_parameter:
+        return
+    for option, value in given.items():
+        if value is not None:
+            raise WorkbenchError(f"{option} got {value!r}; allowed: no {option} for {system.id}: "
+                                 "it has no pool size to step through (leave it out)")
+
+
 def run_table(args) -> int:
     args.format = output_format(args.format, args.out, TABLE_FORMATS)
     _checked_condition(args.system, args.condition)
@@ -104,6 +116,7 @@ def run_table(args) -> int:
         not_a_data_file(args.out, args.system)
     pools = None if args.pools is None else parse_pools(args.pools)
     system = get_system(args.system)
+    no_pool_to_step(system, {"--pools": args.pools})
     if pools is not None and system.pool_parameter and not column_knob(system):
         raise WorkbenchError(f"--pools got {args.pools!r}; allowed: no --pools for {system.id}: "
                              f"its ladder sets {system.pool_parameter} itself, so the table has "

@@ -121,6 +121,9 @@ def _block_pools(kind: str, sys_: "System", settings: Mapping[str, str]) -> tupl
         raise BlockOptionError("pools", settings["pools"], f"no pools for {sys_.id}: its ladder "
                                f"sets {sys_.pool_parameter} itself, so the table has no column "
                                f"per {sys_.pool_parameter} (leave pools out)")
+    if "pools" in settings and not sys_.pool_parameter and not {"compare", "base"} & set(settings):
+        raise BlockOptionError("pools", settings["pools"], f"no pools for {sys_.id}: it has no "
+                               "pool size to step through (leave pools out)")
     if "pools" in settings or not sys_.pool_parameter:
         pools = _pool_sizes(settings.get("pools", DEFAULT_POOLS))
         _pools_within(sys_, pools, settings)
