@@ -32,3 +32,18 @@ def test_a_setting_every_rung_sets_is_refused(capsys, tmp_path):
     code, _, err = run_cli(capsys, "render", str(page), exits=True)
     assert code == 2 and page.read_text(encoding="utf-8") == text
     assert "parameter 'threshold' got '2'; allowed: no threshold here" in err
+
+
+def test_a_ladder_solved_at_arratas_stat_heads_its_pools_with_that_quality():
+    """``solve_ladder("arrata", ..., stat="A5").pools_table()`` headed its column ``B5`` (the
+    default Quality) over odds computed at Quality A (the notebooks' view of a solution)."""
+    import workbench
+    from workbench.ladders import solve_ladder
+
+    solution = solve_ladder("arrata", "Ob 1=0.9", stat="A5")
+    assert solution.quality == "A"
+    frame = solution.pools_table()
+    assert "A5" in frame.columns and "B5" not in frame.columns
+    ob = int(frame.loc[0, "setting"].split("=")[1])
+    assert frame.loc[0, "A5"] == workbench.check("arrata", stat="A5", ob=ob).p_pass
+    assert solve_ladder("uwr", "Easy=0.9").quality is None
