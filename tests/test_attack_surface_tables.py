@@ -31,7 +31,7 @@ def test_a_setting_every_rung_sets_is_refused(capsys, tmp_path):
     page.write_text(text, encoding="utf-8")
     code, _, err = run_cli(capsys, "render", str(page), exits=True)
     assert code == 2 and page.read_text(encoding="utf-8") == text
-    assert "parameter 'threshold' got '2'; allowed: no threshold here" in err
+    assert "option 'threshold' got '2'; allowed: no threshold here" in err
 
 
 def test_a_ladder_solved_at_arratas_stat_heads_its_pools_with_that_quality():

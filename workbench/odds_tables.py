@@ -110,7 +110,7 @@ def difficulty_rows(system: "str | System", pool_sizes: Iterable[int] | None = N
         sys_.condition(condition)   # one rule, before any work (labels: refused)
     if not sys_.ladder:
         return _odds_by_pool(sys_, pool_sizes, condition, params)
-    _not_set_by_every_rung(sys_, params)
+    not_set_by_every_rung(sys_, params)
     head = [("Difficulty", [r.name for r in sys_.ladder])]
     if any(r.example for r in sys_.ladder):
         head.append(("Example", [r.example for r in sys_.ladder]))
@@ -138,7 +138,7 @@ def difficulty_rows(system: "str | System", pool_sizes: Iterable[int] | None = N
     return _table([*head, *body])
 
 
-def _not_set_by_every_rung(sys_: System, params: Mapping[str, Any]) -> None:
+def not_set_by_every_rung(sys_: System, params: Mapping[str, Any]) -> None:
     """A setting every rung of the ladder sets itself (UWR's ``target``, Shadowrun's
     ``threshold``) would change no cell of the table: refused, never silently dropped."""
     for name, value in params.items():
