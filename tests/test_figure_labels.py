@@ -40,3 +40,16 @@ def test_difference_of_dice_against_a_skill_is_refused_in_python():
         difference_figure("uwr", "call-of-cthulhu-7e", [1, 2])
     fig = difference_figure("fons-exploding", "fons", [1, 2])   # the same kind: drawn
     assert [round(v, 2) for v in fig.data[2].y] == [5.56, 7.41]
+
+
+def test_pmf_of_one_statistic_says_whose_mean_it_shows(capsys):
+    """``--stat beaten``: the summary's mean is the statistic's (0.9), beside the check's
+    P(pass); named so, not a bare ``mean`` read as the total's (5.5)."""
+    from conftest import run_cli
+
+    code, out, _ = run_cli(capsys, "pmf", "ironsworn", "--stat", "beaten")
+    result = workbench.check("ironsworn")
+    beaten = result.stats["beaten"].mean
+    assert code == 0
+    assert f"| mean of beaten | {beaten:.1f}" in out and "| mean     " not in out
+    assert round(beaten, 1) != round(result.mean, 1)
