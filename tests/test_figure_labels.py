@@ -10,6 +10,8 @@ import workbench
 from workbench.errors import WorkbenchError
 from workbench.figures import check_figure, difference_figure, ladder_figure
 
+from conftest import run_cli
+
 
 def _labels(fig) -> list[str]:
     return [text for trace in fig.data for text in (trace.text or ()) if text]
@@ -45,8 +47,6 @@ def test_difference_of_dice_against_a_skill_is_refused_in_python():
 def test_pmf_of_one_statistic_says_whose_mean_it_shows(capsys):
     """``--stat beaten``: the summary's mean is the statistic's (0.9), beside the check's
     P(pass); named so, not a bare ``mean`` read as the total's (5.5)."""
-    from conftest import run_cli
-
     code, out, _ = run_cli(capsys, "pmf", "ironsworn", "--stat", "beaten")
     result = workbench.check("ironsworn")
     beaten = result.stats["beaten"].mean
