@@ -118,3 +118,11 @@ def test_a_curve_of_a_one_die_system_is_its_rungs_as_bars(tmp_path, capsys):
     (bars,) = plotly_traces(out.read_text(encoding="utf-8"))
     assert bars["type"] == "bar" and bars["x"] == ["black", "red", "yellow", "green", "blue"]
     assert bars["y"] == pytest.approx([k / 6 for k in range(1, 6)], abs=1e-9)
+
+
+def test_figure_out_htm_writes_the_html_page_as_report_and_share_take_it(capsys, tmp_path):
+    out = tmp_path / "odds.htm"
+    code, _, err = run_cli(capsys, "figure", "uwr", "--out", str(out))
+    assert code == 0, err
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "P(pass) against dice" in page
