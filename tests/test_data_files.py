@@ -406,3 +406,15 @@ def test_report_refuses_a_file_without_a_base_as_a_variant(tmp_path):
 def test_pools_beyond_the_limit_are_parameter_errors():
     with pytest.raises(workbench.ParameterError, match="at most 1000 dice"):
         workbench.check("unnamed", d6=900, d8=200)
+
+
+def test_an_id_out_of_ascii_says_what_an_id_may_be_in_words(tmp_path):
+    """pydantic says a pattern as a regular expression; the file's author reads it in words."""
+    path = tmp_path / "wuerfel.toml"
+    path.write_text('id = "würfel"\nname = "W"\nmechanic = "pool"\n[dice.d6]\nsides = 6\n',
+                    encoding="utf-8")
+    with pytest.raises(workbench.DataFileError) as caught:
+        workbench.load_system(path)
+    message = str(caught.value)
+    assert "entry 'id': allowed: ASCII letters, digits, '_', '.' and '-'" in message
+    assert "got 'würfel'" in message and "[A-Za-z" not in message
