@@ -166,8 +166,11 @@ def _check_folder(given: Path, real: Path, text: str, option: str) -> None:
     and removed at once)."""
     folder = real.parent
     if not folder.is_dir():
-        problem = (f"{str(given.parent)!r} is a file, not a folder" if folder.exists()
-                   else f"folder {str(given.parent)!r} does not exist")
+        # a link whose target's folder is missing: say that folder (its own folder is there)
+        named, link = ((str(folder), f" (it is a link to {os.readlink(given)!r})")
+                       if given.is_symlink() else (str(given.parent), ""))
+        problem = (f"{named!r} is a file, not a folder" if folder.exists()
+                   else f"folder {named!r} does not exist") + link
         raise TargetError(option, text, problem, "a file in an existing folder")
     try:   # the one sure test of a folder (permissions, a read-only disk, a full inode table);
         with _signals_held():   # Ctrl-C or a kill between the two steps left the probe behind

@@ -26,6 +26,12 @@ from typing import Any
 import numpy as np
 
 JSON_DIGITS = 15
+#: Significant digits a shown number is read to before it is rounded for a table: the exact
+#: engine is exact to about 1e-12, and summing a distribution's entries leaves noise of a few
+#: units in the 16th digit (15/16 comes out 0.9374999999999994), which 15 digits still keep.
+NOISE_FREE_DIGITS = 12
+#: Tables showing at most this many significant digits read the number to NOISE_FREE_DIGITS.
+SHOWN_DIGITS = 10
 
 
 def round_sig(value: float, digits: int = JSON_DIGITS) -> float:
@@ -39,13 +45,23 @@ def round_sig(value: float, digits: int = JSON_DIGITS) -> float:
 
 def fixed(value: float, digits: int, percent: bool = False) -> str:
     """``value`` with ``digits`` decimals (as a percentage with ``percent``), float noise
-    removed first and halves rounded up as on paper: 3/32 -> ``9.38%``, 9/32 -> ``28.13%``.
+    removed first and halves rounded up as on paper: 3/32 -> ``9.38%``, 9/32 -> ``28.13%``,
+    15/16 summed to 0.9374999999999994 -> ``93.8%`` (a number shown to at most
+    :data:`SHOWN_DIGITS` digits is read to :data:`NOISE_FREE_DIGITS` first).
 
     Example:
         >>> fixed(0.09374999999999993, 2, percent=True), fixed(0.28125, 2, True), fixed(2 / 3, 3)
         ('9.38%', '28.13%', '0.667')
+        >>> fixed(0.9374999999999994, 1, percent=True)
+        '93.8%'
     """
-    scaled = Decimal(repr(round_sig(value))) * (100 if percent else 1)
+    value = round_sig(value)
+    scale = 100 if percent else 1
+    if value and math.isfinite(value):  # shown coarser than the engine's 1e-12: noise off there
+        shown = math.floor(math.log10(abs(value * scale))) + 1 + digits
+        if shown <= SHOWN_DIGITS:
+            value = round_sig(value, NOISE_FREE_DIGITS)
+    scaled = Decimal(repr(value)) * scale
     text = f"{scaled.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP):f}"
     return text + "%" if percent else text
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import signal
 import sys
 from typing import NoReturn
@@ -64,6 +65,11 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", "store", _StoreOnce)
 
     def error(self, message):  # one line, status 2, like every other bad input
+        missing = re.fullmatch(r"argument (--[\w-]+): expected one argument", message)
+        if missing:   # argparse reads "--levels -2,-1,0" as an option without its value
+            option = missing.group(1)
+            message += (f"; allowed: a value after {option} (one starting with '-' is written "
+                        f"{option}=VALUE)")
         self.exit(2, f"workbench: error: {one_line(message)}\n")
 
 

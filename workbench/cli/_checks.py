@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import shlex
 
 from .. import validation
 from ..api import check, simulate, versus
@@ -151,6 +154,12 @@ def run_pmf(args) -> int:
     return 0
 
 
+def _a_setting(name: str) -> bool:
+    """``dice=3`` (NAME=VALUE) where a system or formula goes: no formula starts with a name
+    and ``=``, and no file of that name is there."""
+    return bool(re.match(r"[A-Za-z_][A-Za-z0-9_]*=", name)) and not os.path.exists(name)
+
+
 def run_versus(args) -> int:
     check_out(args)
     if args.against is None:
@@ -162,6 +171,10 @@ def run_versus(args) -> int:
         if args.ties is not None:
             raise WorkbenchError("--ties goes with two systems; one system's own rules say who "
                                  "wins a tie")
+    if args.against is not None and _a_setting(args.against):
+        raise WorkbenchError(f"against got {args.against!r}, a setting: the second name is the "
+                             "reactor's system or formula; allowed: settings in --actor / "
+                             f"--reactor, such as --actor {shlex.quote(args.against)}")
     actor = parse_quoted(args.actor, "--actor") if args.actor is not None else {}
     reactor = parse_quoted(args.reactor, "--reactor") if args.reactor is not None else {}
     if args.against is not None:

@@ -14,7 +14,7 @@ from ..rules.registry import get_system
 from ._args import (checked_out_path, not_a_data_file, not_keywords, output_format,
                     parse_assignments, whole_number, write_text)
 from ._docs import (LADDER_FORMATS, LADDER_OPTIONS, MAX_POOL, _add_output_options,
-                    _checked_condition, number_format_of, parse_pools)
+                    _checked_condition, no_pool_to_step, number_format_of, parse_pools)
 
 
 def register(sub) -> None:
@@ -144,6 +144,8 @@ def _settings(args) -> _Settings:
     params = parse_assignments(args.params)
     not_keywords(args.system, params, "ladder", LADDER_OPTIONS, solve_ladder)
     params = _pool_from_settings(args, params)
+    no_pool_to_step(get_system(args.system),
+                    {"--pool": args.pool, "--pools": args.pools, "--across": args.across})
     pool, pools = _typical_pools(args)
     tolerance = validation.real_number(None, "--tolerance", args.tolerance, 0.0, 1.0, text=True,
                                        allowed="a number from 0 to 1")

@@ -16,11 +16,14 @@ Example:
 """
 from __future__ import annotations
 
+import math
 from functools import singledispatch
 from typing import Any
 
+import numpy as np
+
 from ..numbers import json_ready, round_sig
-from ..results import CheckResult, Distribution, VersusResult
+from ..results import CheckResult, Distribution, VersusResult, stderr_of
 from ..results.table import Table
 from .tables import NumberFormat, cut_tails
 
@@ -45,22 +48,39 @@ def check_tables(result: CheckResult, numbers: NumberFormat | None = None,
     if stat is not None and result.stats is not None:
         title, dist = f"Outcomes of {stat}", result.stats[stat]
         mean, listed = dist.mean, True
-    tables = [(title, distribution_table(dist, numbers, with_stderr=result.method == "simulate"))]
-    if result.tiers is not None:
-        tables.append(("Tiers", Table(("tier", "probability"),
-                                      tuple((str(tier), _number(p, numbers))
+    simulated = result.method == "simulate"
+    tables = [(title, distribution_table(dist, numbers, with_stderr=simulated))]
+    if result.tiers is not None:   # a simulated share has its standard error, as outcomes do
+        tables.append(("Tiers", Table(("tier", "probability", "stderr")[:3 if simulated else 2],
+                                      tuple((str(tier), _number(p, numbers),
+                                             *([_number(stderr_of(p, result.trials), numbers)]
+                                               if simulated else []))
                                             for tier, p in result.tiers.items()))))
-    summary = []
+    summary = []   # a simulated P(pass) and mean carry their standard errors, named as in Python
     if result.p_pass is not None:
         summary.append(("p_pass", _number(result.p_pass, numbers)))
+        if simulated:
+            summary.append(("p_pass_stderr", _number(stderr_of(result.p_pass, result.trials), numbers)))
     if listed:
         summary.append(("mean", _figure(mean, numbers)))
+        if simulated:
+            summary.append(("mean_stderr", _figure(_mean_stderr(dist), numbers)))
     summary.append(("lost_mass", _number(result.lost_mass, numbers)))
-    if result.method == "simulate":
+    if simulated:
         # The run that gave these numbers, so a table can be repeated: a left-out --seed is
         # fresh, and only the result knows it.
         summary += [("trials", str(result.trials)), ("seed", str(result.seed))]
     return [*tables, ("Summary", Table(("quantity", "value"), tuple(summary)))]
+
+
+def _mean_stderr(dist: Distribution) -> float | None:
+    """The standard error of a simulated mean: the outcomes' standard deviation over the
+    square root of the trials (``None`` when exact or not numeric)."""
+    if dist.trials is None or not dist.numeric or dist.mean is None:
+        return None
+    values = np.asarray(dist.outcomes, dtype=float)
+    variance = float(np.dot((values - dist.mean) ** 2, dist.probabilities))
+    return math.sqrt(variance / dist.trials)
 
 
 @result_tables.register

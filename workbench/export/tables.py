@@ -61,6 +61,8 @@ class NumberFormat:
         >>> pct = NumberFormat("percent", 1)
         >>> pct.text(0.0002), pct.text(0.0), pct.text(0.9999), pct.text(1.0)
         ('< 0.1%', '0.0%', '> 99.9%', '100.0%')
+        >>> pct.text(0.9995), pct.text(0.0005)    # 99.95% would round up to 100.0%
+        ('> 99.9%', '0.1%')
     """
 
     style: str = "percent"
@@ -94,10 +96,12 @@ class NumberFormat:
             if min(value, 1 - value) <= FLOAT_NOISE:  # 0 or 1 up to rounding, not a mark
                 return self._plain(round(value))
             unit = 2 * self.resolution  # the smallest step shown, as a probability
-            if value < self.resolution:
+            plain = self._plain(value)   # halves round up: 99.95% is written 100.0%, so the
+            if plain == self._plain(0.0):  # marks follow the text shown, not a threshold
                 return "< " + self._plain(unit)
-            if value > 1 - self.resolution:
+            if plain == self._plain(1.0):
                 return "> " + self._plain(1 - unit)
+            return plain
         return self._plain(value)
 
     def _plain(self, value: float) -> str:

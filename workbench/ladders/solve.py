@@ -31,6 +31,8 @@ def parse_wanted(text: str) -> dict[str, float]:
     Example:
         >>> parse_wanted("Easy=0.9, Hard=45%")
         {'Easy': 0.9, 'Hard': 0.45}
+        >>> parse_wanted("total >= 2=0.5")     # a formula's rung
+        {'total >= 2': 0.5}
     """
     if not isinstance(text, str):
         raise WorkbenchError(f"--want got {text!r}; allowed: text such as \"Easy=0.9,Normal=70%\"")
@@ -38,7 +40,7 @@ def parse_wanted(text: str) -> dict[str, float]:
     for item in (part.strip() for part in text.split(",")):
         if not item:
             continue
-        name, sep, value = item.partition("=")
+        name, sep, value = item.rpartition("=")   # a rung may hold "=": "total >= 3=0.5"
         name, value = name.strip(), value.strip()
         if not sep or not name or not value:
             raise WorkbenchError(f"--want entry {item!r} is not RUNG=PROBABILITY "

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .. import validation
-from ..analysis import pool_bounds, pools_for, shown_probability, typical_pool
+from ..analysis import counts_dice, pool_bounds, pools_for, shown_probability, typical_pool
 from ..errors import ParameterError, WorkbenchError
 from ..export.tables import NUMBER_STYLES, NumberFormat
 from ..limits import check_image_size
@@ -20,6 +20,7 @@ from ..validation import suggest
 from ._block import (BLOCK_KINDS, DEFAULT_POOLS, FIGURE_KINDS, FIGURE_OUTPUTS, LADDER_SHOWS, MAX_SCALE,
                      MAX_SIDE, MIN_PANEL_HEIGHT, MIN_SCALE, MIN_SIDE, OPTIONS, TABLE_STYLES, Block,
                      BlockOptionError)
+from ._names import split_systems
 from ._pools import MAX_POOL, PoolSizesError, parse_pools
 
 if TYPE_CHECKING:
@@ -120,6 +121,9 @@ def _block_pools(kind: str, sys_: "System", settings: Mapping[str, str]) -> tupl
         raise BlockOptionError("pools", settings["pools"], f"no pools for {sys_.id}: its ladder "
                                f"sets {sys_.pool_parameter} itself, so the table has no column "
                                f"per {sys_.pool_parameter} (leave pools out)")
+    if "pools" in settings and not sys_.pool_parameter and not {"compare", "base"} & set(settings):
+        raise BlockOptionError("pools", settings["pools"], f"no pools for {sys_.id}: it has no "
+                               "pool size to step through (leave pools out)")
     if "pools" in settings or not sys_.pool_parameter:
         pools = _pool_sizes(settings.get("pools", DEFAULT_POOLS))
         _pools_within(sys_, pools, settings)
@@ -179,10 +183,12 @@ def _figure_options(sys_: "System", settings: Mapping[str, str], params: Mapping
     out["figure"] = _choice("kind", settings.get("kind", "curve"), FIGURE_KINDS)
     if "base" in settings:
         out["base"] = _system(settings["base"], resolve_path)
+        if out["figure"] == "difference":
+            _same_pool_kind(sys_, out["base"], settings["base"])
     elif out["figure"] == "difference":
         raise BlockOptionError("base", "", "a system to compare against, needed by kind=difference")
     if "compare" in settings:
-        names = [name.strip() for name in settings["compare"].split(",") if name.strip()]
+        names = [name for name in split_systems(settings["compare"]) if name]
         if not names or out["figure"] != "curve":
             raise BlockOptionError("compare", settings["compare"], OPTIONS["compare"][1])
         out["compare"] = tuple(_system(name, resolve_path) for name in names)
@@ -243,6 +249,22 @@ def _choice(option: str, text: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise BlockOptionError(option, text, ", ".join(allowed))
     return value
+
+
+def _pool_kind(sys_: "System") -> str:
+    """What a system's pool sizes count: ``dice`` (a system without a pool knob rolls its own
+    dice), or the knob they set (Call of Cthulhu's ``skill``, D&D's ``modifier``)."""
+    return "dice" if counts_dice(sys_) else f"its {sys_.pool_parameter}"
+
+
+def _same_pool_kind(sys_: "System", base: "System", given: str) -> None:
+    """A difference subtracts P(pass) pool size by pool size: UWR at 4 dice minus Call of
+    Cthulhu at skill 4 would say nothing, so the two pools must count the same thing."""
+    mine, theirs = _pool_kind(sys_), _pool_kind(base)
+    if mine != theirs:
+        raise BlockOptionError("base", given, f"a system whose pool sizes count {mine.removeprefix('its ')}"
+                               f", as {sys_.id}'s do ({base.id}'s count {theirs}: a difference at "
+                               "each pool size would set one against the other)")
 
 
 def _system(text: str, resolve_path: Callable[[str], str] | None) -> "System":
