@@ -35,3 +35,16 @@ def test_a_difference_between_dice_pools_is_drawn(capsys, tmp_path, system, base
                            "--out", str(out))
     assert code == 0, err
     assert "pp" in out.read_text(encoding="utf-8")
+
+
+def test_a_curve_refuses_a_setting_every_rung_sets(capsys, tmp_path):
+    """``figure uwr target=3`` drew the same curves as ``figure uwr``: each rung sets target."""
+    out = tmp_path / "f.html"
+    for kind in ("curve", "ladder"):
+        code, stdout, err = run_cli(capsys, "figure", "uwr", "target=3", "--kind", kind,
+                                    "--out", str(out), exits=True)
+        assert code == 2 and not stdout and not out.exists()
+        assert "parameter 'target' got '3'; allowed: no target here: every rung" in err
+    code, _, err = run_cli(capsys, "figure", "uwr", "target=3", "dice=2", "--kind", "check",
+                           "--out", str(out))   # one check: its target is the pass
+    assert code == 0 and out.exists(), err

@@ -66,6 +66,33 @@ def fixed(value: float, digits: int, percent: bool = False) -> str:
     return text + "%" if percent else text
 
 
+FLOAT_NOISE = 1e-12
+"""A probability this close to 0 or 1 is 0 or 1 up to the engine's rounding, not a mark."""
+
+
+def marked(value: float, digits: int, percent: bool = True) -> str:
+    """:func:`fixed`, except that a probability strictly between 0 and 1 whose text would
+    read as impossible or certain is marked ``< 1%`` / ``> 99%`` (at ``digits`` decimals):
+    nothing shown is 0% or 100% that is neither. The marks follow the text shown (99.95%
+    rounds up to 100.0%, so it is marked).
+
+    Example:
+        >>> marked(0.996, 0), marked(0.004, 0), marked(0.5, 0), marked(1.0, 0)
+        ('> 99%', '< 1%', '50%', '100%')
+        >>> marked(0.9995, 1), marked(0.0005, 1), marked(0.0002, 3, percent=False)
+        ('> 99.9%', '0.1%', '< 0.001')
+    """
+    if 0 < value < 1 and min(value, 1 - value) > FLOAT_NOISE:
+        unit = 10.0 ** -digits / (100 if percent else 1)   # the smallest step shown
+        plain = fixed(value, digits, percent)
+        if plain == fixed(0.0, digits, percent):
+            return "< " + fixed(unit, digits, percent)
+        if plain == fixed(1.0, digits, percent):
+            return "> " + fixed(1 - unit, digits, percent)
+        return plain
+    return fixed(round(value) if 0 < value < 1 else value, digits, percent)
+
+
 def json_ready(data: Any, digits: int = JSON_DIGITS) -> Any:
     """A copy of nested dicts / lists / tuples with every float rounded by :func:`round_sig`
     (numpy numbers become plain Python numbers).

@@ -103,7 +103,7 @@ def _typical_pools(args) -> tuple[int, list[int]]:
 
 
 def _order_sentence(solution, fmt: str) -> str:
-    where = pools_text(solution.system, solution.pools, solution.params.get("quality"))
+    where = pools_text(solution.system, solution.pools, solution.quality)
     text = (f"Ordered {where}: " if where else "Ordered: ") + ("yes" if solution.ordered else "no")
     if fmt == "html":
         return f"<p>{text}</p>"
@@ -184,7 +184,7 @@ def _tables(solution, args, settings: _Settings) -> list[str]:
     if settings.show in ("both", "pools") and solution.pool is not None:  # one die: no pool sizes
         table = solution.across_pools(settings.across)
         if len(table.columns) == len(settings.across):  # pool sizes as designers write them: B3, 3d6
-            quality = settings.params.get("quality")
+            quality = solution.quality
             table.columns = [probability_header(pool_label(args.system, n, quality), solution.condition)
                              for n in settings.across]
         blocks.append(render_table(table, args.format, settings.numbers,

@@ -45,9 +45,11 @@ def check_tables(result: CheckResult, numbers: NumberFormat | None = None,
     """A check's outcomes (those of the statistic ``stat`` when given and the check has
     statistics), tiers and summary."""
     title, dist, mean, listed = "Outcomes", result.pmf, result.mean, result.mean is not None
+    mean_name = "mean"
     if stat is not None and result.stats is not None:
         title, dist = f"Outcomes of {stat}", result.stats[stat]
         mean, listed = dist.mean, True
+        mean_name = f"mean of {stat}"   # beside the check's own P(pass): says whose mean it is
     simulated = result.method == "simulate"
     tables = [(title, distribution_table(dist, numbers, with_stderr=simulated))]
     if result.tiers is not None:   # a simulated share has its standard error, as outcomes do
@@ -62,9 +64,10 @@ def check_tables(result: CheckResult, numbers: NumberFormat | None = None,
         if simulated:
             summary.append(("p_pass_stderr", _number(stderr_of(result.p_pass, result.trials), numbers)))
     if listed:
-        summary.append(("mean", _figure(mean, numbers)))
+        summary.append((mean_name, _figure(mean, numbers)))
         if simulated:
-            summary.append(("mean_stderr", _figure(_mean_stderr(dist), numbers)))
+            summary.append((f"mean_stderr of {stat}" if stat is not None and result.stats is not None
+                            else "mean_stderr", _figure(_mean_stderr(dist), numbers)))
     summary.append(("lost_mass", _number(result.lost_mass, numbers)))
     if simulated:
         # The run that gave these numbers, so a table can be repeated: a left-out --seed is

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import WorkbenchError
-from ..numbers import fixed
+from ..numbers import FLOAT_NOISE, fixed, marked  # noqa: F401 (FLOAT_NOISE: used from here too)
 from ..results.distribution import possible_only
 from ..results.table import Table
 from .layout import layout
@@ -40,7 +40,6 @@ if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
 TABLE_FORMATS = ("rst-grid", "rst-list", "rst-csv", "md", "csv", "html", "text")
 NUMBER_STYLES = ("percent", "digits", "fraction")
 #: Probabilities this close to 0 or 1 are 0 or 1 (the exact engine's own precision).
-FLOAT_NOISE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -92,16 +91,8 @@ class NumberFormat:
         if isinstance(value, (bool, np.bool_, str)) or isinstance(value, (int, np.integer)):
             return str(value)
         value = float(value)
-        if self.marks and self.style != "fraction" and 0 < value < 1:
-            if min(value, 1 - value) <= FLOAT_NOISE:  # 0 or 1 up to rounding, not a mark
-                return self._plain(round(value))
-            unit = 2 * self.resolution  # the smallest step shown, as a probability
-            plain = self._plain(value)   # halves round up: 99.95% is written 100.0%, so the
-            if plain == self._plain(0.0):  # marks follow the text shown, not a threshold
-                return "< " + self._plain(unit)
-            if plain == self._plain(1.0):
-                return "> " + self._plain(1 - unit)
-            return plain
+        if self.marks and self.style != "fraction":
+            return marked(value, self.digits, percent=self.style == "percent")
         return self._plain(value)
 
     def _plain(self, value: float) -> str:

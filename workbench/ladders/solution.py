@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from ..analysis import default_pool_sizes, pool_label, probability_header, shown_probability
 from ..numbers import json_ready
 from ..results.rich import RichResult
+from ..rules.registry import get_system
 from ..rules.system import Rung, System
 from .notes import pools_text
 from .search import Conflict, find_conflicts
@@ -91,6 +92,19 @@ class LadderSolution(RichResult):
         """Names of rungs whose wanted probability no setting comes within tolerance of."""
         return [r.name for r in self.rungs if not r.reachable]
 
+    @property
+    def quality(self) -> str | None:
+        """The Quality the ladder was solved at (Arrata's ``quality=A`` or ``stat=A5``), for
+        pool headings such as ``A5``; ``None`` for a system without one.
+
+        Example:
+            >>> from workbench.ladders import solve_ladder
+            >>> solve_ladder("arrata", "Ob 1=0.9", stat="A5").quality
+            'A'
+        """
+        sys_ = self.source if self.source is not None else get_system(self.system)
+        return sys_.resolve(**self.params).get("quality") if "quality" in sys_.params else None
+
     def table(self) -> pd.DataFrame:
         """Wanted vs achieved, one row per rung: ``rung, setting, wanted, achieved, error,
         reachable, note``."""
@@ -111,7 +125,7 @@ class LadderSolution(RichResult):
             ['rung', 'setting', 'wanted', '3 dice', '4 dice', 'reachable', 'note']
         """
         import pandas as pd  # lazy: pandas
-        quality = self.params.get("quality")
+        quality = self.quality
         wanted = "wanted" if self.condition is None else f"wanted {shown_probability(self.condition)}"
         rows = []
         for rung in self.rungs:
@@ -189,7 +203,7 @@ class LadderSolution(RichResult):
     def describe(self, conflict: Conflict) -> str:
         """One conflict in words: ``Extreme (target=4, favor+2) beats Difficult (target=2)
         at 6-10 dice``."""
-        where = pools_text(self.system, conflict.pools, self.params.get("quality"))
+        where = pools_text(self.system, conflict.pools, self.quality)
         verb = "beats" if conflict.kind == "beats" else "is as likely as"
         return (f"{conflict.harder} ({conflict.harder_setting}) {verb} {conflict.easier} "
                 f"({conflict.easier_setting}) {where}").rstrip()

@@ -14,7 +14,7 @@ from ..analysis import counts_dice, pool_bounds, pools_for, shown_probability, t
 from ..errors import ParameterError, WorkbenchError
 from ..export.tables import NUMBER_STYLES, NumberFormat
 from ..limits import check_image_size
-from ..odds_tables import column_knob, overridden_setting
+from ..odds_tables import column_knob, not_set_by_every_rung, overridden_setting
 from ..rules.registry import get_system
 from ..validation import suggest
 from ._block import (BLOCK_KINDS, DEFAULT_POOLS, FIGURE_KINDS, FIGURE_OUTPUTS, LADDER_SHOWS, MAX_SCALE,
@@ -333,6 +333,10 @@ def _not_overridden(kind: str, sys_: "System", params: dict[str, str],
     if "want" in settings or kind == "parameters" or (
             kind == "figure" and figure not in ("curve", "difference", "ladder")):
         return
+    try:   # a setting every rung sets itself (uwr's target) changes no line or cell either
+        not_set_by_every_rung(sys_, params)
+    except ParameterError as exc:
+        raise BlockOptionError(exc.parameter, exc.value, exc.allowed) from None
     overridden = overridden_setting(sys_, params)
     if overridden is None:
         return
