@@ -149,3 +149,14 @@ position = "{position}"
         k = {"second": min(a, b), "highest": max(a, b), "none": 0}[want]
         counts[k] = counts.get(k, 0) + 1 / 36
     assert exact(wb.check(path).pmf) == pytest.approx(counts)
+
+
+def test_a_pass_target_below_zero_is_allowed_where_a_knob_can_take_the_total_there():
+    """``1d6-@m=0 >= @t=0`` with m=10, t=-5 was refused ("t got -5; allowed: 0 to 1e6"): the
+    range of the target was read from the knobs' defaults, where the total cannot go below 0."""
+    assert wb.check("1d6-@m=0 >= @t=0", m=10, t=-5).p_pass == pytest.approx(2 / 6)
+    assert wb.check("1d20+@mod=0 >= @dc=10", mod=-30, dc=-15).p_pass == pytest.approx(6 / 20)
+    want = sum(Fraction(1, 6 ** 4) for a, *b in product(range(1, 7), repeat=4) if a - sum(b) >= -4)
+    assert wb.check("1d6-(@n=0)d6 >= @t=0", n=3, t=-4).p_pass == pytest.approx(float(want))
+    with pytest.raises(wb.ParameterError, match="from 0 to"):   # 3d6 never goes below 3
+        wb.check("3d6 >= @t=10", t=-1)

@@ -77,6 +77,7 @@ class _Compiler:
         self.pool_parameter = None
         self.plain_stats: set[str] = set()   # sums of plain terms (not needed on the fast path)
         self.faces: dict[str, Faces] = {}     # each die type's faces (raw result and value)
+        self.knob_lowers = False              # a knob may take the total below its range's low
 
     def fail(self, position: int, problem: str):
         raise FormulaError(self.text, position, problem)
@@ -141,6 +142,8 @@ class _Compiler:
         for sign, term in terms:
             if isinstance(term, Dice):
                 text, lo, hi = self.dice_term(term, sign, plain)
+                if sign < 0 and isinstance(term.count, Knob):
+                    self.knob_lowers = True
             elif isinstance(term, Pool):
                 text, lo, hi = self.pool(term)
                 self.fast = False
@@ -148,6 +151,7 @@ class _Compiler:
                 text = self.knobs.declare(term, "a number added to the total", -MAX_KNOB, MAX_KNOB)
                 lo = hi = self.knobs[text].default
                 self.fast = self.counting = False
+                self.knob_lowers = True
             else:
                 text, lo, hi = str(term), term, term
                 self.fast = self.counting = False
@@ -440,7 +444,7 @@ class _Compiler:
 
     def passing(self, data: dict, low, high) -> str | None:
         f = self.formula
-        bound = -MAX_KNOB if low is None or low < 0 else 0
+        bound = -MAX_KNOB if low is None or low < 0 or self.knob_lowers else 0
         if f.condition is not None:
             text, position = f.condition
             def declare(match):
