@@ -234,6 +234,8 @@ def test_python_error_carries_the_caret_as_a_note():
     ("4d6!!", 4, "compounding explosions (Roll20's !!) are not in this notation"),
     ("5d6!p", 4, "penetrating explosions (Roll20's !p"),
     ("2d6ro<2", 5, "Roll20's ro (reroll once) is written r here"),
+    ("4dF >= -1", 8, "a comparison with a negative number is written with a knob: @t=-1"),
+    ("4dFcs=-1", 7, "a comparison with a negative number is written with a knob: @t=-1"),
 ])
 def test_other_rollers_spellings_say_how_this_notation_writes_them(capsys, text, column, says):
     """A designer typing Roll20's spellings reads what to write instead, at the column."""
@@ -242,3 +244,9 @@ def test_other_rollers_spellings_say_how_this_notation_writes_them(capsys, text,
     assert code == 2 and out == ""
     assert first.startswith(f"workbench: error: {text}: column {column}: {says}")
     assert caret == " " * (len("workbench: error: ") + column - 1) + "^"
+
+
+def test_the_knob_a_negative_comparison_is_pointed_to_answers_exactly():
+    """4dF >= -1: 1 - P(total <= -2) = 1 - 15/81; 4dF counting -1s: P(none) = (2/3)**4."""
+    assert wb.check("4dF >= @t=-1").p_pass == pytest.approx(66 / 81)
+    assert wb.check("4dFcs=@t=-1").pmf[0] == pytest.approx((2 / 3) ** 4)

@@ -138,6 +138,10 @@ who types them reads instead of a list of what the grammar expects."""
 
 
 def _other_spelling(text: str, position: int) -> str | None:
+    negative = re.match(r"-\s*([0-9]+)", text[position:])
+    if negative and re.search(r"(>=|<=|>|<|=)\s*$", text[:position]):
+        return (f"a comparison with a negative number is written with a knob: "
+                f"@t=-{negative.group(1)} (a comparison reads 0 or more as written)")
     for word, hint in OTHER_SPELLINGS.items():
         if text[position:position + len(word)].lower() == word:
             return hint
