@@ -53,3 +53,25 @@ def test_pmf_of_one_statistic_says_whose_mean_it_shows(capsys):
     assert code == 0
     assert f"| mean of beaten | {beaten:.1f}" in out and "| mean     " not in out
     assert round(beaten, 1) != round(result.mean, 1)
+
+
+def test_a_figures_legend_names_the_settings_its_block_gives():
+    """``figure unnamed d8=2``: every curve has two d8s added; the legend says so (it read
+    ``unnamed · Success`` like the plain system's). The pool size is the x axis, not named."""
+    from workbench.render import build_figure, parse_block
+
+    fig = build_figure(parse_block("figure", "unnamed", {"d8": "2", "pools": "1-3"}))
+    names = [trace.name for trace in fig.data if trace.name]
+    assert names and all(name.startswith("unnamed d8=2 ·") for name in names)
+    plain = build_figure(parse_block("figure", "uwr", {"pools": "1-3"}))
+    assert all(name.startswith("uwr ·") for name in (t.name for t in plain.data) if name)
+
+
+def test_one_entry_given_as_a_mapping_is_one_entry():
+    """``curve_figure({"system": ..., "params": ...})`` read the mapping's keys as systems
+    ("unknown system 'system'")."""
+    from workbench.figures import curve_figure
+
+    fig = curve_figure({"system": "unnamed", "params": {"d8": 2}}, pools=[1, 2])
+    names = [trace.name for trace in fig.data if trace.name]
+    assert names and all(name.startswith("unnamed d8=2 ·") for name in names)

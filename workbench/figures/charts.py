@@ -9,7 +9,7 @@ pieces every chart shares (:mod:`.pieces`).
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -62,7 +62,7 @@ def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
         (10, 'uwr · Easy')
     """
     seed = resolved_seed(method, seed)
-    entries = [entries] if isinstance(entries, (str, System)) else list(entries)
+    entries = [entries] if isinstance(entries, (str, System, Mapping)) else list(entries)
     lines = _frames.read_entries(entries, rungs)
     if frame is None:
         frame = _frames.curve_frame(lines, pools, None, method, trials, seed)
@@ -136,7 +136,7 @@ def difference_figure(system: Any, base: Any = None, pools: Iterable[int] = DEFA
     """
     seed = resolved_seed(method, seed)
     if base is None or isinstance(base, int) and not isinstance(base, bool):
-        entries = [system] if isinstance(system, (str, System)) else list(system)
+        entries = [system] if isinstance(system, (str, System, Mapping)) else list(system)
         base_index = base or 0
     else:
         entries, base_index = [base, system], 0
