@@ -93,16 +93,8 @@ def one_line_error(capsys):
     is: status 2, nothing on stdout, one line on stderr starting ``workbench: error: ``, no
     traceback, each text of ``contains`` in that line; gives the line. ``usage=True``: the
     words may be refused by argparse itself (which ends the program by ``SystemExit``)."""
-    from workbench.cli import main
-
     def run(*argv: str, contains=(), usage: bool = False) -> str:
-        try:
-            code = main(list(argv))
-        except SystemExit as exited:
-            if not usage:
-                raise
-            code = exited.code
-        out, err = capsys.readouterr()
+        code, out, err = run_cli(capsys, *argv, exits=usage)
         return _refused_in_one_line(code, out, err, contains, argv=argv)
     return run
 

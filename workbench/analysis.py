@@ -107,6 +107,19 @@ def counts_dice(system: "str | System") -> bool:
     return sys_.pool_parameter is None or sys_.mechanic.adds_dice(sys_.pool_parameter)
 
 
+def pool_kind(system: "str | System") -> str:
+    """What a system's pool sizes count: ``dice`` (a system without a pool parameter rolls its
+    own dice), or the parameter they set (Call of Cthulhu's ``skill``, D&D's ``modifier``).
+    Curves of two systems may be subtracted pool size by pool size only when these agree.
+
+    Example:
+        >>> pool_kind("uwr"), pool_kind("call-of-cthulhu-7e")
+        ('dice', 'skill')
+    """
+    sys_ = get_system(system)
+    return "dice" if counts_dice(sys_) else str(sys_.pool_parameter)
+
+
 def pool_bounds(system: "str | System") -> tuple[int, int]:
     """The pool sizes the system's pool parameter allows: its bounds, never below 0 (a
     system without a pool parameter: 0 to the largest pool).

@@ -14,7 +14,8 @@ from typing import Any, Iterable, Mapping, Sequence
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..analysis import counts_dice, default_pool_sizes, pool_size_list, shown_probability, success_curve
+from ..analysis import (counts_dice, default_pool_sizes, pool_kind, pool_size_list, shown_probability,
+                        success_curve)
 from ..api import check
 from ..errors import WorkbenchError
 from ..numbers import marked
@@ -100,17 +101,12 @@ def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
                       legend_title="rung" if len(lines) == 1 else "system · rung")
 
 
-def _pool_kind(sys_: System) -> str:
-    """What a system's pool sizes count: dice, or the knob they set (a skill, a modifier)."""
-    return "dice" if counts_dice(sys_) else str(sys_.pool_parameter)
-
-
 def _same_pool_kind(lines, base_index: int) -> None:
     """A difference subtracts P(pass) pool size by pool size: UWR at 4 dice minus Call of
     Cthulhu at skill 4 says nothing, so every entry's pool sizes must count what the base's do."""
     base = lines[base_index].system_object
     for line in lines:
-        mine, theirs = _pool_kind(line.system_object), _pool_kind(base)
+        mine, theirs = pool_kind(line.system_object), pool_kind(base)
         if mine != theirs:
             raise WorkbenchError(f"a difference of {line.system_object.id} against "
                                  f"{base.id}: {line.system_object.id}'s pool sizes count {mine}, "

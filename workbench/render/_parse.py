@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .. import validation
-from ..analysis import counts_dice, pool_bounds, pools_for, shown_probability, typical_pool
+from ..analysis import pool_bounds, pool_kind, pools_for, shown_probability, typical_pool
 from ..errors import ParameterError, WorkbenchError
 from ..export.tables import NUMBER_STYLES, NumberFormat
 from ..limits import check_image_size
@@ -251,20 +251,15 @@ def _choice(option: str, text: str, allowed: tuple[str, ...]) -> str:
     return value
 
 
-def _pool_kind(sys_: "System") -> str:
-    """What a system's pool sizes count: ``dice`` (a system without a pool knob rolls its own
-    dice), or the knob they set (Call of Cthulhu's ``skill``, D&D's ``modifier``)."""
-    return "dice" if counts_dice(sys_) else f"its {sys_.pool_parameter}"
-
-
 def _same_pool_kind(sys_: "System", base: "System", given: str) -> None:
     """A difference subtracts P(pass) pool size by pool size: UWR at 4 dice minus Call of
     Cthulhu at skill 4 would say nothing, so the two pools must count the same thing."""
-    mine, theirs = _pool_kind(sys_), _pool_kind(base)
+    mine, theirs = pool_kind(sys_), pool_kind(base)
     if mine != theirs:
-        raise BlockOptionError("base", given, f"a system whose pool sizes count {mine.removeprefix('its ')}"
-                               f", as {sys_.id}'s do ({base.id}'s count {theirs}: a difference at "
-                               "each pool size would set one against the other)")
+        raise BlockOptionError("base", given, f"a system whose pool sizes count {mine}, as "
+                               f"{sys_.id}'s do ({base.id}'s count "
+                               f"{theirs if theirs == 'dice' else 'its ' + theirs}: a difference "
+                               "at each pool size would set one against the other)")
 
 
 def _system(text: str, resolve_path: Callable[[str], str] | None) -> "System":
