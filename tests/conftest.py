@@ -93,16 +93,8 @@ def one_line_error(capsys):
     is: status 2, nothing on stdout, one line on stderr starting ``workbench: error: ``, no
     traceback, each text of ``contains`` in that line; gives the line. ``usage=True``: the
     words may be refused by argparse itself (which ends the program by ``SystemExit``)."""
-    from workbench.cli import main
-
     def run(*argv: str, contains=(), usage: bool = False) -> str:
-        try:
-            code = main(list(argv))
-        except SystemExit as exited:
-            if not usage:
-                raise
-            code = exited.code
-        out, err = capsys.readouterr()
+        code, out, err = run_cli(capsys, *argv, exits=usage)
         return _refused_in_one_line(code, out, err, contains, argv=argv)
     return run
 
@@ -114,3 +106,39 @@ def assert_one_line():
     def check(code, out: str, err: str, contains=()) -> str:
         return _refused_in_one_line(code, out, err, contains)
     return check
+
+
+@pytest.fixture
+def registered():
+    """``make(id, pool, **kw)``: ``wb.register_mechanic(id, pool, replace=True, **kw)``, each
+    mechanic registered so taken out again when the test ends."""
+    import workbench as wb
+    from workbench.errors import WorkbenchError
+
+    ids = []
+
+    def make(id, pool, **kw):
+        system = wb.register_mechanic(id, pool, replace=True, **kw)
+        ids.append(id)
+        return system
+    yield make
+    for id in ids:
+        try:
+            wb.unregister_mechanic(id)
+        except WorkbenchError:
+            pass
+
+
+def run_cli(capsys, *argv: str, exits: bool = False) -> tuple[int, str, str]:
+    """``(status, stdout, stderr)`` of ``workbench *argv`` run in this process. ``exits=True``:
+    argparse may end the program itself (``SystemExit``), whose code is the status then."""
+    from workbench.cli import main
+
+    try:
+        code = main(list(argv))
+    except SystemExit as exited:
+        if not exits:
+            raise
+        code = exited.code
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -3,6 +3,7 @@ save start-up time (docs/architecture.rst)."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,14 +16,15 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 #: load them (figures: plotly; kernels: numba; schema and mechanics: pydantic; sweep:
 #: concurrent.futures and logging; notation: lark; share: pandas and plotly; _version:
 #: importlib.metadata, which reads the installed package's metadata; ladders: the ladder
-#: solver, which a table block does not need). tomllib: only a data file that is parsed needs
-#: it (the system cache parses none). concurrent: a roll simulation's thread pool, only when a
-#: run uses threads.
+#: solver, which a table block does not need; views.analyses: the views of stateful play's and
+#: solved ladders' results, which showing a check does not need). tomllib: only a data file
+#: that is parsed needs it (the system cache parses none). concurrent: a roll simulation's
+#: thread pool, only when a run uses threads.
 SLOW = ("pandas", "plotly", "numba", "pydantic", "IPython", "tabulate", "tqdm", "multiprocessing",
         "kaleido", "pyarrow", "dask", "markdown_it", "sphinx", "docutils", "ipywidgets", "lark",
-        "tomlkit", "logging", "tomllib", "concurrent")
+        "tomlkit", "logging", "tomllib", "concurrent", "difflib", "secrets", "tempfile", "shutil", "csv")
 SLOW_OWN = ("figures", "_kernels", "schema", "mechanics", "sweep", "notation", "share", "_version",
-            "ladders")
+            "ladders", "analyses", "simulation", "concrete", "concrete_roll", "evaluate")
 
 
 def test_lint_imports_keeps_every_contract():
@@ -42,6 +44,50 @@ def test_the_layers_contract_names_every_module_of_the_package():
     children = {p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
     children |= {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
     assert children == named
+
+
+def _contract_floors() -> list[list[str]]:
+    """The floors of the first layers contract, top to bottom, each its modules in order."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    layers = next(c for c in config["contracts"] if c["type"] == "layers")
+    return [[part.strip() for part in layer.replace(":", "|").split("|")] for layer in layers["layers"]]
+
+
+def _page_floors() -> list[tuple[str, list[str]]]:
+    """The floors of docs/architecture.rst's table, top to bottom: (floor, its modules in
+    the order listed, ``cli/`` and ``api.py`` as ``cli`` and ``api``)."""
+    text = (ROOT / "docs" / "architecture.rst").read_text(encoding="utf-8")
+    table = text.split(".. list-table:: The floors, top to bottom", 1)[1].split("\n\n", 2)[1]
+    floors = []
+    for row in table.split("\n   * - ")[1:]:   # the header row comes before the first
+        name, rest = row.split("\n", 1)
+        modules_cell = ("\n" + rest).split("\n     - ")[1]
+        modules = [m.rstrip("/").removesuffix(".py") for m in re.findall(r"``([^`]+)``", modules_cell)]
+        floors.append((name.strip(), modules))
+    return floors
+
+
+def test_the_page_and_the_contract_name_the_same_floors_in_the_same_order():
+    """docs/architecture.rst's table of floors and the layers contract of pyproject.toml are
+    one map: the same floors top to bottom, each with the same modules in the same order (the
+    order within a floor, which the "Within ..." contracts keep)."""
+    page = _page_floors()
+    assert [name for name, _ in page] == ["interfaces", "presentation", "analyses", "checks",
+                                          "results", "engine", "rules", "base"]
+    assert [modules for _, modules in page] == _contract_floors()
+
+
+def test_each_floor_of_several_modules_keeps_its_order_by_a_contract_of_its_own():
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    within = [c for c in config["contracts"] if c["type"] == "layers"][1:]
+    for floor in (f for f in _contract_floors() if len(f) > 1):
+        matching = [c for c in within
+                    if [p.strip() for layer in c["layers"] for p in layer.split("|")] == floor]
+        assert len(matching) == 1, f"no contract keeps the order of {floor}"
 
 
 def _function_level_imports():
@@ -82,7 +128,7 @@ def test_import_workbench_loads_no_slow_library():
 
 #: The suite's references: brute force and independent procedures the workbench's answers are
 #: checked against. They must share no code with what they check.
-REFERENCES = ("_brute", "_roll_brute", "_rolled_brute", "_chunk_reference", "_formula_brute",
+REFERENCES = ("_brute", "_attack_formula_brute", "_roll_brute", "_rolled_brute", "_chunk_reference", "_formula_brute",
               "_gallery_brute", "_gallery_dice", "_gallery_more_brute", "_gallery_pools", "_gallery_rolls", "_stats")
 #: Shared test helpers that compute no answer (browsers, images, fault injection, a data file).
 HELPERS = ("_browser", "_deps", "_faults", "_images", "_rulebook", "_tables")

@@ -55,8 +55,8 @@ def test_module_memos_are_bounded():
     assert isinstance(registry._BY_PATH, BoundedCache) and registry._BY_PATH.limit == 256
     assert isinstance(notation._SYSTEMS, BoundedCache)
     assert notation._SYSTEMS.limit == notation.MAX_REMEMBERED
-    from workbench.results import reading
-    assert isinstance(reading._CELLS, BoundedCache)
+    from workbench.results import reading_totals
+    assert isinstance(reading_totals._CELLS, BoundedCache)
 
 
 def test_no_memo_is_trimmed_by_hand():

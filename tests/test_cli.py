@@ -17,7 +17,8 @@ from _deps import need
 
 import workbench
 import workbench as wb
-from workbench.cli import main
+
+from conftest import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 CONSOLE_SCRIPT = Path(sys.executable).with_name("workbench")
@@ -28,9 +29,7 @@ CONTRACT_KEYS = {"system", "params", "method", "pmf", "tiers", "p_pass", "mean",
 
 
 def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv)
 
 
 def pmf_json(capsys, *argv) -> dict:

@@ -8,17 +8,13 @@ import json
 import pytest
 
 import workbench
-from workbench.cli import main
 from workbench.numbers import json_ready
+
+from conftest import run_cli
 
 
 def cli(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:  # argparse's own errors leave through SystemExit
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv, exits=True)
 
 
 @pytest.fixture

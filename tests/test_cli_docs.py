@@ -9,13 +9,12 @@ import docutils.core
 import pytest
 from markdown_it import MarkdownIt
 
-from workbench.cli import main
+
+from conftest import run_cli
 
 
 def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
+    return run_cli(capsys, *argv)
 
 
 def rst_parses(text: str) -> int:
@@ -49,7 +48,7 @@ def test_table_to_stdout_as_markdown(capsys):
     assert sum(t.type == "tr_open" for t in tokens) == 5  # header + four rungs
     assert "55.6%" in out  # Normal with 1 die and 1 reroll: 1 - (2/3)^2
     (rows,) = tables(out, "md")
-    assert rows[0][-3:] == ["1 die", "2 dice", "3 dice"]
+    assert rows[0][-3:] == ["1 die (rerolls=1)", "2 dice (rerolls=1)", "3 dice (rerolls=1)"]
     rungs = {"Easy": (1, 4), "Normal": (1, 5), "Difficult": (2, 5), "Extreme": (3, 5)}
     for row in rows[1:]:
         target, lowest = rungs[row[0]]

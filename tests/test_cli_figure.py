@@ -7,13 +7,12 @@ import re
 import pytest
 
 from _images import assert_drawn, need_chromium, png_size, svg_colours, svg_size
-from workbench.cli import main
+
+from conftest import run_cli
 
 
 def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv)
 
 
 def plotly_traces(html: str) -> list[dict]:
@@ -76,7 +75,7 @@ def test_png_and_svg(tmp_path, capsys):
     (["uwr", "--kind", "pie", "--out", "{tmp}/x.png"], "--kind got 'pie'; allowed: curve, check, difference, ladder"),
     (["uwr", "--kind", "difference", "--out", "{tmp}/x.png"], "--base got ''"),
     (["uwr", "dice=x", "--out", "{tmp}/x.png"], "parameter 'dice' got 'x'"),
-    (["uwr", "--pools", "9-1", "--out", "{tmp}/x.png"], "--pools got '9-1'"),
+    (["uwr", "--pools", "9-1", "--out", "{tmp}/x.png"], "--pools got '9-1': range 9-1 runs backwards"),
     (["nope", "--out", "{tmp}/x.png"], "unknown system 'nope'"),
     # Options the kind does not use were silently ignored.
     (["uwr", "--base", "fons", "--out", "{tmp}/x.png"],
@@ -119,3 +118,11 @@ def test_a_curve_of_a_one_die_system_is_its_rungs_as_bars(tmp_path, capsys):
     (bars,) = plotly_traces(out.read_text(encoding="utf-8"))
     assert bars["type"] == "bar" and bars["x"] == ["black", "red", "yellow", "green", "blue"]
     assert bars["y"] == pytest.approx([k / 6 for k in range(1, 6)], abs=1e-9)
+
+
+def test_figure_out_htm_writes_the_html_page_as_report_and_share_take_it(capsys, tmp_path):
+    out = tmp_path / "odds.htm"
+    code, _, err = run_cli(capsys, "figure", "uwr", "--out", str(out))
+    assert code == 0, err
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "P(pass) against dice" in page

@@ -9,14 +9,13 @@ import sys
 import pytest
 
 import workbench as wb
-from workbench.cli import main
 from workbench.render import BlockOptionError, parse_block, table_cells
+
+from conftest import run_cli
 
 
 def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv)
 
 
 def test_stat_shorthand_in_pmf_and_versus(capsys):

@@ -386,11 +386,35 @@ def test_a_file_system_is_found_again_by_the_code_that_keeps_its_id(tmp_path, ca
 
 @pytest.mark.slow
 def test_report_renders_a_variant_given_by_file(tmp_path):
+    """A what-if variant of one's own, given as a path: its section compares it with its base."""
+    mine = tmp_path / "uwr-hard-sixes.toml"
+    mine.write_text('base = "uwr"\nid = "uwr-hard-sixes"\nname = "UWR, sixes explode"\n\n'
+                    '[dice.d6]\nexplode = [6]\n', encoding="utf-8")
+    out = workbench.build_report(tmp_path / "r.html", ["uwr"], variants=[str(mine)], progress=False)
+    page = out.read_text(encoding="utf-8")
+    assert "UWR, sixes explode" in page and "no pool size to compare along" not in page
+
+
+def test_report_refuses_a_file_without_a_base_as_a_variant(tmp_path):
+    """A system of one's own with no base compares with nothing: it goes among the systems."""
     edge = WORKBENCH_SOURCE.parent / "data" / "examples" / "d10-edge.toml"
-    out = workbench.build_report(tmp_path / "r.html", ["uwr"], variants=[str(edge)], progress=False)
-    assert "d10 pool with Edge" in out.read_text(encoding="utf-8")
+    with pytest.raises(workbench.ParameterError, match="'d10-edge' has no base: list it among the systems"):
+        workbench.build_report(tmp_path / "r.html", ["uwr"], variants=[str(edge)], progress=False)
+    assert not (tmp_path / "r.html").exists()
 
 
 def test_pools_beyond_the_limit_are_parameter_errors():
     with pytest.raises(workbench.ParameterError, match="at most 1000 dice"):
         workbench.check("unnamed", d6=900, d8=200)
+
+
+def test_an_id_out_of_ascii_says_what_an_id_may_be_in_words(tmp_path):
+    """pydantic says a pattern as a regular expression; the file's author reads it in words."""
+    path = tmp_path / "wuerfel.toml"
+    path.write_text('id = "würfel"\nname = "W"\nmechanic = "pool"\n[dice.d6]\nsides = 6\n',
+                    encoding="utf-8")
+    with pytest.raises(workbench.DataFileError) as caught:
+        workbench.load_system(path)
+    message = str(caught.value)
+    assert "entry 'id': allowed: ASCII letters, digits, '_', '.' and '-'" in message
+    assert "got 'würfel'" in message and "[A-Za-z" not in message

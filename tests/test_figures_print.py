@@ -10,17 +10,16 @@ import pytest
 
 import workbench as wb
 from _images import assert_drawn, need_chromium, png_size, svg_size
-from workbench.cli import main
 from workbench.figures.knobs import knob_figure, knob_levels, pool_text
 from workbench.render import BlockOptionError, build_figure, parse_block
+
+from conftest import run_cli
 
 ERZ_D6 = {"kind": "outcomes", "dice": "d6", "knob": "advantage", "levels": "-2,-1,0,1,2"}
 
 
 def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv)
 
 
 def test_outcomes_by_knob_match_the_engine_column_by_column():

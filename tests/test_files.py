@@ -10,8 +10,9 @@ import pytest
 
 from _faults import leftovers, run, snapshot
 from workbench import files
-from workbench.cli import main
 from workbench.errors import WorkbenchError
+
+from conftest import run_cli
 
 OLD = "precious hand-made text\n" * 200
 
@@ -25,10 +26,8 @@ WRITERS = {
 }
 
 
-def cli(capsys, *argv) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+def cli(capsys, *argv):
+    return run_cli(capsys, *argv)
 
 
 @pytest.fixture

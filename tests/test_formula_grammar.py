@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import workbench as wb
-from workbench.cli import main
 from workbench.errors import FormulaError
+
+from conftest import run_cli
 
 try:
     from tests import _formula_brute as brute
@@ -151,9 +152,7 @@ def test_ids_aliases_and_paths_win_and_unknown_words_stay_unknown(tmp_path):
 # -- the command line: bytes printed ------------------------------------------------------------
 
 def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv)
 
 
 def test_cli_syntax_error_is_one_line_and_a_caret(capsys):
@@ -227,3 +226,27 @@ def test_python_error_carries_the_caret_as_a_note():
     tail = done.stderr.strip().split("\n")[-3:]
     assert tail[0].startswith("workbench.errors.FormulaError: 2d6kh3kl: column 7: a second kl")
     assert tail[1] == "    2d6kh3kl" and tail[2] == "          ^"
+
+
+@pytest.mark.parametrize("text, column, says", [
+    ("2d10!", 5, "Roll20's ! (explode) is written x here"),
+    ("8d10!>8", 5, "Roll20's ! (explode) is written x here"),
+    ("4d6!!", 4, "compounding explosions (Roll20's !!) are not in this notation"),
+    ("5d6!p", 4, "penetrating explosions (Roll20's !p"),
+    ("2d6ro<2", 5, "Roll20's ro (reroll once) is written r here"),
+    ("4dF >= -1", 8, "a comparison with a negative number is written with a knob: @t=-1"),
+    ("4dFcs=-1", 7, "a comparison with a negative number is written with a knob: @t=-1"),
+])
+def test_other_rollers_spellings_say_how_this_notation_writes_them(capsys, text, column, says):
+    """A designer typing Roll20's spellings reads what to write instead, at the column."""
+    code, out, err = run(capsys, "pmf", text)
+    first, caret, _ = err.split("\n")
+    assert code == 2 and out == ""
+    assert first.startswith(f"workbench: error: {text}: column {column}: {says}")
+    assert caret == " " * (len("workbench: error: ") + column - 1) + "^"
+
+
+def test_the_knob_a_negative_comparison_is_pointed_to_answers_exactly():
+    """4dF >= -1: 1 - P(total <= -2) = 1 - 15/81; 4dF counting -1s: P(none) = (2/3)**4."""
+    assert wb.check("4dF >= @t=-1").p_pass == pytest.approx(66 / 81)
+    assert wb.check("4dFcs=@t=-1").pmf[0] == pytest.approx((2 / 3) ** 4)

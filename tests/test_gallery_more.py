@@ -279,7 +279,7 @@ def test_the_ladder_solver_tries_negative_modifiers():
 def test_a_ladder_that_adds_big_steps_tries_steps_of_that_size(tmp_path):
     """Rungs that add -10 / -20 to a modifier are solved in steps of 10 (up to twice the
     largest), not the -2 to +2 that suits favor +1."""
-    from workbench._ladder_search import difficulty_knobs
+    from workbench.ladders.search import difficulty_knobs
     assert difficulty_knobs("uwr")["favor"] == (-2, -1, 0, 1, 2)   # favor +1: as before
     source = (GALLERY / "warhammer-4e.toml").read_text()
     adding = source.replace('id = "warhammer-4e"', 'id = "warhammer-adds"')

@@ -16,11 +16,11 @@ from workbench import WorkbenchError
 from workbench.cli import main
 from workbench import limits, validation
 
+from conftest import run_cli
+
 
 def cli(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv)
 
 
 # -- silent wrong answers -----------------------------------------------------------------

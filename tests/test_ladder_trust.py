@@ -223,7 +223,7 @@ def test_cli_knob_given_as_a_setting(capsys):
 
 def _uwr_candidates(favor, pools=(4,)):
     import workbench
-    from workbench._ladder_search import candidates
+    from workbench.ladders.search import candidates
     sys_ = workbench.system("uwr")
     return candidates(sys_, {"target": None, "favor": tuple(favor)}, {}, pools, 0)
 

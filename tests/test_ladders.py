@@ -322,7 +322,7 @@ def test_clashes_with_several_rungs_are_named_once_in_one_sentence():
 def test_a_ladder_setting_several_whole_numbers_tries_low_targets_and_spread_modifiers():
     """Several whole-number knobs multiply: a target tries its first six values (as before
     modifiers could be turned), a modifier about a dozen across its range with the ladder's own."""
-    from workbench._ladder_search import _thinned, whole_levels
+    from workbench.ladders.search import _thinned, whole_levels
     uwr = workbench.system("uwr")
     assert _thinned(uwr, "target", whole_levels(uwr, "target")) == [1, 2, 3, 4, 5, 6]
     warhammer = workbench.system("warhammer-4e")

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import workbench
-from workbench._display import cut_tails
+from workbench.export.tables import cut_tails
 from workbench.numbers import json_ready, round_sig
 from workbench.cli import main
 from workbench.export.tables import NumberFormat
@@ -120,7 +120,7 @@ def test_rst_pmf_with_a_cut_tail_is_valid_restructuredtext(capsys):
 def test_a_table_of_totals_far_apart_shows_only_the_possible_ones(tmp_path):
     """A count times 1000 as the total: three possible totals among 2001, not 2001 rows of 0%
     (the table of a dense distribution keeps its impossible totals inside the range)."""
-    from workbench._display import cut_tails
+    from workbench.export.tables import cut_tails
     probabilities = np.zeros(2001)
     probabilities[[0, 1000, 2000]] = [4 / 9, 4 / 9, 1 / 9]
     rows = cut_tails(range(2001), probabilities, 5e-5)

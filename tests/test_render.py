@@ -12,6 +12,8 @@ from workbench.cli import main
 from workbench.markdown import BEGIN, END
 from _rulebook import MINE
 
+from conftest import run_cli
+
 PAGE = textwrap.dedent("""\
     # Climbing
 
@@ -30,10 +32,8 @@ PAGE = textwrap.dedent("""\
     """)
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+def run(capsys, *argv):
+    return run_cli(capsys, *argv)
 
 
 def region(text: str, number: int) -> str:

@@ -24,10 +24,11 @@ import pandas as pd
 import pytest
 
 import workbench as wb
-from workbench.cli import main
 from workbench.errors import WorkbenchError
 from workbench.rules.roll import Die
 from workbench.rules.scored import ScoredRoll
+
+from conftest import run_cli
 
 LABELS = "its outcomes are labels"
 
@@ -44,12 +45,7 @@ def shadowrun(dice: int, condition) -> float:
 
 
 def cli(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv, exits=True)
 
 
 def percent(p: float) -> str:

@@ -22,21 +22,13 @@ DICE = {"dice": {"default": 2, "min": 0, "max": 10}}
 
 
 @pytest.fixture
-def register():
-    ids = []
-
+def register(registered):
+    """``registered`` with ``params`` defaulting to a dice count for pool functions."""
     def make(id, pool, **kw):
         if not (isinstance(pool, type) and issubclass(pool, Mechanic)):
             kw.setdefault("params", DICE)
-        system = wb.register_mechanic(id, pool, replace=True, **kw)
-        ids.append(id)
-        return system
-    yield make
-    for id in ids:
-        try:
-            wb.unregister_mechanic(id)
-        except WorkbenchError:
-            pass
+        return registered(id, pool, **kw)
+    return make
 
 
 class Reading(Mechanic):

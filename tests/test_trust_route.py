@@ -18,7 +18,7 @@ from workbench.rules import registry
 from workbench.rules.roll import Die
 from workbench.rules.scored import Outcomes, ScoredRoll
 
-from conftest import pool_toml
+from conftest import pool_toml, run_cli
 
 d6 = Die.numbered("d6", 6)
 d4 = Die.numbered("d4", 4)
@@ -35,19 +35,8 @@ def brute(sides: list[int], score) -> dict:
 
 
 @pytest.fixture
-def register():
-    ids = []
-
-    def make(id, pool, **kw):
-        system = wb.register_mechanic(id, pool, replace=True, **kw)
-        ids.append(id)
-        return system
-    yield make
-    for id in ids:
-        try:
-            wb.unregister_mechanic(id)
-        except WorkbenchError:
-            pass
+def register(registered):
+    return registered
 
 
 # -- item: non-whole numbers and totals past 1e9 -------------------------------------------
@@ -225,13 +214,7 @@ def test_a_python_statistic_named_like_a_parameter_is_refused(register):
 # -- item: earlier inputs still mishandled -------------------------------------------------
 
 def cli(capsys, *argv):
-    from workbench.cli import main
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, *argv, exits=True)
 
 
 @pytest.mark.parametrize("function, grid", [("check", "dice=1-2"), ("versus", "actor.dice=1-2"),

@@ -3,7 +3,7 @@
 ``import workbench`` loads nothing but this list of names: each name loads its module on first
 use (``workbench.check`` the rules, engine and numpy; ``workbench.simulate`` numba; figures
 plotly), so the ``workbench`` program and a script pay only for what they use. The first
-name used also installs how results show themselves in notebooks (``workbench._display``).
+name used also installs how results show themselves in notebooks (``workbench.views``).
 
 Example:
     >>> import workbench
@@ -17,9 +17,10 @@ import importlib
 #: Each public name and the module it comes from (loaded when the name is first used).
 _PUBLIC = {
     "__version__": "._version",
-    **dict.fromkeys(("check", "simulate", "score", "system", "systems", "versus",
-                     "margin_distribution", "load_system"), ".api"),
-    **dict.fromkeys(("CheckResult", "Distribution", "Roll", "VersusResult"), ".results"),
+    **dict.fromkeys(("check", "simulate", "score", "system", "systems", "versus", "load_system"),
+                    ".api"),
+    **dict.fromkeys(("CheckResult", "Distribution", "Roll", "VersusResult", "margin_distribution"),
+                    ".results"),
     **dict.fromkeys(("WorkbenchError", "ParameterError", "DataFileError", "FormulaError"), ".errors"),
     **dict.fromkeys(("Rung", "System"), ".rules"),
     **dict.fromkeys(("register_mechanic", "unregister_mechanic"), ".rules.python"),
@@ -33,7 +34,7 @@ _PUBLIC = {
     **dict.fromkeys(("BurnResult", "DramaResult", "StepsResult", "burn_scene", "clock",
                      "clock_table", "drama_campaign", "pool_maximum", "rounds_until_hits",
                      "taken_out"), ".stateful"),
-    "readable_table": "._display",
+    "readable_table": ".views",
 }
 
 __all__ = [
@@ -53,7 +54,7 @@ __all__ = [
 #: Subpackages and modules reached as attributes (``workbench.ladders.solve_ladder``).
 _MODULES = ("analysis", "api", "cli", "engine", "errors", "export", "figures", "files", "ladders",
             "limits", "markdown", "numbers", "render", "report", "results", "rules", "sphinx",
-            "stateful", "sweep", "validation", "widgets")
+            "stateful", "sweep", "validation", "views", "widgets")
 
 
 def __getattr__(name: str):
@@ -61,7 +62,7 @@ def __getattr__(name: str):
 
     ``workbench.sweep`` is the sweep package (callable, see :mod:`workbench.sweep`)."""
     if name in _PUBLIC:
-        importlib.import_module("._display", __name__)   # results' notebook views, once
+        importlib.import_module(".views", __name__)   # results' notebook views, once
         value = getattr(importlib.import_module(_PUBLIC[name], __name__), name)
     elif name in _MODULES:   # also how `from .. import validation` finds a module not yet loaded
         value = importlib.import_module("." + name, __name__)

@@ -45,13 +45,29 @@ def _interrupted_while_loading(signum, frame) -> None:
 
 
 _interrupts = 0
+#: Python code that compiled code calls back (numba's compiler, through llvmlite): an exception
+#: raised there is printed as "ignored" and lost, so Ctrl-C is answered a moment later instead.
+_CALLBACK_PACKAGES = (f"{os.sep}llvmlite{os.sep}",)
+_LATER = 0.05
+
+
+def _in_callback(frame) -> bool:
+    return frame is not None and any(package in frame.f_code.co_filename
+                                     for package in _CALLBACK_PACKAGES)
 
 
 def _keyboard_interrupt(signum, frame) -> None:
     """Python's own answer to Ctrl-C (``KeyboardInterrupt``), remembered: a library may turn
     the interrupt into an error of its own (pydantic, building a validator in compiled code,
-    reports it as a ``SchemaError``), and the program must still know it was Ctrl-C."""
+    reports it as a ``SchemaError``), and the program must still know it was Ctrl-C. Inside
+    a callback from compiled code the exception would be swallowed, so the signal is sent
+    again a moment later, when Python code of ours or numba's runs."""
     global _interrupts
+    if _in_callback(frame):
+        timer = threading.Timer(_LATER, signal.raise_signal, (signal.SIGINT,))
+        timer.daemon = True
+        timer.start()
+        return
     _interrupts += 1
     raise KeyboardInterrupt
 

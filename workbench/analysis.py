@@ -11,12 +11,11 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from . import validation
-from .api import check, simulate
-from .engine import exact_distribution
+from .api import check, exact_reading, simulate
 from .engine.work import exact_steps
 from .errors import ParameterError
 from .limits import EXACT_WORK, MAX_DICE
-from .results import reading, stderr_of
+from .results import stderr_of
 from .rules.registry import get_system
 from .rules.system import Rung, System
 
@@ -106,6 +105,19 @@ def counts_dice(system: "str | System") -> bool:
     """
     sys_ = get_system(system)
     return sys_.pool_parameter is None or sys_.mechanic.adds_dice(sys_.pool_parameter)
+
+
+def pool_kind(system: "str | System") -> str:
+    """What a system's pool sizes count: ``dice`` (a system without a pool parameter rolls its
+    own dice), or the parameter they set (Call of Cthulhu's ``skill``, D&D's ``modifier``).
+    Curves of two systems may be subtracted pool size by pool size only when these agree.
+
+    Example:
+        >>> pool_kind("uwr"), pool_kind("call-of-cthulhu-7e")
+        ('dice', 'skill')
+    """
+    sys_ = get_system(system)
+    return "dice" if counts_dice(sys_) else str(sys_.pool_parameter)
 
 
 def pool_bounds(system: "str | System") -> tuple[int, int]:
@@ -222,34 +234,6 @@ def evaluate(system: "str | System", params: dict, method: str = "exact", trials
     return simulate(system, trials=trials, seed=seed, **params)
 
 
-def _exact_point(sys_: System, params: dict, memo: dict,
-                 condition=None) -> tuple[float | None, float | None]:
-    """P(pass) (or P(``condition``), a parsed condition) and mean of one exact check, as
-    :func:`check` gives them.
-
-    Curves ask for hundreds of checks whose pools repeat (every rung of a size rolls the
-    same dice), so each distinct pool's distribution and mean are computed once per call;
-    building the full :class:`CheckResult` for each point was most of a table's time.
-    """
-    resolved = sys_.resolve(**params)
-    return _exact_reading(sys_, resolved, sys_.mechanic.pool(resolved), memo, condition)
-
-
-def _exact_reading(sys_: System, resolved: dict, spec, memo: dict,
-                   condition=None) -> tuple[float | None, float | None]:
-    wanted = reading.wanted(sys_.mechanic, resolved)
-    if wanted is not None:   # what this reading reads, nothing more
-        wanted = wanted | set(condition.names) if condition is not None else wanted
-    key = (spec, wanted)
-    if key not in memo:
-        raw = reading.as_read(sys_.mechanic, resolved, exact_distribution(spec, wanted))
-        memo[key] = raw, reading.outcomes(sys_.mechanic, raw).mean
-    raw, mean = memo[key]
-    if condition is not None:
-        return reading.probability(sys_.mechanic, raw, resolved, condition), mean
-    return reading.p_pass(sys_.mechanic, raw, resolved), mean
-
-
 def _planned_pools(sys_: System, rungs: list[Rung], sizes: list[int], params: dict) -> dict:
     """Each point of an exact curve, ``(rung index, pool size) -> (resolved, pool)``, after
     refusing a curve whose distinct pools together need more exact work than one call may do
@@ -328,7 +312,7 @@ def curve_rows(system: "str | System", pool_sizes: Iterable[int] | None = None,
             key = size if sys_.pool_parameter else None
             if key not in cache:
                 if method == "exact":
-                    cache[key] = _exact_reading(sys_, *planned[index, key], memo, parsed)
+                    cache[key] = exact_reading(sys_, *planned[index, key], memo, parsed)
                 elif parsed is not None:
                     result = evaluate(sys_, sys_.with_rung(rung, **given), method, trials, seed)
                     chance = result.probability(condition)

@@ -12,15 +12,12 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import validation
-from .engine import RawDistribution, exact_distribution, score_faces, sum_form
-from .engine.concrete_roll import score_roll, score_scored
-from .engine.simulation import check_work, simulate_raw
+from .engine import RawDistribution, exact_distribution, sum_form
 from .errors import ParameterError, WorkbenchError, shown
 from .limits import MAX_SIDES, MAX_TOTAL
-from .results import CheckResult, Distribution, Roll, VersusResult, check_result, reading
-from .results.distribution import possible_only
+from .results import CheckResult, Roll, VersusResult, check_result, reading
+from .results.distribution import MAX_MARGIN_WORK, margin_distribution  # noqa: F401 (public here too)
 from .rules.registry import all_systems, get_system
-from .rules.roll import ALL_NEGATIVE
 from .rules.registry import load_system as registry_load_system
 from .rules.scored import Outcomes, ScoredRoll
 from .rules.system import System
@@ -77,12 +74,40 @@ def check(system: "str | System", **params: Any) -> CheckResult:
         raw = exact_distribution(pool, wanted)
     except WorkbenchError as exc:  # work refused up front: say which system asked for it
         raise WorkbenchError(f"{sys_.id}: {exc}") from None
+    raw = reading.as_read(sys_.mechanic, resolved, raw)   # statistics: as their joint
     later = None
-    if wanted is not None:   # statistics the reading did not need: computed on first use
-        computed = set(getattr(raw, "names", ("total", ALL_NEGATIVE)))
-        if not set(getattr(pool, "statistic_names", ())) <= computed:
-            later = (lambda: _exact_of(sys_, pool))
+    if wanted is not None and not set(getattr(pool, "statistic_names", ())) <= set(raw.names):
+        later = (lambda: _exact_of(sys_, pool))   # what the reading did not need: on first use
     return check_result(sys_, raw, resolved, later=later)
+
+
+def exact_reading(sys_: System, resolved: Mapping[str, Any], spec, memo: dict,
+                  condition=None) -> tuple[float | None, float | None]:
+    """P(pass) (or P(``condition``), a parsed condition) and the mean of one exact check of
+    ``sys_`` with ``resolved`` parameters rolling ``spec``, as :func:`check` gives them.
+
+    Curves, tables and ladders ask for hundreds of checks whose pools repeat (every rung of a
+    size rolls the same dice), so each distinct pool's distribution and mean are kept in
+    ``memo`` (a dict the caller keeps for one table); building the full
+    :class:`~workbench.results.CheckResult` for each point was most of a table's time.
+
+    Example:
+        >>> uwr = get_system("uwr")
+        >>> p = uwr.resolve(dice=2, target=1)
+        >>> [round(x, 4) for x in exact_reading(uwr, p, uwr.mechanic.pool(p), {})]
+        [0.5556, 0.6667]
+    """
+    wanted = reading.wanted(sys_.mechanic, resolved)
+    if wanted is not None:   # what this reading reads, nothing more
+        wanted = wanted | set(condition.names) if condition is not None else wanted
+    key = (spec, wanted)
+    if key not in memo:
+        raw = reading.as_read(sys_.mechanic, resolved, exact_distribution(spec, wanted))
+        memo[key] = raw, reading.outcomes(sys_.mechanic, raw).mean
+    raw, mean = memo[key]
+    if condition is not None:
+        return reading.probability(sys_.mechanic, raw, resolved, condition), mean
+    return reading.p_pass(sys_.mechanic, raw, resolved), mean
 
 
 def _exact_of(sys_: System, pool):
@@ -127,6 +152,8 @@ def simulate(system: Any, trials: int = 1_000_000, seed: int | None = None,
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
     spec = sys_.mechanic.pool(resolved)
+    from .engine.simulation import check_work, simulate_raw   # lazy: simulation (an exact check never needs it)
+
     try:
         check_work(trials, spec)
         raw = simulate_raw(spec, trials, seed, progress)
@@ -150,6 +177,9 @@ def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[
         >>> score("arrata", [2, 6, 4, 5, 1, 3, 4, 4], stat="B5", advantage=3).net
         5
     """
+    from .engine.concrete import score_faces   # lazy: concrete (scoring faces; not on the exact path)
+    from .engine.concrete_roll import score_scored   # lazy: concrete_roll (scoring faces)
+
     sys_ = get_system(system)
     resolved = sys_.resolve(**params)
     spec = sys_.mechanic.pool(resolved)
@@ -174,6 +204,8 @@ def score(system: "str | System", faces: "Sequence[int] | Mapping[str, Sequence[
 
 def _score_statistics(sys_: System, spec, faces, resolved, joint=None) -> Roll:
     """Concrete faces of a system with counts or statistics: every statistic as read."""
+    from .engine.concrete_roll import score_roll   # lazy: concrete_roll (scoring faces)
+
     res = check_result(sys_, joint if joint is not None else score_roll(spec, faces), resolved)
     stats = {name: int(value) for name, value in zip(res.joint.names, res.joint.values[0])}
     tier = next((o for o, p in res.tiers.items() if p == 1.0), None) if res.tiers else None
@@ -210,48 +242,6 @@ def _check_sides(actor: Any, reactor: Any) -> None:
                                  "a mapping of check parameters, such as {\"dice\": 4} ({} for the defaults)")
 
 
-MAX_MARGIN_WORK = 10**8
-"""Most products of probabilities :func:`margin_distribution` computes (outcomes of one side
-times outcomes of the other, or the two spans of whole numbers when those are fewer)."""
-
-
-def margin_distribution(actor: Distribution, reactor: Distribution, shift: int = 0) -> Distribution:
-    """Distribution of ``actor - reactor - shift`` for independent numeric distributions.
-
-    The outcomes may have gaps (a statistic's distribution lists only the values it takes):
-    every pair of outcomes counts. Outcomes far apart give the possible margins only.
-
-    Example:
-        >>> coin = Distribution((0, 1), (0.5, 0.5))
-        >>> margin_distribution(coin, coin).to_dict()
-        {'-1': 0.25, '0': 0.5, '1': 0.25}
-        >>> odd = Distribution((-2, 0, 2), (0.25, 0.5, 0.25))   # Risk's total: no -1, no 1
-        >>> margin_distribution(odd, Distribution((0,), (1.0,)), shift=1).to_dict()
-        {'-3': 0.25, '-2': 0.0, '-1': 0.5, '0': 0.0, '1': 0.25}
-    """
-    for name, side in (("actor", actor), ("reactor", reactor)):
-        if not isinstance(side, Distribution) or not side.numeric or not len(side):
-            raise ParameterError(None, name, side, "a numeric Distribution, such as check(...).pmf")
-    shift = validation.whole_number(None, "shift", shift, -10**6, 10**6)
-    a_out = np.array([int(o) for o in actor.outcomes], dtype=np.int64)
-    r_out = np.array([int(o) for o in reactor.outcomes], dtype=np.int64)
-    a, r = np.asarray(actor.probabilities), np.asarray(reactor.probabilities)
-    a_span, r_span = int(a_out[-1] - a_out[0]) + 1, int(r_out[-1] - r_out[0]) + 1
-    low = int(a_out[0] - r_out[-1]) - shift
-    if a_span * r_span <= MAX_MARGIN_WORK and not possible_only(len(a) * len(r), a_span + r_span - 1):
-        # Every whole number between (the impossible ones with probability 0): a convolution.
-        a_dense, r_dense = np.zeros(a_span), np.zeros(r_span)
-        np.add.at(a_dense, a_out - a_out[0], a)
-        np.add.at(r_dense, r_out - r_out[0], r)
-        return Distribution.of_totals(low, np.convolve(a_dense, r_dense[::-1]))
-    if len(a) * len(r) > MAX_MARGIN_WORK:
-        raise ParameterError(None, "actor", f"{len(a)} outcomes against {len(r)}",
-                             f"at most {MAX_MARGIN_WORK:.0e} pairs of outcomes for outcomes this far apart")
-    margins, where = np.unique(np.subtract.outer(a_out, r_out).ravel() - shift, return_inverse=True)
-    probs = np.bincount(where.reshape(-1), weights=np.outer(a, r).ravel(), minlength=len(margins))
-    return Distribution(tuple(int(m) for m in margins), probs)
-
-
 def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
            reactor: Mapping[str, Any] | None = None, *, against: "str | System | None" = None,
            ties: str | None = None, **unknown: Any) -> VersusResult:
@@ -278,11 +268,7 @@ def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
         0.4167
     """
     if unknown:
-        validation.renamed("versus", unknown)
-        name = next(iter(unknown))
-        raise ParameterError("versus", name, unknown[name], "the keywords system, actor, reactor, "
-                             "against and ties" + validation.suggest(name, ("actor", "reactor", "system",
-                                                                            "against", "ties")))
+        _unknown_keyword(unknown)
     if against is not None:
         return _versus_totals(system, against, {} if actor is None else actor,
                               {} if reactor is None else reactor, "reactor" if ties is None else ties)
@@ -291,6 +277,33 @@ def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
                              "rules say who wins a tie)")
     _check_sides(actor, reactor)
     sys_ = get_system(system)
+    a_params, r_params = _opposed_settings(sys_, actor, reactor)
+    ties = _ties_of(sys_, a_params)
+    a_res, r_res = check(sys_, **a_params), check(sys_, **r_params)
+    if not (a_res.pmf.numeric and r_res.pmf.numeric):
+        raise WorkbenchError(f"{sys_.id}: opposed checks need numeric results")
+    margin = margin_distribution(a_res.pmf, r_res.pmf, _obstacle_shift(sys_, a_params, r_params))
+    p_actor = margin.at_least(0 if ties == "actor" else 1)
+    if _uncontested_passes(sys_, r_params):
+        p_actor = 1.0  # "an uncontested opposed check is a guaranteed success"
+    return VersusResult(system=sys_.id, actor=a_params, reactor=r_params, ties_to=ties,
+                        p_actor=p_actor, margin=margin,
+                        lost_mass=a_res.lost_mass + r_res.lost_mass)
+
+
+def _unknown_keyword(unknown: Mapping[str, Any]) -> None:
+    """Refuse a keyword :func:`versus` does not take, naming the one meant (or its new name)."""
+    validation.renamed("versus", unknown)
+    name = next(iter(unknown))
+    raise ParameterError("versus", name, unknown[name], "the keywords system, actor, reactor, "
+                         "against and ties" + validation.suggest(name, ("actor", "reactor", "system",
+                                                                        "against", "ties")))
+
+
+def _opposed_settings(sys_: System, actor: Mapping[str, Any],
+                      reactor: Mapping[str, Any]) -> tuple[dict, dict]:
+    """Both sides' parameters, resolved: the reactor rolls under the actor's rule options
+    (a different rule option given for the reactor is refused)."""
     a_params = sys_.resolve(**actor)
     options = {name: a_params[name] for name, param in sys_.params.items() if param.rule_option}
     given = sys_.mechanic.preprocess(dict(reactor))
@@ -299,30 +312,36 @@ def versus(system: "str | System", actor: Mapping[str, Any] | None = None,
             raise WorkbenchError(f"{sys_.id}: reactor rule option {name}={given[name]!r} differs from the "
                                  f"actor's {value!r}; an opposed check is rolled under one set of rule "
                                  "options (give them with the actor)")
-    r_params = sys_.resolve(**{**given, **options})
-    mechanic = sys_.mechanic
-    ties = mechanic.versus_ties(a_params)
+    return a_params, sys_.resolve(**{**given, **options})
+
+
+def _ties_of(sys_: System, a_params: Mapping[str, Any]) -> str:
+    """Who wins a tie under the actor's settings: ``"actor"`` or ``"reactor"``, checked."""
+    ties = sys_.mechanic.versus_ties(a_params)
     if ties not in ("actor", "reactor"):
         raise WorkbenchError(f"{sys_.id}: versus_ties(p) returned {shown(ties)}; allowed: 'actor' "
                              "or 'reactor'")
-    a_res, r_res = check(sys_, **a_params), check(sys_, **r_params)
-    if not (a_res.pmf.numeric and r_res.pmf.numeric):
-        raise WorkbenchError(f"{sys_.id}: opposed checks need numeric results")
+    return ties
+
+
+def _obstacle_shift(sys_: System, a_params: Mapping[str, Any], r_params: Mapping[str, Any]) -> int:
+    """The extra Obstacle the actor faces less the reactor's, checked: a whole number."""
+    mechanic = sys_.mechanic
     shift = mechanic.versus_extra_obstacle(a_params) - mechanic.versus_extra_obstacle(r_params)
     if not isinstance(shift, (int, np.integer)) or isinstance(shift, bool) or abs(shift) > MAX_TOTAL:
         raise WorkbenchError(f"{sys_.id}: versus_extra_obstacle(p) gave {shown(shift)}; allowed: "
                              "whole numbers")
-    margin = margin_distribution(a_res.pmf, r_res.pmf, shift)
-    p_actor = margin.at_least(0 if ties == "actor" else 1)
-    uncontested = getattr(mechanic, "uncontested", "counts")
+    return shift
+
+
+def _uncontested_passes(sys_: System, r_params: Mapping[str, Any]) -> bool:
+    """Whether the actor passes outright because the reactor rolls no dice (the mechanic's
+    ``uncontested`` is ``"passes"``, as in FoNS)."""
+    uncontested = getattr(sys_.mechanic, "uncontested", "counts")
     if uncontested not in ("counts", "passes"):
         raise WorkbenchError(f"{sys_.id}: uncontested is {shown(uncontested)}; allowed: 'counts' "
                              "or 'passes'")
-    if uncontested == "passes" and mechanic.pool(r_params).dice == 0:
-        p_actor = 1.0  # "an uncontested opposed check is a guaranteed success"
-    return VersusResult(system=sys_.id, actor=a_params, reactor=r_params, ties_to=ties,
-                        p_actor=p_actor, margin=margin,
-                        lost_mass=a_res.lost_mass + r_res.lost_mass)
+    return uncontested == "passes" and sys_.mechanic.pool(r_params).dice == 0
 
 
 def _versus_totals(system, against, actor, reactor, ties: str) -> VersusResult:

@@ -28,10 +28,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import shutil
 import signal
 import stat
-import tempfile
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -168,11 +166,15 @@ def _check_folder(given: Path, real: Path, text: str, option: str) -> None:
     and removed at once)."""
     folder = real.parent
     if not folder.is_dir():
-        problem = (f"{str(given.parent)!r} is a file, not a folder" if folder.exists()
-                   else f"folder {str(given.parent)!r} does not exist")
+        # a link whose target's folder is missing: say that folder (its own folder is there)
+        named, link = ((str(folder), f" (it is a link to {os.readlink(given)!r})")
+                       if given.is_symlink() else (str(given.parent), ""))
+        problem = (f"{named!r} is a file, not a folder" if folder.exists()
+                   else f"folder {named!r} does not exist") + link
         raise TargetError(option, text, problem, "a file in an existing folder")
     try:   # the one sure test of a folder (permissions, a read-only disk, a full inode table);
         with _signals_held():   # Ctrl-C or a kill between the two steps left the probe behind
+            import tempfile   # lazy: tempfile (only a command that writes needs it)
             descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".wb-probe-")
             os.close(descriptor)
             os.unlink(probe)
@@ -259,6 +261,8 @@ def replacing(path: "str | os.PathLike", option: str = "out", *,
     except FileNotFoundError:
         old = None
     mode = stat.S_IMODE(old.st_mode) if old else 0o666 & ~_umask()
+    import tempfile   # lazy: tempfile (only a command that writes needs it)
+
     try:
         descriptor, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:60]}.",
                                             suffix=PARTIAL + target.suffix[:16])
@@ -373,6 +377,8 @@ def write_text(path: "str | os.PathLike", text: str, option: str = "out", *,
 
 def copy_file(source: "str | os.PathLike", path: "str | os.PathLike", option: str = "out") -> Path:
     """Replace ``path`` with a copy of ``source``, whole or not at all."""
+    import shutil   # lazy: shutil (only copies need it)
+
     with replacing(path, option) as scratch:
         shutil.copyfile(source, scratch)
     return Path(path)

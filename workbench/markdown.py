@@ -266,8 +266,10 @@ class FillResult:
 def _options(words: str, where: str) -> tuple[str, dict[str, str]]:
     try:
         parts = shlex.split(words)
-    except ValueError as exc:
-        raise WorkbenchError(f"{where}: {exc}") from None
+    except ValueError as exc:   # shlex: "No closing quotation", "No escaped character"
+        raise WorkbenchError(f"{where}: the block's options {words!r} cannot be read "
+                             f"({str(exc).lower()}); allowed: quotes in pairs, such as "
+                             "caption=\"Odds at 4 dice\" or caption=\"it's\"") from None
     if not parts or re.match(r"[A-Za-z_][A-Za-z0-9_]*=", parts[0]):   # a formula may hold >=
         raise WorkbenchError(f"{where}: the block names no system; allowed: "
                              "```workbench-table SYSTEM NAME=VALUE ...")
@@ -277,7 +279,8 @@ def _options(words: str, where: str) -> tuple[str, dict[str, str]]:
         if not sep or not name:
             raise WorkbenchError(f"{where}: {part!r} is not NAME=VALUE (e.g. pools=1-6)")
         if name in options:
-            raise WorkbenchError(f"{where}: option {name!r} is given twice")
+            raise WorkbenchError(f"{where}: option {name!r} is given twice ({options[name]!r} "
+                                 f"and {value!r}); allowed: once")
         options[name] = value
     return parts[0], options
 
@@ -315,7 +318,8 @@ def _parsed(spec: _Spec, source: Path, resolve) -> tuple[str, Block]:
             _, more = _options("x " + row.strip(), f"{source}:{number + 1}")
             for name, value in more.items():
                 if name in options:
-                    raise WorkbenchError(f"{source}:{number + 1}: option {name!r} is given twice")
+                    raise WorkbenchError(f"{source}:{number + 1}: option {name!r} is given twice "
+                                         f"({options[name]!r} and {value!r}); allowed: once")
                 options[name] = value
     try:
         return where, parse_block(spec.kind, system, options, resolve_path=resolve)

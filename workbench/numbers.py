@@ -26,6 +26,12 @@ from typing import Any
 import numpy as np
 
 JSON_DIGITS = 15
+#: Significant digits a shown number is read to before it is rounded for a table: the exact
+#: engine is exact to about 1e-12, and summing a distribution's entries leaves noise of a few
+#: units in the 16th digit (15/16 comes out 0.9374999999999994), which 15 digits still keep.
+NOISE_FREE_DIGITS = 12
+#: Tables showing at most this many significant digits read the number to NOISE_FREE_DIGITS.
+SHOWN_DIGITS = 10
 
 
 def round_sig(value: float, digits: int = JSON_DIGITS) -> float:
@@ -39,15 +45,52 @@ def round_sig(value: float, digits: int = JSON_DIGITS) -> float:
 
 def fixed(value: float, digits: int, percent: bool = False) -> str:
     """``value`` with ``digits`` decimals (as a percentage with ``percent``), float noise
-    removed first and halves rounded up as on paper: 3/32 -> ``9.38%``, 9/32 -> ``28.13%``.
+    removed first and halves rounded up as on paper: 3/32 -> ``9.38%``, 9/32 -> ``28.13%``,
+    15/16 summed to 0.9374999999999994 -> ``93.8%`` (a number shown to at most
+    :data:`SHOWN_DIGITS` digits is read to :data:`NOISE_FREE_DIGITS` first).
 
     Example:
         >>> fixed(0.09374999999999993, 2, percent=True), fixed(0.28125, 2, True), fixed(2 / 3, 3)
         ('9.38%', '28.13%', '0.667')
+        >>> fixed(0.9374999999999994, 1, percent=True)
+        '93.8%'
     """
-    scaled = Decimal(repr(round_sig(value))) * (100 if percent else 1)
+    value = round_sig(value)
+    scale = 100 if percent else 1
+    if value and math.isfinite(value):  # shown coarser than the engine's 1e-12: noise off there
+        shown = math.floor(math.log10(abs(value * scale))) + 1 + digits
+        if shown <= SHOWN_DIGITS:
+            value = round_sig(value, NOISE_FREE_DIGITS)
+    scaled = Decimal(repr(value)) * scale
     text = f"{scaled.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP):f}"
     return text + "%" if percent else text
+
+
+FLOAT_NOISE = 1e-12
+"""A probability this close to 0 or 1 is 0 or 1 up to the engine's rounding, not a mark."""
+
+
+def marked(value: float, digits: int, percent: bool = True) -> str:
+    """:func:`fixed`, except that a probability strictly between 0 and 1 whose text would
+    read as impossible or certain is marked ``< 1%`` / ``> 99%`` (at ``digits`` decimals):
+    nothing shown is 0% or 100% that is neither. The marks follow the text shown (99.95%
+    rounds up to 100.0%, so it is marked).
+
+    Example:
+        >>> marked(0.996, 0), marked(0.004, 0), marked(0.5, 0), marked(1.0, 0)
+        ('> 99%', '< 1%', '50%', '100%')
+        >>> marked(0.9995, 1), marked(0.0005, 1), marked(0.0002, 3, percent=False)
+        ('> 99.9%', '0.1%', '< 0.001')
+    """
+    if 0 < value < 1 and min(value, 1 - value) > FLOAT_NOISE:
+        unit = 10.0 ** -digits / (100 if percent else 1)   # the smallest step shown
+        plain = fixed(value, digits, percent)
+        if plain == fixed(0.0, digits, percent):
+            return "< " + fixed(unit, digits, percent)
+        if plain == fixed(1.0, digits, percent):
+            return "> " + fixed(1 - unit, digits, percent)
+        return plain
+    return fixed(round(value) if 0 < value < 1 else value, digits, percent)
 
 
 def json_ready(data: Any, digits: int = JSON_DIGITS) -> Any:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple
 from .analysis import (curve_rows, default_pool_sizes, pool_label, pool_size_list,
                        probability_header, shown_probability)
 from .api import check
-from .errors import WorkbenchError
+from .errors import ParameterError, WorkbenchError
 from .results.table import Table
 from .rules.registry import get_system
 from .rules.system import System
@@ -110,6 +110,7 @@ def difficulty_rows(system: "str | System", pool_sizes: Iterable[int] | None = N
         sys_.condition(condition)   # one rule, before any work (labels: refused)
     if not sys_.ladder:
         return _odds_by_pool(sys_, pool_sizes, condition, params)
+    not_set_by_every_rung(sys_, params)
     head = [("Difficulty", [r.name for r in sys_.ladder])]
     if any(r.example for r in sys_.ladder):
         head.append(("Example", [r.example for r in sys_.ladder]))
@@ -120,9 +121,9 @@ def difficulty_rows(system: "str | System", pool_sizes: Iterable[int] | None = N
             result = check(sys_, **sys_.with_rung(rung, **params))
             row = _shares_without_pool(sys_, result)
             if condition:
-                row[shown_probability(condition)] = result.probability(condition)
+                row[shown_probability(condition) + _given(sys_, params)] = result.probability(condition)
             else:
-                row["any YES" if sys_.outcome_labels else "P(pass)"] = result.p_pass
+                row[("any YES" if sys_.outcome_labels else "P(pass)") + _given(sys_, params)] = result.p_pass
             shares.append(row)
         names = list(dict.fromkeys(name for row in shares for name in row))
         body = [(name, [row.get(name) for row in shares]) for name in names]
@@ -131,9 +132,33 @@ def difficulty_rows(system: "str | System", pool_sizes: Iterable[int] | None = N
     cells = {(row["rung"], row["pool"]): row["p_pass"]
              for row in curve_rows(sys_, sizes, condition=condition, **params)}
     quality = sys_.resolve(**params).get("quality")
-    body = [(probability_header(pool_label(sys_, n, quality), condition),
+    given = _given(sys_, params)
+    body = [(probability_header(pool_label(sys_, n, quality), condition) + given,
              [cells[rung.name, n] for rung in sys_.ladder]) for n in sizes]
     return _table([*head, *body])
+
+
+def not_set_by_every_rung(sys_: System, params: Mapping[str, Any]) -> None:
+    """A setting every rung of the ladder sets itself (UWR's ``target``, Shadowrun's
+    ``threshold``) would change no cell of the table: refused, never silently dropped."""
+    for name, value in params.items():
+        if sys_.ladder and all(name in rung.set for rung in sys_.ladder):
+            rungs = "; ".join(f"{rung.name}: {rung.describe()}" for rung in sys_.ladder[:2])
+            raise ParameterError(sys_.id, name, value, f"no {name} here: every rung of the ladder "
+                                 f"sets it ({rungs}; ...), so it would change nothing")
+
+
+def _given(sys_: System, params: Mapping[str, Any]) -> str:
+    """The settings a table holds fixed, for its column headings: ``" (d8=2)"`` for the Unnamed
+    System's ``d8=2`` (a column headed ``1d6`` alone would say 1d6 and show 1d6 + 2d8); ``""``
+    when every setting is its default or the heading already says it (Arrata's Quality)."""
+    if not params:
+        return ""
+    chosen, defaults = sys_.resolve(**params), sys_.resolve()
+    said = {sys_.pool_parameter, "quality" if sys_.pool_parameter and "quality" in sys_.params else None}
+    shown = [f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+             for name, value in chosen.items() if name not in said and value != defaults.get(name)]
+    return f" ({', '.join(shown)})" if shown else ""
 
 
 def _table(columns: list[tuple[str, list]]) -> Table:
@@ -147,7 +172,8 @@ def _odds_by_pool(sys_: System, pool_sizes, condition: str | None, params: Mappi
     sizes = (pool_size_list(default_pool_sizes(sys_) if pool_sizes is None else pool_sizes)
              if knob else [None])
     quality = sys_.resolve(**params).get("quality")
-    heads = [pool_label(sys_, n, quality) if knob else "probability" for n in sizes]
+    given = _given(sys_, params)
+    heads = [(pool_label(sys_, n, quality) if knob else "probability") + given for n in sizes]
     # The curve's rows first: they refuse pools that together need too much exact work.
     chances = [row["p_pass"] for row in curve_rows(sys_, sizes if knob else [1],
                                                    condition=condition, **params)]

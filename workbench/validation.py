@@ -36,11 +36,9 @@ Example:
 from __future__ import annotations
 
 import decimal
-import difflib
 import math
 import numbers
 import re
-import secrets
 from typing import Any, Sequence
 
 import numpy as np
@@ -63,6 +61,8 @@ def suggest(key: str, known) -> str:
         >>> suggest("explodes_on", ["explode", "explode_limit"]), suggest("favr", ["dice", "favor"])
         (" (did you mean 'explode'?)", " (did you mean 'favor'?)")
     """
+    import difflib   # lazy: difflib (only an error message needs it)
+
     key = str(key)
     known = [str(k) for k in known]
     if len(key) > 100:  # no near miss of a name is that long
@@ -242,6 +242,8 @@ def seed(where: str | None, value: Any, name: str = "seed", *, text: bool = Fals
 
 def fresh_seed() -> int:
     """A new seed from the operating system's entropy (63 bits: it prints as a plain int)."""
+    import secrets   # lazy: secrets (its hashing modules cost every command start-up)
+
     return secrets.randbits(63)
 
 

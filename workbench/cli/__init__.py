@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import signal
 import sys
 from typing import NoReturn
@@ -64,6 +65,11 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", "store", _StoreOnce)
 
     def error(self, message):  # one line, status 2, like every other bad input
+        missing = re.fullmatch(r"argument (--[\w-]+): expected one argument", message)
+        if missing:   # argparse reads "--levels -2,-1,0" as an option without its value
+            option = missing.group(1)
+            message += (f"; allowed: a value after {option} (one starting with '-' is written "
+                        f"{option}=VALUE)")
         self.exit(2, f"workbench: error: {one_line(message)}\n")
 
 
@@ -189,6 +195,11 @@ def entry(argv: list[str] | None = None) -> "NoReturn":
             raise
         # Ctrl-C that a library turned into an error of its own (pydantic reports an
         # interrupt while it builds a validator as a SchemaError): still Ctrl-C.
+        print(interrupted_line(files.replaced()[before:]), file=sys.stderr)
+        code = 130
+    if code not in (130, 143) and _startup.interrupted():
+        # Ctrl-C that some library caught and dropped: the command ran on to its end, but
+        # the user asked it to stop, and a script must see that it was stopped.
         print(interrupted_line(files.replaced()[before:]), file=sys.stderr)
         code = 130
     signal.signal(signal.SIGINT, signal.SIG_IGN)

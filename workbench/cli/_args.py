@@ -79,7 +79,8 @@ def parse_assignments(items: list[str], what: str = "parameter") -> dict[str, st
         if not sep or not name.strip():
             raise WorkbenchError(f"{what} {item!r} is not NAME=VALUE (e.g. dice=4, half=true, quality=B)")
         if name.strip() in params:
-            raise WorkbenchError(f"{what} {name.strip()!r} is given twice")
+            raise WorkbenchError(f"{what} {name.strip()!r} is given twice "
+                                 f"({params[name.strip()]!r} and {value.strip()!r}); allowed: once")
         params[name.strip()] = value.strip()
     return params
 

@@ -1,17 +1,18 @@
 """``workbench pmf`` and ``workbench versus``: one check's distribution, one opposed check."""
 from __future__ import annotations
 
-import csv
-import io
 import json
+import os
+import re
+import shlex
 
 from .. import validation
 from ..api import check, simulate, versus
 from ..errors import WorkbenchError
-from ..export.layout import layout
-from ..export.tables import NumberFormat, cut_tails, md_escape, rst_escape
+from ..export.results import PMF_NUMBERS, result_tables
+from ..export.tables import render_table
+from ..numbers import json_ready
 from ..rules.registry import get_system
-from ..numbers import json_ready, round_sig
 from ._args import (FORMAT_RULE, FORMATS, checked_out_path, not_a_data_file, not_keywords,
                     output_format, parse_assignments, parse_quoted, write_text)
 
@@ -59,57 +60,6 @@ def register(sub) -> None:
     p.set_defaults(run=run_versus)
 
 
-#: Distributions in Markdown / RST: percentages with two decimals; tails that round to 0 at
-#: that precision are cut into one "< 0.01%" row (see workbench.export.tables.cut_tails).
-PMF_NUMBERS = NumberFormat("percent", 2)
-_PROBABILITIES = ("p_pass", "p_actor", "lost_mass")
-
-
-def _result_tables(data: dict, numbers: NumberFormat | None) -> list[tuple[str, list[str], list[list]]]:
-    """The tables of a result as ``(title, header, rows)``: outcomes (or margins), tiers,
-    summary. With ``numbers`` the cells are text for people (probabilities formatted, tails
-    cut); without, plain values for CSV (``None`` for a cell left empty)."""
-    def probability(value):
-        return numbers.text(value) if numbers else value
-
-    tables = []
-    # A check prints its outcome distribution; an opposed check its margin distribution.
-    title, key = ("Outcomes", "pmf") if "pmf" in data else ("Margins", "margin")
-    if "stat" in data:
-        title = f"Outcomes of {data['stat']}"
-    cut = (cut_tails(data[key], data[key].values(), numbers.resolution) if numbers
-           else [(o, p, False) for o, p in data[key].items()])
-    header = ["outcome", "probability"]
-    rows = [[outcome, probability(p)] for outcome, p, _ in cut]
-    if "stderr" in data:
-        header.append("stderr")
-        for row, (label, _, tail) in zip(rows, cut):
-            row.append(None if tail else probability(data["stderr"][label]))
-    tables.append((title, header, rows))
-    if "tiers" in data:
-        tables.append(("Tiers", ["tier", "probability"],
-                       [[tier, probability(p)] for tier, p in data["tiers"].items()]))
-    summary = {k: data[k] for k in ("p_pass", "mean", "p_actor", "mean_margin", "lost_mass") if k in data}
-    if numbers:
-        summary = {k: numbers.text(v) if k in _PROBABILITIES else
-                   ("" if v is None else f"{round_sig(v, 6):g}") for k, v in summary.items()}
-    if data.get("method") == "simulate":
-        # The run that gave these numbers, so a table can be repeated: a left-out --seed is
-        # fresh, and only the result knows it.
-        summary.update({"trials": str(data["trials"]), "seed": str(data["seed"])})
-    tables.append(("Summary", ["quantity", "value"], [[k, v] for k, v in summary.items()]))
-    return tables
-
-
-def _csv(header: list[str], rows: list[list]) -> str:
-    """One table as CSV: plain values, an empty cell for ``None``, a line end after each row
-    but the last."""
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(
-        [header, *([("" if v is None else v) for v in row] for row in rows)])
-    return buffer.getvalue().rstrip("\n")
-
-
 def check_out(args) -> None:
     """``--out`` checked before any work starts (a simulation can run for minutes): a file
     that may be written, and never the data file of the system (``pmf mine.toml --out
@@ -120,31 +70,47 @@ def check_out(args) -> None:
         output_format(args.format, args.out, FORMATS)   # a suffix it cannot write: said now
 
 
-def emit(data: dict, fmt: str | None, out: str | None = None) -> None:
-    """Print (or write to ``out``) a result object as tables in Markdown or reStructuredText
-    (percentages, negligible tails cut), JSON (15 significant digits, see
-    ``workbench._display``) or CSV (every outcome, plain numbers); ``fmt=None`` follows
+#: The table markup of each format ``pmf`` and ``versus`` write as tables.
+TABLE_MARKUP = {"md": "md", "rst": "rst-grid", "csv": "csv"}
+
+
+def emit(result, fmt: str | None, out: str | None = None, stat: str | None = None) -> None:
+    """Print (or write to ``out``) a check's or an opposed check's result as tables in
+    Markdown or reStructuredText (percentages, negligible tails cut), JSON (15 significant
+    digits, see :mod:`workbench.numbers`) or CSV (every outcome, plain numbers); ``stat``: the
+    statistic whose outcomes a check shows; ``fmt=None`` follows
     :func:`~workbench.cli._args.output_format`."""
     if out is not None:
         checked_out_path(out, "check.md")
     fmt = output_format(fmt, out, FORMATS)
-    data = json_ready(data)
     if fmt == "json":
-        write_text(json.dumps(data, ensure_ascii=False, indent=2), out)
+        write_text(json.dumps(json_data(result, stat), ensure_ascii=False, indent=2), out)
         return
-    blocks = []
-    for title, header, rows in _result_tables(data, None if fmt == "csv" else PMF_NUMBERS):
-        if fmt == "csv":
-            blocks.append(_csv(header, rows))
-        else:
-            # Tier labels are the data file's text: escaped, so "Miss | *bad*" stays one cell
-            # and literal text (not emphasis, or an RST reference that fails the build).
-            escape = md_escape if fmt == "md" else rst_escape
-            table = layout([escape(c) for c in header], [[escape(str(v)) for v in row] for row in rows],
-                           "pipe" if fmt == "md" else "grid")
-            heading = f"**{title}**" if fmt == "md" else f"{title}\n{'-' * len(title)}"
-            blocks.append(f"{heading}\n\n{table}")
-    write_text("\n\n".join(blocks), out)
+    numbers = None if fmt == "csv" else PMF_NUMBERS
+    tables = result_tables(result, numbers, **({} if stat is None else {"stat": stat}))
+    write_text("\n\n".join(_block(title, table, fmt, numbers) for title, table in tables), out)
+
+
+def _block(title: str, table, fmt: str, numbers) -> str:
+    """One table under its heading (CSV: the table alone). Tier labels are the data file's
+    text: the table writer escapes them, so "Miss | *bad*" stays one cell and literal text."""
+    text = render_table(table, TABLE_MARKUP[fmt], numbers)
+    if fmt == "csv":
+        return text
+    heading = f"**{title}**" if fmt == "md" else f"{title}\n{'-' * len(title)}"
+    return f"{heading}\n\n{text}"
+
+
+def json_data(result, stat: str | None = None) -> dict:
+    """The JSON object of a result: its ``to_dict()``, with ``stat`` the statistic's outcomes,
+    mean (and standard errors) in place of the total's."""
+    data = result.to_dict()
+    if stat is not None and result.stats is not None:
+        chosen = result.stats[stat]
+        data = {**data, "stat": stat, "pmf": chosen.to_dict(), "mean": chosen.mean}
+        if "stderr" in data:
+            data["stderr"] = {str(o): float(e) for o, e in zip(chosen.outcomes, chosen.stderr)}
+    return json_ready(data)
 
 
 #: NAME=VALUE words that are options of ``pmf`` itself, not settings of the system.
@@ -180,18 +146,18 @@ def run_pmf(args) -> int:
             raise WorkbenchError(f"--{given[0]} got {getattr(args, given[0])!r}; allowed only "
                                  "with --simulate (an exact result has no trials or seed)")
         result = check(args.system, **params)
-    data = result.to_dict()
     if args.stat is not None:
         known = list(result.stats) if result.stats else ["total"]
         if args.stat not in known:
             raise WorkbenchError(f"--stat got {args.stat!r}; allowed: {', '.join(known)}")
-        if result.stats is not None:
-            chosen = result.stats[args.stat]
-            data = {**data, "stat": args.stat, "pmf": chosen.to_dict(), "mean": chosen.mean}
-            if "stderr" in data:
-                data["stderr"] = {str(o): float(e) for o, e in zip(chosen.outcomes, chosen.stderr)}
-    emit(data, args.format, args.out)
+    emit(result, args.format, args.out, args.stat)
     return 0
+
+
+def _a_setting(name: str) -> bool:
+    """``dice=3`` (NAME=VALUE) where a system or formula goes: no formula starts with a name
+    and ``=``, and no file of that name is there."""
+    return bool(re.match(r"[A-Za-z_][A-Za-z0-9_]*=", name)) and not os.path.exists(name)
 
 
 def run_versus(args) -> int:
@@ -205,12 +171,15 @@ def run_versus(args) -> int:
         if args.ties is not None:
             raise WorkbenchError("--ties goes with two systems; one system's own rules say who "
                                  "wins a tie")
+    if args.against is not None and _a_setting(args.against):
+        raise WorkbenchError(f"against got {args.against!r}, a setting: the second name is the "
+                             "reactor's system or formula; allowed: settings in --actor / "
+                             f"--reactor, such as --actor {shlex.quote(args.against)}")
     actor = parse_quoted(args.actor, "--actor") if args.actor is not None else {}
     reactor = parse_quoted(args.reactor, "--reactor") if args.reactor is not None else {}
     if args.against is not None:
         result = versus(args.system, actor, reactor, against=args.against, ties=args.ties or "reactor")
-        emit(result.to_dict(), args.format, args.out)
-        return 0
-    result = versus(args.system, actor, reactor)
-    emit(result.to_dict(), args.format, args.out)
+    else:
+        result = versus(args.system, actor, reactor)
+    emit(result, args.format, args.out)
     return 0

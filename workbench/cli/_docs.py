@@ -5,6 +5,8 @@ Tables go to stdout or ``--out FILE`` so a Sphinx page can ``.. include::`` them
 """
 from __future__ import annotations
 
+import argparse
+
 from ..analysis import pool_bounds
 from ..errors import ParameterError, WorkbenchError
 from ..export.tables import TABLE_FORMATS, NumberFormat, render_table
@@ -22,12 +24,24 @@ def _add_output_options(parser, formats_help: str, formats=TABLE_FORMATS) -> Non
                         help=f"{formats_help} (rst: rst-grid); {FORMAT_RULE}")
     numbers = parser.add_mutually_exclusive_group()
     numbers.add_argument("--percent", nargs="?", const="1", default=None, metavar="DIGITS",
+                         type=_percent_digits,
                          help="probabilities as percentages (default, 1 decimal: 66.7%%); "
                               "values that only round to 0%% or 100%% show as < 0.1%% / > 99.9%% "
                               "(not in csv)")
     numbers.add_argument("--digits", default=None, metavar="N", help="probabilities as 0.667 (N decimals)")
     numbers.add_argument("--fraction", action="store_true", help="probabilities as fractions (2/3)")
     parser.add_argument("--out", default=None, metavar="FILE", help="write here instead of stdout")
+
+
+def _percent_digits(text: str) -> str:
+    """``--percent``'s optional DIGITS: digits only, so ``table --percent uwr`` says that
+    ``uwr`` is no number of decimals (argparse took it as one, then asked for a system); the
+    range is checked with the other number options."""
+    if not text.strip().isascii() or not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(
+            f"got {text!r}; allowed: a whole number from 0 to 15 (decimals), or --percent alone "
+            "after the system (uwr --percent)")
+    return text
 
 
 def _rst_is_grid(text: str) -> str:
@@ -81,6 +95,18 @@ def _checked_condition(system: str, text: str | None) -> None:
         raise WorkbenchError(f"--condition got {text!r}; allowed: {exc.allowed}") from None
 
 
+def no_pool_to_step(system, given: dict) -> None:
+    """Pool options (``--pools``, ``--pool``, ``--across``) for a system without a pool size
+    (Erzählspiel's one coloured die, a formula such as ``4d6kh3``) would change nothing: refused,
+    never silently ignored."""
+    if system.pool_parameter:
+        return
+    for option, value in given.items():
+        if value is not None:
+            raise WorkbenchError(f"{option} got {value!r}; allowed: no {option} for {system.id}: "
+                                 "it has no pool size to step through (leave it out)")
+
+
 def run_table(args) -> int:
     args.format = output_format(args.format, args.out, TABLE_FORMATS)
     _checked_condition(args.system, args.condition)
@@ -90,6 +116,7 @@ def run_table(args) -> int:
         not_a_data_file(args.out, args.system)
     pools = None if args.pools is None else parse_pools(args.pools)
     system = get_system(args.system)
+    no_pool_to_step(system, {"--pools": args.pools})
     if pools is not None and system.pool_parameter and not column_knob(system):
         raise WorkbenchError(f"--pools got {args.pools!r}; allowed: no --pools for {system.id}: "
                              f"its ladder sets {system.pool_parameter} itself, so the table has "

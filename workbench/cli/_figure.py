@@ -66,11 +66,12 @@ def register(sub) -> None:
 def run_figure(args) -> int:
     out = Path(args.out)
     suffix = out.suffix.lower().lstrip(".")
+    suffix = "html" if suffix == "htm" else suffix   # as report and share take it
     # The file first (a folder, a trailing '/', a device...), before any work; then its suffix.
     files.check_target(args.out, "--out", example="figure." + (suffix or "png"))
     if suffix not in FIGURE_OUTPUTS:
         raise WorkbenchError(f"--out got {args.out!r}; allowed: a file name ending in "
-                             + ", ".join("." + s for s in FIGURE_OUTPUTS))
+                             + ", ".join("." + s for s in FIGURE_OUTPUTS) + " (or .htm)")
     from ..figures import write_figure  # lazy: plotly
     params = parse_assignments(args.params)
     clash = [name for name in params if name in _CLI_OPTIONS or name in ("output", "alt", "caption")]
@@ -87,7 +88,8 @@ def run_figure(args) -> int:
     except BlockOptionError as exc:
         if exc.option in (*_CLI_OPTIONS, "statistic"):
             flag = "stat" if exc.option == "statistic" else exc.option
-            raise WorkbenchError(f"--{flag} got {exc.value!r}; allowed: {exc.allowed}") from None
+            said = f": {exc.problem}" if exc.problem else ""
+            raise WorkbenchError(f"--{flag} got {exc.value!r}{said}; allowed: {exc.allowed}") from None
         system = get_system(args.system)
         unknown = exc.allowed.startswith("options of workbench-")
         allowed = f"parameters of {system.id}: {', '.join(system.params)}" if unknown else exc.allowed

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any, NamedTuple
 
 from .. import validation
 from ..analysis import pools_for, probability_header, shown_probability, typical_pool
@@ -13,7 +14,7 @@ from ..rules.registry import get_system
 from ._args import (checked_out_path, not_a_data_file, not_keywords, output_format,
                     parse_assignments, whole_number, write_text)
 from ._docs import (LADDER_FORMATS, LADDER_OPTIONS, MAX_POOL, _add_output_options,
-                    _checked_condition, number_format_of, parse_pools)
+                    _checked_condition, no_pool_to_step, number_format_of, parse_pools)
 
 
 def register(sub) -> None:
@@ -102,20 +103,49 @@ def _typical_pools(args) -> tuple[int, list[int]]:
 
 
 def _order_sentence(solution, fmt: str) -> str:
-    where = pools_text(solution.system, solution.pools, solution.params.get("quality"))
+    where = pools_text(solution.system, solution.pools, solution.quality)
     text = (f"Ordered {where}: " if where else "Ordered: ") + ("yes" if solution.ordered else "no")
     if fmt == "html":
         return f"<p>{text}</p>"
     return f"**{text}**" if fmt == "md" else text
 
 
+class _Settings(NamedTuple):
+    """``workbench ladder``'s options, checked: what the solver is given and what is shown."""
+
+    params: dict
+    pool: int
+    pools: list[int]
+    tolerance: float
+    numbers: Any
+    show: str
+    across: list[int]
+
+
 def run_ladder(args) -> int:
+    settings = _settings(args)
+    solution = solve_ladder(args.system, args.want, settings.pool, pools=settings.pools,
+                            tolerance=settings.tolerance, knobs=_turned_knobs(args.system, args.turn),
+                            report_pools=settings.across, condition=args.condition, **settings.params)
+    if args.format == "json":
+        write_text(json.dumps(solution.to_dict(), indent=2, ensure_ascii=False), args.out)
+    else:
+        write_text("\n\n".join(_tables(solution, args, settings)), args.out)
+    _say_notes(solution)
+    return 0
+
+
+def _settings(args) -> _Settings:
+    """Every option checked, in the order given on the page, before the solver runs (a bad
+    one is one line, never minutes of search first)."""
     args.format = output_format(args.format, args.out, LADDER_FORMATS)
     _checked_condition(args.system, args.condition)
     numbers = number_format_of(args)
     params = parse_assignments(args.params)
     not_keywords(args.system, params, "ladder", LADDER_OPTIONS, solve_ladder)
     params = _pool_from_settings(args, params)
+    no_pool_to_step(get_system(args.system),
+                    {"--pool": args.pool, "--pools": args.pools, "--across": args.across})
     pool, pools = _typical_pools(args)
     tolerance = validation.real_number(None, "--tolerance", args.tolerance, 0.0, 1.0, text=True,
                                        allowed="a number from 0 to 1")
@@ -135,32 +165,36 @@ def run_ladder(args) -> int:
         raise WorkbenchError("--show both cannot be one CSV file; allowed with csv: solution or pools")
     across = (pools_for(args.system, range(1, 11)) if args.across is None
               else parse_pools(args.across, "--across"))
-    solution = solve_ladder(args.system, args.want, pool, pools=pools, tolerance=tolerance,
-                            knobs=_turned_knobs(args.system, args.turn), report_pools=across,
-                            condition=args.condition, **params)
-    if args.format == "json":
-        write_text(json.dumps(solution.to_dict(), indent=2, ensure_ascii=False), args.out)
-    else:
-        blocks = []
-        quality = params.get("quality")
-        if show in ("both", "solution"):
-            frame = solution.pools_table()
-            frame["reachable"] = frame["reachable"].map({True: "yes", False: "no"})
-            if not frame["note"].astype(bool).any():
-                frame = frame.drop(columns="note")
-            of = "" if solution.condition is None else f", {shown_probability(solution.condition)}"
-            blocks.append(render_table(frame, args.format, numbers, title="Solved ladder" + of))
-            if args.format != "csv":
-                blocks.append(_order_sentence(solution, args.format))
-        if show in ("both", "pools") and solution.pool is not None:  # one die: no pool sizes
-            table = solution.across_pools(across)
-            if len(table.columns) == len(across):  # pool sizes as designers write them: B3, 3d6
-                table.columns = [probability_header(pool_label(args.system, n, quality),
-                                                    solution.condition) for n in across]
-            of = "" if solution.condition is None else f", {shown_probability(solution.condition)}"
-            blocks.append(render_table(table, args.format, numbers,
-                                       title="Solved ladder across pool sizes" + of))
-        write_text("\n\n".join(blocks), args.out)
+    return _Settings(params, pool, pools, tolerance, numbers, show, across)
+
+
+def _tables(solution, args, settings: _Settings) -> list[str]:
+    """The tables ``--show`` asks for, in ``--format``: the solved ladder (and whether it
+    keeps its order), and the solved rungs across ``--across``'s pool sizes."""
+    blocks = []
+    of = "" if solution.condition is None else f", {shown_probability(solution.condition)}"
+    if settings.show in ("both", "solution"):
+        frame = solution.pools_table()
+        frame["reachable"] = frame["reachable"].map({True: "yes", False: "no"})
+        if not frame["note"].astype(bool).any():
+            frame = frame.drop(columns="note")
+        blocks.append(render_table(frame, args.format, settings.numbers, title="Solved ladder" + of))
+        if args.format != "csv":
+            blocks.append(_order_sentence(solution, args.format))
+    if settings.show in ("both", "pools") and solution.pool is not None:  # one die: no pool sizes
+        table = solution.across_pools(settings.across)
+        if len(table.columns) == len(settings.across):  # pool sizes as designers write them: B3, 3d6
+            quality = solution.quality
+            table.columns = [probability_header(pool_label(args.system, n, quality), solution.condition)
+                             for n in settings.across]
+        blocks.append(render_table(table, args.format, settings.numbers,
+                                   title="Solved ladder across pool sizes" + of))
+    return blocks
+
+
+def _say_notes(solution) -> None:
+    """Each rung's note, a ladder that could not keep distinct rungs, and crossings outside
+    the pools asked for: on stderr, one line each."""
     for rung in solution.rungs:
         if rung.note:
             kind = "warning" if not rung.reachable else "note"
@@ -172,4 +206,3 @@ def run_ladder(args) -> int:
     for crossing in solution.outside:
         print(f"workbench: note: outside the pools asked for (not enforced): "
               f"{solution.describe(crossing)}", file=sys.stderr)
-    return 0

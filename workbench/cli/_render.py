@@ -46,7 +46,8 @@ def _read(name: str) -> tuple[str, str, tuple[int, int]]:
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise WorkbenchError(f"file {name!r} cannot be read: {reason}") from None
+        raise WorkbenchError(f"file {name!r} cannot be read: {reason}; allowed: a Markdown "
+                             "file you may read, as UTF-8 text") from None
     identity = (status.st_dev, status.st_ino)
     if text.startswith(_BOM):
         return text[len(_BOM):], _BOM, identity

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .. import files
 from ..errors import WorkbenchError
+from ..render._names import split_systems
 from ..report import build_report, report_title
 from ._args import checked_out_path
 from ._docs import parse_pools
@@ -25,7 +26,7 @@ def register(sub) -> None:
 
 
 def run_report(args) -> int:
-    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    systems = [name for name in split_systems(args.systems) if name]
     if not systems:
         raise WorkbenchError(f"--systems got {args.systems!r}; allowed: ids such as uwr,arrata")
     checked_out_path(args.out, "balance.html", (".html", ".htm"))

@@ -7,6 +7,7 @@ import sys
 
 from ..errors import WorkbenchError, shown
 from ..files import check_target
+from ..render._names import split_systems
 from ._args import parse_assignments
 from ._docs import parse_pools
 
@@ -29,29 +30,6 @@ def register(sub) -> None:
     p.add_argument("--title", default=None, help="the page's heading")
     p.add_argument("--out", required=True, metavar="FILE.html", help="the page to write")
     p.set_defaults(run=run_share)
-
-
-def split_systems(text: str) -> list[str]:
-    """``SYSTEM[,SYSTEM...]``: names split at the commas outside a formula's braces and
-    brackets (``{4d6, 3d8}kh`` is one formula).
-
-    Example:
-        >>> split_systems("uwr, {4d6, 3d8}kh,(@dice=5)d10cs>=8x")
-        ['uwr', '{4d6, 3d8}kh', '(@dice=5)d10cs>=8x']
-    """
-    names, depth, current = [], 0, ""
-    for char in text:
-        if char in "{([":
-            depth += 1
-        elif char in "})]":
-            depth -= 1
-        if char == "," and depth <= 0:
-            names.append(current.strip())
-            current = ""
-        else:
-            current += char
-    names.append(current.strip())
-    return names
 
 
 def run_share(args) -> int:

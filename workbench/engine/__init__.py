@@ -11,8 +11,6 @@
 - :mod:`.raw` and :mod:`.joint`: :class:`RawDistribution` and :class:`JointDistribution`,
   what the engine returns.
 """
-from .concrete import RolledPool, score_faces
-from .evaluate import evaluate_roll
 from .exact import exact_raw
 from .joint import JointDistribution
 from .raw import RawDistribution
@@ -47,8 +45,21 @@ def exact_distribution(spec, wanted: "frozenset[str] | None" = None) -> "RawDist
         pool = sum_form(spec)
         if pool is not None:
             return exact_raw(pool)
+    from .evaluate import evaluate_roll   # lazy: evaluate (a sum of dice never walks statistics)
     return evaluate_roll(spec)
 
 
 __all__ = ["sum_form", "RolledPool", "score_faces", "exact_raw", "evaluate_roll", "exact_distribution",
            "RawDistribution", "JointDistribution"]
+
+
+def __getattr__(name: str):
+    """``RolledPool`` and ``score_faces`` (scoring one concrete roll) and ``evaluate_roll``
+    (the walk over statistics), loaded when first asked for: a sum of dice needs none of them."""
+    if name in ("RolledPool", "score_faces"):
+        from . import concrete   # lazy: concrete (one rolled pool; not on the exact path)
+        return getattr(concrete, name)
+    if name == "evaluate_roll":
+        from .evaluate import evaluate_roll   # lazy: evaluate (statistics' walk; not for sums)
+        return evaluate_roll
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -26,6 +26,23 @@ from ._rows import SMALL, merge_rows
 from .joint import JointDistribution
 
 
+def finished_totals(spec: RollSpec, total: np.ndarray) -> np.ndarray:
+    """A column of totals as the roll finishes them: its modifier added, then held to its
+    floor and ceiling.
+
+    Example:
+        >>> finished_totals(RollSpec((), modifier=1, ceiling=3), np.array([0, 2, 5])).tolist()
+        [1, 3, 3]
+    """
+    if spec.modifier:
+        total = total + spec.modifier
+    if spec.floor is not None:
+        total = np.maximum(total, spec.floor)
+    if spec.ceiling is not None:
+        total = np.minimum(total, spec.ceiling)
+    return total
+
+
 def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray, lost: float) -> JointDistribution:
     """The joint distribution of ``spec``'s statistics from ``columns`` (statistic name ->
     int64 array, one value per row; ``"total"`` when ``spec.total`` is ``None``) and each
@@ -39,13 +56,7 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
         if isinstance(stat, Derived) and stat.name in early:
             named[stat.name] = _column(stat.expression, named, rows)
     total = _column(spec.total, named, rows) if spec.total is not None else named["total"]
-    if spec.modifier:
-        total = total + spec.modifier
-    if spec.floor is not None:
-        total = np.maximum(total, spec.floor)
-    if spec.ceiling is not None:
-        total = np.minimum(total, spec.ceiling)
-    named["total"] = total
+    named["total"] = finished_totals(spec, total)
     for stat in spec.stats:
         if isinstance(stat, Derived) and stat.name not in early:
             named[stat.name] = _column(stat.expression, named, rows)

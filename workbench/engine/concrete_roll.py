@@ -66,7 +66,7 @@ def _read_dice(spec: RollSpec, groups: list, faces: Mapping) -> tuple[list, list
     first_negative = []   # per die: its first face was negative
     left = spec.rerolls
     for die, n in groups:
-        queue = [_whole(f) for f in faces.get(die.name, [])]
+        queue = [_face_number(f) for f in faces.get(die.name, [])]
         used = 0
         mine = []
         for _ in range(n):
@@ -118,7 +118,7 @@ def _statistic_columns(spec: RollSpec, dice: list, first_negative: list) -> dict
     return columns
 
 
-def _whole(face) -> int:
+def _face_number(face) -> int:
     if isinstance(face, bool) or not hasattr(face, "__index__"):
         raise WorkbenchError(f"faces: a face is a whole number, got {face!r}")
     return int(face.__index__())
@@ -216,7 +216,7 @@ def score_scored(spec: ScoredRoll, faces) -> JointDistribution:
         faces = {groups[0][0].name: faces} if groups else {}
     per_group = []
     for die, n in groups:
-        given = [_whole(f) for f in faces.get(die.name, [])]
+        given = [_face_number(f) for f in faces.get(die.name, [])]
         if len(given) != n:
             raise WorkbenchError(f"faces: {die.name} needs {n} values (one per die), got {len(given)}")
         per_group.append(tuple(sorted(given, reverse=True)))

@@ -44,7 +44,7 @@ from ..rules.dice import Die
 from ..rules.roll import AllNegative, RollSpec
 from . import mixtures
 from ._rows import merge_rows
-from .columns import joint_from_columns
+from .columns import finished_totals, joint_from_columns
 from .dice import die_outcomes
 from .exact import TOLERANCE
 from ..rules.expressions import evaluate
@@ -111,12 +111,7 @@ def _rolled_again(spec: RollSpec) -> JointDistribution:
     values, probabilities, lost = mixtures.rolled_again(joint.values, joint.probabilities, again,
                                                         spec.again.limit, TOLERANCE * 1e-2)
     values = values.copy()
-    total = values[:, 0] + spec.modifier
-    if spec.floor is not None:
-        total = np.maximum(total, spec.floor)
-    if spec.ceiling is not None:
-        total = np.minimum(total, spec.ceiling)
-    values[:, 0] = total
+    values[:, 0] = finished_totals(spec, values[:, 0])
     values, probabilities = merge_rows(values, probabilities)
     lost_mass = 1.0 - (1.0 - joint.lost_mass) * (1.0 - lost)
     return JointDistribution(joint.names, values, probabilities * (1.0 - lost), lost_mass=lost_mass)

@@ -81,6 +81,16 @@ class JointDistribution:
         probabilities.setflags(write=False)
         return outcomes, probabilities
 
+    @property
+    def whole(self) -> float:
+        """The probability the rows hold (1 less what explosion chains lost)."""
+        return float(self.probabilities.sum())
+
+    def as_joint(self, names: tuple[str, ...] | None = None) -> "JointDistribution":
+        """Itself: a joint distribution already (as :meth:`RawDistribution.as_joint
+        <workbench.engine.raw.RawDistribution.as_joint>` gives one)."""
+        return self
+
     def probability(self, mask: np.ndarray) -> float:
         """P(rows where ``mask`` holds)."""
         return float(self.probabilities[np.asarray(mask, dtype=bool)].sum())

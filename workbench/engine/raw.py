@@ -6,6 +6,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ..errors import WorkbenchError
 from .joint import JointDistribution
 
 
@@ -50,6 +51,46 @@ class RawDistribution:
         pmf = self.table[0] + self.table[1] if self.table.shape[0] == 2 else self.table.sum(axis=0)
         pmf.setflags(write=False)
         return pmf
+
+    # The same questions a JointDistribution answers, so a reading is written once: the
+    # least and greatest total, the total's marginal, the total as rows with their
+    # probabilities (conditions over ``total``), the probability held.
+    @cached_property
+    def total_span(self) -> tuple[int, int] | None:
+        """The least and the greatest total of the table (``None``: an empty table)."""
+        width = self.table.shape[1]
+        return (self.offset, self.offset + width - 1) if width else None
+
+    @property
+    def total_marginal(self) -> tuple[np.ndarray, np.ndarray]:
+        """(every total of the table ascending, its probability): :attr:`totals`, :attr:`pmf`."""
+        return self.totals, self.pmf
+
+    def marginal(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """(outcomes ascending, probabilities) of the one statistic a table of totals holds.
+
+        Example:
+            >>> raw = RawDistribution(2, np.array([[0.5, 0.5], [0.0, 0.0]]))
+            >>> [a.tolist() for a in raw.marginal("total")]
+            [[2, 3], [0.5, 0.5]]
+        """
+        if name != "total":
+            raise WorkbenchError(f"no statistic {name!r}; statistics: total")
+        return self.total_marginal
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """The total as a column, one row per total (the rows :attr:`probabilities` weigh)."""
+        return {"total": self.totals}
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        """P(each row of :meth:`columns`): :attr:`pmf`."""
+        return self.pmf
+
+    @property
+    def whole(self) -> float:
+        """The probability the table holds (1 less what explosion chains lost)."""
+        return float(self.table.sum())
 
     @cached_property
     def at_least(self) -> np.ndarray:

@@ -37,6 +37,7 @@ from ..errors import WorkbenchError
 from ..limits import ROLLED_DICE
 from ..rules.expressions import evaluate, parse
 from ..rules.roll import Die, RollSpec
+from .columns import finished_totals
 from .joint import JointDistribution
 from .compiled_roll import compile_roll
 from .roll_simulation import CALL_CELLS, _check_rows, _merged, each, full_rows, rolled_per_roll, thread_pool
@@ -125,12 +126,7 @@ def _checks(kernels, plan: _Plan, spec: RollSpec, states, size: int, block_size:
             raise WorkbenchError(f"simulate: a check was rolled again {MAX_ROUNDS:,} times; this roll "
                                  "is rolled again so often that it does not end; set a limit to the "
                                  "rolls again")
-    total = sums[:, 0] + spec.modifier
-    if spec.floor is not None:
-        total = np.maximum(total, spec.floor)
-    if spec.ceiling is not None:
-        total = np.minimum(total, spec.ceiling)
-    sums[:, 0] = total
+    sums[:, 0] = finished_totals(spec, sums[:, 0])
     return sums
 
 

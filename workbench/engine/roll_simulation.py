@@ -39,6 +39,7 @@ from ..errors import WorkbenchError
 from ..rules.expressions import evaluate, parse
 from ..rules.roll import Derived, Percentile, RollSpec
 from .compiled_roll import CompiledRoll, compile_roll
+from .columns import finished_totals
 from .joint import JointDistribution
 
 MAX_ROWS = 5_000_000
@@ -264,12 +265,7 @@ def full_rows(spec: RollSpec, names: tuple, rows: np.ndarray) -> np.ndarray:
         if stat.name in early:
             named[stat.name] = column(stat.expression)
     total = named["total"] if spec.total is None else column(spec.total)
-    total = total + spec.modifier
-    if spec.floor is not None:
-        total = np.maximum(total, spec.floor)
-    if spec.ceiling is not None:
-        total = np.minimum(total, spec.ceiling)
-    named["total"] = total
+    named["total"] = finished_totals(spec, total)
     for stat in derived:
         if stat.name not in early:
             named[stat.name] = column(stat.expression)

@@ -19,7 +19,6 @@ Example:
 """
 from __future__ import annotations
 
-import csv
 import io
 import math
 import re
@@ -30,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import WorkbenchError
-from ..numbers import fixed
+from ..numbers import FLOAT_NOISE, fixed, marked  # noqa: F401 (FLOAT_NOISE: used from here too)
 from ..results.distribution import possible_only
 from ..results.table import Table
 from .layout import layout
@@ -41,7 +40,6 @@ if TYPE_CHECKING:  # pandas loads on first use, keeping `import workbench` quick
 TABLE_FORMATS = ("rst-grid", "rst-list", "rst-csv", "md", "csv", "html", "text")
 NUMBER_STYLES = ("percent", "digits", "fraction")
 #: Probabilities this close to 0 or 1 are 0 or 1 (the exact engine's own precision).
-FLOAT_NOISE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -62,6 +60,8 @@ class NumberFormat:
         >>> pct = NumberFormat("percent", 1)
         >>> pct.text(0.0002), pct.text(0.0), pct.text(0.9999), pct.text(1.0)
         ('< 0.1%', '0.0%', '> 99.9%', '100.0%')
+        >>> pct.text(0.9995), pct.text(0.0005)    # 99.95% would round up to 100.0%
+        ('> 99.9%', '0.1%')
     """
 
     style: str = "percent"
@@ -91,14 +91,8 @@ class NumberFormat:
         if isinstance(value, (bool, np.bool_, str)) or isinstance(value, (int, np.integer)):
             return str(value)
         value = float(value)
-        if self.marks and self.style != "fraction" and 0 < value < 1:
-            if min(value, 1 - value) <= FLOAT_NOISE:  # 0 or 1 up to rounding, not a mark
-                return self._plain(round(value))
-            unit = 2 * self.resolution  # the smallest step shown, as a probability
-            if value < self.resolution:
-                return "< " + self._plain(unit)
-            if value > 1 - self.resolution:
-                return "> " + self._plain(1 - unit)
+        if self.marks and self.style != "fraction":
+            return marked(value, self.digits, percent=self.style == "percent")
         return self._plain(value)
 
     def _plain(self, value: float) -> str:
@@ -313,6 +307,7 @@ def render_table(frame: "pd.DataFrame | Table", fmt: str = "rst-grid",
         raise WorkbenchError("the table has no columns to export")
     if fmt == "csv" and isinstance(text, Table):
         buffer = io.StringIO()
+        import csv   # lazy: csv (only the csv format needs it)
         csv.writer(buffer, lineterminator="\n").writerows([header, *rows])
         return buffer.getvalue().rstrip("\n")
     if fmt == "csv":
@@ -337,6 +332,8 @@ def render_table(frame: "pd.DataFrame | Table", fmt: str = "rst-grid",
                 body.append(("* - " if i == 0 else "  - ") + value if value else
                             ("* -" if i == 0 else "  -"))
         return _directive("list-table", title, {"header-rows": "1"}, body)
+    import csv   # lazy: csv (only the csv formats need it)
+
     buffer = io.StringIO()
     csv.writer(buffer, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows([escaped_header, *escaped_rows])
     return _directive("csv-table", title, {"header-rows": "1"}, buffer.getvalue().splitlines())

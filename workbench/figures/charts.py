@@ -9,14 +9,16 @@ pieces every chart shares (:mod:`.pieces`).
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..analysis import counts_dice, default_pool_sizes, pool_size_list, shown_probability, success_curve
+from ..analysis import (counts_dice, default_pool_sizes, pool_kind, pool_size_list, shown_probability,
+                        success_curve)
 from ..api import check
 from ..errors import WorkbenchError
+from ..numbers import marked
 from ..ladders import pools_text
 from ..rules.registry import get_system
 from ..rules.system import System
@@ -61,7 +63,7 @@ def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
         (10, 'uwr · Easy')
     """
     seed = resolved_seed(method, seed)
-    entries = [entries] if isinstance(entries, (str, System)) else list(entries)
+    entries = [entries] if isinstance(entries, (str, System, Mapping)) else list(entries)
     lines = _frames.read_entries(entries, rungs)
     if frame is None:
         frame = _frames.curve_frame(lines, pools, None, method, trials, seed)
@@ -99,6 +101,20 @@ def curve_figure(entries: Any, pools: Iterable[int] = DEFAULT_POOLS,
                       legend_title="rung" if len(lines) == 1 else "system · rung")
 
 
+def _same_pool_kind(lines, base_index: int) -> None:
+    """A difference subtracts P(pass) pool size by pool size: UWR at 4 dice minus Call of
+    Cthulhu at skill 4 says nothing, so every entry's pool sizes must count what the base's do."""
+    base = lines[base_index].system_object
+    for line in lines:
+        mine, theirs = pool_kind(line.system_object), pool_kind(base)
+        if mine != theirs:
+            raise WorkbenchError(f"a difference of {line.system_object.id} against "
+                                 f"{base.id}: {line.system_object.id}'s pool sizes count {mine}, "
+                                 f"{base.id}'s count {theirs}; allowed: systems whose pool sizes "
+                                 "count the same thing (a difference at each pool size would set "
+                                 "one against the other)")
+
+
 def difference_figure(system: Any, base: Any = None, pools: Iterable[int] = DEFAULT_POOLS,
                       rungs: Sequence[str] | None = None, method: str = "exact", *,
                       trials: int = 100_000, seed: int | None = None,
@@ -116,13 +132,14 @@ def difference_figure(system: Any, base: Any = None, pools: Iterable[int] = DEFA
     """
     seed = resolved_seed(method, seed)
     if base is None or isinstance(base, int) and not isinstance(base, bool):
-        entries = [system] if isinstance(system, (str, System)) else list(system)
+        entries = [system] if isinstance(system, (str, System, Mapping)) else list(system)
         base_index = base or 0
     else:
         entries, base_index = [base, system], 0
     lines = _frames.read_entries(entries, rungs)
     if len(lines) < 2:
         raise WorkbenchError("a difference needs two or more entries: a variant and its baseline")
+    _same_pool_kind(lines, base_index)
     if frame is None:
         frame = _frames.difference_frame(lines, base_index, pools, None, method, trials, seed)
     base_label = lines[base_index].label
@@ -277,10 +294,10 @@ def narrative_odds_figure(system: "str | System" = "erzahlspiel", *,
         shares = [float(result.pmf[label]) for result in results]
         traces.append({"type": "bar", "name": label, "x": names, "y": shares,
                        "marker": {"color": colours[i], "line": {"color": "white", "width": 0.5}},
-                       "text": [f"{s:.0%}" if s > 0 else "" for s in shares],
+                       "text": [marked(s, 0) if s > 0 else "" for s in shares],
                        "textposition": "inside", "insidetextanchor": "middle",
                        "hovertemplate": "%{x}: %{y:.1%}<extra>" + label + "</extra>"})
-    ticktext = [f"{_die_label(name)}<br>any YES {r.p_pass:.0%}" for name, r in zip(names, results)]
+    ticktext = [f"{_die_label(name)}<br>any YES {marked(r.p_pass, 0)}" for name, r in zip(names, results)]
     return new_figure(f"{sys_.name}: outcome odds by die", "die", "share of rolls", traces=traces,
                       y="percent", yaxis={"range": [0, 1.0001]}, barmode="stack", bargap=0.25,
                       xaxis={"tickvals": names, "ticktext": ticktext},
@@ -388,7 +405,7 @@ def _ladder_bars(frame: pd.DataFrame, shown: dict, condition: str | None) -> dic
             "y": [float(v) for v in first["p_pass"]],
             "marker": {"color": [die_colour(n, line_colour(i))
                                  for i, n in enumerate(first["rung"])]},
-            "text": [f"{float(v):.0%}" for v in first["p_pass"]],
+            "text": [marked(float(v), 0) for v in first["p_pass"]],
             "textposition": "outside", "cliponaxis": False,
             "hovertemplate": "%{x}: %{y:.1%}<extra></extra>"}
 

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from ..analysis import evaluate
 from ..errors import ParameterError
+from ..numbers import marked
 from ..rules.registry import get_system
 from ..rules.system import System
 from .pieces import _error_bars, _outcome_name, _percent_hover, method_note, resolved_seed
@@ -64,7 +65,7 @@ def check_figure(system: "str | System", method: str = "exact", *, trials: int =
         layout.setdefault("xaxis", {})["type"] = "category"
         x_title = f"{stat} (a true/false statistic)"
     return new_figure(f"{sys_.name}: one check ({given})", x_title, "probability", traces=traces,
-                      subtitle=(f"P(pass) {result.p_pass:.1%} · " if result.p_pass is not None
+                      subtitle=(f"P(pass) {marked(result.p_pass, 1)} · " if result.p_pass is not None
                                 else "no target set · ") + method_note(method, trials, seed),
                       y="percent", yaxis={"range": [0, tops[0]], "tickformat": SHORT_PERCENT},
                       height=height, **layout)
@@ -99,7 +100,7 @@ def _check_bars(sys_, result, kind: str, dist, index: int, stat: str | None, fla
              "yaxis": f"y{axis}", "showlegend": False, "error_y": error_y,
              "customdata": error_y["array"] if error_y else None,
              "marker": {"color": colours},
-             "text": [f"{v:.0%}" if v >= 0.005 else "" for v in y],
+             "text": [marked(v, 0) if v >= 0.005 else "" for v in y],
              "textposition": "outside", "cliponaxis": False,
              "hovertemplate": f"%{{x}}: {_percent_hover(method)}<extra></extra>"}
     return trace, trimmed

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from ..analysis import counts_dice, default_pool_sizes
 from ..errors import ParameterError, WorkbenchError
+from ..numbers import marked
 from ..rules.pool import PoolSpec
 from ..rules.roll import Percentile, RollSpec
 from ..rules.registry import get_system
@@ -207,7 +208,7 @@ def _column_names(sys_: System, knob: str, levels: list, settings: list[dict]) -
 def _write_shares(fig: go.Figure) -> None:
     """Each share written on its piece of the column, as in print (none on a sliver)."""
     for trace in fig.data:
-        trace.text = [f"{v:.0%}" if v >= 0.04 else "" for v in trace.y]
+        trace.text = [marked(v, 0) if v >= 0.04 else "" for v in trace.y]
         trace.textposition = "inside"
         trace.insidetextanchor = "middle"
         trace.textfont = {"size": 11}

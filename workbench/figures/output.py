@@ -33,7 +33,8 @@ from .bundle import plotly_script
 from .session import drawing_session  # noqa: F401 (public here)
 from .style import DEFAULT_HEIGHT, DEFAULT_WIDTH
 
-FIGURE_SUFFIXES = (".png", ".svg", ".html")
+FIGURE_SUFFIXES = (".png", ".svg", ".html", ".htm")
+PAGE_SUFFIXES = (".html", ".htm")
 _PLOT_CONFIG = {"displaylogo": False, "responsive": True}
 
 
@@ -140,7 +141,7 @@ def write_html(fig: go.Figure, path: "str | Path") -> Path:
     bundle that draws the figure (:mod:`workbench.figures.bundle`: about 1.3 MB for lines and
     bars, the full 4.8 MB only for other traces), as the balance report does."""
     path = Path(path)
-    _check_target(path, (".html", ".htm"))
+    _check_target(path, PAGE_SUFFIXES)
     title = fig.layout.title.text or "figure"
     title = title.split("<br>")[0]
     page = ("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
@@ -168,9 +169,9 @@ def write_figures(figures: Sequence[go.Figure], paths: Sequence["str | Path"],
     """
     paths = [Path(p) for p in paths]
     _check_figures(figures, paths)
-    images = [(fig, path) for fig, path in zip(figures, paths) if path.suffix.lower() != ".html"]
+    images = [(fig, path) for fig, path in zip(figures, paths) if path.suffix.lower() not in PAGE_SUFFIXES]
     for fig, path in zip(figures, paths):
-        if path.suffix.lower() == ".html":
+        if path.suffix.lower() in PAGE_SUFFIXES:
             write_html(fig, path)
     if images:
         _write_images_at_once(images, size, scale)
@@ -237,7 +238,7 @@ def write_figure(fig: go.Figure, path: "str | Path", size: tuple[int, int] | Non
         >>> write_figure(go.Figure(), "chart.gif")
         Traceback (most recent call last):
         ...
-        workbench.errors.WorkbenchError: figure path 'chart.gif': allowed suffixes: .png, .svg, .html
+        workbench.errors.WorkbenchError: figure path 'chart.gif': allowed suffixes: .png, .svg, .html, .htm
     """
     return write_figures([fig], [path], size, scale)[0]
 

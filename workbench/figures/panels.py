@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 
 from ..analysis import evaluate, pools_for
 from ..errors import WorkbenchError
+from ..numbers import marked
 from . import frames as _frames
 from .pieces import (
     DEFAULT_POOLS,
@@ -125,7 +126,7 @@ def _one_die_bars(line: _frames.Line, name: str, sizes: list[int]) -> go.Bar:
         x=rungs, y=[float(v) for v in first["p_pass"]], name=name,
         legendgroup=line.label, showlegend=False,
         marker={"color": [die_colour(r, line_colour(i)) for i, r in enumerate(rungs)]},
-        text=[f"{float(v):.0%}" for v in first["p_pass"]], textposition="outside",
+        text=[marked(float(v), 0) for v in first["p_pass"]], textposition="outside",
         cliponaxis=False,
         hovertemplate=f"<b>{line.label}</b> · %{{x}}: %{{y:.1%}}<extra></extra>")
 
@@ -172,7 +173,7 @@ def check_panels(entries: Sequence[Any], *, columns: int = 2, method: str = "exa
         fig.add_trace(go.Bar(
             x=x, y=y, name=line.label, showlegend=False,
             marker={"color": outcome_colours(len(x))},
-            text=[f"{v:.0%}" if v >= 0.005 else "" for v in y], textposition="outside",
+            text=[marked(v, 0) if v >= 0.005 else "" for v in y], textposition="outside",
             cliponaxis=False,
             hovertemplate=f"<b>{line.label}</b><br>%{{x}}: {_percent_hover(method)}<extra></extra>"),
             row=row + 1, col=col + 1)

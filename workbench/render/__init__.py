@@ -21,19 +21,38 @@ Example:
 """
 from __future__ import annotations
 
-from ._block import (BLOCK_KINDS, DEFAULT_POOLS, FIGURE_KINDS, FIGURE_OUTPUTS, LADDER_SHOWS, MAX_SCALE,
-                     MAX_SIDE, MIN_PANEL_HEIGHT, MIN_SCALE, MIN_SIDE, OPTIONS, TABLE_STYLES, Block,
-                     BlockOptionError)
-from ._figures import build_figure, figure_file_name, figure_height, iframe_height, write_figure_file
-from ._parse import parse_block, want_error
-from ._pools import MAX_POOL, POOLS_ALLOWED, PoolSizesError, parse_pools
-from ._tables import parameters_frame, table_cells, table_frame, table_rows
+from importlib import import_module
 
-# Named where they are used: tracebacks and docs say workbench.render.Block, not the private
-# module that defines it.
-for _public in (Block, BlockOptionError, PoolSizesError):
-    _public.__module__ = __name__
-del _public
+from ._pools import MAX_POOL, POOLS_ALLOWED, PoolSizesError, parse_pools
+
+#: Where each public name is defined: loaded on first use (``workbench table`` needs only the
+#: pool sizes; blocks, figures and the block parser load when a page is rendered).
+_DEFINED_IN = {
+    **dict.fromkeys(("BLOCK_KINDS", "DEFAULT_POOLS", "FIGURE_KINDS", "FIGURE_OUTPUTS", "LADDER_SHOWS",
+                     "MAX_SCALE", "MAX_SIDE", "MIN_PANEL_HEIGHT", "MIN_SCALE", "MIN_SIDE", "OPTIONS",
+                     "TABLE_STYLES", "Block", "BlockOptionError"), "_block"),
+    **dict.fromkeys(("build_figure", "figure_file_name", "figure_height", "iframe_height",
+                     "write_figure_file"), "_figures"),
+    **dict.fromkeys(("parse_block", "want_error"), "_parse"),
+    **dict.fromkeys(("parameters_frame", "table_cells", "table_frame", "table_rows"), "_tables"),
+}
+
+
+def __getattr__(name: str):
+    if name not in _DEFINED_IN:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_DEFINED_IN[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+# Named where they are used: tracebacks and docs say workbench.render.PoolSizesError, not the
+# private module that defines it (Block and BlockOptionError: in their module).
+PoolSizesError.__module__ = __name__
 
 __all__ = ["BLOCK_KINDS", "DEFAULT_POOLS", "FIGURE_KINDS", "FIGURE_OUTPUTS", "LADDER_SHOWS", "MAX_POOL",
            "MAX_SCALE", "MAX_SIDE", "MIN_PANEL_HEIGHT", "MIN_SCALE", "MIN_SIDE", "OPTIONS",

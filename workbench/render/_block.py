@@ -127,3 +127,9 @@ class Block:
             if sys_ is not None and sys_.source is None:
                 digest.update(content_key(sys_).encode())
         return digest.hexdigest()[:20]
+
+
+# Named where they are used: tracebacks and docs say workbench.render.Block, not this module.
+for _public in (Block, BlockOptionError):
+    _public.__module__ = "workbench.render"
+del _public

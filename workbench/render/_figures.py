@@ -24,7 +24,12 @@ def build_figure(block: Block):
 
     params, pools = block.param_dict, list(block.pools)
     rungs = list(block.rungs) if block.rungs else None
-    entry = (block.system.id, block.system, params)
+    # The settings the block gives, beside the system's name in legends and panel titles
+    # (a curve of the Unnamed System with d8=2 is not the Unnamed System's curve); the pool
+    # size is the x axis, not a setting.
+    given = [f"{name}={value}" for name, value in params.items()
+             if name != block.system.pool_parameter]
+    entry = (" ".join([block.system.id, *given]), block.system, params)
     fig = wrap_legend(_draw(block, figures, params, pools, rungs, entry))
     if block.width is not None:
         fig.layout.width = block.width

@@ -10,16 +10,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .. import validation
-from ..analysis import pool_bounds, pools_for, shown_probability, typical_pool
+from ..analysis import pool_bounds, pool_kind, pools_for, shown_probability, typical_pool
 from ..errors import ParameterError, WorkbenchError
 from ..export.tables import NUMBER_STYLES, NumberFormat
 from ..limits import check_image_size
-from ..odds_tables import column_knob, overridden_setting
+from ..odds_tables import column_knob, not_set_by_every_rung, overridden_setting
 from ..rules.registry import get_system
 from ..validation import suggest
 from ._block import (BLOCK_KINDS, DEFAULT_POOLS, FIGURE_KINDS, FIGURE_OUTPUTS, LADDER_SHOWS, MAX_SCALE,
                      MAX_SIDE, MIN_PANEL_HEIGHT, MIN_SCALE, MIN_SIDE, OPTIONS, TABLE_STYLES, Block,
                      BlockOptionError)
+from ._names import split_systems
 from ._pools import MAX_POOL, PoolSizesError, parse_pools
 
 if TYPE_CHECKING:
@@ -120,6 +121,9 @@ def _block_pools(kind: str, sys_: "System", settings: Mapping[str, str]) -> tupl
         raise BlockOptionError("pools", settings["pools"], f"no pools for {sys_.id}: its ladder "
                                f"sets {sys_.pool_parameter} itself, so the table has no column "
                                f"per {sys_.pool_parameter} (leave pools out)")
+    if "pools" in settings and not sys_.pool_parameter and not {"compare", "base"} & set(settings):
+        raise BlockOptionError("pools", settings["pools"], f"no pools for {sys_.id}: it has no "
+                               "pool size to step through (leave pools out)")
     if "pools" in settings or not sys_.pool_parameter:
         pools = _pool_sizes(settings.get("pools", DEFAULT_POOLS))
         _pools_within(sys_, pools, settings)
@@ -139,7 +143,7 @@ def _number_format(settings: Mapping[str, str]) -> NumberFormat:
     """``format`` and ``digits``: how probabilities are written."""
     style = _choice("format", settings.get("format", "percent"), NUMBER_STYLES)
     default_digits = {"percent": 1, "digits": 3, "fraction": 0}[style]
-    digits = _whole("digits", settings["digits"], 0, 15) if "digits" in settings else default_digits
+    digits = _whole_option("digits", settings["digits"], 0, 15) if "digits" in settings else default_digits
     if style == "fraction" and "digits" in settings:   # a fraction is exact: no decimals to set
         raise BlockOptionError("digits", settings["digits"], "only with format=percent or "
                                "format=digits (format=fraction writes exact fractions)")
@@ -168,7 +172,7 @@ def _wanted(sys_: "System", settings: Mapping[str, str]) -> tuple[str | None, in
         raise BlockOptionError("want", want, OPTIONS["want"][1])
     # Unless given: 4 dice within the system's bounds, or a skill's default (Call of
     # Cthulhu: skill 50), as the ladder command and the explorer choose.
-    pool = _whole("pool", settings["pool"], 0, MAX_POOL) if "pool" in settings else typical_pool(sys_)
+    pool = _whole_option("pool", settings["pool"], 0, MAX_POOL) if "pool" in settings else typical_pool(sys_)
     return want, pool
 
 
@@ -179,10 +183,12 @@ def _figure_options(sys_: "System", settings: Mapping[str, str], params: Mapping
     out["figure"] = _choice("kind", settings.get("kind", "curve"), FIGURE_KINDS)
     if "base" in settings:
         out["base"] = _system(settings["base"], resolve_path)
+        if out["figure"] == "difference":
+            _same_pool_kind(sys_, out["base"], settings["base"])
     elif out["figure"] == "difference":
         raise BlockOptionError("base", "", "a system to compare against, needed by kind=difference")
     if "compare" in settings:
-        names = [name.strip() for name in settings["compare"].split(",") if name.strip()]
+        names = [name for name in split_systems(settings["compare"]) if name]
         if not names or out["figure"] != "curve":
             raise BlockOptionError("compare", settings["compare"], OPTIONS["compare"][1])
         out["compare"] = tuple(_system(name, resolve_path) for name in names)
@@ -220,7 +226,7 @@ def _figure_size(settings: Mapping[str, str], out: dict[str, Any]) -> None:
     """``width``, ``height``, ``scale`` and ``output`` into ``out``, checked together."""
     for side in ("width", "height"):
         if side in settings:
-            out[side] = _whole(side, settings[side], MIN_SIDE, MAX_SIDE)
+            out[side] = _whole_option(side, settings[side], MIN_SIDE, MAX_SIDE)
     if "scale" in settings:
         out["scale"] = _scale(settings["scale"])
     out["output"] = _choice("output", settings.get("output", "png"), FIGURE_OUTPUTS)
@@ -231,7 +237,7 @@ def _figure_size(settings: Mapping[str, str], out: dict[str, Any]) -> None:
     _check_size(out, settings)
 
 
-def _whole(option: str, text: str, low: int, high: int) -> int:
+def _whole_option(option: str, text: str, low: int, high: int) -> int:
     value = validation.number_text(str(text))   # ASCII digits, as everywhere (not "５００")
     if not isinstance(value, int) or not low <= value <= high:
         raise BlockOptionError(option, text, f"a whole number from {low} to {high}")
@@ -243,6 +249,17 @@ def _choice(option: str, text: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise BlockOptionError(option, text, ", ".join(allowed))
     return value
+
+
+def _same_pool_kind(sys_: "System", base: "System", given: str) -> None:
+    """A difference subtracts P(pass) pool size by pool size: UWR at 4 dice minus Call of
+    Cthulhu at skill 4 would say nothing, so the two pools must count the same thing."""
+    mine, theirs = pool_kind(sys_), pool_kind(base)
+    if mine != theirs:
+        raise BlockOptionError("base", given, f"a system whose pool sizes count {mine}, as "
+                               f"{sys_.id}'s do ({base.id}'s count "
+                               f"{theirs if theirs == 'dice' else 'its ' + theirs}: a difference "
+                               "at each pool size would set one against the other)")
 
 
 def _system(text: str, resolve_path: Callable[[str], str] | None) -> "System":
@@ -311,6 +328,10 @@ def _not_overridden(kind: str, sys_: "System", params: dict[str, str],
     if "want" in settings or kind == "parameters" or (
             kind == "figure" and figure not in ("curve", "difference", "ladder")):
         return
+    try:   # a setting every rung sets itself (uwr's target) changes no line or cell either
+        not_set_by_every_rung(sys_, params)
+    except ParameterError as exc:
+        raise BlockOptionError(exc.parameter, exc.value, exc.allowed) from None
     overridden = overridden_setting(sys_, params)
     if overridden is None:
         return

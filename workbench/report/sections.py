@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stateful, validation
-from .._display import READABLE_NAMES, readable_table
+from ..views import READABLE_NAMES, readable_table
 from ..analysis import counts_dice, pool_bounds, pool_label, success_curve, typical_pool, pools_for
 from ..api import check
 from ..errors import ParameterError, WorkbenchError
 from ..ladders import check_goals, difficulty_table, parse_wanted, solve_ladder
+from ..export.tables import NumberFormat
 from ..limits import MAX_DICE
 from ..rules.registry import get_system
 
@@ -51,7 +52,7 @@ class Table:
 
     def text_frame(self):
         """The frame with its numbers written out and its columns readable
-        (:func:`workbench._display.readable_table`, as the notebooks' tables)."""
+        (:func:`workbench.views.readable_table`, as the notebooks' tables)."""
         frame = self.frame.reset_index() if self.index else self.frame
         return readable_table(frame, percent=list(self.percent), pp=list(self.pp),
                               stderr=list(self.stderr), digits=list(self.digits), index=False)
@@ -62,12 +63,12 @@ class Table:
 
 
 def _percent(value: Any) -> str:
+    """One decimal, as the ladder tables write it (halves up, float noise off, ``< 0.1%`` and
+    ``> 99.9%`` for what rounds to 0 or 100% and is not)."""
     value = float(value)
     if value != value:  # NaN
         return ""
-    if 0 < value < 0.0005:
-        return "< 0.1%"
-    return f"{value:.1%}"
+    return NumberFormat("percent", 1).text(value)
 
 
 @dataclass
@@ -106,6 +107,11 @@ def _check_choice(systems: Sequence[Any], variants: Sequence[Any], pool_sizes: I
                     [str(n) if not hasattr(n, "id") else n.id for n in names])
     validation.once(None, "variants", variant_names, [s.id for s in picked_variants], "variant",
                     [str(n) if not hasattr(n, "id") else n.id for n in variant_names])
+    baseless = [v.id for v in picked_variants if not v.base]
+    if baseless:   # its what-if section would compare it with nothing
+        raise ParameterError(None, "variants", variant_names, "what-if variants, made from a "
+                             f"base system (base = \"...\" in their data file); {baseless[0]!r} "
+                             "has no base: list it among the systems")
     both = [s.id for s in picked if s.id in {v.id for v in picked_variants}]
     if both:
         raise ParameterError(None, "variants", variant_names, f"variants not also among the "

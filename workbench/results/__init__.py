@@ -5,10 +5,10 @@ registers their notebook views, :mod:`workbench.results.rich`). :mod:`.reading` 
 engine's raw totals into a system's result by the system's own description.
 """
 from .check import CheckResult, Roll, VersusResult, stderr_of
-from .distribution import Distribution, UnknownOutcome
+from .distribution import Distribution, UnknownOutcome, margin_distribution
 from .joint import Joint
 from .reading import check_result
 from .rich import RichResult
 
 __all__ = ["CheckResult", "Roll", "VersusResult", "stderr_of", "Distribution", "UnknownOutcome", "Joint",
-           "check_result", "RichResult"]
+           "check_result", "margin_distribution", "RichResult"]

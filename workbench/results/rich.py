@@ -2,7 +2,7 @@
 
 Results are plain data. Each result type inherits :class:`RichResult`, whose ``to_frame()``,
 ``_repr_html_()`` and ``repr`` call the views that the presentation layer
-(``workbench._display``) registers with :func:`register_views` when ``workbench`` is
+(``workbench.views``) registers with :func:`register_views` when ``workbench`` is
 imported. So a result never imports tables, pandas or HTML code, and the presentation layer
 can change how results look without touching them.
 

@@ -27,6 +27,7 @@ from . import registry
 from .notation import formula_system, looks_like_formula
 from .registry import MAX_FILE_BYTES, build_system, get_system
 from .system import System
+from .variants import variant_data
 
 EDITED = "edited"
 """The ``collection`` of a system read from edited text."""
@@ -91,7 +92,7 @@ def system_from_text(text: str, origin: str = "edited copy") -> System:
     path = Path(origin)
     try:
         if "base" in data:
-            merged, base = registry._variant_data(path, data, registry._catalogue().raw())
+            merged, base = variant_data(path, data, registry._catalogue().raw(), registry._REGISTERED)
             system = build_system(merged, path, base=base)
         else:
             system = build_system(data, path)

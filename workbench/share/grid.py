@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..analysis import counts_dice, default_pool_sizes, evaluate, pools_for, success_curve
 from ..errors import ParameterError, WorkbenchError, shown
+from ..export.tables import FLOAT_NOISE
 from ..rules.registry import get_system
 from ..rules.system import Rung, System
 
@@ -241,7 +242,23 @@ def check_size(grid: ShareGrid) -> None:
 
 
 def _millionths(p: float | None) -> int | None:
-    return None if p is None else int(round(float(p) * MILLION))
+    """A probability in millionths, as the page carries it; one that is not 0 or 1 (beyond the
+    engine's float noise) never becomes 0 or a million, so the page never shows it as
+    impossible or certain.
+
+    Example:
+        >>> _millionths(0.25), _millionths(1 - 1e-8), _millionths(1e-8), _millionths(1.0)
+        (250000, 999999, 1, 1000000)
+    """
+    if p is None:
+        return None
+    p = float(p)
+    shown = int(round(p * MILLION))
+    if shown == MILLION and p < 1 - FLOAT_NOISE:
+        return MILLION - 1
+    if shown == 0 and p > FLOAT_NOISE:
+        return 1
+    return shown
 
 
 def compute(grid: ShareGrid) -> ShareGrid:

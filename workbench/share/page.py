@@ -38,7 +38,9 @@ _SCRIPT = r"""
 (function () {
   const DATA = JSON.parse(document.getElementById("wb-data").textContent);
   const M = DATA.scale;
-  const pct = v => (v === null ? "no target" : (100 * v / M).toFixed(1) + "%");
+  const pct = v => (v === null ? "no target"   // never 0.0% or 100.0% for what is neither
+                    : v > 0 && v < M / 2000 ? "< 0.1%" : v < M && v >= M - M / 2000 ? "> 99.9%"
+                    : (100 * v / M).toFixed(1) + "%");
   function chosen(name) {
     const control = document.querySelector('[data-knob="' + name + '"]');
     const values = JSON.parse(control.dataset.values);

@@ -76,11 +76,11 @@ def _rows(frame, names: list[str], wants_whole: Callable[[str], bool]) -> list[d
                              f"{shown(_plain(frame.iat[row, column]))}); allowed: a value in "
                              "every cell (fill it, or drop the row)")
     whole = {name: wants_whole(name) for name in names}
-    return [{name: _whole(_plain(value)) if whole[name] else _plain(value)
+    return [{name: _int_if_whole(_plain(value)) if whole[name] else _plain(value)
              for name, value in zip(names, row.values())} for row in frame.to_dict("records")]
 
 
-def _whole(value: Any) -> Any:
+def _int_if_whole(value: Any) -> Any:
     """3.0 -> 3 (a whole float, as pandas leaves an int column with a gap); else as given."""
     return int(value) if isinstance(value, float) and value.is_integer() else value
 

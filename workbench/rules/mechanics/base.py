@@ -22,18 +22,83 @@ May override (the defaults read a numeric total):
     ``preprocess(given)``, ``cross_check(p)``: shorthand and combinations of values.
     ``extra(p)``: derived facts printed beside a result.
 
+The results layer asks for all of the reading at once, :meth:`Mechanic.reading_rules`: one
+:class:`ReadingRules` per check (labels, target, tiers that apply, their parsed conditions,
+the facts shown beside the result), gathered from the methods above.
+
 A mechanic written in Python may also read its raw totals itself, by defining
 ``outcomes(raw)``, ``tiers(raw, p)`` or ``p_pass(raw, p)`` (see
 :mod:`workbench.results.reading`).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from ...errors import WorkbenchError
 from ...limits import MAX_DICE  # noqa: F401  (re-exported: mechanics declare pools up to it)
 from ..params import Param
 from ..pool import PoolSpec
+
+
+class TierRule(NamedTuple):
+    """One tier as a reading reads it: a range of totals (``min``/``max``, ``None``: open),
+    whether every initial die failed (``all_negative``), a ``condition`` over the roll's
+    statistics (its text), and whether it may pass. A mechanic read from a data file gives
+    its tiers so (plain values, read without asking the file's entries again; a tuple, quick
+    to make and to read).
+
+    Example:
+        >>> TierRule("Hit", 1, None).passes
+        True
+    """
+
+    name: str
+    min: int | None = None
+    max: int | None = None
+    all_negative: bool | None = None
+    passes: bool = True
+    condition: str | None = None
+
+    @classmethod
+    def of(cls, tier) -> "TierRule":
+        """The tier a data file's ``[[tiers]]`` entry describes."""
+        return cls(tier.name, tier.min, tier.max, tier.all_negative, tier.passes, tier.condition)
+
+
+class ReadingRules(NamedTuple):
+    """How one check's totals read, as a mechanic says it for resolved parameters ``params``:
+    everything the results layer reads a raw distribution by, gathered in one call
+    (:meth:`Mechanic.reading_rules`; a tuple, never changed). ``target`` and ``extra`` are as
+    the mechanic returned them (the results layer checks them); ``conditions``: each tier
+    condition's text, parsed.
+
+    Example:
+        >>> class Plain(Mechanic):
+        ...     system_id = "plain"
+        ...     def target(self, p):
+        ...         return p["target"]
+        >>> rules = Plain().reading_rules({"target": 3}, facts=True)
+        >>> rules.target, rules.extra, rules.tier_names, rules.labels
+        (3, {}, (), None)
+    """
+
+    system_id: str
+    source: object
+    params: Mapping[str, Any]
+    labels: tuple[str, ...] | None
+    pass_from: str | None
+    pass_condition: Any
+    tier_names: tuple[str, ...]
+    tier_rules: tuple
+    conditions: Mapping[str, Any]
+    statistics: Any
+    target: Any = None
+    extra: Any = None
+
+
+TARGET_READS = ("read", "for_pass", "given")
+"""What :meth:`Mechanic.reading_rules` does with the target: read it, read it only when no
+``pass_if`` decides a pass, or leave it to the caller (who knows it already)."""
 
 
 class Mechanic:
@@ -97,3 +162,31 @@ class Mechanic:
     def extra(self, p: Mapping[str, Any]) -> dict[str, Any]:
         """Derived facts worth printing beside the result (e.g. the effective Ob)."""
         return {}
+
+    def reading_rules(self, p: Mapping[str, Any], *, facts: bool = False,
+                      target: str = "read") -> ReadingRules:
+        """Everything a check with parameters ``p`` reads its totals by, in one record (the
+        results layer asks once per check). ``facts``: gather ``extra(p)`` too; ``target``:
+        one of :data:`TARGET_READS`. Asked in the order a reading uses them: the facts, the
+        target, the tier names, then (with tiers) the tiers that apply and their conditions."""
+        found_extra = self.extra(p) if facts else None
+        pass_condition = getattr(self, "pass_condition", None)
+        found_target = None
+        if target == "read" or (target == "for_pass" and pass_condition is None):
+            found_target = self.target(p)
+        names = self.tier_names()
+        names = tuple(names) if names else ()
+        rules, conditions = (), {}
+        if names:
+            rules = self.tier_rules(p)
+            parse = getattr(self, "condition", None)
+            try:
+                texts = [getattr(tier, "condition", None) for tier in rules]
+            except TypeError:   # not tiers at all: refused where they are read, by name
+                texts = []
+            for text in texts:
+                if text and parse is not None and text not in conditions:
+                    conditions[text] = parse(text)
+        return ReadingRules(self.system_id, getattr(self, "source", None), p, self.labels,
+                            self.pass_from, pass_condition, names, rules, conditions,
+                            getattr(self, "statistics", None), found_target, found_extra)

@@ -30,7 +30,7 @@ from .._entries import face_values, labels_of
 from ..dice import Die, Percentile
 from ..params import Param
 from ..roll import ALL_NEGATIVE, AllNegative, KeptDice, RerollFaces, RollAgain, RollSpec
-from .base import MAX_DICE, Mechanic
+from .base import MAX_DICE, Mechanic, ReadingRules
 from .pool_effects import CompiledCheck, compile_check
 from .pool_plan import EffectPlan
 from .pool_reading import PoolReading, _big, _total_range, dice_parameters
@@ -64,6 +64,10 @@ def shifted(values: tuple[int, ...], k: int) -> tuple[int, ...]:
     lowest = -(sides - 1 - scoring[0]) if scoring else -(sides - 1)
     k = max(min(k, sides - 1), lowest)
     return tuple(values[min(max(i + k, 0), sides - 1)] for i in range(sides))
+
+
+_record = tuple.__new__
+"""A named tuple made from its values at once (a record per check, made quickly)."""
 
 
 def _no_key(p) -> tuple:
@@ -182,6 +186,26 @@ class PoolMechanic(Mechanic):
 
     def extra(self, p: Mapping[str, Any]) -> dict[str, Any]:
         return {"effective_ob": self.target(p)} if self.uses_obstacle else {}
+
+    def reading_rules(self, p: Mapping[str, Any], *, facts: bool = False,
+                      target: str = "read") -> ReadingRules:
+        """:meth:`Mechanic.reading_rules`, quick (a sweep asks it per point): what never
+        changes with the parameters (labels, the first pass, ``pass_if``, tier names, every
+        tier condition parsed) is the file's, gathered once; the tiers that apply are
+        remembered."""
+        constant = self.__dict__.get("_reading_constant")
+        if constant is None:
+            reading, statistics = self.reading, self.statistics
+            constant = self._reading_constant = (
+                self.system_id, self.source, self.labels, reading.pass_from, reading.pass_condition,
+                reading.tier_names, statistics.conditions if statistics is not None else {}, statistics)
+        system_id, source, labels, pass_from, condition, names, conditions, statistics = constant
+        found_extra = self.extra(p) if facts else None
+        found_target = self.target(p) if target == "read" or (target == "for_pass" and condition is None) \
+            else None
+        return _record(ReadingRules, (system_id, source, p, labels, pass_from, condition, names,
+                                      self.reading.tier_rules(p) if names else (), conditions,
+                                      statistics, found_target, found_extra))
 
     # -- the dice of one check --------------------------------------------------------------
     def _compile(self, p: Mapping[str, Any]) -> CompiledCheck:

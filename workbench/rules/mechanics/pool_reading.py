@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...limits import MAX_TOTAL, BoundedCache
+from .base import TierRule
 from .pool_plan import EffectPlan, per_point
 
 PASSING = ("target", "obstacle", "add_to_target")
@@ -68,7 +69,8 @@ class PoolReading:
         key = tuple(p[name] for name in self.tier_keys)
         found = self.memo.get(key)
         if found is None:
-            found = self.memo.keep(key, tuple(t for t in self.model.tiers if self.plan.holds(t.when, p)))
+            found = self.memo.keep(key, tuple(TierRule.of(t) for t in self.model.tiers
+                                              if self.plan.holds(t.when, p)))
         return found
 
     def _reading(self, p: Mapping[str, Any]) -> tuple[int | None, int, list]:

@@ -99,11 +99,14 @@ def formula_system(text: str) -> System:
 def system_for(text: str, known) -> System | None:
     """The registry's look-up after ids, aliases and paths: the formula's system, or ``None``
     when ``text`` is not meant as a formula (then it is an unknown system). A word shaped like
-    an id and close to a known one (``d10-pol``) is a misspelt id, not a formula."""
+    an id, close to a known one and no formula (``d10-pol``) is a misspelt id; one that reads
+    as a formula (``d10``, close to ``d10-pool``) is the formula."""
     if not looks_like_formula(text):
         return None
-    if _ID.match(text):
-        if suggest(text.lower(), known):
+    if _ID.match(text) and suggest(text.lower(), known):
+        try:
+            parse_formula(text)
+        except FormulaError:
             return None
     return formula_system(text)
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from ...errors import FormulaError
 from ...limits import MAX_DICE, MAX_DIE_TYPES, MAX_SIDES
 from ..params import RESERVED
-from .dice_terms import EXPRESSION_OP, Faces, score
+from .dice_terms import EXPRESSION_OP, Faces, score, score_as_rolled
 from .knobs import KEYWORDS, MAX_KNOB, Declared, Knobs
 from .modifiers import die_table, ordered, raw_faces, term_die
 from .parse import Dice, Formula, Knob, Modifier, Pool
@@ -76,6 +76,8 @@ class _Compiler:
         self.literal_dice = 0
         self.pool_parameter = None
         self.plain_stats: set[str] = set()   # sums of plain terms (not needed on the fast path)
+        self.faces: dict[str, Faces] = {}     # each die type's faces (raw result and value)
+        self.knob_lowers = False              # a knob may take the total below its range's low
 
     def fail(self, position: int, problem: str):
         raise FormulaError(self.text, position, problem)
@@ -126,6 +128,8 @@ class _Compiler:
         if pass_name is not None:
             rungs = ladder(f.pass_target[0].op if f.pass_target else ">=", pass_name, low, high,
                            self.counting)
+            allowed = self.knobs[pass_name]   # a total beyond the target's range: no rung there
+            rungs = [r for r in rungs if allowed.low <= r["set"][pass_name] <= allowed.high]
             if rungs:
                 data["ladder"] = rungs
         return Compiled(data, self.notes, self.knobs.required())
@@ -138,6 +142,8 @@ class _Compiler:
         for sign, term in terms:
             if isinstance(term, Dice):
                 text, lo, hi = self.dice_term(term, sign, plain)
+                if sign < 0 and isinstance(term.count, Knob):
+                    self.knob_lowers = True
             elif isinstance(term, Pool):
                 text, lo, hi = self.pool(term)
                 self.fast = False
@@ -145,6 +151,7 @@ class _Compiler:
                 text = self.knobs.declare(term, "a number added to the total", -MAX_KNOB, MAX_KNOB)
                 lo = hi = self.knobs[text].default
                 self.fast = self.counting = False
+                self.knob_lowers = True
             else:
                 text, lo, hi = str(term), term, term
                 self.fast = self.counting = False
@@ -211,11 +218,13 @@ class _Compiler:
         if made.encoding is not None:
             self.notes[f"dice.{name}"] = made.encoding
         self.dice[name] = die_table(made.t0, made.limit)
+        self.faces[name] = made.t0
         self.rolled.append(name)
         self.add_dice(name, term, count)
         if made.t1 is not None:
             extra = self.die_name(name + "x")
             self.dice[extra] = die_table(made.t1)
+            self.faces[extra] = made.t1
             self.dice[name]["explode_into"] = extra
             self.extra.append(extra)
             self.notes[f"dice.{extra}"] = f"the die the explosions of {term.text} roll"
@@ -374,6 +383,10 @@ class _Compiler:
             self.fail(keep.position, f"{keep.word} over exploding dice: Foundry keeps from every result, "
                       "which the workbench does not model; allowed: cs, dbl, df")
         score_name = None
+        if keep is not None and any(counting) and any(self._clamped(d) for d in [*self.rolled, *self.extra]):
+            self.fail(keep.position, f"{keep.word} with {next(m for m in counting if m).word} over dice "
+                      "clamped by min or max: Foundry keeps by the result as rolled, which dice "
+                      "counting the same cannot tell apart; allowed: the two as statistics of their own")
         if any(counting):
             self.names.add(name)
             text = self._score(counting, name)
@@ -381,10 +394,13 @@ class _Compiler:
             if keep is not None:
                 self.names.add(score_name)
             for die in [*self.rolled, *self.extra]:
-                self.dice[die].setdefault("counts", {})[score_name] = text
+                self.dice[die].setdefault("counts", {})[score_name] = self._raw_score(die, counting, text)
         if keep is not None:
             kind, order = KEEP[keep.word]
             amount = 1 if keep.amount is None else keep.amount
+            if amount == 0:
+                self.fail(keep.position, f"{keep.word}0 keeps or drops no die (Foundry reads it as "
+                          f"{keep.word}1); allowed: {keep.word}1 or more, or no {keep.word}")
             amount = self.knobs.number(amount, f"the dice {name} keeps", 1, MAX_DICE)
             stat = {kind: order, "count": amount}
             if score_name is not None:
@@ -406,9 +422,29 @@ class _Compiler:
             text = f"-1 if {parts['deduct']} else {text}"
         return text
 
+    def _clamped(self, die: str) -> bool:
+        """Whether ``min``/``max`` made a face of ``die`` count other than it shows."""
+        return any(raw != value for (raw, value, _), _ in self.faces[die].entries)
+
+    def _raw_score(self, die: str, counting, text: str):
+        """What one ``die`` scores in a statistic: ``text`` (over ``value``), or, when ``min``/
+        ``max`` made a face count other than it shows, one number per face, the comparisons
+        reading the result as rolled (what ``min``/``max`` leave, as in a term)."""
+        if not self._clamped(die):
+            return text
+        faces = self.faces[die]
+        targets = {}
+        for mod in (m for m in counting if m is not None):
+            if isinstance(mod.target.value, Knob):
+                self.fail(mod.target.value.position, f"{mod.word}{mod.target.op}@{mod.target.value.name} "
+                          "over dice clamped by min or max: a knob cannot say which results "
+                          "match; allowed: a number")
+            targets[mod.kind] = (mod.target.op, mod.target.value)
+        return [score_as_rolled(targets, raw, value) for raw, value, _ in faces.faces()]
+
     def passing(self, data: dict, low, high) -> str | None:
         f = self.formula
-        bound = -MAX_KNOB if low is None or low < 0 else 0
+        bound = -MAX_KNOB if low is None or low < 0 or self.knob_lowers else 0
         if f.condition is not None:
             text, position = f.condition
             def declare(match):

@@ -143,3 +143,21 @@ def score(op: str | None, target: int | None, double: tuple | None, deduct: tupl
     if deduct is not None and COMPARE[deduct[0]](value, deduct[1]):
         out = -1
     return out
+
+
+def score_as_rolled(targets: dict, raw: int, value: int) -> int:
+    """What one result scores in a statistic, ``targets`` ``{"count"|"double"|"deduct": (op,
+    target)}`` compared with the result as rolled (``raw``), ``value`` what it counts after
+    ``min``/``max``: 1 or 0 under ``cs`` (else its value), twice under ``dbl``, -1 under ``df``.
+
+    Example:
+        >>> score_as_rolled({"count": ("=", 1)}, 1, 2), score_as_rolled({"double": ("=", 6)}, 6, 5)
+        (1, 10)
+    """
+    count, double, deduct = (targets.get(k) for k in ("count", "double", "deduct"))
+    out = int(COMPARE[count[0]](raw, count[1])) if count is not None else value
+    if double is not None and COMPARE[double[0]](raw, double[1]):
+        out *= 2
+    if deduct is not None and COMPARE[deduct[0]](raw, deduct[1]):
+        out = -1
+    return out

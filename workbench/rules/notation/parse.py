@@ -38,6 +38,10 @@ class Knob:
     default: int | None
     position: int
 
+    def __str__(self) -> str:
+        """As written: ``@NAME`` or ``@NAME=DEFAULT`` (what messages show)."""
+        return f"@{self.name}" + ("" if self.default is None else f"={self.default}")
+
 
 Number = Union[int, Knob]
 
@@ -121,6 +125,31 @@ UNSUPPORTED = {
 }
 
 
+OTHER_SPELLINGS = {
+    "!!": "compounding explosions (Roll20's !!) are not in this notation; x explodes, each "
+          "explosion a further result of the term",
+    "!p": "penetrating explosions (Roll20's !p: each further die one less) are not in this "
+          "notation",
+    "!": "Roll20's ! (explode) is written x here: 2d10x, 8d10x>=9",
+    "ro": "Roll20's ro (reroll once) is written r here: 2d6r1, 4d6r<=2 (rr: until none match)",
+}
+"""Spellings of other dice roller notations met where they differ: the hint a designer
+who types them reads instead of a list of what the grammar expects."""
+
+
+def _other_spelling(text: str, position: int) -> str | None:
+    negative = re.match(r"-\s*([0-9]+)", text[position:])
+    if negative and re.search(r"(>=|<=|>|<|=)\s*$", text[:position]):
+        return (f"a comparison with a negative number is written with a knob: "
+                f"@t=-{negative.group(1)} (a comparison reads 0 or more as written)")
+    for word, hint in OTHER_SPELLINGS.items():
+        if text[position:position + len(word)].lower() == word:
+            return hint
+        if word == "ro" and text[max(position - 1, 0):position + 1].lower() == word:
+            return hint
+    return None
+
+
 def _expected(names) -> str:
     order = list(EXPECTED)
     ranked = sorted(names, key=lambda n: order.index(n) if n in order else len(order))
@@ -168,12 +197,18 @@ def parse_formula(text: str) -> Formula:
         tree = _parser().parse(text)
     except UnexpectedCharacters as exc:
         found = re.match(r"[A-Za-z_]+|.", text[exc.pos_in_stream:]).group()
+        hint = _other_spelling(text, exc.pos_in_stream)
+        if hint is not None:
+            raise FormulaError(text, exc.pos_in_stream, hint) from None
         raise FormulaError(text, exc.pos_in_stream, f"unexpected {found!r}; expected "
                            f"{_expected(exc.allowed)}") from None
     except UnexpectedToken as exc:
         if exc.token.type == "$END":
             raise FormulaError(text, len(text), f"the formula ends early; expected "
                                f"{_expected(exc.accepts or exc.expected)}") from None
+        hint = _other_spelling(text, exc.token.start_pos)
+        if hint is not None:
+            raise FormulaError(text, exc.token.start_pos, hint) from None
         raise FormulaError(text, exc.token.start_pos, f"unexpected {str(exc.token)!r}; expected "
                            f"{_expected(exc.accepts or exc.expected)}") from None
     except UnexpectedEOF as exc:

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from ...errors import DataFileError
 from ...validation import suggest
-from ._base import (HINTS, MAX_BOUND, MAX_FACES, Bounded, ExpressionText, FaceValue, Names,
+from ._base import (HINTS, ID_PATTERN, MAX_BOUND, MAX_FACES, Bounded, ExpressionText, FaceValue, Names,
                     ParamName, Scalar, TotalValue, When)
 from .dice import DieSpec
 from .system_files import (CancelOut, NarrativeConstants, NarrativeFile, Outcome, PoolFile, Rung, Shorthand,
@@ -36,6 +36,11 @@ __all__ = ["HINTS", "MAX_BOUND", "MAX_FACES", "Bounded", "ExpressionText", "Face
 
 FILE_MODELS = {"pool": PoolFile, "narrative": NarrativeFile}
 VARIANT_KEYS = ("base",)
+
+
+PATTERNS_IN_WORDS = {ID_PATTERN: "allowed: ASCII letters, digits, '_', '.' and '-', starting "
+                                 "with a letter or a digit (the id is typed on command lines)"}
+"""What a text entry's pattern allows, in words (pydantic says it as a regular expression)."""
 
 
 def _where(loc) -> str:
@@ -61,6 +66,8 @@ def explain(error: ValidationError, path) -> DataFileError:
     if first["type"] == "unknown_key":
         loc.append(first["ctx"]["key"])
     message = first["msg"].removeprefix("Value error, ")
+    if first["type"] == "string_pattern_mismatch":   # the pattern said in words
+        message = PATTERNS_IN_WORDS.get(first.get("ctx", {}).get("pattern"), message)
     message = re.sub(r" or instance of \w+", "", message).replace("valid dictionary", "table")
     if first["type"] not in ("unknown_key", "value_error", "effect_word") and "input" in first:
         shown = first["input"]

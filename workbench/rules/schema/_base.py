@@ -11,6 +11,9 @@ from ...limits import MAX_FACE_VALUE, MAX_SIDES, MAX_TOTAL
 from ...validation import suggest
 from ..params import shadowing
 
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+"""What a system's id may be: ASCII letters, digits, '_', '.' and '-', from a letter or a digit."""
+
 MAX_FACES = MAX_SIDES
 """Most faces a die may have (a die table is a list in the file; this bounds the work)."""
 MAX_BOUND = 10**6

@@ -8,7 +8,8 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from ...limits import MAX_DIE_TYPES, MAX_EFFECTS, MAX_PARAMS, MAX_RUNGS, MAX_SIDES, MAX_TIERS
-from ._base import MAX_FACES, Bounded, ExpressionText, ParamName, Scalar, TotalValue, When, _Strict
+from ._base import (ID_PATTERN, MAX_FACES, Bounded, ExpressionText, ParamName, Scalar, TotalValue,
+                    When, _Strict)
 from .dice import DieSpec
 from .parameters import ParamSpec
 from .statistics import StatSpec
@@ -96,7 +97,7 @@ class Outcome(_Strict):
 
 
 class _Common(_Strict):
-    id: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    id: str = Field(min_length=1, max_length=100, pattern=ID_PATTERN)
     name: str = Field(min_length=1)
     mechanic: str
     aliases: list[str] = []

@@ -1,16 +1,18 @@
-"""What a solved rung's note says (analyses floor, used by :mod:`workbench.ladders`).
+"""What a solved ladder says in words: each rung's note, and where (at which pools).
 
 A note is one sentence a designer can act on: why a rung is not where it was wanted, which
 rungs a closer setting would clash with (named once each, grouped by pool), and, for a rung
 no setting reaches, the nearest pool size at which one of the ladder's settings would.
+Pools are said as the system's designers write them (:func:`pools_text`).
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from ._ladder_search import Candidate, Conflict, candidates
-from .numbers import fixed
-from .rules.system import System
+from ..analysis import pool_label
+from ..numbers import fixed
+from ..rules.system import System
+from .search import Candidate, Conflict, candidates
 
 #: How far past the typical pool the search for a reaching pool looks (in dice).
 REACH_SPAN = 30
@@ -119,3 +121,33 @@ def reaching_pool(sys_: System, knobs: Mapping[str, Any], base: dict, goal: floa
     # "from 1 die to 34 dice", "from skill 20 to skill 80": in the system's own words
     span = f"from {where(min(order)).removeprefix('at ')} to {where(max(order)).removeprefix('at ')}"
     return f"no pool {span} comes within {100 * tolerance:.1f} pp with these settings"
+
+
+def pools_text(system: "str | System", pools: Sequence, quality: str | None = None) -> str:
+    """``[3, 4, 5, 7]`` -> ``"at 3-5 and 7 dice"`` (``"at B3-B5 and B7"`` for Arrata); empty
+    for a system without a pool size.
+
+    Example:
+        >>> pools_text("uwr", [6, 7, 8, 10]), pools_text("arrata", [3, 4]), pools_text("uwr", [1])
+        ('at 6-8 and 10 dice', 'at B3-B4', 'at 1 die')
+    """
+    sizes = sorted(n for n in pools if n is not None)
+    if not sizes:
+        return ""
+    runs: list[list[int]] = []
+    for n in sizes:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    plain = pool_label(system, 2).endswith(" dice")
+    if plain:
+        parts = [str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs]
+        unit = " die" if sizes == [1] else " dice"
+    else:
+        parts = [pool_label(system, r[0], quality) if len(r) == 1 else
+                 f"{pool_label(system, r[0], quality)}-{pool_label(system, r[-1], quality)}"
+                 for r in runs]
+        unit = ""
+    joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"at {joined}{unit}"

@@ -1,4 +1,4 @@
-"""The search behind :func:`workbench.ladders.solve_ladder`: the settings to try, and the
+"""The search behind :func:`~workbench.ladders.solve_ladder`: the settings to try, and the
 closest ladder whose rungs keep their order.
 
 A ladder *keeps its order* over a range of pools when, at every pool in the range, each rung
@@ -19,13 +19,13 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from . import validation
-from .analysis import _exact_point
-from .errors import ParameterError, WorkbenchError
-from .limits import LADDER_COMPARISONS, MAX_RUNGS, SWEEP_POINTS
-from .rules.registry import get_system
-from .rules.system import Rung, System
-from .validation import suggest
+from .. import validation
+from ..api import exact_reading
+from ..errors import ParameterError, WorkbenchError
+from ..limits import LADDER_COMPARISONS, MAX_RUNGS, SWEEP_POINTS
+from ..rules.registry import get_system
+from ..rules.system import Rung, System
+from ..validation import suggest
 
 #: Steps tried for a knob a ladder *adds* to in steps of 1 (favor: the seeds only use +1, and
 #: past +-2 favor the success face is already at its clamp on a d6). Larger steps scale it.
@@ -212,7 +212,8 @@ def evaluator(sys_: System, base: Mapping[str, Any], pools: Sequence[int | None]
             given = dict(base)
             if size is not None:
                 given[sys_.pool_parameter] = size
-            value = _exact_point(sys_, sys_.with_rung(rung, **given), memo, condition)[0]
+            resolved = sys_.resolve(**sys_.with_rung(rung, **given))
+            value = exact_reading(sys_, resolved, sys_.mechanic.pool(resolved), memo, condition)[0]
             if value is None:
                 raise WorkbenchError(f"{sys_.id}: rung {rung.describe()!r} gives no pass/fail result")
             out.append(float(value))

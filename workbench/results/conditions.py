@@ -1,0 +1,79 @@
+"""Conditions read over a check's rows: its statistics and the parameters they may name.
+
+A raw distribution gives its rows as columns by name with a probability per row (a
+:class:`~workbench.engine.joint.JointDistribution` one row per combination of statistics, a
+:class:`~workbench.engine.raw.RawDistribution` one row per total); a condition (parsed by the
+rules, ``pass_if``, a tier's, or one asked for) holds on some of them.
+
+Example:
+    >>> import workbench
+    >>> from workbench.engine import exact_distribution
+    >>> uwr = workbench.system("uwr")
+    >>> p = uwr.resolve(dice=2)
+    >>> raw = exact_distribution(uwr.pool(dice=2))
+    >>> rules = uwr.mechanic.reading_rules(p, target="given")
+    >>> holds(uwr.condition("total >= 1"), condition_columns(rules, raw), 3).tolist()
+    [False, True, True]
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..rules.expressions import evaluate
+from ..errors import WorkbenchError
+from ..rules.mechanics.base import ReadingRules
+
+
+def condition_columns(rules: ReadingRules, raw) -> dict:
+    """The raw distribution's columns and the parameters expressions may read, by name (the
+    parameters the check's ``rules`` were gathered for)."""
+    p = rules.params
+    named = {name: (None if value is None else int(value)) for name, value in p.items()
+             if isinstance(value, (bool, int)) or value is None}
+    columns = raw.columns()
+    clash = next((name for name in columns if name in p), None)
+    if clash is not None:   # a Python roll's statistic read where the parameter was meant
+        raise WorkbenchError(f"{rules.system_id}: the roll returns a statistic {clash!r} and the "
+                             f"system has a parameter {clash!r}; a condition could not tell them "
+                             "apart; allowed: different names")
+    named.update(choice_positions(rules.statistics, p))
+    named.update(columns)
+    return named
+
+
+def choice_positions(statistics, p: Mapping[str, Any]) -> dict:
+    """Parameters whose choices are words, as expressions read them: the choice's position
+    (``statistics``: the mechanic's, or ``None``)."""
+    texts = getattr(statistics, "texts", None) or {}
+    return {name: (None if p.get(name) is None else list(choices).index(p[name]))
+            for name, choices in texts.items() if name in p}
+
+
+def holds(expression, columns: dict, rows: int) -> np.ndarray:
+    """Where a condition holds, one true/false per row (a true/false statistic read as one)."""
+    value = evaluate(expression, columns)
+    if value.shape != (rows,):
+        value = np.broadcast_to(value, (rows,))
+    return value if value.dtype == bool else value != 0
+
+
+def said(rules: ReadingRules, where: str, expression, columns: dict, rows: int) -> np.ndarray:
+    """:func:`holds` for a condition of the system's own (``pass_if``, a tier's): a problem
+    met while reading it names the system and which condition it is."""
+    try:
+        return holds(expression, columns, rows)
+    except WorkbenchError as exc:
+        raise WorkbenchError(f"{rules.system_id}: {where} {exc}") from None
+
+
+def tier_condition(rules, text: str):
+    """The parsed tier condition ``text`` from a check's reading rules; a mechanic that gives
+    tiers conditions but no ``condition()`` to read them is told so, naming the condition."""
+    try:
+        return rules.conditions[text]
+    except KeyError:
+        raise WorkbenchError(f"{rules.system_id}: a tier has the condition {text!r} but the "
+                             "mechanic has no condition() to read it; allowed: a "
+                             "condition(text) method, or tiers without conditions") from None
