@@ -7,7 +7,7 @@ import pytest
 
 import workbench
 from workbench.errors import WorkbenchError
-from workbench.rules.roll import Derived, Die, Keep, RollSpec
+from workbench.rules.roll import Derived, Die, Keep, RollSpec, checked_statistics
 
 
 def built_from_scratch(mechanic, name, resolved):
@@ -53,13 +53,38 @@ def test_a_die_an_effect_changes_is_built_for_the_check():
         assert not any(written.explodes) and (d10 is written) == (again == "no-again")
 
 
-def test_statistics_checked_once_read_the_same_and_refusals_stay():
+def test_a_record_of_checked_statistics_is_adopted_only_for_the_same_statistics():
     d6 = Die.numbered("d6", 6)
     stats = (Keep("best", take=2), Derived("double", "best * 2"))
+    record = checked_statistics(stats, ["d6"], (), (), "best")
     first = RollSpec(((d6, 3),), stats=stats, total="best")
-    second = RollSpec(((d6, 4),), stats=stats, total="best")
+    second = RollSpec(((d6, 4),), stats=stats, total="best", checked=record)
     for name in ("_scores", "_parsed_scores", "_early", "total", "statistic_names"):
         assert getattr(first, name) == getattr(second, name)
-    for _ in range(2):   # refused every time, never remembered
+    assert second.total is record.total and second.checked is None and first == RollSpec(
+        ((d6, 3),), stats=stats, total="best", checked=record)
+    for _ in range(2):   # other statistics: checked (and refused) whatever record is given
         with pytest.raises(WorkbenchError, match="unknown name 'worst'"):
-            RollSpec(((d6, 3),), stats=(Keep("best", take=2), Derived("bad", "worst * 2")), total="best")
+            RollSpec(((d6, 3),), stats=(Keep("best", take=2), Derived("bad", "worst * 2")), total="best",
+                     checked=record)
+    with pytest.raises(WorkbenchError, match="unknown die type 'd8'"):
+        RollSpec(((d6, 3),), stats=(Keep("best", take=2, dice=("d8",)),), total="best",
+                 checked=checked_statistics((Keep("best", take=2, dice=("d8",)),), ["d6", "d8"], (), (), "best"))
+
+
+def test_every_file_roll_reads_what_a_roll_checked_from_scratch_reads():
+    adopted = 0
+    for sys_ in workbench.systems():
+        mechanic = sys_.mechanic
+        record = getattr(mechanic, "_statistics_checked", None)
+        if record is None:
+            continue
+        pool = mechanic._pool_new(sys_.resolve())
+        fresh = RollSpec(pool.groups, stats=pool.stats, total=record.key[4], modifier=pool.modifier,
+                         floor=pool.floor, ceiling=pool.ceiling, values=pool.values, rerolls=pool.rerolls,
+                         kept=pool.kept, reroll_faces=pool.reroll_faces, again=pool.again)
+        for name in ("_scores", "_parsed_scores", "_early", "statistic_names"):
+            assert getattr(pool, name) == getattr(fresh, name), (sys_.id, name)
+        assert pool.total == fresh.total and pool == fresh and hash(pool) == hash(fresh)
+        adopted += pool.total is record.total
+    assert adopted >= 30   # the gallery's files with statistics adopt their load-time record
