@@ -44,7 +44,7 @@ class HashedOnce:
         return found
 
     def __getstate__(self):
-        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_counting")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_counting", "_count_names")}
 
 
 @dataclass(frozen=True)
@@ -162,14 +162,18 @@ class Die(HashedOnce):
 
     @property
     def count_names(self) -> tuple[str, ...]:
-        """Counts this die scores, with those of the dice its explosions roll."""
-        names: list[str] = []
-        kind, seen = self, set()
-        while kind is not None and id(kind) not in seen:
-            seen.add(id(kind))
-            names += [name for name, _ in kind.counts if name not in names]
-            kind = kind.next if any(kind.explodes) else None
-        return tuple(names)
+        """Counts this die scores, with those of the dice its explosions roll (worked out once:
+        every roll holding the die asks)."""
+        found = self.__dict__.get("_count_names")
+        if found is None:
+            names: list[str] = []
+            kind, seen = self, set()
+            while kind is not None and id(kind) not in seen:
+                seen.add(id(kind))
+                names += [name for name, _ in kind.counts if name not in names]
+                kind = kind.next if any(kind.explodes) else None
+            found = self.__dict__["_count_names"] = tuple(names)
+        return found
 
     @property
     def counting_chance(self) -> float | None:
