@@ -133,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             import logging  # lazy: logging (only the commands that draw need it)
             for name in QUIET_LOGGERS:
                 logging.getLogger(name).setLevel(logging.CRITICAL)
+        _startup.work_starts()
         return int(args.run(args) or 0)
     except WorkbenchError as exc:
         print(f"{ERROR}{one_line(exc)}", file=sys.stderr)
@@ -204,4 +205,5 @@ def entry(argv: list[str] | None = None) -> "NoReturn":
         code = 130
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _startup.exiting()
     sys.exit(code)
