@@ -12,7 +12,8 @@ import pytest
 
 #: Libraries no command below needs: each takes a good part of a command's time to load.
 HEAVY = ("pandas", "numba", "plotly", "pydantic", "kaleido", "pyarrow", "tabulate", "wcwidth",
-         "IPython", "ipywidgets", "sphinx", "docutils", "importlib.metadata", "concurrent.futures")
+         "IPython", "ipywidgets", "sphinx", "docutils", "importlib.metadata", "concurrent.futures",
+         "markdown_it")   # render --check of a page read before: its blocks are in the page index
 
 #: Runs a command in this process's place and says what it loaded and read.
 RUN = """

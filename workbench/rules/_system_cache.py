@@ -162,7 +162,7 @@ def read(key: str) -> dict | None:
     try:
         with open(path, "rb") as handle:
             info = os.fstat(handle.fileno())
-            if not _trusted(info):
+            if not trusted(info):
                 STATS["ignored"] += 1
                 return None
             stored = pickle.loads(handle.read())
@@ -180,7 +180,7 @@ def read(key: str) -> dict | None:
     return payload
 
 
-def _trusted(info: os.stat_result) -> bool:
+def trusted(info: os.stat_result) -> bool:
     """A store the user owns and only the user may change (it is unpickled)."""
     if not stat.S_ISREG(info.st_mode):
         return False
