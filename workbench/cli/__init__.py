@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
             if not hasattr(args, "params") or any(word.startswith("-") for word in leftover):
                 parser.error(f"unrecognized arguments: {' '.join(leftover)}")
             args.params = [*args.params, *leftover]
-        if args.command in DRAWING:
+        if args.command in DRAWING and not getattr(args, "check", False):   # --check draws none
             import logging  # lazy: logging (only the commands that draw need it)
             for name in QUIET_LOGGERS:
                 logging.getLogger(name).setLevel(logging.CRITICAL)
