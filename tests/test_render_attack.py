@@ -414,7 +414,7 @@ def test_a_ladder_that_adds_to_the_pool_keeps_a_column_per_pool(pool_file):
     ("5-1", ": range 5-1 runs backwards", "sizes from 0 to 100 such as 1-10 or 2,4,6"),
     ("3-5,04", ": pool size 4 is given twice", "sizes from 0 to 100 such as 1-10 or 2,4,6, each once"),
     ("1-101", "", "sizes from 0 to 100 such as 1-10 or 2,4,6"),
-    ("1..3", "", "sizes from 0 to 100 such as 1-10 or 2,4,6"),
+    ("1...3", "", "sizes from 0 to 100 such as 1-10 or 2,4,6"),
     ("\uff13", "", "sizes from 0 to 100 such as 1-10 or 2,4,6"),   # a fullwidth 3
 ])
 def test_pool_sizes_are_read_by_one_grammar_on_every_route(pools, problem, allowed, tmp_path, capsys):
@@ -445,7 +445,7 @@ def test_pool_sizes_every_route_took_are_still_read_alike(capsys):
     parts, leading zeros, a range of one size, pool 0."""
     from workbench.render import parse_pools
     for text, sizes in ((" 1 - 3 , 6 ", [1, 2, 3, 6]), ("04", [4]), ("2-2", [2]), ("0,10", [0, 10]),
-                        ("1-10", list(range(1, 11)))):
+                        ("1-10", list(range(1, 11))), ("1..3", [1, 2, 3]), (" 2 .. 4,6", [2, 3, 4, 6])):
         assert parse_pools(text) == sizes
         assert parse_block("table", "uwr", {"pools": text}).pools == tuple(sizes)
         assert main(["table", "uwr", "--pools", text, "--format", "csv"]) == 0

@@ -155,3 +155,23 @@ def test_formulas_are_shared_beside_systems(tmp_path):
     bad = subprocess.run([*WORKBENCH, "share", "4d6kq3", "--out", str(tmp_path / "x.html")],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "column 5" in bad.stderr
+
+
+@pytest.mark.parametrize("names, said", [
+    ("uwr,HKRPG", "each system once ('uwr' is given twice: as 'uwr' and 'HKRPG')"),
+    ("uwr,fons,UWR", "each system once ('uwr' is given twice: as 'uwr' and 'UWR')"),
+    ("3d6,3d6", "each system once ('3d6' is given twice)"),
+])
+def test_a_system_named_twice_is_refused_not_drawn_twice(tmp_path, assert_one_line, names, said):
+    out = tmp_path / "odds.html"
+    done = subprocess.run([*WORKBENCH, "share", names, "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert_one_line(done.returncode, done.stdout, done.stderr, contains=(said,))
+    assert not out.exists()
+
+
+def test_one_system_at_two_settings_is_two_entries_and_at_one_setting_is_refused():
+    from workbench.share.grid import plan
+    assert len(plan([("uwr", {"favor": 0}), ("uwr", {"favor": 1})], {}).systems) == 2
+    with pytest.raises(workbench.ParameterError, match="'uwr' is given twice with the same settings"):
+        plan([("uwr", {"favor": 1}), ("uwr", {"favor": 1})], {})

@@ -12,7 +12,8 @@ import pytest
 
 #: Libraries no command below needs: each takes a good part of a command's time to load.
 HEAVY = ("pandas", "numba", "plotly", "pydantic", "kaleido", "pyarrow", "tabulate", "wcwidth",
-         "IPython", "ipywidgets", "sphinx", "docutils", "importlib.metadata", "concurrent.futures")
+         "IPython", "ipywidgets", "sphinx", "docutils", "importlib.metadata", "concurrent.futures",
+         "markdown_it")   # render --check of a page read before: its blocks are in the page index
 
 #: Runs a command in this process's place and says what it loaded and read.
 RUN = """
@@ -55,8 +56,9 @@ COMMANDS = [("pmf", "uwr", "dice=4"), ("table", "uwr"), ("systems",), ("render",
             ("pmf", "blades", "--format", "rst"), ("table", "blades", "--format", "rst-grid"),
             ("versus", "uwr", "--actor", "dice=3", "--reactor", "dice=2"), ("files",)]
 #: Blades reads its statistics with the exact engine's compiled walk: numba is its work. A
-#: command that prints a table loads tabulate (which reads its own metadata, loads wcwidth).
-TABLES = {"tabulate", "wcwidth", "importlib.metadata"}
+#: command that prints a table loads tabulate (and wcwidth where it is installed), never
+#: importlib.metadata (tabulate 0.10 reads its own version with it: pinned below 0.10).
+TABLES = {"tabulate", "wcwidth"}
 NEEDS = {"blades": {"numba", "importlib.metadata"}, "pmf": TABLES, "table": TABLES,
          "render": TABLES, "versus": TABLES}
 
@@ -128,3 +130,38 @@ def test_import_workbench_loads_names_on_first_use():
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[:2] == ["2", "True"]   # workbench and its start-up guard only
     assert "CheckResult uwr · exact · dice=2" in done.stdout and "solve_ladder []" in done.stdout
+
+
+#: Says whether the cyclic collector ran while the program loaded, when its work started and
+#: after it (a command in this process's place, as the ``workbench`` script runs it).
+GC_STATES = """
+import gc, json, sys
+sys.argv = ["workbench", *sys.argv[1:]]
+import workbench.cli as cli
+states = {"loading": gc.isenabled()}
+original = cli._startup.work_starts
+def work_starts():
+    original()
+    states.update(working=gc.isenabled(), set_aside=gc.get_freeze_count())
+cli._startup.work_starts = work_starts
+code = cli.main()
+states.update(after=gc.isenabled(), code=code)
+print(json.dumps(states))
+"""
+
+
+def test_the_program_loads_without_the_cyclic_collector_and_works_with_it():
+    done = subprocess.run([sys.executable, "-c", GC_STATES, "pmf", "uwr", "dice=3"],
+                          capture_output=True, text=True, timeout=300)
+    states = json.loads(done.stdout.strip().splitlines()[-1])
+    assert states["code"] == 0 and states["loading"] is False
+    assert states["working"] is True and states["after"] is True
+    assert states["set_aside"] > 10_000   # the loaded modules, classes and rules
+
+
+def test_importing_the_workbench_leaves_the_cyclic_collector_alone():
+    code = ("import gc, json, workbench.cli, workbench.api; from workbench import _startup; "
+            "_startup.work_starts(); _startup.exiting(); "
+            "print(json.dumps([gc.isenabled(), gc.get_freeze_count()]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert json.loads(done.stdout) == [True, 0]

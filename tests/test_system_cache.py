@@ -201,7 +201,7 @@ def test_the_key_holds_every_byte_of_every_file_and_the_code(tmp_path, monkeypat
     path.write_text(pool("mine", FIVE_UP))
     same = _system_cache.read_data_files(folders, 1 << 20)
     assert _system_cache.key_of(folders, same) == key
-    monkeypatch.setattr(_system_cache, "_code_stamp", lambda: ["other code"])
+    monkeypatch.setattr(_system_cache, "code_stamp", lambda: ["other code"])
     assert _system_cache.key_of(folders, same) != key
 
 

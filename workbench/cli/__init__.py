@@ -129,10 +129,11 @@ def main(argv: list[str] | None = None) -> int:
             if not hasattr(args, "params") or any(word.startswith("-") for word in leftover):
                 parser.error(f"unrecognized arguments: {' '.join(leftover)}")
             args.params = [*args.params, *leftover]
-        if args.command in DRAWING:
+        if args.command in DRAWING and not getattr(args, "check", False):   # --check draws none
             import logging  # lazy: logging (only the commands that draw need it)
             for name in QUIET_LOGGERS:
                 logging.getLogger(name).setLevel(logging.CRITICAL)
+        _startup.work_starts()
         return int(args.run(args) or 0)
     except WorkbenchError as exc:
         print(f"{ERROR}{one_line(exc)}", file=sys.stderr)
@@ -204,4 +205,5 @@ def entry(argv: list[str] | None = None) -> "NoReturn":
         code = 130
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _startup.exiting()
     sys.exit(code)

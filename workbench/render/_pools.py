@@ -3,7 +3,7 @@ what is wrong, for every place a user writes them (``--pools`` and ``--across`` 
 command line, ``pools=`` in a Markdown block, ``:pools:`` in a Sphinx directive).
 
 Grammar: sizes and ranges separated by commas; a size is 1 to 6 ASCII digits (``04`` is 4), a
-range ``LOW-HIGH`` runs upwards; spaces around any part are ignored. Every size is at most
+range ``LOW-HIGH`` (or ``LOW..HIGH``, as ``sweep --grid`` writes ranges) runs upwards; spaces around any part are ignored. Every size is at most
 :data:`MAX_POOL` and is given once.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ MAX_POOL = MAX_TABLE_POOL
 POOLS_ALLOWED = f"sizes from 0 to {MAX_POOL} such as 1-10 or 2,4,6"
 """What pool sizes may be, as errors say it."""
 
-_RANGE = re.compile(r"^\s*([0-9]{1,6})\s*-\s*([0-9]{1,6})\s*$", re.ASCII)   # ASCII digits only
+_RANGE = re.compile(r"^\s*([0-9]{1,6})\s*(?:-|\.\.)\s*([0-9]{1,6})\s*$", re.ASCII)   # ASCII digits only
 _SIZE = re.compile(r"^\s*[0-9]{1,6}\s*$", re.ASCII)   # ("３".isdigit() is true, and int("３") is 3)
 
 
@@ -41,8 +41,8 @@ def parse_pools(text: str, option: str = "--pools") -> list[int]:
         PoolSizesError: naming ``option``, the text, what is wrong and what is allowed.
 
     Example:
-        >>> parse_pools("1-3,6"), parse_pools("04")
-        ([1, 2, 3, 6], [4])
+        >>> parse_pools("1-3,6"), parse_pools("04"), parse_pools("2..4")
+        ([1, 2, 3, 6], [4], [2, 3, 4])
         >>> parse_pools("3-5,04")
         Traceback (most recent call last):
         ...

@@ -101,7 +101,7 @@ def read_data_files(folders: Iterable[tuple[Path, str]], max_bytes: int) -> list
     return found
 
 
-def _code_stamp() -> list:
+def code_stamp() -> list:
     """Each module of the workbench package (its size and time) and the versions of Python
     and pydantic: a system built by other code is built again."""
     stamp: list = [FORMAT, sys.version, pickle.HIGHEST_PROTOCOL]
@@ -131,7 +131,7 @@ def key_of(folders: Iterable[tuple[Path, str]], data_files: list[DataFile]) -> s
     """The key a store must carry to be used: the data files' bytes, the folders searched and
     the code (see the module's description)."""
     digest = hashlib.sha256()
-    digest.update(repr(_code_stamp()).encode())
+    digest.update(repr(code_stamp()).encode())
     digest.update(repr([(str(Path(folder).resolve()), origin) for folder, origin in folders]).encode())
     for data_file in data_files:
         digest.update(repr((data_file.origin, data_file.part, data_file.path.name,
@@ -162,7 +162,7 @@ def read(key: str) -> dict | None:
     try:
         with open(path, "rb") as handle:
             info = os.fstat(handle.fileno())
-            if not _trusted(info):
+            if not trusted(info):
                 STATS["ignored"] += 1
                 return None
             stored = pickle.loads(handle.read())
@@ -180,7 +180,7 @@ def read(key: str) -> dict | None:
     return payload
 
 
-def _trusted(info: os.stat_result) -> bool:
+def trusted(info: os.stat_result) -> bool:
     """A store the user owns and only the user may change (it is unpickled)."""
     if not stat.S_ISREG(info.st_mode):
         return False

@@ -137,7 +137,7 @@ class ShareGrid:
 
 
 def _entries(systems: Iterable[Any]) -> list[tuple[System, dict, str]]:
-    out = []
+    systems, out = list(systems), []
     for entry in systems:
         if isinstance(entry, (tuple, list)) and len(entry) == 2 and isinstance(entry[1], Mapping):
             sys_, params = get_system(entry[0]), dict(entry[1])
@@ -147,6 +147,15 @@ def _entries(systems: Iterable[Any]) -> list[tuple[System, dict, str]]:
         out.append((sys_, params, label))
     if not out:
         raise WorkbenchError("systems got nothing; allowed: one or more systems, such as uwr")
+    given = [entry if isinstance(entry, str) else sys_.id for entry, (sys_, _, _) in zip(systems, out)]
+    seen: dict = {}
+    for index, (sys_, own, label) in enumerate(out):   # the same curve twice: a slip, refused
+        key = (label, sys_.id, repr(sorted(own.items(), key=repr)))
+        if key in seen:
+            a, b = given[seen[key]], given[index]
+            said = (f": as {a!r} and {b!r}" if a != b else "") + (" with the same settings" if own else "")
+            raise ParameterError(None, "systems", given, f"each system once ({sys_.id!r} is given twice{said})")
+        seen[key] = index
     return out
 
 

@@ -24,6 +24,7 @@ from ...errors import DataFileError, FormulaError, ParameterError, WorkbenchErro
 from ...limits import BoundedCache
 from ...validation import suggest
 from ..system import Rung, System
+from . import _kept
 from .compile import compile_formula
 from .parse import parse_formula
 from .toml import as_toml
@@ -90,7 +91,10 @@ def formula_system(text: str) -> System:
         found = _SYSTEMS.get(text)
     if found is not None:
         return found
-    system = _build(text)
+    system = _kept.known(text)   # compiled by an earlier run
+    if system is None:
+        system = _build(text)
+        _kept.remember(text, system)
     with _LOCK:   # another thread may have built it meanwhile: one system per formula
         found = _SYSTEMS.get(text)
         return found if found is not None else _SYSTEMS.keep(text, system)

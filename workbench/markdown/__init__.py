@@ -37,18 +37,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from markdown_it import MarkdownIt
-
-from .errors import WorkbenchError
-from .export.tables import md_escape, render_table
-from .render import (Block, figure_file_name, iframe_height, parse_block, table_rows,
+from ..errors import WorkbenchError
+from ..export.tables import md_escape, render_table
+from ..render import (Block, figure_file_name, iframe_height, parse_block, table_rows,
                      write_figure_file)
+from . import _index
 
 BEGIN = "<!-- workbench:begin -->"
 END = "<!-- workbench:end -->"
 FIGURE_FOLDER = "workbench-figures"
 
-_PARSER = MarkdownIt("commonmark")
 _LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")   # as CommonMark counts lines
 _COMMENT_SPEC = re.compile(r"^[ ]{0,3}<!--[ \t]*workbench-(?P<kind>[a-z]+)(?=[\s]|-->)"
                            r"(?P<words>.*?)-->(?P<after>.*)$", re.S)
@@ -144,6 +142,18 @@ def find_blocks(text: str, source: "str | os.PathLike" = "document.md") -> list[
         workbench.errors.WorkbenchError: odds.md:4: the region of the block at line 1 has no end marker <!-- workbench:end --> (it meets the end of the file first); nothing was changed; allowed: the end marker on a line of its own after the region
     """
     lines = split_lines(text)
+    kept = _index.known(text, len(lines))   # a page read before, with this very code
+    if kept is not None:
+        return [_Spec(*fields) for fields in kept]
+    specs = _read_blocks(text, lines, source)
+    _index.remember(text, [(spec.kind, spec.words, spec.options, spec.first, spec.last,
+                            spec.region) for spec in specs])
+    return specs
+
+
+def _read_blocks(text: str, lines: list[str], source) -> list[_Spec]:
+    """The blocks of a page read with the CommonMark parser (see :func:`find_blocks`)."""
+    from markdown_it import MarkdownIt   # lazy: ~20 ms, only for a page not read before
 
     def where(index: int) -> str:
         return f"{source}:{index + 1}"
@@ -151,7 +161,7 @@ def find_blocks(text: str, source: "str | os.PathLike" = "document.md") -> list[
     specs: list[_Spec] = []
     code: set[int] = set()
     problems: list[_PageError] = []
-    for token in _PARSER.parse(text):
+    for token in MarkdownIt("commonmark").parse(text):
         if token.map is None:
             continue
         if token.type in ("fence", "code_block"):
@@ -387,6 +397,8 @@ def fill_markdown(text: str, source: "str | os.PathLike" = "document.md", *,
         contents.append(content)
     result.text = _with_regions(split_lines(text), specs, contents)
     result.blocks = len(contents)
+    if result.text != text:   # the page as it will be: read now, so the next run finds it kept
+        find_blocks(result.text, source)
     return result
 
 
