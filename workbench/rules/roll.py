@@ -224,6 +224,10 @@ class RollSpec(HashedOnce):
             always or when a condition over the roll holds (a push).
         again: :class:`RollAgain`: the whole roll is rolled again and added while a condition
             holds on the newest roll (doubles roll over).
+        checked: what checking these statistics and this total found already
+            (:func:`checked_statistics`, made when a data file loads): adopted when it is for
+            the same statistics, die types, counts, parameters and total, else they are checked
+            again. Not part of the roll (not compared, not hashed, ``None`` once built).
 
     Every count of any die is a statistic of its own: the sum over all dice rolled (kept).
 
