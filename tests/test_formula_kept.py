@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import workbench as wb
+from workbench import files as workbench_files
 from workbench.limits import BoundedCache
 from workbench.rules import notation
 from workbench.rules.notation import _kept
@@ -126,7 +127,7 @@ def test_a_file_others_may_write_is_not_read(cache, monkeypatch):
 def test_a_full_disk_only_costs_time(cache, monkeypatch):
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
-    monkeypatch.setattr(_kept.files, "write_bytes", full)
+    monkeypatch.setattr(workbench_files, "write_bytes", full)
     assert compiled("3d6").id == "3d6"
     assert not cache.exists() and _kept.STATS["ignored"] == 1
 

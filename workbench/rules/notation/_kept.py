@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import atexit
 import hashlib
-import os
 import pickle
 import sys
 import threading
 
-from ... import files
 from .. import _system_cache
 from ..system import System
 
@@ -50,11 +48,7 @@ def _read() -> tuple[str, dict]:
     """(the code's stamp, the formulas' pickled systems kept for it)."""
     code = _code()
     try:
-        with open(_system_cache.cache_folder() / NAME, "rb") as handle:
-            if not _system_cache.trusted(os.fstat(handle.fileno())):
-                STATS["ignored"] += 1
-                return code, {}
-            stored = pickle.loads(handle.read())
+        stored = pickle.loads(_system_cache.read_store(NAME))
     except OSError:
         return code, {}
     except Exception:   # a corrupt file is never an error: written over by the next formula
@@ -118,12 +112,8 @@ def write_pending() -> None:
         systems = dict(list({**systems, **pending}.items())[-KEPT:])
         data = pickle.dumps({"format": FORMAT, "code": code, "systems": systems},
                             protocol=pickle.HIGHEST_PROTOCOL)
-        folder = _system_cache.cache_folder()
-        if folder.resolve().is_relative_to(_system_cache.PACKAGE):
+        if not _system_cache.write_store(NAME, data):
             return
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        target = files.write_bytes(folder / NAME, data, "workbench cache file", output=False)
-        os.chmod(target, 0o600)   # only the user may change what is unpickled
     except Exception:   # noqa: BLE001 (a file that cannot be written is only slower)
         STATS["ignored"] += 1
         return
