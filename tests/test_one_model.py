@@ -232,3 +232,73 @@ def test_cutting_a_roll_down_keeps_what_ranks_the_dice():
         for total in set(whole.values[:, 0].tolist()):
             assert float(cut.probabilities[cut.values[:, 0] == total].sum()) == pytest.approx(
                 float(whole.probabilities[whole.values[:, 0] == total].sum()))
+
+
+# -- a total that is the dice's sum plus numbers: the sum path for a reading of the total alone
+
+TOTAL_FORMS = ["3d6+1", "2d6-1", "1d20+5>=15", "4dF+@skill=2", "2d6+1d4+3", "1d8+1d4-2",
+               "{2d6, d8}kh2+1", "3d6x+2", "d6+@b=-3"]
+
+
+def _brute_total(formula: str) -> dict:
+    """Every face of every die, by hand (exploding dice aside)."""
+    import itertools
+    import re
+    from collections import Counter
+    dice, constant = [], 0
+    text = formula.split(">=")[0].replace("{", "").replace("}kh2", "").replace(" ", "").replace(",", "+")
+    for sign, term in re.findall(r"([+-]?)([^+-]+)", text):
+        s = -1 if sign == "-" else 1
+        if "@" in term:
+            constant += s * int(term.split("=")[1])
+        elif "dF" in term:
+            dice += [(-1, 0, 1)] * int(term.split("d")[0])
+        elif "d" in term:
+            n, sides = term.split("d")
+            dice += [tuple(s * v for v in range(1, int(sides) + 1))] * int(n or 1)
+        else:
+            constant += s * int(term)
+    counts = Counter(sum(faces) + constant for faces in itertools.product(*dice))
+    total = sum(counts.values())
+    return {k: v / total for k, v in counts.items()}
+
+
+@pytest.mark.parametrize("formula", [f for f in TOTAL_FORMS if "x" not in f and "-3" not in f])
+def test_a_total_of_dice_plus_numbers_takes_the_sum_path_and_matches_every_face(formula):
+    from workbench.engine.forms import total_form
+    system = wb.system(formula)
+    assert total_form(system.pool()) is not None
+    pmf = wb.check(formula).pmf
+    got = dict(zip(pmf.outcomes, pmf.probabilities))
+    expected = _brute_total(formula)
+    assert got.keys() == expected.keys()
+    assert all(got[k] == pytest.approx(expected[k], abs=1e-12) for k in expected)
+
+
+@pytest.mark.parametrize("formula", TOTAL_FORMS)
+def test_the_sum_path_and_the_walk_give_one_total_and_the_statistics_stay(formula):
+    from workbench.engine import exact_distribution
+    from workbench.engine.evaluate import evaluate_roll
+    spec = wb.system(formula).pool()
+    fast = dict(zip(*exact_distribution(spec, frozenset({"total"})).total_marginal))
+    walked = dict(zip(*evaluate_roll(spec).total_marginal))
+    for total in fast.keys() | walked.keys():   # exploding dice: both cut the same far tail
+        assert fast.get(total, 0.0) == pytest.approx(walked.get(total, 0.0), abs=1e-12)
+    full = wb.check(formula)
+    assert set(full.stats) > {"total"}   # the statistics the total reads are still there
+    assert full.mean == pytest.approx(sum(k * v for k, v in walked.items()), abs=1e-9)
+
+
+@pytest.mark.parametrize("total, stats, why", [
+    ("d6 + d6", (Sum("d6", dice=("d6",)),), "the dice summed twice"),
+    ("d6 - d8", (Sum("d6", dice=("d6",)), Sum("d8", dice=("d8",))), "a sum subtracted"),
+    ("d6 + 1", (Sum("d6", dice=("d6",)), Sum("d8", dice=("d8",))), "a statistic the total does not read"),
+    ("d6 + 1", (Sum("d6", dice=("d6",)),), "dice the total does not read"),
+    ("d6 * 2", (Sum("d6", dice=("d6",)),), "a product"),
+    ("ones + 1", (Sum("ones", score="value == 1", dice=("d6",)),), "a count of faces"),
+])
+def test_a_total_that_is_more_than_the_dice_plus_numbers_walks(total, stats, why):
+    from workbench.engine.forms import total_form
+    groups = ((D6, 2),) if "d8" not in total and len(stats) == 1 and why != "dice the total does not read" \
+        else ((D6, 2), (Die.numbered("d8", 8), 1))
+    assert total_form(RollSpec(groups, stats=stats, total=total)) is None, why

@@ -451,3 +451,23 @@ def test_pool_sizes_every_route_took_are_still_read_alike(capsys):
         assert main(["table", "uwr", "--pools", text, "--format", "csv"]) == 0
         header = capsys.readouterr().out.splitlines()[0]
         assert header.count(",") == 3 + len(sizes) - 1   # Difficulty, Example, Setting, one per size
+
+
+@pytest.mark.parametrize("words, said", [
+    (["uwr", "--compare", "HKRPG"], "--compare got 'HKRPG': 'uwr' is given twice: as 'uwr' and 'HKRPG'"),
+    (["uwr", "favor=1", "--compare", "fons,FoNS"], "'fons' is given twice: as 'fons' and 'FoNS'"),
+    (["uwr", "--kind", "difference", "--base", "hkrpg"], "it names 'uwr', the figure's own system"),
+])
+def test_a_figure_refuses_the_same_system_twice(tmp_path, capsys, words, said):
+    out = tmp_path / "f.html"
+    assert main(["figure", *words, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1 and not out.exists()
+
+
+@pytest.mark.parametrize("words", [["uwr", "favor=1", "--compare", "uwr"],
+                                   ["uwr", "favor=1", "--kind", "difference", "--base", "uwr"]])
+def test_a_figure_compares_its_system_with_itself_at_other_settings(tmp_path, capsys, words):
+    out = tmp_path / "f.html"
+    assert main(["figure", *words, "--out", str(out)]) == 0
+    assert out.stat().st_size > 1000

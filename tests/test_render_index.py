@@ -12,7 +12,7 @@ import errno
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from workbench import markdown
+from workbench import files as workbench_files, markdown
 from workbench.markdown import _index, _read_blocks, find_blocks, split_lines
 
 PAGE = ("# Odds\n\n```workbench-table uwr pools=1-3\ncaption=At B3\n```\n\n"
@@ -111,7 +111,7 @@ def test_a_file_others_may_write_is_not_used(cache, monkeypatch):
 def test_a_full_disk_only_costs_time(cache, monkeypatch):
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
-    monkeypatch.setattr(_index.files, "write_bytes", full)
+    monkeypatch.setattr(workbench_files, "write_bytes", full)
     assert [_fields(s) for s in find_blocks(PAGE)] == parsed(PAGE)
     assert not cache.exists() and _index.STATS["ignored"] == 1
 

@@ -15,7 +15,7 @@ from .exact import exact_raw
 from .joint import JointDistribution
 from .raw import RawDistribution
 from .scored import evaluate_scored, outcomes_distribution
-from .forms import sum_form
+from .forms import sum_form, total_form
 from .wanted import cut_down
 from ..rules.scored import Outcomes, ScoredRoll
 
@@ -42,7 +42,7 @@ def exact_distribution(spec, wanted: "frozenset[str] | None" = None) -> "RawDist
         return outcomes_distribution(spec)
     if wanted is not None:
         spec = cut_down(spec, wanted)
-        pool = sum_form(spec)
+        pool = sum_form(spec) or (total_form(spec) if set(wanted) <= {"total"} else None)
         if pool is not None:
             return exact_raw(pool)
     from .evaluate import evaluate_roll   # lazy: evaluate (a sum of dice never walks statistics)

@@ -25,7 +25,7 @@ from functools import lru_cache
 from ..errors import WorkbenchError
 from ..rules.dice import Die
 from ..rules.pool import PoolSpec
-from ..rules.roll import AllNegative, RollSpec
+from ..rules.roll import AllNegative, RollSpec, Sum
 
 
 def sum_form(spec) -> PoolSpec | None:
@@ -40,10 +40,11 @@ def sum_form(spec) -> PoolSpec | None:
 
 @lru_cache(maxsize=8192)
 def _of_roll(spec: RollSpec) -> PoolSpec | None:
-    if spec.total is not None or spec.ceiling is not None or spec.count_names or spec.reroll_faces \
-            or spec.again:
+    if spec.ceiling is not None or spec.count_names or spec.reroll_faces or spec.again:
         return None
     if not all(isinstance(die, Die) for die, _ in spec.groups):
+        return None
+    if spec.total is not None:
         return None
     negative = False
     for stat in spec.stats:
@@ -62,3 +63,75 @@ def _of_roll(spec: RollSpec) -> PoolSpec | None:
                         keep=keep, kept=kept)
     except WorkbenchError:   # a sum the fast paths do not take (they say so): evaluate it
         return None
+
+
+def total_form(spec) -> PoolSpec | None:
+    """The roll's total as a sum of dice (:class:`PoolSpec`) when its total expression is the
+    sum of every die's value plus numbers and parameters (``3d6+1``, ``4dF+@skill``), for a
+    reading that needs the total alone (the statistics the expression reads are then not
+    computed); else ``None``.
+
+    Example:
+        >>> from workbench.rules.dice import Die
+        >>> from workbench.rules.roll import RollSpec, Sum
+        >>> roll = RollSpec(((Die.numbered("d6", 6), 3),), stats=(Sum("d6", dice=("d6",)),),
+        ...                 total="d6 + bonus + 1", values={"bonus": 2})
+        >>> sum_form(roll) is None, total_form(roll).modifier
+        (True, 3)
+    """
+    if not isinstance(spec, RollSpec) or spec.total is None or spec.ceiling is not None \
+            or spec.count_names or spec.reroll_faces or spec.again \
+            or not all(isinstance(die, Die) for die, _ in spec.groups):
+        return None
+    added = _sum_plus_numbers(spec)
+    if added is None:
+        return None
+    try:
+        return PoolSpec(spec.groups, rerolls=spec.rerolls, modifier=spec.modifier + added,
+                        floor=spec.floor)
+    except WorkbenchError:   # a sum the fast paths do not take (they say so): evaluate it
+        return None
+
+
+def _sum_plus_numbers(spec: RollSpec) -> int | None:
+    """What a total expression adds to the sum of every die's value, when that is all it
+    is: statistics summing ``value`` over dice types that together are every die, each added
+    once, plus whole numbers and parameters (``d6 + 1``, ``dF + skill``); else ``None``."""
+    if spec.kept is not None or spec.total.kind != "whole":
+        return None
+    terms = _signed_terms(spec.total.tree, 1)
+    if terms is None:
+        return None
+    stats = {stat.name: stat for stat in spec.stats}
+    values = dict(spec.values)
+    covered: list[str] = []
+    added = 0
+    for sign, kind, value in terms:
+        if kind == "number" or value in values:
+            number = value if kind == "number" else values[value]
+            if type(number) is not int:
+                return None
+            added += sign * number
+            continue
+        stat = stats.pop(value, None)
+        if sign < 0 or type(stat) is not Sum or stat.score != "value" or (
+                stat.parsed is not None and stat.parsed.tree != ("name", "value")):
+            return None
+        covered += stat.dice or [die.name for die, _ in spec.groups]
+    rolled = [die.name for die, _ in spec.groups]
+    if stats or sorted(covered) != sorted(rolled) or len(set(rolled)) != len(rolled):
+        return None   # a statistic the total does not read, or dice summed twice or not at all
+    return added
+
+
+def _signed_terms(tree: tuple, sign: int) -> list[tuple[int, str, object]] | None:
+    """A tree of ``+``, ``-`` and negation over names and numbers as ``(sign, kind, value)``
+    terms; ``None`` for any other tree."""
+    if tree[0] in ("number", "name"):
+        return [(sign, tree[0], tree[1])]
+    if tree[0] == "negate":
+        return _signed_terms(tree[1], -sign)
+    if tree[0] == "binary" and tree[1] in ("+", "-"):
+        left, right = _signed_terms(tree[2], sign), _signed_terms(tree[3], sign if tree[1] == "+" else -sign)
+        return None if left is None or right is None else left + right
+    return None

@@ -22,8 +22,7 @@ import json
 import os
 from pathlib import Path
 
-from .. import files
-from ..rules._system_cache import PACKAGE, cache_folder, trusted
+from ..rules._system_cache import NotOwnStore, read_store, write_store
 
 FORMAT = 1
 """Changes whenever the file's layout does."""
@@ -58,14 +57,10 @@ def _read() -> tuple[str, dict]:
     unreadable, foreign or written by other code."""
     code = _code_stamp()
     try:
-        with open(cache_folder() / NAME, "rb") as handle:
-            if not trusted(os.fstat(handle.fileno())):
-                STATS["ignored"] += 1
-                return code, {}
-            stored = json.loads(handle.read())
+        stored = json.loads(read_store(NAME))
     except OSError:
         return code, {}
-    except ValueError:   # not JSON: written over by the next page read
+    except (ValueError, NotOwnStore):   # not JSON, or not the user's: not read
         STATS["ignored"] += 1
         return code, {}
     if (not isinstance(stored, dict) or stored.get("format") != FORMAT
@@ -120,12 +115,8 @@ def remember(text: str, blocks: list[tuple]) -> None:
         pages = dict(list(pages.items())[-KEPT:])
         data = json.dumps({"format": FORMAT, "code": code, "pages": pages},
                           separators=(",", ":")).encode()
-        folder = cache_folder()
-        if folder.resolve().is_relative_to(PACKAGE):
+        if not write_store(NAME, data):
             return
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        target = files.write_bytes(folder / NAME, data, "workbench cache file", output=False)
-        os.chmod(target, 0o600)
     except Exception:   # noqa: BLE001 (a file that cannot be written is only slower)
         STATS["ignored"] += 1
         return

@@ -183,6 +183,10 @@ def _figure_options(sys_: "System", settings: Mapping[str, str], params: Mapping
     out["figure"] = _choice("kind", settings.get("kind", "curve"), FIGURE_KINDS)
     if "base" in settings:
         out["base"] = _system(settings["base"], resolve_path)
+        if out["base"] is sys_ and not params:   # the same system, same settings: nothing to show
+            raise BlockOptionError("base", settings["base"], "another system, or settings for the "
+                                   "figure's own (favor=1 against its defaults)",
+                                   f"it names {sys_.id!r}, the figure's own system")
         if out["figure"] == "difference":
             _same_pool_kind(sys_, out["base"], settings["base"])
     elif out["figure"] == "difference":
@@ -192,6 +196,7 @@ def _figure_options(sys_: "System", settings: Mapping[str, str], params: Mapping
         if not names or out["figure"] != "curve":
             raise BlockOptionError("compare", settings["compare"], OPTIONS["compare"][1])
         out["compare"] = tuple(_system(name, resolve_path) for name in names)
+        _each_once(None if params else sys_, names, out["compare"], settings["compare"])
     _figure_options_used(settings, out["figure"])
     if out["figure"] == "outcomes":
         out["knob"], out["levels"] = _knob(sys_, settings, params)
@@ -205,6 +210,20 @@ _FIGURE_OPTION_USERS = {"base": ("difference",), "want": ("ladder",), "pool": ("
                         "pools": ("curve", "difference", "ladder"),
                         "knob": ("outcomes",), "levels": ("outcomes",),
                         "condition": ("ladder",), "statistic": ("check",)}
+
+
+def _each_once(sys_: "System | None", names: list[str], systems: tuple, given: str) -> None:
+    """Compared systems are each named once, and other than the figure's own ``sys_`` (``None``
+    when the block gives settings: its own system at other settings is a comparison). One
+    system by its id, an alias or its path is one system: the same curves twice are refused."""
+    seen = [] if sys_ is None else [(sys_, sys_.id)]
+    for name, other in zip(names, systems):
+        earlier = next((shown for known, shown in seen if known is other), None)
+        if earlier is not None:
+            also = f": as {earlier!r} and {name!r}" if earlier != name else ""
+            raise BlockOptionError("compare", given, "each system once, other than the figure's "
+                                   "own at the same settings", f"{other.id!r} is given twice{also}")
+        seen.append((other, name))
 
 
 def _figure_options_used(settings: Mapping[str, str], figure: str) -> None:

@@ -158,14 +158,8 @@ def read(key: str) -> dict | None:
     """The stored catalogue if its key is ``key`` (else ``None``, silently): ``files`` (id,
     path, origin), ``named`` (id -> aliases, path), ``systems``
     (id -> pickled system) and ``raw`` (the pickled data of every system, by id)."""
-    path = cache_folder() / STORE_NAME
     try:
-        with open(path, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            if not trusted(info):
-                STATS["ignored"] += 1
-                return None
-            stored = pickle.loads(handle.read())
+        stored = pickle.loads(read_store(STORE_NAME))
         if not isinstance(stored, dict) or stored.get("format") != FORMAT or stored.get("key") != key:
             return None
         payload = stored["payload"]
@@ -180,6 +174,36 @@ def read(key: str) -> dict | None:
     return payload
 
 
+class NotOwnStore(Exception):
+    """A file of the cache folder that another user owns or others may change: never read
+    (it may be unpickled)."""
+
+
+def read_store(name: str) -> bytes:
+    """The bytes of the cache folder's file ``name``.
+
+    Raises:
+        OSError: there is none, or it cannot be read.
+        NotOwnStore: it is not the user's own (see :func:`trusted`)."""
+    with open(cache_folder() / name, "rb") as handle:
+        if not trusted(os.fstat(handle.fileno())):
+            raise NotOwnStore(name)
+        return handle.read()
+
+
+def write_store(name: str, data: bytes) -> bool:
+    """Write the cache folder's file ``name`` whole (or not at all), readable and writable by
+    the user alone; never inside the package folder (then ``False``). Raises what writing
+    raises (a read-only home, a full disk): the callers ignore it, a cache is only faster."""
+    folder = cache_folder()
+    if folder.resolve().is_relative_to(PACKAGE):
+        return False
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    target = files.write_bytes(folder / name, data, "workbench cache file", output=False)
+    os.chmod(target, 0o600)   # only the user may change what is unpickled
+    return True
+
+
 def trusted(info: os.stat_result) -> bool:
     """A store the user owns and only the user may change (it is unpickled)."""
     if not stat.S_ISREG(info.st_mode):
@@ -192,15 +216,11 @@ def trusted(info: os.stat_result) -> bool:
 def write(key: str, payload: dict) -> None:
     """Store ``payload`` under ``key``, whole or not at all; any problem (a read-only home, a
     full disk, a system that cannot be pickled) leaves things as they were, silently."""
-    folder = cache_folder()
     try:
-        if folder.resolve().is_relative_to(PACKAGE):
-            return
         data = pickle.dumps({"format": FORMAT, "key": key, "payload": payload},
                             protocol=pickle.HIGHEST_PROTOCOL)
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        target = files.write_bytes(folder / STORE_NAME, data, "workbench cache file", output=False)
-        os.chmod(target, 0o600)   # only the user may change what is unpickled
+        if not write_store(STORE_NAME, data):
+            return
     except Exception:   # noqa: BLE001 (a cache that cannot be written is only slower)
         STATS["ignored"] += 1
         return

@@ -150,7 +150,7 @@ def _entries(systems: Iterable[Any]) -> list[tuple[System, dict, str]]:
     given = [entry if isinstance(entry, str) else sys_.id for entry, (sys_, _, _) in zip(systems, out)]
     seen: dict = {}
     for index, (sys_, own, label) in enumerate(out):   # the same curve twice: a slip, refused
-        key = (label, sys_.id, repr(sorted(own.items(), key=repr)))
+        key = (id(sys_), repr(sorted(own.items(), key=repr)))   # one object: one name, alias or path
         if key in seen:
             a, b = given[seen[key]], given[index]
             said = (f": as {a!r} and {b!r}" if a != b else "") + (" with the same settings" if own else "")

@@ -10,14 +10,19 @@ versions: the system cache's key without the data files); a system read back mus
 formula's own. Only formulas compiled without an error are kept, the newest :data:`KEPT`.
 A missing, corrupt, foreign (another user's, writable by others) or unwritable file is
 ignored silently: the formula is then compiled as without it.
+
+The file serves a process until it has loaded the compiler: from then on a formula compiles
+in well under a millisecond, quicker than the file is read. The formulas a process compiles
+are written to the file once, when it exits (a sweep over a thousand formulas writes once).
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
-import os
 import pickle
+import sys
+import threading
 
-from ... import files
 from .. import _system_cache
 from ..system import System
 
@@ -28,6 +33,11 @@ KEPT = 256
 """The most formulas the file remembers (the newest)."""
 STATS = {"found": 0, "written": 0, "ignored": 0}
 """What this process did with the file (tests read it)."""
+COMPILER = ("lark", "workbench.rules.schema")
+"""The modules compiling a formula loads (the grammar and the schema, with pydantic)."""
+_PENDING: dict[str, bytes] = {}
+"""The formulas this process compiled, pickled, to be written when it exits (the newest)."""
+_LOCK = threading.Lock()
 
 
 def _code() -> str:
@@ -38,11 +48,7 @@ def _read() -> tuple[str, dict]:
     """(the code's stamp, the formulas' pickled systems kept for it)."""
     code = _code()
     try:
-        with open(_system_cache.cache_folder() / NAME, "rb") as handle:
-            if not _system_cache.trusted(os.fstat(handle.fileno())):
-                STATS["ignored"] += 1
-                return code, {}
-            stored = pickle.loads(handle.read())
+        stored = pickle.loads(_system_cache.read_store(NAME))
     except OSError:
         return code, {}
     except Exception:   # a corrupt file is never an error: written over by the next formula
@@ -55,7 +61,10 @@ def _read() -> tuple[str, dict]:
 
 
 def known(text: str) -> System | None:
-    """The system kept for the formula ``text``, or ``None`` when it must be compiled."""
+    """The system kept for the formula ``text``, or ``None`` when it must be compiled (always,
+    once this process has loaded the compiler)."""
+    if all(name in sys.modules for name in COMPILER):
+        return None
     _, systems = _read()
     data = systems.get(text)
     if data is None:
@@ -72,21 +81,39 @@ def known(text: str) -> System | None:
 
 
 def remember(text: str, system: System) -> None:
-    """Keep the formula's system, with the newest :data:`KEPT` formulas; any problem (a
-    read-only home, a full disk, a system that cannot be pickled) leaves the file as it was."""
+    """Keep the formula's system: pickled now (as built, before any check fills its memos),
+    written with the others when the process exits (:func:`write_pending`)."""
+    try:
+        data = _system_cache.pickled(system)
+    except Exception:   # noqa: BLE001 (a system that cannot be pickled is compiled each time)
+        STATS["ignored"] += 1
+        return
+    with _LOCK:
+        if not _PENDING:
+            atexit.register(write_pending)
+        _PENDING.pop(text, None)   # re-added last: the newest
+        _PENDING[text] = data
+        if len(_PENDING) > KEPT:
+            del _PENDING[next(iter(_PENDING))]
+
+
+def write_pending() -> None:
+    """Write the formulas compiled so far into the file, with the newest :data:`KEPT` of
+    those it holds; any problem (a read-only home, a full disk) leaves it as it was."""
+    with _LOCK:
+        pending = dict(_PENDING)
+        _PENDING.clear()
+    if not pending:
+        return
     try:
         code, systems = _read()
-        systems.pop(text, None)   # re-added last: the newest
-        systems[text] = _system_cache.pickled(system)
-        systems = dict(list(systems.items())[-KEPT:])
+        for text in pending:
+            systems.pop(text, None)
+        systems = dict(list({**systems, **pending}.items())[-KEPT:])
         data = pickle.dumps({"format": FORMAT, "code": code, "systems": systems},
                             protocol=pickle.HIGHEST_PROTOCOL)
-        folder = _system_cache.cache_folder()
-        if folder.resolve().is_relative_to(_system_cache.PACKAGE):
+        if not _system_cache.write_store(NAME, data):
             return
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        target = files.write_bytes(folder / NAME, data, "workbench cache file", output=False)
-        os.chmod(target, 0o600)   # only the user may change what is unpickled
     except Exception:   # noqa: BLE001 (a file that cannot be written is only slower)
         STATS["ignored"] += 1
         return
