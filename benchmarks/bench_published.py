@@ -224,15 +224,19 @@ HEADERS = ["mechanic", "workbench ms", "icepool ms", "ratio", "largest differenc
 
 
 def clear_every_cache() -> None:
-    """Every cache of the workbench but the files loaded: the engine's memos (each
-    ``functools`` cache of its modules and of the rules'), and what each system and its
-    mechanic remember per setting."""
+    """Every cache of the workbench but the files loaded: the engine's, the rules' and the
+    results' memos (each ``functools`` cache and each bounded memo of their modules), and what
+    each system and its mechanic remember per setting."""
     import workbench
+    from workbench.limits import BoundedCache
     for name, module in list(sys.modules.items()):
-        if name.startswith(("workbench.engine", "workbench.rules")) and name != "workbench.rules.registry":
+        if name.startswith(("workbench.engine", "workbench.rules", "workbench.results")) and name not in (
+                "workbench.rules.registry", "workbench.rules.notation"):   # (files and notations loaded)
             for value in list(vars(module).values()):
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()
+                elif isinstance(value, BoundedCache):
+                    value.clear()
     for system in workbench.systems():
         for owner in (system, system.mechanic):
             for value in vars(owner).values():

@@ -52,6 +52,7 @@ from .joint import JointDistribution
 from .order import order_statistic_roll
 from .registers import (ADD, RANKED, Plan, ops_table, plan_statistics, positions_in_walk_order,
                         ranges, strides)
+from .tiny import counted_outright
 
 MAX_STATES = 5_000_000
 """Most distinct combinations of statistics one exact roll may come to."""
@@ -87,7 +88,8 @@ def evaluate_roll(spec: RollSpec) -> JointDistribution:
     if spec.score_expressions:
         groups = _with_scores(spec, counts, groups)
     if plain:
-        return _evaluate_groups(spec, counts, groups, 1.0 - survive)
+        tiny = counted_outright(spec, counts, groups) if survive == 1.0 else None
+        return tiny if tiny is not None else _evaluate_groups(spec, counts, groups, 1.0 - survive)
     negative = counts.index(FIRST_NEGATIVE) + 1 if FIRST_NEGATIVE in counts else None
     if spec.reroll_faces is not None:
         return _reroll_faces(spec, counts, groups, negative, 1.0 - survive)

@@ -67,6 +67,9 @@ class Plan:
             every = [g[3] for g in self.groups]
             if not every or every[0].shape[1] == 1:
                 self.shared = False
+            elif sum(len(rows) for rows in every) <= SMALL:   # a few outcomes: in plain Python
+                rows = [tuple(row) for rows in every for row in rows.tolist()]
+                self.shared = len({row[0] for row in rows}) < len(set(rows))
             else:
                 rows = np.concatenate(every)
                 self.shared = len(np.unique(rows[:, 0])) < len(merge_rows(rows, np.ones(len(rows)))[0])

@@ -31,15 +31,18 @@ class Frozen:
     entry`` gives the fields); never changed (the models are frozen too).
     """
 
-    __slots__ = ("_entry_kind", "_fields", "_properties", "_model")
+    __slots__ = ("_entry_kind", "_fields", "_properties", "_model", "__dict__")
 
     def __init__(self, kind: str, fields: dict[str, Any], properties: dict[str, Any]):
         object.__setattr__(self, "_entry_kind", kind)
         object.__setattr__(self, "_fields", fields)
         object.__setattr__(self, "_properties", properties)
         object.__setattr__(self, "_model", None)
+        # The fields as plain attributes too: a check reads them often, each read then an
+        # ordinary look-up (no field name starts with "_", so none hides a slot or a method).
+        self.__dict__.update(fields)
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> Any:   # what is not a field
         if name.startswith("__"):
             raise AttributeError(name)
         if name in self._fields:

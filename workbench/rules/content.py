@@ -24,6 +24,7 @@ import types
 from pathlib import Path
 from typing import Any
 
+from ._frozen import Frozen
 from .registry import get_system
 from .system import System
 
@@ -124,7 +125,7 @@ def _describe(digest, value: Any, seen: set[int], depth: int, files: list) -> No
         for key, item in value.items():
             digest.update(repr(key).encode())
             _describe(digest, item, seen, depth + 1, files)
-    elif hasattr(value, "__dict__") and not isinstance(value, types.ModuleType):
+    elif hasattr(value, "__dict__") and not isinstance(value, (types.ModuleType, Frozen)):   # an entry: its repr
         seen.add(id(value))
         _describe(digest, type(value), seen, depth + 1, files)
         _describe(digest, vars(value), seen, depth + 1, files)

@@ -105,6 +105,7 @@ class Die(HashedOnce):
                                  "Die or None")
         if all(self.explodes) and not self.limit and self.next is self:
             raise WorkbenchError(f"die '{self.name}': every face explodes, so a roll never ends")
+        self._name_counts()
 
     def counting_only(self, counts: tuple, into: "Die | None") -> "Die":
         """This die scoring only ``counts`` (some of its own ``counts`` pairs, in order), its
@@ -119,6 +120,7 @@ class Die(HashedOnce):
         die = object.__new__(Die)
         die.__dict__.update(name=self.name, values=self.values, explodes=self.explodes, limit=self.limit,
                             into=into, counts=tuple(counts))
+        die._name_counts()
         return die
 
     @classmethod
@@ -162,14 +164,18 @@ class Die(HashedOnce):
 
     @property
     def count_names(self) -> tuple[str, ...]:
-        """Counts this die scores, with those of the dice its explosions roll."""
+        """Counts this die scores, with those of the dice its explosions roll (worked out when
+        the die is made: every roll holding it asks)."""
+        return self.__dict__["_count_names"]
+
+    def _name_counts(self) -> None:
         names: list[str] = []
         kind, seen = self, set()
         while kind is not None and id(kind) not in seen:
             seen.add(id(kind))
             names += [name for name, _ in kind.counts if name not in names]
             kind = kind.next if any(kind.explodes) else None
-        return tuple(names)
+        self.__dict__["_count_names"] = tuple(names)
 
     @property
     def counting_chance(self) -> float | None:

@@ -41,7 +41,8 @@ from .roll_statistics import (ALL_NEGATIVE, NAME, ORDERS, RANKED, STATISTICS, Al
 
 __all__ = ["ALL_NEGATIVE", "NAME", "ORDERS", "RANKED", "STATISTICS", "AllNegative", "Beats",
            "Derived", "Die", "Dice", "Keep", "KeptDice", "LargestSet", "Pairs", "Percentile", "Pick",
-           "RerollFaces", "RollAgain", "RollSpec", "Sets", "Statistic", "Sum", "before_total"]
+           "RerollFaces", "RollAgain", "RollSpec", "Sets", "Statistic", "StatisticsChecked", "Sum",
+           "before_total", "checked_statistics"]
 """The statistics (:mod:`.roll_statistics`) and dice (:mod:`.dice`) a roll holds are named here
 too: ``from workbench.rules.roll import Die, Keep, RollSpec``."""
 
@@ -130,6 +131,77 @@ class RollAgain:
 
 
 @dataclass(frozen=True)
+class StatisticsChecked:
+    """What checking a roll's statistics and total found (:func:`checked_statistics`), for
+    the statistics, die types, counts, parameters and total in :attr:`key`. A data file's
+    mechanic checks its statistics so once, when the file loads, and gives the record to each
+    roll it builds (``RollSpec(..., checked=...)``): a roll whose own key is the same adopts
+    it instead of checking them again; any other roll checks them itself."""
+
+    key: tuple
+    scores: tuple[str, ...]
+    parsed_scores: dict
+    early: tuple[str, ...]
+    total: Expression | None
+
+
+def checked_statistics(stats: tuple, die_names, counts: tuple[str, ...], parameters,
+                       total: Expression | str | None) -> StatisticsChecked:
+    """Each statistic checked alone and against what it names: a name not yet taken, die
+    types the roll has (``die_names``), a score over one die, an expression over what comes
+    before it; then the total's expression (over the ``counts``, the statistics and the
+    ``parameters``, names). Raises :class:`~workbench.errors.WorkbenchError` as the roll would.
+
+    Example:
+        >>> found = checked_statistics((Pick("high"),), ["d6"], (), (), "high + 1")
+        >>> found.total.names, found.early
+        (('high',), ())
+    """
+    stats, die_names, parameters = tuple(stats), tuple(die_names), tuple(parameters)
+    key = (stats, die_names, tuple(counts), parameters, total)
+    taken = {"total", "value", *counts}
+    scores = ("value", *counts)
+    score_expressions = tuple(dict.fromkeys(
+        s.score for s in stats if isinstance(s, (Sum, Keep)) and s.score not in scores))
+    parsed: dict[str, Expression] = {}   # the scores written as expressions, parsed once
+    for stat in stats:
+        where = checked_name(stat)
+        if stat.name in taken or stat.name in parameters:
+            raise WorkbenchError(f"{where}: the name is already taken (by the total, a count, "
+                                 "a parameter or another statistic)")
+        for part in ("dice", "against"):
+            for die in getattr(stat, part, ()):
+                if die not in die_names:
+                    raise WorkbenchError(f"{where}: unknown die type {die!r}; the roll has "
+                                         f"{', '.join(die_names) or 'no dice'}")
+        if isinstance(stat, (Sum, Keep)) and stat.score not in scores and stat.score not in parsed:
+            parsed[stat.score] = _parsed_score(stat, where, scores)
+        check_settings(stat, where)
+        if isinstance(stat, Derived):
+            known = [name for name in taken if name != "value"]
+            object.__setattr__(stat, "expression", _checked(stat.expression, [*known, *parameters], where))
+        taken.add(stat.name)
+    early = before_total(stats)
+    if total is not None:
+        total = _checked_total(stats, counts, total, early, parameters)
+    return StatisticsChecked(key, score_expressions, parsed, early, total)
+
+
+def _checked_total(stats: tuple, counts: tuple[str, ...], total: Expression | str, early: tuple[str, ...],
+                   parameters) -> Expression:
+    """The total's expression: over the counts, the statistics from the dice, the derived
+    statistics that do not read the total themselves, and the parameters."""
+    base = [s.name for s in stats if not isinstance(s, Derived)]
+    expression = total if isinstance(total, Expression) else parse(str(total))
+    late = [s.name for s in stats if isinstance(s, Derived) and s.name not in early]
+    circle = [name for name in expression.names if name in late]
+    if circle:
+        raise WorkbenchError(f"total: reads {circle[0]!r}, which reads the total (a circle); "
+                             "the total may read statistics that do not read it")
+    return _checked(expression, [*counts, *base, *early, *parameters], "total")
+
+
+@dataclass(frozen=True)
 class RollSpec(HashedOnce):
     """Everything rolled for one check and every statistic read from it, as plain data.
 
@@ -152,6 +224,10 @@ class RollSpec(HashedOnce):
             always or when a condition over the roll holds (a push).
         again: :class:`RollAgain`: the whole roll is rolled again and added while a condition
             holds on the newest roll (doubles roll over).
+        checked: what checking these statistics and this total found already
+            (:func:`checked_statistics`, made when a data file loads): adopted when it is for
+            the same statistics, die types, counts, parameters and total, else they are checked
+            again. Not part of the roll (not compared, not hashed, ``None`` once built).
 
     Every count of any die is a statistic of its own: the sum over all dice rolled (kept).
 
@@ -174,6 +250,7 @@ class RollSpec(HashedOnce):
     kept: KeptDice | None = None
     reroll_faces: RerollFaces | None = None
     again: RollAgain | None = None
+    checked: StatisticsChecked | None = field(default=None, compare=False, repr=False)
     _hashed = ("groups", "stats", "total", "modifier", "floor", "ceiling", "values", "rerolls", "kept",
                "reroll_faces", "again")
     __hash__ = HashedOnce.__hash__   # worked out once: the engine's memos look a roll up often
@@ -282,50 +359,15 @@ class RollSpec(HashedOnce):
                                  "or lowest dice (which dice would a reroll replace?)")
 
     def _check_statistics(self, die_names: list[str]) -> None:
-        """Each statistic checked alone and against what it names: a name not yet taken, die
-        types the roll has, a score over one die, an expression over what comes before it;
-        then the total's expression."""
-        counts = self.count_names
-        taken = {"total", "value", *counts}
-        parameters = [name for name, _ in self.values]
-        scores = ("value", *counts)
-        object.__setattr__(self, "_scores", tuple(dict.fromkeys(
-            s.score for s in self.stats if isinstance(s, (Sum, Keep)) and s.score not in scores)))
-        parsed: dict[str, Expression] = {}   # the scores written as expressions, parsed once
-        object.__setattr__(self, "_parsed_scores", parsed)
-        for stat in self.stats:
-            where = checked_name(stat)
-            if stat.name in taken or stat.name in parameters:
-                raise WorkbenchError(f"{where}: the name is already taken (by the total, a count, "
-                                     "a parameter or another statistic)")
-            for part in ("dice", "against"):
-                for die in getattr(stat, part, ()):
-                    if die not in die_names:
-                        raise WorkbenchError(f"{where}: unknown die type {die!r}; the roll has "
-                                             f"{', '.join(die_names) or 'no dice'}")
-            if isinstance(stat, (Sum, Keep)) and stat.score not in scores and stat.score not in parsed:
-                parsed[stat.score] = _parsed_score(stat, where, scores)
-            check_settings(stat, where)
-            if isinstance(stat, Derived):
-                known = [name for name in taken if name != "value"]
-                object.__setattr__(stat, "expression", _checked(stat.expression, [*known, *parameters], where))
-            taken.add(stat.name)
-        early = before_total(self.stats)
-        object.__setattr__(self, "_early", early)
-        if self.total is not None:
-            object.__setattr__(self, "total", self._checked_total(early, parameters))
-
-    def _checked_total(self, early: tuple[str, ...], parameters: list[str]) -> Expression:
-        """The total's expression: over the counts, the statistics from the dice, the derived
-        statistics that do not read the total themselves, and the parameters."""
-        base = [s.name for s in self.stats if not isinstance(s, Derived)]
-        expression = self.total if isinstance(self.total, Expression) else parse(str(self.total))
-        late = [s.name for s in self.stats if isinstance(s, Derived) and s.name not in early]
-        circle = [name for name in expression.names if name in late]
-        if circle:
-            raise WorkbenchError(f"total: reads {circle[0]!r}, which reads the total (a circle); "
-                                 "the total may read statistics that do not read it")
-        return _checked(expression, [*self.count_names, *base, *early, *parameters], "total")
+        """The statistics and the total checked (:func:`checked_statistics`), or what a check
+        of the same ones found when ``checked`` was given for them."""
+        given = self.checked
+        key = (self.stats, tuple(die_names), self.count_names, tuple(name for name, _ in self.values), self.total)
+        if given is None or not isinstance(given, StatisticsChecked) or given.key != key:
+            given = checked_statistics(*key)
+        for name, value in (("_scores", given.scores), ("_parsed_scores", given.parsed_scores),
+                            ("_early", given.early), ("total", given.total), ("checked", None)):
+            object.__setattr__(self, name, value)
 
     @property
     def dice(self) -> int:

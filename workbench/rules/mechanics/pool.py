@@ -29,7 +29,8 @@ from ...limits import MAX_DIGITS, MAX_TOTAL, BoundedCache
 from .._entries import face_values, labels_of
 from ..dice import Die, Percentile
 from ..params import Param
-from ..roll import ALL_NEGATIVE, AllNegative, KeptDice, RerollFaces, RollAgain, RollSpec
+from ..roll import (ALL_NEGATIVE, AllNegative, KeptDice, RerollFaces, RollAgain, RollSpec, StatisticsChecked,
+                    checked_statistics)
 from .base import MAX_DICE, Mechanic, ReadingRules
 from .pool_effects import CompiledCheck, compile_check
 from .pool_plan import EffectPlan
@@ -108,6 +109,14 @@ class PoolMechanic(Mechanic):
         self.reading_parameters = tuple(name for name in model.params
                                         if name not in self._pool_keys and name not in shorthand)
         self.uses_obstacle = self.reading.uses_obstacle
+        # Each die type as the file writes it, checked once here: most checks roll it so
+        # (no effect changes its faces), and then it is not built and checked again.
+        self._as_written = {name: self._written(name) for name in model.dice}
+        self._explode_written = {name: frozenset(die.explode) for name, die in model.dice.items()}
+        self._all_negative = AllNegative(ALL_NEGATIVE)
+        # The statistics and the total checked once here when no parameter changes them: each
+        # roll built from them adopts what was found (RollSpec's ``checked``).
+        self._statistics_checked = self._checked_statistics()
 
     def adds_dice(self, name: str) -> bool:
         """Whether parameter ``name`` adds dice (``effect = { add_dice = ... }``), as a pool
@@ -219,8 +228,55 @@ class PoolMechanic(Mechanic):
             values[face - 1] = -1
         return tuple(values), tuple(f in c.explode[name] for f in range(1, len(values) + 1))
 
+    def _written(self, name: str) -> Die | None:
+        """Die type ``name`` as the file writes it (its faces, its own exploding faces, counts
+        that read the face alone), or ``None`` when its counts read parameters, it explodes
+        into another die or is a percentile (then every check builds it)."""
+        spec = self.model.dice[name]
+        if spec.percentile or (spec.explode and spec.explode_into not in (None, name)):
+            return None
+        values = self.values[name]
+        statistics = self.statistics
+        if statistics is not None and not all(
+                isinstance(scores, list) or len(statistics.by_face.get((name, count), ())) == len(values)
+                for count, scores in spec.counts.items()):
+            return None
+        flags = tuple(f in set(spec.explode) for f in range(1, len(values) + 1))
+        counts = statistics.die_counts(name, values, {}) if statistics is not None else {}
+        try:
+            return Die(name, tuple(values), flags, limit=spec.explode_limit,
+                       counts=tuple((count, tuple(scores)) for count, scores in counts.items()))
+        except WorkbenchError:   # (every face exploding) refused by each check that rolls it
+            return None
+
+    def _checked_statistics(self) -> StatisticsChecked | None:
+        """The file's statistics checked as every roll holds them, when none of them reads a
+        parameter or the dice rolled (``None`` otherwise, or when they are refused: then each
+        roll checks them, and says why)."""
+        statistics = self.statistics
+        if statistics is None or any(name not in statistics.fixed for name in statistics.base):
+            return None
+        stats = (*(statistics.fixed[name] for name in statistics.base), *statistics.fixed_derived)
+        if self.reads_all_negative:
+            stats = (*stats, self._all_negative)
+        counts: list[str] = []
+        for name, die in self.model.dice.items():
+            written = self._as_written.get(name)
+            counts += [count for count in (written.count_names if written is not None else die.counts)
+                       if count not in counts]
+        parameters = sorted(name for name in (*statistics.readable, *statistics.texts) if name in statistics.reads)
+        try:
+            return checked_statistics(stats, tuple(self.model.dice), tuple(counts), parameters, statistics.total)
+        except WorkbenchError:
+            return None
+
     def _die(self, name: str, c: CompiledCheck, made: dict, p: Mapping[str, Any]) -> Die:
         if name not in made:
+            written = self._as_written[name]
+            if (written is not None and not c.shift[name] and not c.cancel[name]
+                    and c.faces[name] is self.values[name] and c.explode[name] == self._explode_written[name]):
+                made[name] = written
+                return written
             spec = self.model.dice[name]
             values, flags = self._faces_of(name, c)
             into = None
@@ -330,7 +386,7 @@ class PoolMechanic(Mechanic):
             in_roll = dict(counts, **({kept.dice: kept.take} if kept is not None else {}))
             stats, total, values = self.statistics.describe(self.system_id, p, in_roll)
         if self.reads_all_negative:
-            stats = (*stats, AllNegative(ALL_NEGATIVE))
+            stats = (*stats, self._all_negative)
         ceiling = self.model.ceiling
         # One object per distinct roll: settings that roll the same dice (a die penalty and a
         # smaller pool) share it, built and checked once, and the engine's memo finds it
@@ -345,7 +401,7 @@ class PoolMechanic(Mechanic):
         try:
             spec = RollSpec(groups, stats=stats, total=total, modifier=c.modifier, floor=c.floor,
                             ceiling=ceiling, values=values, rerolls=c.rerolls, kept=kept,
-                            reroll_faces=again, again=roll_again)
+                            reroll_faces=again, again=roll_again, checked=self._statistics_checked)
         except WorkbenchError as exc:  # a combination the vocabulary cannot roll
             blamed = c.reroll_sources if c.rerolls else []
             if blamed:

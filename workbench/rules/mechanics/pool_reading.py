@@ -50,6 +50,8 @@ class PoolReading:
         self.tier_names = tuple(model.tier_order or dict.fromkeys(t.name for t in model.tiers))
         # Which tiers apply depends on the parameters their conditions name, and only those.
         self.tier_keys = tuple(dict.fromkeys(key for t in model.tiers for key in t.when))
+        # Tiers that always apply (no ``when``): the file's, gathered once here.
+        self.fixed_tiers = tuple(TierRule.of(t) for t in model.tiers) if not self.tier_keys else None
         self.uses_obstacle = any(e.verb == "obstacle" for s in model.params.values() for e in s.effect)
 
     @property
@@ -66,6 +68,8 @@ class PoolReading:
         return self.model.versus.uncontested if self.model.versus else "counts"
 
     def tier_rules(self, p: Mapping[str, Any]) -> tuple:
+        if self.fixed_tiers is not None:
+            return self.fixed_tiers
         key = tuple(p[name] for name in self.tier_keys)
         found = self.memo.get(key)
         if found is None:

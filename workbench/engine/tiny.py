@@ -1,0 +1,216 @@
+"""Tiny rolls counted outright: every combination of faces at once, in numpy.
+
+A roll of a few dice that do not explode (Ironsworn's d6 against 2d10: 600 combinations)
+costs the walk of :mod:`workbench.engine.evaluate` more in planning its registers than in
+walking them. Here, when the dice have at most :data:`MOST_COMBINATIONS` combinations of
+outcomes together, each combination is one row: per die, the outcome it shows; the
+statistics read by rank (picked, kept, compared) are read from the dice sorted by value, the
+sums added, and the rows go on to :func:`~workbench.engine.columns.joint_from_columns` as
+the walk's registers do (the total, the derived statistics, equal rows merged). Only the
+statistics whose meaning does not depend on how equal values are ordered are counted here;
+any other roll returns ``None`` and is walked.
+
+Example:
+    >>> from workbench.rules.roll import Beats, Die, RollSpec
+    >>> from workbench.engine.dice import die_outcomes
+    >>> spec = RollSpec(((Die.numbered("a", 6), 1), (Die.numbered("c", 10), 2)),
+    ...                 stats=(Beats("beaten", "a", "c"),), total="beaten")
+    >>> groups = [(i, die, n, *die_outcomes(die, ())[:2]) for i, (die, n) in enumerate(spec.groups)]
+    >>> joint = counted_outright(spec, (), groups)
+    >>> [round(float(p) * 600) for p in joint.pmf]
+    [355, 190, 55]
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..rules.dice import Die
+from ..rules.roll import Beats, Derived, Keep, Pick, RollSpec, Sum
+from ._rows import SMALL
+from .columns import joint_from_columns
+from .joint import JointDistribution
+
+MOST_COMBINATIONS = 4096
+"""Most combinations of the dice's outcomes counted outright (beyond, the walk is faster)."""
+
+
+def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list) -> JointDistribution | None:
+    """The joint distribution of ``spec``'s statistics over ``groups`` (``(index, die, n,
+    attributes, probabilities)``, as :func:`~workbench.engine.evaluate.evaluate_roll` makes
+    them; columns: value, ``counts``, the scores written as expressions), every combination
+    of outcomes counted; ``None`` when the roll is not tiny or reads what is not counted here."""
+    sizes = [len(group[3]) for group in groups for _ in range(group[2])]
+    if not sizes or math.prod(sizes) > MOST_COMBINATIONS:
+        return None
+    if spec.count_names != counts or not _countable(spec, groups):
+        return None
+    # One row per combination, laid out as an array with one axis per die (slot), the first
+    # die's the slowest: a slot's column is its outcomes' column spread along its axis.
+    slots: list[_Slot] = []
+    probabilities = None
+    for _, die, n, attributes, chances in groups:
+        by_column = np.ascontiguousarray(attributes.T)
+        for _ in range(n):
+            slot = _Slot(die.name, by_column, len(slots), sizes)
+            slots.append(slot)
+            chance = slot.laid_out(chances, np.float64)
+            probabilities = chance if probabilities is None else probabilities * chance
+    names = ("value", *counts, *spec.score_expressions)
+    columns: dict[str, np.ndarray] = {}
+    everything = list(range(len(slots)))
+    for j, name in enumerate(counts):
+        columns[name] = _summed(slots, everything, 1 + j)
+    if spec.total is None:
+        columns["total"] = _summed(slots, everything, 0)
+    rows = len(probabilities)
+    for stat in spec.stats:
+        if isinstance(stat, Derived):
+            continue
+        chosen = _chosen(slots, stat.dice)
+        if isinstance(stat, Sum):
+            columns[stat.name] = _summed(slots, chosen, names.index(stat.score))
+        elif isinstance(stat, Pick):
+            columns[stat.name] = _picked(slots, chosen, stat, rows)
+        elif isinstance(stat, Keep):
+            columns[stat.name] = _kept(slots, chosen, stat, names.index(stat.score), rows)
+        else:   # Beats
+            against = _chosen(slots, stat.against)
+            beaten = np.zeros(rows, np.int64)
+            for i in chosen:
+                for k in against:
+                    beaten += slots[i].column(0) > slots[k].column(0)
+            columns[stat.name] = beaten
+    columns, probabilities = _few_rows(columns, probabilities)
+    return joint_from_columns(spec, columns, probabilities, 0.0)
+
+
+def _few_rows(columns: dict, probabilities: np.ndarray) -> tuple[dict, np.ndarray]:
+    """The rows merged at once when the columns can take at most :data:`SMALL` combinations
+    of values together (Ironsworn's dice beaten: 3), so that the columns' reading meets a few
+    rows, not every combination of faces; else as they are."""
+    if not columns:
+        return columns, probabilities
+    stacked = np.stack(list(columns.values()))   # every column's least and greatest at once
+    lows = stacked.min(axis=1).tolist()
+    radices = [high - low + 1 for low, high in zip(lows, stacked.max(axis=1).tolist())]
+    if math.prod(radices) > SMALL:
+        return columns, probabilities
+    codes = np.zeros(len(probabilities), np.int64)
+    for column, low, radix in zip(columns.values(), lows, radices):
+        codes = codes * radix + (column - low)
+    span = math.prod(radices)
+    present = np.flatnonzero(np.bincount(codes, minlength=span))
+    merged = np.bincount(codes, weights=probabilities, minlength=span)[present]
+    out, weight = {}, span
+    for name, low, radix in zip(columns, lows, radices):
+        weight //= radix
+        out[name] = (present // weight) % radix + low
+    return out, merged
+
+
+class _Slot:
+    """One die of the roll: its type, its outcomes' attributes (by column), its axis among the
+    dice's; each column it is read by worked out once."""
+
+    __slots__ = ("name", "by_column", "shape", "sizes", "columns")
+
+    def __init__(self, name: str, by_column: np.ndarray, axis: int, sizes: list[int]):
+        self.name, self.by_column, self.sizes, self.columns = name, by_column, sizes, {}
+        self.shape = tuple(size if i == axis else 1 for i, size in enumerate(sizes))
+
+    def laid_out(self, values: np.ndarray, dtype) -> np.ndarray:
+        """Per row (combination of outcomes), ``values[the outcome this die shows]``."""
+        out = np.empty(self.sizes, dtype)
+        out[...] = values.reshape(self.shape)
+        return out.reshape(-1)
+
+    def column(self, j: int) -> np.ndarray:
+        found = self.columns.get(j)
+        if found is None:
+            found = self.columns[j] = self.laid_out(self.by_column[j], np.int64)
+        return found
+
+
+def _countable(spec: RollSpec, groups: list) -> bool:
+    """Dice that do not explode, statistics counted here (a kept score that only the value
+    decides, so that which of two equal dice is kept does not matter)."""
+    if spec.rerolls or spec.kept is not None or spec.reroll_faces is not None or spec.again is not None:
+        return False
+    if not all(isinstance(group[1], Die) and not any(group[1].explodes) for group in groups):
+        return False
+    for stat in spec.stats:
+        if isinstance(stat, Beats):
+            if set(stat.dice) & set(stat.against) or not stat.against:
+                return False
+        elif isinstance(stat, Keep):
+            if stat.score != "value" and not _value_decides(spec, groups, stat):
+                return False
+        elif not isinstance(stat, (Sum, Pick, Derived)):
+            return False
+    return True
+
+
+def _value_decides(spec: RollSpec, groups: list, stat: Keep) -> bool:
+    """Whether, among the dice ``stat`` reads, every outcome's value gives one score."""
+    column = ("value", *spec.count_names, *spec.score_expressions).index(stat.score)
+    seen: dict[int, int] = {}
+    for _, die, _, attributes, _ in groups:
+        if stat.dice and die.name not in stat.dice:
+            continue
+        for value, score in zip(attributes[:, 0].tolist(), attributes[:, column].tolist()):
+            if seen.setdefault(value, score) != score:
+                return False
+    return True
+
+
+def _chosen(slots: list, dice: tuple[str, ...]) -> list[int]:
+    return [i for i, slot in enumerate(slots) if not dice or slot.name in dice]
+
+
+def _summed(slots: list, chosen: list[int], column: int) -> np.ndarray:
+    if not chosen:
+        return np.zeros(math.prod(slots[0].sizes), np.int64)
+    total = slots[chosen[0]].column(column).copy()
+    for i in chosen[1:]:
+        total += slots[i].column(column)
+    return total
+
+
+def _picked(slots: list, chosen: list[int], stat: Pick, rows: int) -> np.ndarray:
+    n = len(chosen)
+    if stat.order == "middle":
+        position = (n - 1) // 2
+    else:
+        position = stat.position if stat.order == "highest" else n - 1 - stat.position
+    if not 0 <= position < n or stat.position >= n:
+        return np.zeros(rows, np.int64)
+    values = [slots[i].column(0) for i in chosen]
+    if n == 1:
+        return values[0].copy()
+    if position in (0, n - 1):   # the highest or the lowest: no sort needed
+        reduce = np.maximum if position == 0 else np.minimum
+        found = reduce(values[0], values[1])
+        for value in values[2:]:
+            reduce(found, value, out=found)
+        return found
+    return -np.sort(-np.stack(values), axis=0)[position]
+
+
+def _kept(slots: list, chosen: list[int], stat: Keep, column: int, rows: int) -> np.ndarray:
+    n = len(chosen)
+    if stat.order == "middle":
+        low = max((n - stat.take) // 2, 0)
+        low, high = low, min(low + stat.take, n)
+    else:
+        low, high = min(stat.skip, n), min(stat.skip + stat.take, n)
+        if stat.order != "highest":
+            low, high = n - high, n - low
+    if high <= low:
+        return np.zeros(rows, np.int64)
+    values = np.stack([slots[i].column(0) for i in chosen])
+    scores = np.stack([slots[i].column(column) for i in chosen]) if column else values
+    order = np.argsort(-values, axis=0, kind="stable")
+    ranked = np.take_along_axis(scores, order, axis=0)
+    return ranked[low:high].sum(axis=0)
