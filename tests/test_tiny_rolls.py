@@ -131,3 +131,21 @@ def test_what_is_not_counted_outright_is_walked():
     tie = Die("t", (1, 1), counts={"mark": [0, 1]})
     spec = RollSpec(((tie, 2),), stats=(Keep("k", take=1, score="mark"),))
     assert counted_outright(spec, *groups_of(spec)) is None
+
+
+@pytest.mark.parametrize("spec", ROLLS, ids=range(len(ROLLS)))
+def test_a_tiny_rolls_odds_are_its_counts_over_every_combination_correctly_rounded(spec):
+    """Each probability is (combinations giving the row) / (every combination), divided once:
+    no sum of rounded products (two dice of Blades: 27/36 is 0.75, not 0.7500000000000001)."""
+    tiny = counted_outright(spec, *groups_of(spec))
+    every = 1
+    for die, n in spec.groups:
+        every *= die.sides ** n
+    counts = np.rint(tiny.probabilities * every)
+    assert counts.sum() == every
+    assert (tiny.probabilities == counts / every).all()
+
+
+def test_two_dice_of_blades_read_three_quarters_exactly():
+    from workbench.odds_tables import difficulty_rows
+    assert difficulty_rows("blades", [1, 2]).rows == (("P(pass)", 0.5, 0.75),)

@@ -103,12 +103,14 @@ def test_a_long_stat_is_a_one_line_error(one_line_error):
 
 
 def test_a_figure_of_many_panels(tmp_path, capsys, one_line_error):
-    many = ",".join(["uwr", "fons", "unnamed", "arrata", "erzahlspiel"] * 4)
+    many = ",".join(["fons", "unnamed", "arrata", "erzahlspiel", "blades", "cofd", "owod", "pbta",
+                     "fate", "risk", "exalted", "vampire5", "year-zero", "alien-rpg", "genesys",
+                     "dnd5e", "traveller", "cypher", "gurps", "ironsworn"])   # each once
     out = tmp_path / "many.html"
     assert main(["figure", "uwr", "--compare", many, "--out", str(out)]) == 0
     capsys.readouterr()
     assert out.stat().st_size > 0
-    one_line_error("figure", "uwr", "--compare", ",".join(["uwr"] * 80), "--out",
+    one_line_error("figure", "uwr", "--compare", ",".join(f"{n}d6" for n in range(1, 81)), "--out",
                    str(tmp_path / "too-many.html"), contains=("at most 60",))
 
 

@@ -50,12 +50,16 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list) -> J
     # die's the slowest: a slot's column is its outcomes' column spread along its axis.
     slots: list[_Slot] = []
     probabilities = None
-    for _, die, n, attributes, chances in groups:
+    faces = [_faces_showing(die, chances) for _, die, _, _, chances in groups]
+    combinations = math.prod(len(die.values) ** n for _, die, n, _, _ in groups)
+    whole = all(f is not None for f in faces) and combinations <= 2**53
+    for (_, die, n, attributes, chances), counted in zip(groups, faces):
         by_column = np.ascontiguousarray(attributes.T)
+        weights = counted if whole else chances   # faces showing each outcome: sums stay exact
         for _ in range(n):
             slot = _Slot(die.name, by_column, len(slots), sizes)
             slots.append(slot)
-            chance = slot.laid_out(chances, np.float64)
+            chance = slot.laid_out(weights, np.float64)
             probabilities = chance if probabilities is None else probabilities * chance
     names = ("value", *counts, *spec.score_expressions)
     columns: dict[str, np.ndarray] = {}
@@ -83,7 +87,22 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list) -> J
                     beaten += slots[i].column(0) > slots[k].column(0)
             columns[stat.name] = beaten
     columns, probabilities = _few_rows(columns, probabilities)
-    return joint_from_columns(spec, columns, probabilities, 0.0)
+    joint = joint_from_columns(spec, columns, probabilities, 0.0)
+    if not whole:
+        return joint
+    # Whole numbers of combinations, merged exactly, divided once: each probability is the
+    # count over every combination, correctly rounded (2 dice of Blades: 27/36 is 0.75).
+    return JointDistribution(joint.names, joint.values, joint.probabilities / combinations)
+
+
+def _faces_showing(die, chances: np.ndarray) -> np.ndarray | None:
+    """How many of ``die``'s faces show each outcome (whole numbers), or ``None`` where the
+    chances are no whole number of faces."""
+    sides = len(getattr(die, "values", ()))
+    if not sides:
+        return None
+    counted = np.rint(chances * sides)
+    return counted if np.allclose(counted, chances * sides, rtol=0.0, atol=1e-9) else None
 
 
 def _few_rows(columns: dict, probabilities: np.ndarray) -> tuple[dict, np.ndarray]:
