@@ -43,11 +43,13 @@ def finished_totals(spec: RollSpec, total: np.ndarray) -> np.ndarray:
     return total
 
 
-def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray, lost: float) -> JointDistribution:
+def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray, lost: float,
+                       per: int = 1) -> JointDistribution:
     """The joint distribution of ``spec``'s statistics from ``columns`` (statistic name ->
     int64 array, one value per row; ``"total"`` when ``spec.total`` is ``None``) and each
     row's probability (conditional on the explosion chains that were followed; ``lost`` is
-    the probability cut off them)."""
+    the probability cut off them). With ``per``, each row's weight is a whole number of
+    combinations out of ``per``: merged exactly, then divided once."""
     rows = len(probabilities)
     named = dict(spec.values)
     named.update(columns)
@@ -73,6 +75,8 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
         keep = merged > 0.0
         if not keep.all():
             values, merged = values[keep], merged[keep]
+    if per != 1:
+        merged = merged / per
     return JointDistribution(names, values, merged, lost_mass=float(lost))
 
 

@@ -87,22 +87,15 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list) -> J
                     beaten += slots[i].column(0) > slots[k].column(0)
             columns[stat.name] = beaten
     columns, probabilities = _few_rows(columns, probabilities)
-    joint = joint_from_columns(spec, columns, probabilities, 0.0)
-    if not whole:
-        return joint
     # Whole numbers of combinations, merged exactly, divided once: each probability is the
     # count over every combination, correctly rounded (2 dice of Blades: 27/36 is 0.75).
-    return JointDistribution(joint.names, joint.values, joint.probabilities / combinations)
+    return joint_from_columns(spec, columns, probabilities, 0.0, combinations if whole else 1)
 
 
 def _faces_showing(die, chances: np.ndarray) -> np.ndarray | None:
-    """How many of ``die``'s faces show each outcome (whole numbers), or ``None`` where the
-    chances are no whole number of faces."""
-    sides = len(getattr(die, "values", ()))
-    if not sides:
-        return None
-    counted = np.rint(chances * sides)
-    return counted if np.allclose(counted, chances * sides, rtol=0.0, atol=1e-9) else None
+    """How many of a die's faces show each outcome (its chances are whole numbers of faces
+    over its sides), or ``None`` for dice that are not a :class:`Die` (percentile dice)."""
+    return np.rint(chances * len(die.values)) if isinstance(die, Die) else None
 
 
 def _few_rows(columns: dict, probabilities: np.ndarray) -> tuple[dict, np.ndarray]:
