@@ -25,7 +25,8 @@ The page is read with a CommonMark parser (markdown-it-py), as any Markdown tool
 block shown inside a code fence or as indented code is an example, not a block, and markers
 inside code are text. Only the regions between a block's own markers are ever rewritten; a
 region whose end marker is missing or damaged, a stray marker or a fence that never closes
-is an error naming the file and line, and the page is left as it was.
+is an error naming the file and line, and the page is left as it was. A page whose text was
+read before finds its blocks in the page index (:mod:`._index`) without loading the parser.
 """
 from __future__ import annotations
 
