@@ -302,3 +302,32 @@ def test_a_total_that_is_more_than_the_dice_plus_numbers_walks(total, stats, why
     groups = ((D6, 2),) if "d8" not in total and len(stats) == 1 and why != "dice the total does not read" \
         else ((D6, 2), (Die.numbered("d8", 8), 1))
     assert total_form(RollSpec(groups, stats=stats, total=total)) is None, why
+
+
+KEEP_FORMS = [("4d6kh3", 4, 6, "highest", 3, 0), ("4d6kl3", 4, 6, "lowest", 3, 0),
+              ("2d20kh1+5", 2, 20, "highest", 1, 5), ("3d8kl2-1", 3, 8, "lowest", 2, -1),
+              ("4d6dl1", 4, 6, "highest", 3, 0), ("5d4kh2+@b=3", 5, 4, "highest", 2, 3)]
+
+
+@pytest.mark.parametrize("formula, n, sides, order, take, constant", KEEP_FORMS,
+                         ids=[k[0] for k in KEEP_FORMS])
+def test_kept_dice_plus_numbers_take_the_sum_path_and_match_every_face(formula, n, sides, order,
+                                                                       take, constant):
+    import itertools
+    from collections import Counter
+    from workbench.engine.forms import total_form
+    form = total_form(wb.system(formula).pool())
+    assert (form.keep, form.kept) == (order, take)
+    counts = Counter(sum(sorted(faces, reverse=order == "highest")[:take]) + constant
+                     for faces in itertools.product(range(1, sides + 1), repeat=n))
+    pmf = wb.check(formula).pmf
+    got = dict(zip(pmf.outcomes, pmf.probabilities))
+    assert got.keys() == counts.keys()
+    assert all(got[k] == pytest.approx(c / sides ** n, abs=1e-12) for k, c in counts.items())
+    assert set(wb.check(formula).stats) > {"total"}   # the kept statistic is still there
+
+
+@pytest.mark.parametrize("formula", ["{4d6kh3, 3d6}kh1", "3d6km1", "4d6kh3+1d4", "{2d6x, 2d6x}kh1"])
+def test_keeps_the_sum_path_cannot_say_walk(formula):
+    from workbench.engine.forms import total_form
+    assert total_form(wb.system(formula).pool()) is None

@@ -25,7 +25,7 @@ from functools import lru_cache
 from ..errors import WorkbenchError
 from ..rules.dice import Die
 from ..rules.pool import PoolSpec
-from ..rules.roll import AllNegative, RollSpec, Sum
+from ..rules.roll import AllNegative, Keep, RollSpec, Sum
 
 
 def sum_form(spec) -> PoolSpec | None:
@@ -67,36 +67,43 @@ def _of_roll(spec: RollSpec) -> PoolSpec | None:
 
 def total_form(spec) -> PoolSpec | None:
     """The roll's total as a sum of dice (:class:`PoolSpec`) when its total expression is the
-    sum of every die's value plus numbers and parameters (``3d6+1``, ``4dF+@skill``), for a
+    sum of every die's value plus numbers and parameters (``3d6+1``, ``4dF+@skill``), or the
+    highest or lowest few of one type's dice plus numbers (``4d6kh3``, ``2d20kl1+5``), for a
     reading that needs the total alone (the statistics the expression reads are then not
     computed); else ``None``.
 
     Example:
         >>> from workbench.rules.dice import Die
-        >>> from workbench.rules.roll import RollSpec, Sum
+        >>> from workbench.rules.roll import Keep, RollSpec, Sum
         >>> roll = RollSpec(((Die.numbered("d6", 6), 3),), stats=(Sum("d6", dice=("d6",)),),
         ...                 total="d6 + bonus + 1", values={"bonus": 2})
         >>> sum_form(roll) is None, total_form(roll).modifier
         (True, 3)
+        >>> best = RollSpec(((Die.numbered("d6", 6), 4),), stats=(Keep("d6", take=3),), total="d6")
+        >>> total_form(best).keep, total_form(best).kept
+        ('highest', 3)
     """
     if not isinstance(spec, RollSpec) or spec.total is None or spec.ceiling is not None \
             or spec.count_names or spec.reroll_faces or spec.again \
             or not all(isinstance(die, Die) for die, _ in spec.groups):
         return None
-    added = _sum_plus_numbers(spec)
-    if added is None:
+    found = _dice_plus_numbers(spec)
+    if found is None:
         return None
+    added, keep, kept = found
     try:
         return PoolSpec(spec.groups, rerolls=spec.rerolls, modifier=spec.modifier + added,
-                        floor=spec.floor)
+                        floor=spec.floor, keep=keep, kept=kept)
     except WorkbenchError:   # a sum the fast paths do not take (they say so): evaluate it
         return None
 
 
-def _sum_plus_numbers(spec: RollSpec) -> int | None:
-    """What a total expression adds to the sum of every die's value, when that is all it
-    is: statistics summing ``value`` over dice types that together are every die, each added
-    once, plus whole numbers and parameters (``d6 + 1``, ``dF + skill``); else ``None``."""
+def _dice_plus_numbers(spec: RollSpec) -> tuple[int, str, int | None] | None:
+    """``(added, keep, kept)`` when a total expression is the dice's values plus whole numbers
+    and parameters (``d6 + 1``, ``dF + skill``): statistics summing ``value`` over dice types
+    that together are every die, each added once (``keep`` ``"sum"``), or one statistic
+    keeping the highest or lowest ``kept`` values of a roll of one type of die that does not
+    explode; else ``None``."""
     if spec.kept is not None or spec.total.kind != "whole":
         return None
     terms = _signed_terms(spec.total.tree, 1)
@@ -105,7 +112,7 @@ def _sum_plus_numbers(spec: RollSpec) -> int | None:
     stats = {stat.name: stat for stat in spec.stats}
     values = dict(spec.values)
     covered: list[str] = []
-    added = 0
+    added, keep, kept = 0, "sum", None
     for sign, kind, value in terms:
         if kind == "number" or value in values:
             number = value if kind == "number" else values[value]
@@ -114,14 +121,21 @@ def _sum_plus_numbers(spec: RollSpec) -> int | None:
             added += sign * number
             continue
         stat = stats.pop(value, None)
-        if sign < 0 or type(stat) is not Sum or stat.score != "value" or (
+        if sign < 0 or type(stat) not in (Sum, Keep) or stat.score != "value" or (
                 stat.parsed is not None and stat.parsed.tree != ("name", "value")):
+            return None
+        if type(stat) is Keep:
+            if stat.order not in ("highest", "lowest") or stat.skip or len(spec.groups) != 1 \
+                    or any(spec.groups[0][0].explodes) or covered:
+                return None
+            keep, kept = stat.order, stat.take
+        elif keep != "sum":
             return None
         covered += stat.dice or [die.name for die, _ in spec.groups]
     rolled = [die.name for die, _ in spec.groups]
     if stats or sorted(covered) != sorted(rolled) or len(set(rolled)) != len(rolled):
         return None   # a statistic the total does not read, or dice summed twice or not at all
-    return added
+    return added, keep, kept
 
 
 def _signed_terms(tree: tuple, sign: int) -> list[tuple[int, str, object]] | None:
