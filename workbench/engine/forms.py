@@ -84,9 +84,11 @@ def total_form(spec) -> PoolSpec | None:
         ('highest', 3)
     """
     if not isinstance(spec, RollSpec) or spec.total is None or spec.ceiling is not None \
-            or spec.count_names or spec.reroll_faces or spec.again \
+            or spec.reroll_faces or spec.again \
             or not all(isinstance(die, Die) for die, _ in spec.groups):
         return None
+    if spec.count_names:
+        return _count_plus_numbers(spec)
     found = _dice_plus_numbers(spec)
     if found is None:
         return None
@@ -95,6 +97,39 @@ def total_form(spec) -> PoolSpec | None:
         return PoolSpec(spec.groups, rerolls=spec.rerolls, modifier=spec.modifier + added,
                         floor=spec.floor, keep=keep, kept=kept)
     except WorkbenchError:   # a sum the fast paths do not take (they say so): evaluate it
+        return None
+
+
+def _count_plus_numbers(spec: RollSpec) -> PoolSpec | None:
+    """A total that is one count of every die plus whole numbers and parameters (``hits``,
+    ``successes + 1``: ``8d10cs>=8x``) as the sum of dice whose values are that count, each
+    exploding as before (the closed forms of success pools answer it); else ``None``."""
+    if spec.stats or spec.kept is not None or spec.rerolls or spec.total.kind != "whole":
+        return None
+    terms = _signed_terms(spec.total.tree, 1)
+    values = dict(spec.values)
+    named = [value for _, kind, value in terms or () if kind == "name" and value not in values]
+    if terms is None or len(named) != 1 or named[0] not in spec.count_names:
+        return None
+    added = 0
+    for sign, kind, value in terms:
+        if kind == "name" and value == named[0]:
+            if sign < 0:
+                return None
+            continue
+        number = value if kind == "number" else values[value]
+        if type(number) is not int:
+            return None
+        added += sign * number
+    groups = []
+    for die, n in spec.groups:
+        scored = dict(die.counts).get(named[0])
+        if scored is None or die.into is not None:
+            return None
+        groups.append((Die(die.name, tuple(scored), die.explodes, limit=die.limit), n))
+    try:
+        return PoolSpec(tuple(groups), modifier=spec.modifier + added, floor=spec.floor)
+    except WorkbenchError:
         return None
 
 
