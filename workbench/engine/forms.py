@@ -161,7 +161,7 @@ def _dice_plus_numbers(spec: RollSpec) -> tuple[int, str, int | None] | None:
             return None
         if type(stat) is Keep:
             if stat.order not in ("highest", "lowest") or stat.skip or len(spec.groups) != 1 \
-                    or any(spec.groups[0][0].explodes) or covered:
+                    or any(spec.groups[0][0].explodes) or covered or spec.rerolls:
                 return None
             keep, kept = stat.order, stat.take
         elif keep != "sum":
