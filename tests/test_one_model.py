@@ -383,3 +383,10 @@ def test_every_systems_total_is_the_same_on_the_sum_path_and_the_walk(system_id,
     walked = dict(zip(*evaluate_roll(spec).total_marginal))
     for total in fast.keys() | walked.keys():
         assert fast.get(total, 0.0) == pytest.approx(walked.get(total, 0.0), abs=1e-12)
+
+
+def test_a_total_with_rerolls_of_misses_walks():
+    from workbench.engine.forms import total_form
+    summed = RollSpec(((D6, 2),), stats=(Sum("d6", dice=("d6",)),), total="d6 + 1", rerolls=1)
+    kept = RollSpec(((D6, 3),), stats=(Keep("d6", take=2),), total="d6", rerolls=1)
+    assert total_form(summed) is None and total_form(kept) is None

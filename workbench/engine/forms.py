@@ -84,9 +84,9 @@ def total_form(spec) -> PoolSpec | None:
         ('highest', 3)
     """
     if not isinstance(spec, RollSpec) or spec.total is None or spec.ceiling is not None \
-            or spec.reroll_faces or spec.again \
+            or spec.reroll_faces or spec.again or spec.rerolls \
             or not all(isinstance(die, Die) for die, _ in spec.groups):
-        return None
+        return None   # rerolls of misses: what a miss is depends on the roll's counts (walked)
     if spec.count_names:
         return _count_plus_numbers(spec)
     found = _dice_plus_numbers(spec)
@@ -94,8 +94,8 @@ def total_form(spec) -> PoolSpec | None:
         return None
     added, keep, kept = found
     try:
-        return PoolSpec(spec.groups, rerolls=spec.rerolls, modifier=spec.modifier + added,
-                        floor=spec.floor, keep=keep, kept=kept)
+        return PoolSpec(spec.groups, modifier=spec.modifier + added, floor=spec.floor, keep=keep,
+                        kept=kept)
     except WorkbenchError:   # a sum the fast paths do not take (they say so): evaluate it
         return None
 
@@ -161,7 +161,7 @@ def _dice_plus_numbers(spec: RollSpec) -> tuple[int, str, int | None] | None:
             return None
         if type(stat) is Keep:
             if stat.order not in ("highest", "lowest") or stat.skip or len(spec.groups) != 1 \
-                    or any(spec.groups[0][0].explodes) or covered or spec.rerolls:
+                    or any(spec.groups[0][0].explodes) or covered:
                 return None
             keep, kept = stat.order, stat.take
         elif keep != "sum":
