@@ -254,7 +254,9 @@ def test_editing_the_rules_redraws_and_shows_an_error_with_its_line(voila, brows
             " && Math.abs(t.y[2] - w[2]) < 1e-9; }", arg=want, timeout=60_000)
         figure = page.evaluate(_FIGURE)
         assert any("(edited)" in t["group"] for t in figure["traces"])
-        assert "loaded" in page.locator(".wb-editor-status").inner_text()
+        # The status line is set once the figure is drawn: its message may come a moment later.
+        page.wait_for_function("() => (document.querySelector('.wb-editor-status') || {})"
+                               ".innerText?.includes('loaded')", timeout=30_000)
         broken = edited.replace("[params.favor]", "[params.favor")
         line = broken.splitlines().index("[params.favor") + 1
         box.fill(broken)
