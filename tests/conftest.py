@@ -99,6 +99,20 @@ def one_line_error(capsys):
     return run
 
 
+@pytest.fixture
+def refused_page(capsys, tmp_path):
+    """``(page, stderr)`` after ``workbench render`` of a Markdown page holding ``text`` (file
+    ``name`` in the test's folder), asserting it was refused (status 2) and left byte for byte
+    as it was."""
+    def render(text: str, name: str = "p.md"):
+        page = tmp_path / name
+        page.write_text(text, encoding="utf-8")
+        code, _, err = run_cli(capsys, "render", str(page), exits=True)
+        assert code == 2 and page.read_text(encoding="utf-8") == text
+        return page, err
+    return render
+
+
 @pytest.fixture(scope="session")   # no state: hypothesis's tests may take it too
 def assert_one_line():
     """Asserts that a run already made (status, stdout, stderr) was refused as every user

@@ -18,12 +18,8 @@ def test_a_difference_between_dice_and_a_skill_is_refused(capsys, tmp_path, syst
     assert f"--base got '{base}'; allowed: a system whose pool sizes count" in err
 
 
-def test_a_difference_in_a_markdown_block_is_refused_the_same_way(capsys, tmp_path):
-    page = tmp_path / "p.md"
-    text = "```workbench-figure uwr kind=difference base=call-of-cthulhu-7e output=html\n```\n"
-    page.write_text(text, encoding="utf-8")
-    code, _, err = run_cli(capsys, "render", str(page), exits=True)
-    assert code == 2 and page.read_text(encoding="utf-8") == text
+def test_a_difference_in_a_markdown_block_is_refused_the_same_way(refused_page):
+    _, err = refused_page("```workbench-figure uwr kind=difference base=call-of-cthulhu-7e output=html\n```\n")
     assert "option 'base' got 'call-of-cthulhu-7e'" in err
 
 

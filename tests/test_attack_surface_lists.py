@@ -64,12 +64,8 @@ def test_pool_options_for_a_system_without_a_pool_are_refused(capsys, argv):
     assert code == 0 and out
 
 
-def test_a_block_with_pools_for_a_system_without_a_pool_is_refused(capsys, tmp_path):
-    page = tmp_path / "p.md"
-    text = "```workbench-table 4d6kh3 pools=1-3\n```\n"
-    page.write_text(text, encoding="utf-8")
-    code, _, err = run_cli(capsys, "render", str(page), exits=True)
-    assert code == 2 and page.read_text(encoding="utf-8") == text
+def test_a_block_with_pools_for_a_system_without_a_pool_is_refused(capsys, tmp_path, refused_page):
+    _, err = refused_page("```workbench-table 4d6kh3 pools=1-3\n```\n")
     assert "option 'pools' got '1-3'; allowed: no pools for 4d6kh3" in err
     figure = tmp_path / "f.html"   # beside systems with a pool, pools still sets theirs
     code, _, err = run_cli(capsys, "figure", "erzahlspiel", "--compare", "uwr", "--pools", "1-3",

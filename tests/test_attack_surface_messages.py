@@ -19,12 +19,8 @@ def test_a_setting_given_twice_names_both_values(capsys):
     assert "'dice' is given twice ('3' and '4'); allowed: once" in err
 
 
-def test_a_block_option_given_twice_names_both_values(capsys, tmp_path):
-    page = tmp_path / "p.md"
-    text = "```workbench-table uwr pools=1-2 pools=1-3\n```\n"
-    page.write_text(text, encoding="utf-8")
-    code, _, err = run_cli(capsys, "render", str(page), exits=True)
-    assert code == 2 and page.read_text(encoding="utf-8") == text
+def test_a_block_option_given_twice_names_both_values(capsys, refused_page):
+    page, err = refused_page("```workbench-table uwr pools=1-2 pools=1-3\n```\n")
     assert "option 'pools' is given twice ('1-2' and '1-3'); allowed: once" in err
     page.write_text("```workbench-table uwr pools=1-2\npools=1-3\n```\n", encoding="utf-8")
     code, _, err = run_cli(capsys, "render", str(page), exits=True)
@@ -73,13 +69,9 @@ def test_a_negative_value_after_an_option_says_to_write_it_with_equals(capsys, t
                            "value after --levels (one starting with '-' is written --levels=VALUE)")
 
 
-def test_an_unclosed_quote_in_a_block_says_what_is_allowed(capsys, tmp_path):
+def test_an_unclosed_quote_in_a_block_says_what_is_allowed(refused_page):
     """A block line with an odd quote said only shlex's "q.md:1: No closing quotation"."""
-    page = tmp_path / "q.md"
-    text = '```workbench-table uwr pools=1 caption="unclosed\n```\n'
-    page.write_text(text, encoding="utf-8")
-    code, _, err = run_cli(capsys, "render", str(page), exits=True)
-    assert code == 2 and page.read_text(encoding="utf-8") == text
+    _, err = refused_page('```workbench-table uwr pools=1 caption="unclosed\n```\n', "q.md")
     assert "q.md:1: the block's options 'uwr pools=1 caption=\"unclosed' cannot be read " in err
     assert "(no closing quotation); allowed: quotes in pairs" in err
 

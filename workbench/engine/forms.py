@@ -84,79 +84,75 @@ def total_form(spec) -> PoolSpec | None:
         ('highest', 3)
     """
     if not isinstance(spec, RollSpec) or spec.total is None or spec.ceiling is not None \
-            or spec.reroll_faces or spec.again or spec.rerolls \
+            or spec.reroll_faces or spec.again or spec.rerolls or spec.kept is not None \
             or not all(isinstance(die, Die) for die, _ in spec.groups):
         return None   # rerolls of misses: what a miss is depends on the roll's counts (walked)
-    if spec.count_names:
-        return _count_plus_numbers(spec)
-    found = _dice_plus_numbers(spec)
-    if found is None:
+    split = _numbers_and_names(spec)
+    if split is None:
         return None
-    added, keep, kept = found
+    added, names = split
+    if spec.count_names:
+        groups, keep, kept = _scoring_one_count(spec, names), "sum", None
+    else:
+        groups, (keep, kept) = spec.groups, _summed_or_kept(spec, names) or (None, None)
+    if groups is None or keep is None:
+        return None
     try:
-        return PoolSpec(spec.groups, modifier=spec.modifier + added, floor=spec.floor, keep=keep,
+        return PoolSpec(tuple(groups), modifier=spec.modifier + added, floor=spec.floor, keep=keep,
                         kept=kept)
     except WorkbenchError:   # a sum the fast paths do not take (they say so): evaluate it
         return None
 
 
-def _count_plus_numbers(spec: RollSpec) -> PoolSpec | None:
-    """A total that is one count of every die plus whole numbers and parameters (``hits``,
-    ``successes + 1``: ``8d10cs>=8x``) as the sum of dice whose values are that count, each
-    exploding as before (the closed forms of success pools answer it); else ``None``."""
-    if spec.stats or spec.kept is not None or spec.rerolls or spec.total.kind != "whole":
-        return None
-    terms = _signed_terms(spec.total.tree, 1)
-    values = dict(spec.values)
-    named = [value for _, kind, value in terms or () if kind == "name" and value not in values]
-    if terms is None or len(named) != 1 or named[0] not in spec.count_names:
-        return None
-    added = 0
-    for sign, kind, value in terms:
-        if kind == "name" and value == named[0]:
-            if sign < 0:
-                return None
-            continue
-        number = value if kind == "number" else values[value]
-        if type(number) is not int:
-            return None
-        added += sign * number
-    groups = []
-    for die, n in spec.groups:
-        scored = dict(die.counts).get(named[0])
-        if scored is None or die.into is not None:
-            return None
-        groups.append((Die(die.name, tuple(scored), die.explodes, limit=die.limit), n))
-    try:
-        return PoolSpec(tuple(groups), modifier=spec.modifier + added, floor=spec.floor)
-    except WorkbenchError:
-        return None
-
-
-def _dice_plus_numbers(spec: RollSpec) -> tuple[int, str, int | None] | None:
-    """``(added, keep, kept)`` when a total expression is the dice's values plus whole numbers
-    and parameters (``d6 + 1``, ``dF + skill``): statistics summing ``value`` over dice types
-    that together are every die, each added once (``keep`` ``"sum"``), or one statistic
-    keeping the highest or lowest ``kept`` values of a roll of one type of die that does not
-    explode; else ``None``."""
-    if spec.kept is not None or spec.total.kind != "whole":
+def _numbers_and_names(spec: RollSpec) -> tuple[int, list[str]] | None:
+    """The whole numbers and parameters a total expression adds up, and the other names it
+    adds (each with a plus sign); ``None`` when it is more than names and numbers added and
+    taken away, takes a name away, or a parameter is not whole."""
+    if spec.total.kind != "whole":
         return None
     terms = _signed_terms(spec.total.tree, 1)
     if terms is None:
         return None
-    stats = {stat.name: stat for stat in spec.stats}
     values = dict(spec.values)
-    covered: list[str] = []
-    added, keep, kept = 0, "sum", None
+    added, names = 0, []
     for sign, kind, value in terms:
         if kind == "number" or value in values:
             number = value if kind == "number" else values[value]
             if type(number) is not int:
                 return None
             added += sign * number
-            continue
-        stat = stats.pop(value, None)
-        if sign < 0 or type(stat) not in (Sum, Keep) or stat.score != "value" or (
+        elif sign < 0:
+            return None
+        else:
+            names.append(value)
+    return added, names
+
+
+def _scoring_one_count(spec: RollSpec, names: list[str]) -> list | None:
+    """A total that is one count of every die (``hits``: ``8d10cs>=8x``) as dice whose values
+    are that count, each exploding as before (the closed forms of success pools answer it);
+    else ``None``."""
+    if spec.stats or len(names) != 1 or names[0] not in spec.count_names:
+        return None
+    groups = []
+    for die, n in spec.groups:
+        scored = dict(die.counts).get(names[0])
+        if scored is None or die.into is not None:
+            return None
+        groups.append((Die(die.name, tuple(scored), die.explodes, limit=die.limit), n))
+    return groups
+
+
+def _summed_or_kept(spec: RollSpec, names: list[str]) -> tuple[str, int | None] | None:
+    """``(keep, kept)`` when the names are statistics summing ``value`` over dice types that
+    together are every die, each once (``"sum"``), or one statistic keeping the highest or
+    lowest ``kept`` values of a roll of one type of die that does not explode; else ``None``."""
+    stats = {stat.name: stat for stat in spec.stats}
+    covered: list[str] = []
+    keep, kept = "sum", None
+    for name in names:
+        stat = stats.pop(name, None)
+        if type(stat) not in (Sum, Keep) or stat.score != "value" or (
                 stat.parsed is not None and stat.parsed.tree != ("name", "value")):
             return None
         if type(stat) is Keep:
@@ -170,7 +166,7 @@ def _dice_plus_numbers(spec: RollSpec) -> tuple[int, str, int | None] | None:
     rolled = [die.name for die, _ in spec.groups]
     if stats or sorted(covered) != sorted(rolled) or len(set(rolled)) != len(rolled):
         return None   # a statistic the total does not read, or dice summed twice or not at all
-    return added, keep, kept
+    return keep, kept
 
 
 def _signed_terms(tree: tuple, sign: int) -> list[tuple[int, str, object]] | None:
