@@ -37,7 +37,7 @@ def test_lint_imports_keeps_every_contract():
 def test_the_layers_contract_names_every_module_of_the_package():
     import tomllib
 
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
     layers = next(c for c in config["contracts"] if c["type"] == "layers")
     assert layers["exhaustive"] is True and layers["containers"] == ["workbench"]
     named = {part.strip() for layer in layers["layers"] for part in layer.replace(":", "|").split("|")}
@@ -50,7 +50,7 @@ def _contract_floors() -> list[list[str]]:
     """The floors of the first layers contract, top to bottom, each its modules in order."""
     import tomllib
 
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
     layers = next(c for c in config["contracts"] if c["type"] == "layers")
     return [[part.strip() for part in layer.replace(":", "|").split("|")] for layer in layers["layers"]]
 
@@ -82,7 +82,7 @@ def test_the_page_and_the_contract_name_the_same_floors_in_the_same_order():
 def test_each_floor_of_several_modules_keeps_its_order_by_a_contract_of_its_own():
     import tomllib
 
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
     within = [c for c in config["contracts"] if c["type"] == "layers"][1:]
     for floor in (f for f in _contract_floors() if len(f) > 1):
         matching = [c for c in within
@@ -92,7 +92,7 @@ def test_each_floor_of_several_modules_keeps_its_order_by_a_contract_of_its_own(
 
 def _function_level_imports():
     for path in sorted(PACKAGE.rglob("*.py")):
-        lines = path.read_text().splitlines()
+        lines = path.read_text(encoding="utf-8").splitlines()
         tree = ast.parse("\n".join(lines))
         for func in ast.walk(tree):
             if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
