@@ -26,7 +26,9 @@ def exact_distribution(spec, wanted: "frozenset[str] | None" = None) -> "RawDist
     of a roll scored by a Python function or of odds given outright (:mod:`.scored`).
 
     ``wanted``: the statistics a reading needs (names); a roll with statistics is then cut down
-    to what they read (:func:`~workbench.engine.wanted.cut_down`), the rest left uncomputed.
+    to what they read (:func:`~workbench.engine.wanted.cut_down`), the rest left uncomputed,
+    and its joint carries the wanted ones (and the total), with the others it read where the
+    roll is not plain.
 
     Example:
         >>> from workbench.rules.roll import Die, RollSpec
@@ -46,7 +48,10 @@ def exact_distribution(spec, wanted: "frozenset[str] | None" = None) -> "RawDist
         if pool is not None:
             return exact_raw(pool)
     from .evaluate import evaluate_roll   # lazy: evaluate (a sum of dice never walks statistics)
-    return evaluate_roll(spec)
+    if wanted is None:
+        return evaluate_roll(spec)
+    # the joint of the wanted statistics only (the others computed as far as they are read)
+    return evaluate_roll(spec, tuple(name for name in spec.statistic_names if name in wanted or name == "total"))
 
 
 __all__ = ["sum_form", "RolledPool", "score_faces", "exact_raw", "evaluate_roll", "exact_distribution",

@@ -44,12 +44,14 @@ def finished_totals(spec: RollSpec, total: np.ndarray) -> np.ndarray:
 
 
 def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray, lost: float,
-                       per: int = 1) -> JointDistribution:
+                       per: int = 1, shown: "tuple[str, ...] | None" = None) -> JointDistribution:
     """The joint distribution of ``spec``'s statistics from ``columns`` (statistic name ->
     int64 array, one value per row; ``"total"`` when ``spec.total`` is ``None``) and each
     row's probability (conditional on the explosion chains that were followed; ``lost`` is
     the probability cut off them). With ``per``, each row's weight is a whole number of
-    combinations out of ``per``: merged exactly, then divided once."""
+    combinations out of ``per``: merged exactly, then divided once. ``shown``: the statistics
+    the joint carries (the others are computed as far as these read them, then left out:
+    fewer columns merge into fewer rows); every one of ``spec``'s when ``None``."""
     rows = len(probabilities)
     named = dict(spec.values)
     named.update(columns)
@@ -62,7 +64,7 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
     for stat in spec.stats:
         if isinstance(stat, Derived) and stat.name not in early:
             named[stat.name] = _column(stat.expression, named, rows)
-    names = spec.statistic_names
+    names = spec.statistic_names if shown is None else shown
     if rows <= SMALL:   # a few rows: merged in plain Python (numpy's fixed costs would dominate)
         values, merged = _merged_small([named[name].tolist() for name in names], probabilities.tolist(), lost)
     else:

@@ -58,8 +58,10 @@ MAX_STATES = 5_000_000
 """Most distinct combinations of statistics one exact roll may come to."""
 
 @lru_cache(maxsize=1024)
-def evaluate_roll(spec: RollSpec) -> JointDistribution:
-    """The exact :class:`JointDistribution` of every statistic of ``spec``.
+def evaluate_roll(spec: RollSpec, shown: "tuple[str, ...] | None" = None) -> JointDistribution:
+    """The exact :class:`JointDistribution` of every statistic of ``spec`` (``shown``: of these
+    only, the total among them, when the roll is plain: no rerolls, keeps or rolling again;
+    the others are computed only as far as these read them).
 
     Rerolled misses and kept dice are mixtures of plain rolls (:mod:`.mixtures`): the roll is
     split by how many dice missed (or by the lowest kept die), each part is a roll of dice
@@ -88,8 +90,8 @@ def evaluate_roll(spec: RollSpec) -> JointDistribution:
     if spec.score_expressions:
         groups = _with_scores(spec, counts, groups)
     if plain:
-        tiny = counted_outright(spec, counts, groups) if survive == 1.0 else None
-        return tiny if tiny is not None else _evaluate_groups(spec, counts, groups, 1.0 - survive)
+        tiny = counted_outright(spec, counts, groups, shown) if survive == 1.0 else None
+        return tiny if tiny is not None else _evaluate_groups(spec, counts, groups, 1.0 - survive, shown)
     negative = counts.index(FIRST_NEGATIVE) + 1 if FIRST_NEGATIVE in counts else None
     if spec.reroll_faces is not None:
         return _reroll_faces(spec, counts, groups, negative, 1.0 - survive)
@@ -187,10 +189,11 @@ def _reroll_faces(spec: RollSpec, counts, groups, negative, lost) -> JointDistri
     return mixtures.mixed(spec, joints, 1.0 - (1.0 - lost) * (1.0 - skipped))
 
 
-def _evaluate_groups(spec: RollSpec, counts: tuple[str, ...], groups: list, lost: float) -> JointDistribution:
-    """The joint distribution of ``spec``'s statistics over these groups of dice: ``(index,
-    die, n, attributes, probabilities)``; several groups may be dice of one type (given
-    different things about what they showed), and statistics read them all."""
+def _evaluate_groups(spec: RollSpec, counts: tuple[str, ...], groups: list, lost: float,
+                     shown: "tuple[str, ...] | None" = None) -> JointDistribution:
+    """The joint distribution of ``spec``'s statistics (``shown``: of these only) over these
+    groups of dice: ``(index, die, n, attributes, probabilities)``; several groups may be dice
+    of one type (given different things about what they showed), and statistics read them all."""
     plan = Plan(spec, groups, counts)
     plan_statistics(plan)
     walked = sorted({g for r in plan.registers if r.kind in RANKED for g in r.first | r.second})
@@ -208,7 +211,7 @@ def _evaluate_groups(spec: RollSpec, counts: tuple[str, ...], groups: list, lost
     for slot in range(len(groups)):
         if slot not in walked:
             state = _convolve(plan, slot, sizes, state)
-    return _joint(plan, state, lows, sizes, lost)
+    return _joint(plan, state, lows, sizes, lost, shown)
 
 
 def _refuse_beyond(states: float) -> None:
@@ -330,7 +333,7 @@ def _merged_deltas(deltas: np.ndarray, probabilities: np.ndarray) -> tuple[np.nd
     return unique, np.bincount(inverse.reshape(-1), weights=probabilities, minlength=len(unique))
 
 
-def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
+def _joint(plan, state, lows, sizes, lost, shown=None) -> JointDistribution:
     """Step 3: registers read as statistics (:func:`~workbench.engine.columns.joint_from_columns`
     reads the total and derived statistics from them)."""
     codes, probabilities = state
@@ -357,4 +360,4 @@ def _joint(plan, state, lows, sizes, lost) -> JointDistribution:
         dice = sum(group[2] for group in plan.groups)
         flags = (negative == dice).astype(np.int64) if dice else np.zeros(len(codes), np.int64)
         columns.update({stat.name: flags for stat in plan.spec.stats if isinstance(stat, AllNegative)})
-    return joint_from_columns(plan.spec, columns, probabilities, lost)
+    return joint_from_columns(plan.spec, columns, probabilities, lost, shown=shown)

@@ -36,11 +36,13 @@ MOST_COMBINATIONS = 4096
 """Most combinations of the dice's outcomes counted outright (beyond, the walk is faster)."""
 
 
-def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list) -> JointDistribution | None:
+def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
+                     shown: "tuple[str, ...] | None" = None) -> JointDistribution | None:
     """The joint distribution of ``spec``'s statistics over ``groups`` (``(index, die, n,
     attributes, probabilities)``, as :func:`~workbench.engine.evaluate.evaluate_roll` makes
     them; columns: value, ``counts``, the scores written as expressions), every combination
-    of outcomes counted; ``None`` when the roll is not tiny or reads what is not counted here."""
+    of outcomes counted; ``None`` when the roll is not tiny or reads what is not counted here.
+    ``shown``: the statistics the joint carries (see :func:`joint_from_columns`)."""
     sizes = [len(group[3]) for group in groups for _ in range(group[2])]
     if not sizes or math.prod(sizes) > MOST_COMBINATIONS:
         return None
@@ -89,7 +91,7 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list) -> J
     columns, probabilities = _few_rows(columns, probabilities)
     # Whole numbers of combinations, merged exactly, divided once: each probability is the
     # count over every combination, correctly rounded (2 dice of Blades: 27/36 is 0.75).
-    return joint_from_columns(spec, columns, probabilities, 0.0, combinations if whole else 1)
+    return joint_from_columns(spec, columns, probabilities, 0.0, combinations if whole else 1, shown)
 
 
 def _faces_showing(die, chances: np.ndarray) -> np.ndarray | None:

@@ -1,0 +1,95 @@
+"""A check computes the joint of the statistics its reading needs and nothing more
+(``exact_distribution(roll, wanted)``): those statistics' joint is the full joint's, added
+over the others, and every gallery check reads the same from it as from the full joint."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import workbench
+from workbench.engine import exact_distribution
+from workbench.engine.evaluate import evaluate_roll
+from workbench.engine.raw import RawDistribution
+from workbench.errors import WorkbenchError
+from workbench.results import reading
+from workbench.rules.roll import Die, Keep, Pick, RollSpec, Derived
+from workbench.rules.expressions import parse
+
+
+def with_statistics():
+    return [s for s in workbench.systems() if getattr(s.mechanic, "statistics", None) is not None]
+
+
+def added_over(joint, names):
+    """``joint``'s rows added over every column but ``names`` (a dict row -> probability)."""
+    columns = [joint.names.index(name) for name in names]
+    out: dict = {}
+    for row, p in zip(joint.values[:, columns].tolist(), joint.probabilities.tolist()):
+        out[tuple(row)] = out.get(tuple(row), 0.0) + p
+    return out
+
+
+def settings(system):
+    yield {}
+    parameter = getattr(system.mechanic, "pool_parameter", None)
+    if parameter:
+        for n in (1, 4):
+            yield {parameter: n}
+
+
+@pytest.mark.parametrize("system", with_statistics(), ids=lambda s: s.id)
+def test_the_joint_of_the_wanted_statistics_is_the_full_joint_added_over_the_rest(system):
+    for params in settings(system):
+        try:
+            resolved, pool = system.setting(params)
+            full = exact_distribution(pool)
+        except WorkbenchError:
+            continue
+        wanted = reading.wanted(system.mechanic, resolved)
+        narrow = exact_distribution(pool, wanted)
+        if isinstance(narrow, RawDistribution) or isinstance(full, RawDistribution):
+            continue
+        assert set(narrow.names) <= set(full.names) and narrow.names[0] == "total"
+        assert set(wanted or ()) & set(full.names) <= set(narrow.names)
+        mine, theirs = added_over(narrow, narrow.names), added_over(full, narrow.names)
+        assert mine.keys() == theirs.keys(), (system.id, params)
+        assert max(abs(mine[k] - theirs[k]) for k in mine) < 1e-12, (system.id, params)
+        # and the check reads from it what it reads from the full joint
+        result = workbench.check(system, **params)
+        whole = reading.check_result(system, reading.as_read(system.mechanic, resolved, full), resolved)
+        assert result.p_pass == pytest.approx(whole.p_pass, abs=1e-12)
+        assert result.pmf.outcomes == whole.pmf.outcomes
+        assert np.allclose(result.pmf.probabilities, whole.pmf.probabilities, rtol=0, atol=1e-12)
+        if whole.tiers is not None:
+            assert result.tiers.outcomes == whole.tiers.outcomes
+            assert np.allclose(result.tiers.probabilities, whole.tiers.probabilities, rtol=0, atol=1e-12)
+        assert result.stats.keys() == whole.stats.keys()   # the rest on first use
+
+
+def test_ironsworn_s_joint_read_by_a_check_holds_the_total_and_the_dice_beaten_only():
+    system = workbench.system("ironsworn")
+    resolved, pool = system.setting({"stat": 2})
+    narrow = exact_distribution(pool, reading.wanted(system.mechanic, resolved))
+    assert narrow.names == ("total", "beaten")
+    # every combination of faces: d6 + 2 (at most 10) against two d10s
+    counts: dict = {}
+    for a in range(1, 7):
+        for c1 in range(1, 11):
+            for c2 in range(1, 11):
+                score = min(a + 2, 10)
+                key = (score, (score > c1) + (score > c2))
+                counts[key] = counts.get(key, 0) + 1
+    assert {tuple(row): p for row, p in zip(narrow.values.tolist(), narrow.probabilities.tolist())} == \
+        {key: n / 600 for key, n in sorted(counts.items())}
+
+
+def test_a_walked_roll_shows_only_what_is_asked_and_its_rows_add_as_the_full_joint_s():
+    d6 = Die.numbered("d6", 6, counts={"ones": [1, 0, 0, 0, 0, 0]})
+    spec = RollSpec(((d6, 7),), stats=(Keep("best", take=2), Pick("low", order="lowest"),
+                                       Derived("gap", parse("best - low"))), total="best")
+    full = evaluate_roll(spec)
+    shown = evaluate_roll(spec, ("total", "gap"))
+    assert shown.names == ("total", "gap")
+    mine, theirs = added_over(shown, shown.names), added_over(full, shown.names)
+    assert mine.keys() == theirs.keys()
+    assert max(abs(mine[k] - theirs[k]) for k in mine) < 1e-15
