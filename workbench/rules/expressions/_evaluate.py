@@ -24,6 +24,7 @@ import numpy as np
 from ...errors import WorkbenchError
 from ...limits import MAX_TOTAL
 from ._parse import Expression
+from ._quick import quick
 from ._values import (Reading, as_number, both, bounded, either, fraction, fraction_arithmetic, negation,
                       plain, reduced, truth, whole_arithmetic, within)
 
@@ -45,6 +46,15 @@ def evaluate(expression: Expression, names: Mapping[str, Any]) -> np.ndarray:
         WorkbenchError: a name without a value (an optional parameter left out), a division
             by zero, or a number beyond ``MAX_TOTAL`` either way on the way.
     """
+    value = quick(expression, names)   # nothing on the way can need refusing: worked out as below
+    if value is not None:
+        return value
+    return interpreted(expression, names)
+
+
+def interpreted(expression: Expression, names: Mapping[str, Any]) -> np.ndarray:
+    """:func:`evaluate` by the interpreter alone, every value checked where it is reached
+    (what :func:`evaluate` does when its quick route cannot vouch for an expression)."""
     reading = Reading(names, expression.text, rows=True)
     value = bounded(_compiled(expression)(reading, True), reading, True)
     if isinstance(value, tuple):
