@@ -51,6 +51,9 @@ def columns(draw):
         "big": np.array(draw(st.lists(st.sampled_from([MAX_TOTAL, -MAX_TOTAL, MAX_TOTAL // 2, 0, 1]),
                                       min_size=rows, max_size=rows)), np.int64),
     }
+    for name, value in names.items():   # columns of one or two dimensions (they broadcast)
+        if isinstance(value, np.ndarray) and draw(st.booleans()):
+            names[name] = value.reshape(rows, 1)
     return names
 
 

@@ -97,7 +97,7 @@ def _bounded(found):
     """``found`` (value, least, greatest) with its least and greatest known, within the limit."""
     value, low, high = found
     if low is None:
-        low, high = int(_LEAST(value)), int(_GREATEST(value))
+        low, high = int(_LEAST(value, axis=None)), int(_GREATEST(value, axis=None))
         if low < -MAX_TOTAL or high > MAX_TOTAL:
             raise _GiveUp
     return value, low, high
