@@ -58,10 +58,8 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         by_column = np.ascontiguousarray(attributes.T)
         weights = counted if whole else chances   # faces showing each outcome: sums stay exact
         for _ in range(n):
-            slot = _Slot(die.name, by_column, len(slots), sizes)
-            slots.append(slot)
-            chance = slot.laid_out(weights, np.float64)
-            probabilities = chance if probabilities is None else probabilities * chance
+            slots.append(_Slot(die.name, by_column, len(slots), sizes))
+            probabilities = weights if probabilities is None else np.multiply.outer(probabilities, weights)
     names = ("value", *counts, *spec.score_expressions)
     columns: dict[str, np.ndarray] = {}
     everything = list(range(len(slots)))
@@ -69,6 +67,7 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         columns[name] = _summed(slots, everything, 1 + j)
     if spec.total is None:
         columns["total"] = _summed(slots, everything, 0)
+    probabilities = probabilities.reshape(-1)   # (each combination's product, dice in order)
     rows = len(probabilities)
     for stat in spec.stats:
         if isinstance(stat, Derived):

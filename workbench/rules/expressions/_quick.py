@@ -228,7 +228,6 @@ def _binary(tree: tuple):
     def binary(names):
         left, a_low, a_high = _bounded(left_of(names))
         right, c_low, c_high = _bounded(right_of(names))
-        a, c = as_number(left), as_number(right)
         if op in ("+", "-", "*"):
             if op == "+":
                 low, high = a_low + c_low, a_high + c_high
@@ -239,12 +238,14 @@ def _binary(tree: tuple):
                 low, high = min(corners), max(corners)
             if low < -MAX_TOTAL or high > MAX_TOTAL:
                 raise _GiveUp
-            if type(a) is int and type(c) is int:
+            if plain(left) and plain(right):
+                a, c = as_number(left), as_number(right)
                 return (a + c if op == "+" else a - c if op == "-" else a * c), low, high
-            a, c = np.asarray(a), np.asarray(c)
-            if a.dtype.kind != "i" or c.dtype.kind != "i":
+            a, c = np.asarray(left), np.asarray(right)   # true/false count as 1 and 0 in int64
+            if a.dtype.kind not in "ib" or c.dtype.kind not in "ib":
                 raise _GiveUp
             return on_arrays(a, c, dtype=np.int64), low, high
+        a, c = as_number(left), as_number(right)
         if c_low <= 0 <= c_high:   # a divisor that may be 0: the interpreter says where
             raise _GiveUp
         corners = (a_low // c_low, a_low // c_high, a_high // c_low, a_high // c_high)
