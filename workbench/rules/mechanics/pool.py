@@ -32,7 +32,7 @@ from ..params import Param
 from ..roll import (ALL_NEGATIVE, AllNegative, KeptDice, RerollFaces, RollAgain, RollSpec, StatisticsChecked,
                     checked_statistics)
 from .base import MAX_DICE, Mechanic, ReadingRules
-from .pool_effects import CompiledCheck, compile_check
+from .pool_effects import CompiledCheck, compile_check, written_check
 from .pool_plan import EffectPlan
 from .pool_reading import PoolReading, _big, _total_range, dice_parameters
 from .statistics import Statistics
@@ -71,6 +71,10 @@ _record = tuple.__new__
 """A named tuple made from its values at once (a record per check, made quickly)."""
 
 
+_FILE_STATS = object()
+"""Stands for the file's own statistics in the memo of distinct rolls (hashed at once)."""
+
+
 def _no_key(p) -> tuple:
     """The pool memo's key for a mechanic whose dice depend on no parameter."""
     return ()
@@ -90,6 +94,8 @@ class PoolMechanic(Mechanic):
         self.values = {name: face_values(die.face_values, self.labels, source, f"dice.{name}.faces")
                        for name, die in model.dice.items() if not die.percentile}
         self.plan = EffectPlan(system_id, model, source)
+        # The dice as the file writes them: what every check's effects start from.
+        self._written_check = written_check(model, self.values)
         # Memos: every check asks for the pool, the target and the ties of its parameters.
         self._compiled = BoundedCache()    # every parameter's value -> CompiledCheck
         self._pools = BoundedCache()       # the parameters the dice depend on -> the roll
@@ -114,6 +120,14 @@ class PoolMechanic(Mechanic):
         self._as_written = {name: self._written(name) for name in model.dice}
         self._explode_written = {name: frozenset(die.explode) for name, die in model.dice.items()}
         self._all_negative = AllNegative(ALL_NEGATIVE)
+        # What every roll of the file holds alike, made once: rolled again while (again_if),
+        # and the statistics when none reads a parameter or the dice rolled (else None).
+        statistics = self.statistics
+        self._roll_again = RollAgain(statistics.again_if, model.again_limit) \
+            if statistics is not None and statistics.again_if is not None else None
+        fixed = statistics.fixed_stats if statistics is not None else ()
+        self._file_stats = None if fixed is None else (
+            (*fixed, self._all_negative) if self.reads_all_negative else fixed)
         # The statistics and the total checked once here when no parameter changes them: each
         # roll built from them adopts what was found (RollSpec's ``checked``).
         self._statistics_checked = self._checked_statistics()
@@ -218,7 +232,7 @@ class PoolMechanic(Mechanic):
         key = tuple(p[name] for name in self.plan.params)
         found = self._compiled.get(key)
         if found is None:
-            found = self._compiled.keep(key, compile_check(self.plan, self.model, self.values, p))
+            found = self._compiled.keep(key, compile_check(self.plan, self._written_check, p))
         return found
 
     def _faces_of(self, name: str, c: CompiledCheck) -> tuple[tuple[int, ...], tuple[bool, ...]]:
@@ -387,14 +401,17 @@ class PoolMechanic(Mechanic):
             stats, total, values = self.statistics.describe(self.system_id, p, in_roll)
         if self.reads_all_negative:
             stats = (*stats, self._all_negative)
-        ceiling = self.model.ceiling
+        ceiling, roll_again = self.model.ceiling, self._roll_again
         # One object per distinct roll: settings that roll the same dice (a die penalty and a
         # smaller pool) share it, built and checked once, and the engine's memo finds it
-        # without comparing rolls.
-        roll_again = RollAgain(self.statistics.again_if, self.model.again_limit) \
-            if self.statistics is not None and self.statistics.again_if is not None else None
-        key = (groups, stats, total, c.modifier, c.floor, ceiling,
-               tuple(sorted(values.items())) if values else (), c.rerolls, kept, again, roll_again)
+        # without comparing rolls. The total, the ceiling and rolling again are the file's
+        # (the same in every roll), and so are the statistics when they equal the file's.
+        if stats == self._file_stats:
+            stats, stats_key = self._file_stats, _FILE_STATS
+        else:
+            stats_key = stats
+        key = (groups, stats_key, c.modifier, c.floor,
+               tuple(sorted(values.items())) if values else (), c.rerolls, kept, again)
         found = self._distinct.get(key)
         if found is not None:
             return found

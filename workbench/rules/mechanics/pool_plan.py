@@ -52,6 +52,12 @@ class EffectPlan:
             [Planned(e.verb, e.argument, e, f"params.{name}.on.{choice}.effect[{i}]")
              for i, e in enumerate(sub.effect)])
             for choice, sub in spec.on.items()} for name, spec in model.params.items()}
+        self.choice_names = tuple(name for name, kind in self.kinds.items() if kind == "choice")
+        self.die_names = tuple(model.dice)
+        # Whether any parameter (or any choice) has an effect: without one, no check has any
+        # effect to apply (nor points to work out for one).
+        self.has_effects = any(self.effects.values()) or any(
+            sub.effects for subs in self.choices.values() for sub in subs.values())
 
     def chosen(self, name: str, value: Any) -> Choice | None:
         """What choice ``value`` of parameter ``name`` does (``None``: no value, or a choice
@@ -86,6 +92,8 @@ class EffectPlan:
     def applying(self, p: Mapping[str, Any]) -> Iterator[tuple[str, Planned, int]]:
         """Every effect of the parameters ``p`` choose, as ``(parameter, planned, points)``
         (a choice's effects at one point; ``when`` not yet read)."""
+        if not self.has_effects:
+            return
         points = self.points(p)
         for name, kind in self.kinds.items():
             if kind == "choice":

@@ -84,6 +84,10 @@ class Statistics:
             Derived(name, self._expression(f"stats.{name}.expression", model.stats[name].expression,
                                            ["total", *self.counts, *self.base, *self.derived[:i], *self.readable]))
             for i, name in enumerate(self.derived))
+        # Every statistic of a roll, when none reads a parameter or the dice rolled: the same
+        # tuple in every roll (None: describe() builds each roll's).
+        self.fixed_stats = (*(self.fixed[name] for name in self.base), *self.fixed_derived) \
+            if all(name in self.fixed for name in self.base) else None
 
     # -- checking -----------------------------------------------------------------------------
     def _fail(self, where: str, problem: str):
@@ -236,15 +240,17 @@ class Statistics:
         of each type in the roll, after any are set aside by keeping), its total expression
         and the parameters they read."""
         values = self.values(p, self.readable)
-        fixed = self.fixed
-        stats = [fixed[name] if name in fixed else self._statistic(name, self.model.stats[name], p, rolled)
-                 for name in self.base]
-        stats += self.fixed_derived
+        stats = self.fixed_stats
+        if stats is None:
+            fixed = self.fixed
+            stats = [fixed[name] if name in fixed else self._statistic(name, self.model.stats[name], p, rolled)
+                     for name in self.base]
+            stats = (*stats, *self.fixed_derived)
         read = {name: v for name, v in values.items() if name in self.reads}
         missing = [name for name, v in read.items() if v is None]
         if missing:
             raise ParameterError(system_id, missing[0], None, "a value: this system's statistics read it")
-        return tuple(stats), self.total, read
+        return stats, self.total, read
 
     def _counts_by_face(self) -> dict[tuple[str, str], tuple[int, ...]]:
         """The counts written as expressions of the face's number alone (``"face == 1"``), for
