@@ -136,9 +136,10 @@ class Step(NamedTuple):
 
 def compile_check(plan: EffectPlan, written: CompiledCheck, p: Mapping[str, Any]) -> CompiledCheck:
     """The dice of a pool file (``written``: its dice as the file writes them,
-    :func:`written_check`) for the parameters ``p``: every effect that applies done by its
-    verb's handler, in the order the parameters and their effects are declared. With no
-    choice replacing faces and no effect applying, that is ``written`` itself."""
+    :func:`written_check`) for the parameters ``p``: every effect that applies
+    (:meth:`~.pool_plan.EffectPlan.applying`) done by its verb's handler, in the order the
+    parameters and their effects are declared. With no choice replacing faces and no effect
+    applying, that is ``written`` itself."""
     faces = written.faces
     for name in plan.choice_names:
         sub = plan.chosen(name, p[name])
@@ -153,13 +154,18 @@ def compile_check(plan: EffectPlan, written: CompiledCheck, p: Mapping[str, Any]
             points = plan.effect_points(name, effect, points, p)
         if c is None:
             c = _Compiling(written, faces)
-        HANDLERS[verb](c, Step(plan, p, name, verb, argument, effect, entry, points, per_point(effect, points),
-                               names(effect.dice) if effect.dice is not None else every_die))
+        HANDLERS[verb](c, _step((plan, p, name, verb, argument, effect, entry, points, per_point(effect, points),
+                                 names(effect.dice) if effect.dice is not None else every_die)))
     if c is not None:
         return c.done()
     if faces is written.faces:
         return written
     return _made(**{**written.__dict__, "faces": faces})
+
+
+def _step(fields: tuple) -> Step:
+    """A :class:`Step` of its fields in order (made at once: one per effect of every check)."""
+    return tuple.__new__(Step, fields)
 
 
 # -- one handler per verb ---------------------------------------------------------------------

@@ -67,10 +67,8 @@ class EffectPlan:
     def points(self, p: Mapping[str, Any]) -> dict[str, int]:
         """Each parameter's points: its value (a choice or no value: 0), after the
         ``[[cancel_out]]`` rules that apply net pairs of them."""
-        points = {}
-        for name, param in self.params.items():
-            value = p[name]
-            points[name] = 0 if value is None or param.kind == "choice" else int(value)
+        points = {name: 0 if p[name] is None or kind == "choice" else int(p[name])
+                  for name, kind in self.kinds.items()}
         for rule in self.cancel_out:
             if self.holds(rule.when, p):
                 a, b = rule.params
@@ -101,8 +99,9 @@ class EffectPlan:
                 for planned in sub.effects if sub else ():
                     yield name, planned, 1
             else:
+                given = points[name]
                 for planned in self.effects[name]:
-                    yield name, planned, points[name]
+                    yield name, planned, given
 
     def effect_points(self, name: str, effect, points: int, p: Mapping[str, Any]) -> int:
         """The points an effect acts with: its own ``points`` when it has them (a number or an
