@@ -38,7 +38,7 @@ from ..limits import MAX_TOTALS
 from ..rules.mechanics.base import Mechanic, ReadingRules
 from ..rules.roll import ALL_NEGATIVE
 from ..rules.system import System
-from . import reading_statistics, reading_totals
+from . import reading_rows, reading_statistics, reading_totals
 from .check import CheckResult
 from .checked import (SHARE_TOLERANCE, UNNAMED, checked_distribution,  # noqa: F401 (public here)
                       checked_extra, checked_probability, checked_target)
@@ -75,6 +75,10 @@ def outcomes(mechanic: Mechanic, raw, rules: ReadingRules | None = None) -> Dist
     reader = mechanic if rules is None else rules
     labels = reader.labels
     if labels is None:
+        if reading_rows.small(raw):   # a few rows: their totals added in plain Python
+            found = reading_rows.totals_pmf(raw)
+            if found is not None:
+                return Distribution.of_totals(*found, raw.trials)
         span = _checked_span(reader, raw)
         if span is not None and span[1] - span[0] + 1 > SPARSE_SPAN:   # else every total is listed
             totals, probs = raw.marginal("total")
@@ -169,6 +173,8 @@ def check_result(system: System, raw, params: Mapping[str, Any],
     read = model(raw)
     if getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None:
         tier_dist, passed = tiers(mechanic, raw, params, rules), p_pass(mechanic, raw, params, rules)
+    elif reading_rows.small(raw):   # a few rows of statistics: read in plain Python
+        tier_dist, passed = reading_rows.readings(rules, raw, target)
     else:   # the declared readings, sharing what both read
         tier_dist, passed = read.readings(rules, raw, target)
     whole = None if later is None else (lambda: joint(system, as_read(mechanic, params, later()), params))
