@@ -56,7 +56,7 @@ def holds(expression, columns: dict, rows: int) -> np.ndarray:
     value = evaluate(expression, columns)
     if value.shape != (rows,):
         value = np.broadcast_to(value, (rows,))
-    return value if value.dtype == bool else value != 0
+    return value if value.dtype.kind == "b" else value != 0
 
 
 def said(rules: ReadingRules, where: str, expression, columns: dict, rows: int) -> np.ndarray:
