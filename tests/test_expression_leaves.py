@@ -60,3 +60,23 @@ def test_only_a_comparison_of_two_leaves_is_worked_out_at_once():
     assert _compiled(parse("column + 1 == 2")).leaves is None
     assert getattr(_compiled(parse("not column == 2")), "leaves", None) is None
     assert evaluate(parse("column + 1 == number"), VALUES).tolist() == [False, True, False, False, False]
+
+
+@pytest.mark.parametrize("op", OPERATORS)
+def test_two_leaves_compared_over_lists_are_what_evaluate_says_over_the_columns(op):
+    from workbench.rules.expressions import compared_rows
+    as_lists = {name: value.tolist() if isinstance(value, np.ndarray) and value.dtype == np.int64 else value
+                for name, value in VALUES.items()}
+    as_lists["huge"] = 2**70
+    read = 0
+    for left, right in itertools.product([*as_lists, "2", "-3", "missing"], repeat=2):
+        text = f"{left} {op} {right}"
+        rows = compared_rows(parse(text), as_lists)
+        columns = left in ("column", "other") or right in ("column", "other")
+        plain = all(name in ("column", "other", "number", "2") for name in (left, right))   # (-3 is a negation)
+        assert (rows is not None) == (columns and plain), text   # read here: lists and whole numbers only
+        if rows is not None:
+            read += 1
+            assert rows == evaluate(parse(text), VALUES).tolist(), text
+            assert all(type(flag) is bool for flag in rows)
+    assert read == 12

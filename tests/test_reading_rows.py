@@ -36,19 +36,19 @@ def answers(system, params):
 
 def test_every_shipped_check_reads_the_same_from_a_small_joint_as_numpy_reads_it(monkeypatch):
     read_here = []
-    small = reading_rows.small
+    rows_of = reading_rows.rows_of
 
     def counted(raw):
-        found = small(raw)
-        read_here.extend([1] if found else [])
+        found = rows_of(raw)
+        read_here.extend([1] if found is not None else [])
         return found
-    monkeypatch.setattr(reading_rows, "small", counted)
+    monkeypatch.setattr(reading_rows, "rows_of", counted)
     checks = []
     for system in workbench.systems():
         for params in settings(system):
             checks.append((system, params, answers(system, params)))
     assert len(read_here) > 100   # most data-file checks read a few rows (the test reads the right path)
-    monkeypatch.setattr(reading_rows, "small", lambda raw: False)   # every joint read by numpy
+    monkeypatch.setattr(reading_rows, "rows_of", lambda raw: None)   # every joint read by numpy
     for system, params, plain in checks:
         assert answers(system, params) == plain, (system.id, params)   # exactly: == on every float
 
@@ -81,7 +81,7 @@ condition = "high <= 3 + edge"
     refused = []
     for reads_small in (True, False):
         if not reads_small:
-            monkeypatch.setattr(reading_rows, "small", lambda raw: False)
+            monkeypatch.setattr(reading_rows, "rows_of", lambda raw: None)
         with pytest.raises(WorkbenchError, match="fall in no tier") as caught:
             workbench.check(system)
         refused.append(str(caught.value))
@@ -99,6 +99,15 @@ def test_the_totals_of_a_small_joint_are_added_row_by_row_as_bincount_adds_them(
     for rows in (1, 2, 7, 8, 9, 17, 64):
         totals = np.sort(rng.integers(-5, 40, rows))
         joint = JointDistribution(("total",), totals.reshape(-1, 1), rng.random(rows) / rows)
-        low, pmf = reading_rows.totals_pmf(joint)
+        low, pmf = reading_rows.totals_pmf(reading_rows.rows_of(joint))
         assert low == totals.min() and not pmf.flags.writeable
         assert pmf.tolist() == np.bincount(totals - low, weights=joint.probabilities).tolist()
+
+
+def test_a_probability_is_summed_as_numpy_sums_it_to_the_last_bit():
+    rng = np.random.default_rng(11)
+    for trial in range(3000):
+        values = rng.random(int(rng.integers(0, 300))) ** 3
+        kept = values[rng.random(len(values)) < 0.6]
+        for array in (values, kept):
+            assert reading_rows.numpy_sum(array.tolist()) == float(array.sum())

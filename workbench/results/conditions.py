@@ -26,13 +26,15 @@ from ..errors import WorkbenchError
 from ..rules.mechanics.base import ReadingRules
 
 
-def condition_columns(rules: ReadingRules, raw) -> dict:
+def condition_columns(rules: ReadingRules, raw, columns: dict | None = None) -> dict:
     """The raw distribution's columns and the parameters expressions may read, by name (the
-    parameters the check's ``rules`` were gathered for)."""
+    parameters the check's ``rules`` were gathered for); ``columns``: the raw distribution's
+    columns as they are read (Python lists, say) when not its own arrays."""
     p = rules.params
     named = {name: (None if value is None else int(value)) for name, value in p.items()
              if isinstance(value, (bool, int)) or value is None}
-    columns = raw.columns()
+    if columns is None:
+        columns = raw.columns()
     clash = next((name for name in columns if name in p), None)
     if clash is not None:   # a Python roll's statistic read where the parameter was meant
         raise WorkbenchError(f"{rules.system_id}: the roll returns a statistic {clash!r} and the "

@@ -66,17 +66,19 @@ model.register(RawDistribution, lambda raw: reading_totals)
 model.register(JointDistribution, lambda raw: reading_statistics)
 
 
-def outcomes(mechanic: Mechanic, raw, rules: ReadingRules | None = None) -> Distribution:
+def outcomes(mechanic: Mechanic, raw, rules: ReadingRules | None = None,
+             rows: reading_rows.Rows | None = None) -> Distribution:
     """The distribution of outcomes: totals, or the outcome labels the totals index
-    (``rules``: the check's reading rules when gathered already)."""
+    (``rules``: the check's reading rules when gathered already; ``rows``: a small joint read
+    as lists, :func:`.reading_rows.rows_of`)."""
     custom = getattr(mechanic, "outcomes", None)
     if custom is not None:
         return checked_distribution(mechanic, "outcomes(raw)", custom(raw), raw)
     reader = mechanic if rules is None else rules
     labels = reader.labels
     if labels is None:
-        if reading_rows.small(raw):   # a few rows: their totals added in plain Python
-            found = reading_rows.totals_pmf(raw)
+        if rows is not None:   # a few rows: their totals added in plain Python
+            found = reading_rows.totals_pmf(rows)
             if found is not None:
                 return Distribution.of_totals(*found, raw.trials)
         span = _checked_span(reader, raw)
@@ -166,15 +168,16 @@ def check_result(system: System, raw, params: Mapping[str, Any],
     raw = as_read(mechanic, params, raw)
     rules = mechanic.reading_rules(params, facts=True)   # the one question to the rules
     extra = checked_extra(rules)
-    pmf = outcomes(mechanic, raw, rules)
+    rows = reading_rows.rows_of(raw)   # a few rows: read as Python lists
+    pmf = outcomes(mechanic, raw, rules, rows)
     target = checked_target(rules)
     if target is not None and pmf.numeric and len(pmf):
         extra["margin"] = _margin(pmf, target, raw.trials)
     read = model(raw)
     if getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None:
         tier_dist, passed = tiers(mechanic, raw, params, rules), p_pass(mechanic, raw, params, rules)
-    elif reading_rows.small(raw):   # a few rows of statistics: read in plain Python
-        tier_dist, passed = reading_rows.readings(rules, raw, target)
+    elif rows is not None:   # a few rows of statistics: read in plain Python
+        tier_dist, passed = reading_rows.readings(rules, raw, rows, target)
     else:   # the declared readings, sharing what both read
         tier_dist, passed = read.readings(rules, raw, target)
     whole = None if later is None else (lambda: joint(system, as_read(mechanic, params, later()), params))

@@ -3,29 +3,35 @@ row by row in plain Python: the same outcomes, tiers and P(pass) as
 :mod:`.reading_statistics` reads with numpy, number for number.
 
 On a joint of a few dozen rows, each numpy call costs more than the work it does; here the
-joint's total column and probabilities are read once as Python lists, the conditions
-(``pass_if``, the tiers') are evaluated over the columns as everywhere (the one
-interpreter), and the rest is a loop over the rows. Probabilities are added in the order
-numpy adds them (each tier's and each total's rows one after another, from 0.0, as
-``np.bincount`` does; P(pass) summed by numpy itself), so every number is the one the numpy
-reading gives. Anything unusual (no rows, totals far apart, rolls outside every tier) is
-read by :mod:`.reading_statistics` and :mod:`.reading`, as before.
+joint is read once as Python lists (:func:`rows_of`), a condition comparing a statistic with
+a number or a parameter is read over them (:func:`~workbench.rules.expressions.compared_rows`;
+any other condition is evaluated over the columns as everywhere), and the rest is a loop over
+the rows. Probabilities are added in the order numpy adds them (each tier's and each total's
+rows one after another from 0.0, as ``np.bincount`` does; P(pass) as numpy's ``sum`` adds,
+:func:`numpy_sum`), so every number is the one the numpy reading gives. Anything unusual (no
+rows, totals far apart, rolls outside every tier) is read by :mod:`.reading_statistics` and
+:mod:`.reading`, as before.
 
 Example:
     >>> import workbench
     >>> from workbench.engine import exact_distribution
+    >>> from workbench.results import reading_statistics
     >>> alien = workbench.system("alien-rpg")
     >>> p = alien.resolve()
     >>> raw = exact_distribution(alien.pool())
     >>> rules = alien.mechanic.reading_rules(p)
-    >>> readings(rules, raw, rules.target)[1] == reading_statistics.readings(rules, raw, rules.target)[1]
+    >>> mine = readings(rules, raw, rows_of(raw), rules.target)
+    >>> mine[1] == reading_statistics.readings(rules, raw, rules.target)[1]
     True
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..engine.joint import JointDistribution
+from ..rules.expressions import compared_rows
 from ..rules.mechanics.base import ReadingRules
 from ..rules.roll import ALL_NEGATIVE
 from . import reading_statistics
@@ -36,38 +42,59 @@ SMALL_ROWS = 64
 """Joints of at most this many rows are read here (past it, numpy's calls pay for themselves)."""
 
 
-def small(raw) -> bool:
-    """Whether ``raw`` is a joint read here: a few rows, at least one."""
-    return type(raw) is JointDistribution and 0 < len(raw.probabilities) <= SMALL_ROWS
+class Rows(NamedTuple):
+    """A small joint as Python lists: each statistic's column by name, and the probabilities."""
+
+    columns: dict[str, list[int]]
+    probabilities: list[float]
 
 
-def totals_pmf(raw: JointDistribution) -> tuple[int, np.ndarray] | None:
+def rows_of(raw) -> Rows | None:
+    """``raw`` read as :class:`Rows` when it is a joint of a few rows (at least one), else
+    ``None`` (read with numpy)."""
+    if type(raw) is not JointDistribution or not 0 < len(raw.probabilities) <= SMALL_ROWS:
+        return None
+    return Rows(dict(zip(raw.names, map(list, zip(*raw.values.tolist())))), raw.probabilities.tolist())
+
+
+def totals_pmf(rows: Rows) -> tuple[int, np.ndarray] | None:
     """``(least total, P(each total from it to the greatest))`` of a small joint, as its
     ``offset`` and ``pmf`` give them; ``None`` when its totals span more than
     :data:`~.distribution.SPARSE_SPAN` whole numbers (read as the possible ones only)."""
-    totals = raw.column("total").tolist()
+    totals = rows.columns["total"]
     low, high = min(totals), max(totals)
     if high - low + 1 > SPARSE_SPAN:
         return None
     dense = [0.0] * (high - low + 1)
-    for total, p in zip(totals, raw.probabilities.tolist()):   # row by row, as np.bincount adds
+    for total, p in zip(totals, rows.probabilities):   # row by row, as np.bincount adds
         dense[total - low] += p
     probabilities = np.array(dense)
     probabilities.setflags(write=False)
     return low, probabilities
 
 
-def readings(rules: ReadingRules, raw: JointDistribution,
+def readings(rules: ReadingRules, raw: JointDistribution, rows: Rows,
              target: int | None) -> tuple[Distribution | None, float | None]:
-    """``(tiers, P(pass))`` of a small joint, as :func:`.reading_statistics.readings` gives
-    them (and refused as it refuses them)."""
-    columns = condition_columns(rules, raw)
-    rows = len(raw.probabilities)
-    names = rules.tier_names
-    blocked = None
+    """``(tiers, P(pass))`` of a small joint (``rows``: it as :func:`rows_of` reads it), as
+    :func:`.reading_statistics.readings` gives them (and refused as it refuses them)."""
+    lists = rows.columns
+    named = condition_columns(rules, raw, lists)
+    count = len(rows.probabilities)
+    arrays = None   # the columns as numpy arrays, made for a condition read the long way
+
+    def where(what: str, expression) -> list[bool]:
+        nonlocal arrays
+        found = compared_rows(expression, named)
+        if found is None:
+            if arrays is None:
+                arrays = condition_columns(rules, raw)
+            found = said(rules, what, expression, arrays, count).tolist()
+        return found
+
+    totals = lists["total"]
+    names, blocked, tier_dist = rules.tier_names, None, None
     if names:
         tiers = rules.tier_rules
-        totals = columns["total"].tolist()
         fits: list = []
         for tier in reversed(tiers):   # (read last to first, as numpy's painting reads them)
             mask = None   # every row, until a part of the tier's rule narrows it
@@ -76,16 +103,20 @@ def readings(rules: ReadingRules, raw: JointDistribution,
             if tier.max is not None:
                 mask = _narrowed(mask, [total <= tier.max for total in totals])
             if getattr(tier, "condition", None):
-                mask = _narrowed(mask, said(rules, f"tier {tier.name!r} condition",
-                                            tier_condition(rules, tier.condition), columns, rows).tolist())
+                mask = _narrowed(mask, where(f"tier {tier.name!r} condition",
+                                             tier_condition(rules, tier.condition)))
             if getattr(tier, "all_negative", None) is not None:
-                mask = _narrowed(mask, (raw.column(ALL_NEGATIVE) == int(tier.all_negative)).tolist())
-            fits.append([True] * rows if mask is None else mask)
+                column = lists.get(ALL_NEGATIVE)
+                if column is None:
+                    raw.column(ALL_NEGATIVE)   # (refused, naming the statistics there are)
+                flag = int(tier.all_negative)
+                mask = _narrowed(mask, [value == flag for value in column])
+            fits.append([True] * count if mask is None else mask)
         fits.reverse()
         # Each row's tier: the first that fits it (-1: none)
         listed = list(names)
         index = [listed.index(tier.name) for tier in tiers]
-        firsts = [flags.index(True) if True in flags else -1 for flags in zip(*fits)] if tiers else [-1] * rows
+        firsts = [flags.index(True) if True in flags else -1 for flags in zip(*fits)] if tiers else [-1] * count
         cells = [-1 if first < 0 else index[first] for first in firsts]
         if not all(tier.passes for tier in tiers):
             blocked = [first >= 0 and not tiers[first].passes for first in firsts]
@@ -93,25 +124,69 @@ def readings(rules: ReadingRules, raw: JointDistribution,
             tier_dist = reading_statistics.tier_distribution(rules, raw, np.array(cells))
         else:
             shares = [0.0] * len(names)
-            for cell, p in zip(cells, raw.probabilities.tolist()):   # row by row, as np.bincount adds
+            for cell, p in zip(cells, rows.probabilities):   # row by row, as np.bincount adds
                 shares[cell] += p
-            tier_dist = Distribution(names, np.array(shares), trials=raw.trials)
-    else:
-        tier_dist = None
+            tier_dist = _tiers(names, shares, raw.trials)
     condition = rules.pass_condition
     if condition is not None:
-        passing = said(rules, "pass_if", condition, columns, rows)
+        passing = where("pass_if", condition)
     else:
         if target is None:
             pass_from, labels = rules.pass_from, rules.labels
             if pass_from is None or labels is None:
                 return tier_dist, None
             target = labels.index(pass_from)
-        passing = columns["total"] >= target
+        passing = [total >= target for total in totals]
     if blocked is not None:
-        passing = [holds and not never for holds, never in zip(passing.tolist(), blocked)]
-    return tier_dist, min(float(raw.probabilities[np.asarray(passing, dtype=bool)].sum()), 1.0)
+        passing = [holds and not never for holds, never in zip(passing, blocked)]
+    return tier_dist, min(numpy_sum([p for p, holds in zip(rows.probabilities, passing) if holds]), 1.0)
+
+
+def _tiers(names: tuple, shares: list[float], trials: int | None) -> Distribution:
+    """The tiers' distribution: names that are texts, each once (the usual), with their
+    shares as a read-only array at once; any others checked as every distribution is."""
+    probabilities = np.array(shares)
+    if type(names) is tuple and all(type(name) is str for name in names) and len(set(names)) == len(names):
+        probabilities.setflags(write=False)
+    return Distribution(names, probabilities, trials=trials)
 
 
 def _narrowed(mask: list | None, holds: list) -> list:
     return holds if mask is None else [a and b for a, b in zip(mask, holds)]
+
+
+def numpy_sum(values: list[float]) -> float:
+    """The sum of ``values`` as numpy's ``sum`` of a float64 array adds them (pairwise: fewer
+    than 8 one after another; up to 128 in eight running sums, added in pairs, then the rest;
+    more halved), so a probability summed here is the one numpy gives, to the last bit.
+
+    Example:
+        >>> values = [0.1] * 10
+        >>> numpy_sum(values) == float(np.array(values).sum()) != sum(values)
+        True
+    """
+    n = len(values)
+    if n < 8:
+        total = 0.0
+        for value in values:
+            total += value
+        return total
+    if n <= 128:
+        r0, r1, r2, r3, r4, r5, r6, r7 = values[:8]
+        whole = n - n % 8
+        for i in range(8, whole, 8):
+            r0 += values[i]
+            r1 += values[i + 1]
+            r2 += values[i + 2]
+            r3 += values[i + 3]
+            r4 += values[i + 4]
+            r5 += values[i + 5]
+            r6 += values[i + 6]
+            r7 += values[i + 7]
+        total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        for value in values[whole:]:
+            total += value
+        return total
+    half = n // 2
+    half -= half % 8
+    return numpy_sum(values[:half]) + numpy_sum(values[half:])

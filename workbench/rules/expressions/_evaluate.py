@@ -194,7 +194,7 @@ def _leaves_compared(leaves: tuple, names: Mapping[str, Any]) -> np.ndarray | No
     numbers and neither is anything but that or a plain whole number (no true/false, no
     fraction, no missing value), what :func:`_compare` would give (numpy's comparison of the
     two, within bounds as every comparison is); else ``None`` (worked out the long way)."""
-    left_tree, right_tree, on_arrays = leaves
+    left_tree, right_tree, on_arrays, _ = leaves
     left, right = _leaf(left_tree, names), _leaf(right_tree, names)
     arrays = 0
     for value in (left, right):
@@ -207,10 +207,46 @@ def _leaves_compared(leaves: tuple, names: Mapping[str, Any]) -> np.ndarray | No
     return on_arrays(left, right) if arrays else None
 
 
+_INT64 = (-2**63, 2**63 - 1)
+
+
+def compared_rows(expression: Expression, names: Mapping[str, Any]) -> list[bool] | None:
+    """A comparison of two leaves (``beaten == 2``, ``total <= difficulty``) over columns of
+    whole numbers given as Python lists (one int per row, as an int64 column's ``tolist()``
+    gives them): whether it holds, row by row, as :func:`evaluate` says it over those columns.
+    ``None`` for anything else (another expression, a name with no value or with another kind
+    of value, a number past 64 bits, no column at all): then :func:`evaluate` reads it.
+
+    Example:
+        >>> from workbench.rules.expressions import parse
+        >>> compared_rows(parse("beaten >= 1"), {"beaten": [0, 1, 2]})
+        [False, True, True]
+        >>> compared_rows(parse("beaten + 1 >= 1"), {"beaten": [0, 1, 2]}) is None
+        True
+    """
+    leaves = getattr(_compiled(expression), "leaves", None)
+    if leaves is None:
+        return None
+    left_tree, right_tree, on_arrays, on_numbers = leaves
+    left, right = _leaf(left_tree, names), _leaf(right_tree, names)
+    low, high = _INT64
+    for value in (left, right):
+        if type(value) is not list and (type(value) is not int or not low <= value <= high):
+            return None
+    if type(left) is list:
+        if type(right) is list:
+            return [on_numbers(a, b) for a, b in zip(left, right)]
+        return [on_numbers(a, right) for a in left]
+    if type(right) is list:
+        return [on_numbers(left, b) for b in right]
+    return None
+
+
 def _compare(tree: tuple):
     left_of, right_of = _compile(tree[2]), _compile(tree[3])
     on_arrays, on_numbers = _COMPARE[tree[1]], _COMPARE_PLAIN[tree[1]]
-    leaves = (tree[2], tree[3], on_arrays) if tree[2][0] in _LEAVES and tree[3][0] in _LEAVES else None
+    leaves = (tree[2], tree[3], on_arrays, on_numbers) if tree[2][0] in _LEAVES and tree[3][0] in _LEAVES \
+        else None
 
     def compare(reading: Reading, live):
         left, right = left_of(reading, live), right_of(reading, live)
