@@ -111,3 +111,15 @@ def test_a_probability_is_summed_as_numpy_sums_it_to_the_last_bit():
         kept = values[rng.random(len(values)) < 0.6]
         for array in (values, kept):
             assert reading_rows.numpy_sum(array.tolist()) == float(array.sum())
+
+
+def test_a_check_result_made_of_its_parts_is_the_dataclass_s_own_field_for_field():
+    import dataclasses
+    from workbench.results import CheckResult
+    result = workbench.check("ironsworn", stat=2)
+    parts = {field.name: getattr(result, field.name) for field in dataclasses.fields(CheckResult)}
+    made = CheckResult.of_parts(**parts)
+    assert list(vars(made)) == list(vars(CheckResult(**parts))) == list(parts)   # every field, in order
+    assert made == CheckResult(**parts) and made.later is result.later
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.p_pass = 1.0

@@ -64,6 +64,8 @@ def model(raw):
 
 model.register(RawDistribution, lambda raw: reading_totals)
 model.register(JointDistribution, lambda raw: reading_statistics)
+_READERS = {RawDistribution: reading_totals, JointDistribution: reading_statistics}
+"""What :func:`model` gives for each raw type itself (found at once, a check reads one)."""
 
 
 def outcomes(mechanic: Mechanic, raw, rules: ReadingRules | None = None,
@@ -173,7 +175,7 @@ def check_result(system: System, raw, params: Mapping[str, Any],
     target = checked_target(rules)
     if target is not None and pmf.numeric and len(pmf):
         extra["margin"] = _margin(pmf, target, raw.trials)
-    read = model(raw)
+    read = _READERS.get(type(raw)) or model(raw)
     if getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None:
         tier_dist, passed = tiers(mechanic, raw, params, rules), p_pass(mechanic, raw, params, rules)
     elif rows is not None:   # a few rows of statistics: read in plain Python
@@ -181,10 +183,9 @@ def check_result(system: System, raw, params: Mapping[str, Any],
     else:   # the declared readings, sharing what both read
         tier_dist, passed = read.readings(rules, raw, target)
     whole = None if later is None else (lambda: joint(system, as_read(mechanic, params, later()), params))
-    return CheckResult(system=system.id, params=dict(params), pmf=pmf, tiers=tier_dist,
-                       p_pass=read.kept_p_pass(passed, raw), lost_mass=raw.lost_mass,
-                       method=method, trials=raw.trials, seed=seed, extra=extra,
-                       **read.statistics(system, raw, params, whole))
+    return CheckResult.of_parts(system.id, dict(params), pmf, tier_dist, read.kept_p_pass(passed, raw),
+                               raw.lost_mass, method, raw.trials, seed, extra,
+                               **read.statistics(system, raw, params, whole))
 
 
 def _margin(pmf: Distribution, target: int, trials: int | None) -> Distribution:

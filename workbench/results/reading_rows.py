@@ -54,7 +54,7 @@ def rows_of(raw) -> Rows | None:
     ``None`` (read with numpy)."""
     if type(raw) is not JointDistribution or not 0 < len(raw.probabilities) <= SMALL_ROWS:
         return None
-    return Rows(dict(zip(raw.names, map(list, zip(*raw.values.tolist())))), raw.probabilities.tolist())
+    return Rows(dict(zip(raw.names, raw.values.T.tolist())), raw.probabilities.tolist())
 
 
 def totals_pmf(rows: Rows) -> tuple[int, np.ndarray] | None:
