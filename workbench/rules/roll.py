@@ -275,10 +275,13 @@ class RollSpec(HashedOnce):
             if not isinstance(stats, (tuple, list)):
                 raise WorkbenchError(f"roll: stats got {shown(stats)}; allowed: a tuple of statistics")
             fields["stats"] = tuple(stats)
-        names = [die.name for die, _ in groups]
+        names: list[str] = []
         counts: list[str] = []
         for die, _ in groups:
-            counts += [name for name in die.count_names if name not in counts]
+            names.append(die.name)
+            for count in die.count_names:
+                if count not in counts:
+                    counts.append(count)
         fields["_counts"] = tuple(counts)  # read often: worked out once
         if len(set(names)) != len(names):
             raise WorkbenchError(f"a roll's die types need different names, got {names}")
@@ -366,7 +369,9 @@ class RollSpec(HashedOnce):
         """The statistics and the total checked (:func:`checked_statistics`), or what a check
         of the same ones found when ``checked`` was given for them."""
         given = self.checked
-        key = (self.stats, tuple(die_names), self.count_names, tuple(name for name, _ in self.values), self.total)
+        values = self.values
+        key = (self.stats, tuple(die_names), self.count_names, tuple([name for name, _ in values]) if values else (),
+               self.total)
         if given is None or not isinstance(given, StatisticsChecked) or given.key != key:
             given = checked_statistics(*key)
         self.__dict__.update(_scores=given.scores, _parsed_scores=given.parsed_scores, _early=given.early,
@@ -471,10 +476,16 @@ def _checked_groups(given) -> tuple:
 
 def _checked_values(given) -> tuple[tuple[str, int], ...]:
     """A roll's ``values``: ``(name, whole number)`` pairs, sorted by name."""
-    if type(given) is tuple and all(type(pair) is tuple and len(pair) == 2 and type(pair[0]) is str
-                                    and type(pair[1]) is int and -MAX_TOTAL <= pair[1] <= MAX_TOTAL
-                                    for pair in given):
-        return tuple(sorted(given))   # pairs as they stay (the usual: none, or sorted already)
+    if not given and type(given) in (tuple, dict):   # no parameter read: the usual
+        return ()
+    pairs = given.items() if type(given) is dict else given if type(given) is tuple else None
+    if pairs is not None:
+        for pair in pairs:
+            if type(pair) is not tuple or len(pair) != 2 or type(pair[0]) is not str or type(pair[1]) is not int \
+                    or not -MAX_TOTAL <= pair[1] <= MAX_TOTAL:
+                break
+        else:
+            return tuple(sorted(pairs))   # names and whole numbers as they stay
     return tuple(sorted((str(k), _parameter_number(k, v)) for k, v in
                         (given.items() if isinstance(given, Mapping) else given)))
 

@@ -58,6 +58,9 @@ class EffectPlan:
         # effect to apply (nor points to work out for one).
         self.has_effects = any(self.effects.values()) or any(
             sub.effects for subs in self.choices.values() for sub in subs.values())
+        # The parameters that may have effects (a choice, or effects of its own), in order.
+        self.effectful = tuple((name, kind) for name, kind in self.kinds.items()
+                               if kind == "choice" or self.effects[name])
 
     def chosen(self, name: str, value: Any) -> Choice | None:
         """What choice ``value`` of parameter ``name`` does (``None``: no value, or a choice
@@ -92,14 +95,15 @@ class EffectPlan:
         (a choice's effects at one point; ``when`` not yet read)."""
         if not self.has_effects:
             return
-        points = self.points(p)
-        for name, kind in self.kinds.items():
+        points = self.points(p) if self.cancel_out else None   # (else each its value: at once)
+        for name, kind in self.effectful:
             if kind == "choice":
                 sub = self.chosen(name, p[name])
                 for planned in sub.effects if sub else ():
                     yield name, planned, 1
             else:
-                given = points[name]
+                value = p[name]
+                given = points[name] if points is not None else 0 if value is None else int(value)
                 for planned in self.effects[name]:
                     yield name, planned, given
 
