@@ -10,6 +10,7 @@ import pytest
 import workbench
 from workbench.errors import WorkbenchError
 from workbench.results import reading_rows
+from workbench.results.distribution import Distribution
 
 
 def settings(system):
@@ -99,9 +100,11 @@ def test_the_totals_of_a_small_joint_are_added_row_by_row_as_bincount_adds_them(
     for rows in (1, 2, 7, 8, 9, 17, 64):
         totals = np.sort(rng.integers(-5, 40, rows))
         joint = JointDistribution(("total",), totals.reshape(-1, 1), rng.random(rows) / rows)
-        low, pmf = reading_rows.totals_pmf(reading_rows.rows_of(joint))
-        assert low == totals.min() and not pmf.flags.writeable
-        assert pmf.tolist() == np.bincount(totals - low, weights=joint.probabilities).tolist()
+        found = reading_rows.totals_pmf(reading_rows.rows_of(joint), None)
+        low = int(totals.min())
+        assert found == Distribution.of_totals(low, np.bincount(totals - low, weights=joint.probabilities))
+        assert not found.probabilities.flags.writeable and found.numeric
+        assert list(vars(found)) == list(vars(Distribution.of_totals(low, found.probabilities)))
 
 
 def test_a_probability_is_summed_as_numpy_sums_it_to_the_last_bit():

@@ -80,9 +80,9 @@ def outcomes(mechanic: Mechanic, raw, rules: ReadingRules | None = None,
     labels = reader.labels
     if labels is None:
         if rows is not None:   # a few rows: their totals added in plain Python
-            found = reading_rows.totals_pmf(rows)
+            found = reading_rows.totals_pmf(rows, raw.trials)
             if found is not None:
-                return Distribution.of_totals(*found, raw.trials)
+                return found
         span = _checked_span(reader, raw)
         if span is not None and span[1] - span[0] + 1 > SPARSE_SPAN:   # else every total is listed
             totals, probs = raw.marginal("total")

@@ -35,6 +35,7 @@ from ..rules.expressions import compared_rows
 from ..rules.mechanics.base import ReadingRules
 from ..rules.roll import ALL_NEGATIVE
 from . import reading_statistics
+from .checked import UNNAMED
 from .conditions import condition_columns, said, tier_condition
 from .distribution import SPARSE_SPAN, Distribution
 
@@ -57,10 +58,11 @@ def rows_of(raw) -> Rows | None:
     return Rows(dict(zip(raw.names, raw.values.T.tolist())), raw.probabilities.tolist())
 
 
-def totals_pmf(rows: Rows) -> tuple[int, np.ndarray] | None:
-    """``(least total, P(each total from it to the greatest))`` of a small joint, as its
-    ``offset`` and ``pmf`` give them; ``None`` when its totals span more than
-    :data:`~.distribution.SPARSE_SPAN` whole numbers (read as the possible ones only)."""
+def totals_pmf(rows: Rows, trials: int | None) -> Distribution | None:
+    """The distribution of a small joint's totals, every whole number from the least to the
+    greatest, as ``Distribution.of_totals(raw.offset, raw.pmf, trials)`` gives it; ``None``
+    when its totals span more than :data:`~.distribution.SPARSE_SPAN` whole numbers (read as
+    the possible ones only)."""
     totals = rows.columns["total"]
     low, high = min(totals), max(totals)
     if high - low + 1 > SPARSE_SPAN:
@@ -68,68 +70,45 @@ def totals_pmf(rows: Rows) -> tuple[int, np.ndarray] | None:
     dense = [0.0] * (high - low + 1)
     for total, p in zip(totals, rows.probabilities):   # row by row, as np.bincount adds
         dense[total - low] += p
-    probabilities = np.array(dense)
-    probabilities.setflags(write=False)
-    return low, probabilities
+    return Distribution.of_read(tuple(range(low, high + 1)), dense, trials, numeric=True)
 
 
 def readings(rules: ReadingRules, raw: JointDistribution, rows: Rows,
              target: int | None) -> tuple[Distribution | None, float | None]:
     """``(tiers, P(pass))`` of a small joint (``rows``: it as :func:`rows_of` reads it), as
     :func:`.reading_statistics.readings` gives them (and refused as it refuses them)."""
-    lists = rows.columns
+    lists, probabilities = rows.columns, rows.probabilities
     named = condition_columns(rules, raw, lists)
-    count = len(rows.probabilities)
-    arrays = None   # the columns as numpy arrays, made for a condition read the long way
-
-    def where(what: str, expression) -> list[bool]:
-        nonlocal arrays
-        found = compared_rows(expression, named)
-        if found is None:
-            if arrays is None:
-                arrays = condition_columns(rules, raw)
-            found = said(rules, what, expression, arrays, count).tolist()
-        return found
-
     totals = lists["total"]
-    names, blocked, tier_dist = rules.tier_names, None, None
+    names, tier_dist, blocked = rules.tier_names, None, None
     if names:
         tiers = rules.tier_rules
-        fits: list = []
-        for tier in reversed(tiers):   # (read last to first, as numpy's painting reads them)
-            mask = None   # every row, until a part of the tier's rule narrows it
-            if tier.min is not None:
-                mask = [total >= tier.min for total in totals]
-            if tier.max is not None:
-                mask = _narrowed(mask, [total <= tier.max for total in totals])
-            if getattr(tier, "condition", None):
-                mask = _narrowed(mask, where(f"tier {tier.name!r} condition",
-                                             tier_condition(rules, tier.condition)))
-            if getattr(tier, "all_negative", None) is not None:
-                column = lists.get(ALL_NEGATIVE)
-                if column is None:
-                    raw.column(ALL_NEGATIVE)   # (refused, naming the statistics there are)
-                flag = int(tier.all_negative)
-                mask = _narrowed(mask, [value == flag for value in column])
-            fits.append([True] * count if mask is None else mask)
-        fits.reverse()
-        # Each row's tier: the first that fits it (-1: none)
+        # Each tier's rows (read last to first, as numpy's painting reads them: the same
+        # condition refused first), then each row's tier: the first that fits it.
+        fits = [_fits(rules, raw, tier, named, lists) for tier in reversed(tiers)][::-1]
         listed = list(names)
         index = [listed.index(tier.name) for tier in tiers]
-        firsts = [flags.index(True) if True in flags else -1 for flags in zip(*fits)] if tiers else [-1] * count
-        cells = [-1 if first < 0 else index[first] for first in firsts]
-        if not all(tier.passes for tier in tiers):
-            blocked = [first >= 0 and not tiers[first].passes for first in firsts]
-        if -1 in cells:   # rolls outside every tier: refused (or left out) as numpy reads them
-            tier_dist = reading_statistics.tier_distribution(rules, raw, np.array(cells))
-        else:
-            shares = [0.0] * len(names)
-            for cell, p in zip(cells, rows.probabilities):   # row by row, as np.bincount adds
-                shares[cell] += p
-            tier_dist = _tiers(names, shares, raw.trials)
+        never = [not tier.passes for tier in tiers]
+        blocked = [] if any(never) else None
+        shares, unnamed = [0.0] * len(names), False
+        for flags, p in zip(zip(*fits) if fits else [()] * len(probabilities), probabilities):
+            if True in flags:
+                first = flags.index(True)
+                shares[index[first]] += p   # row by row, as np.bincount adds
+                if blocked is not None:
+                    blocked.append(never[first])
+            else:   # in no tier: refused unless a trace of float noise
+                unnamed = unnamed or p > UNNAMED
+                if blocked is not None:
+                    blocked.append(False)
+        if unnamed:   # refused as numpy refuses it, naming the rows
+            cells = [index[flags.index(True)] if True in flags else -1
+                     for flags in (zip(*fits) if fits else [()] * len(probabilities))]
+            reading_statistics.tier_distribution(rules, raw, np.array(cells))
+        tier_dist = _tiers(names, shares, raw.trials)
     condition = rules.pass_condition
     if condition is not None:
-        passing = where("pass_if", condition)
+        passing = _where(rules, raw, "pass_if", condition, named)
     else:
         if target is None:
             pass_from, labels = rules.pass_from, rules.labels
@@ -138,17 +117,47 @@ def readings(rules: ReadingRules, raw: JointDistribution, rows: Rows,
             target = labels.index(pass_from)
         passing = [total >= target for total in totals]
     if blocked is not None:
-        passing = [holds and not never for holds, never in zip(passing, blocked)]
-    return tier_dist, min(numpy_sum([p for p, holds in zip(rows.probabilities, passing) if holds]), 1.0)
+        passed = [p for p, holds, never in zip(probabilities, passing, blocked) if holds and not never]
+    else:
+        passed = [p for p, holds in zip(probabilities, passing) if holds]
+    return tier_dist, min(numpy_sum(passed), 1.0)
+
+
+def _where(rules: ReadingRules, raw: JointDistribution, what: str, expression, named: dict) -> list[bool]:
+    """Where a condition of the system's holds, row by row: over the lists when it compares
+    two leaves, else evaluated over the columns (and refused, naming ``what``)."""
+    found = compared_rows(expression, named)
+    if found is None:
+        found = said(rules, what, expression, condition_columns(rules, raw), len(raw.probabilities)).tolist()
+    return found
+
+
+def _fits(rules: ReadingRules, raw: JointDistribution, tier, named: dict, lists: dict) -> list[bool]:
+    """The rows a tier's rule fits (its range of totals, its condition, all negative)."""
+    mask = None   # every row, until a part of the tier's rule narrows it
+    totals = lists["total"]
+    if tier.min is not None:
+        mask = [total >= tier.min for total in totals]
+    if tier.max is not None:
+        mask = _narrowed(mask, [total <= tier.max for total in totals])
+    if getattr(tier, "condition", None):
+        mask = _narrowed(mask, _where(rules, raw, f"tier {tier.name!r} condition",
+                                      tier_condition(rules, tier.condition), named))
+    if getattr(tier, "all_negative", None) is not None:
+        column = lists.get(ALL_NEGATIVE)
+        if column is None:
+            raw.column(ALL_NEGATIVE)   # (refused, naming the statistics there are)
+        flag = int(tier.all_negative)
+        mask = _narrowed(mask, [value == flag for value in column])
+    return [True] * len(totals) if mask is None else mask
 
 
 def _tiers(names: tuple, shares: list[float], trials: int | None) -> Distribution:
-    """The tiers' distribution: names that are texts, each once (the usual), with their
-    shares as a read-only array at once; any others checked as every distribution is."""
-    probabilities = np.array(shares)
+    """The tiers' distribution: names that are texts, each once (the usual), made at once;
+    any others checked as every distribution is."""
     if type(names) is tuple and all(type(name) is str for name in names) and len(set(names)) == len(names):
-        probabilities.setflags(write=False)
-    return Distribution(names, probabilities, trials=trials)
+        return Distribution.of_read(names, shares, trials)
+    return Distribution(names, np.array(shares), trials=trials)
 
 
 def _narrowed(mask: list | None, holds: list) -> list:
