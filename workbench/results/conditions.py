@@ -35,12 +35,13 @@ def condition_columns(rules: ReadingRules, raw, columns: dict | None = None) -> 
              if isinstance(value, (bool, int)) or value is None}
     if columns is None:
         columns = raw.columns()
-    clash = next((name for name in columns if name in p), None)
+    clash = None if p.keys().isdisjoint(columns) else next(name for name in columns if name in p)
     if clash is not None:   # a Python roll's statistic read where the parameter was meant
         raise WorkbenchError(f"{rules.system_id}: the roll returns a statistic {clash!r} and the "
                              f"system has a parameter {clash!r}; a condition could not tell them "
                              "apart; allowed: different names")
-    named.update(choice_positions(rules.statistics, p))
+    if getattr(rules.statistics, "texts", None):
+        named.update(choice_positions(rules.statistics, p))
     named.update(columns)
     return named
 

@@ -32,7 +32,7 @@ from ..params import Param
 from ..roll import (ALL_NEGATIVE, AllNegative, KeptDice, RerollFaces, RollAgain, RollSpec, StatisticsChecked,
                     checked_statistics)
 from .base import MAX_DICE, Mechanic, ReadingRules
-from .pool_effects import CompiledCheck, compile_check, written_check
+from .pool_effects import CompiledCheck, compile_check, prepared_plan, written_check
 from .pool_plan import EffectPlan
 from .pool_reading import PoolReading, _big, _total_range, dice_parameters
 from .statistics import Statistics
@@ -96,6 +96,7 @@ class PoolMechanic(Mechanic):
         self.plan = EffectPlan(system_id, model, source)
         # The dice as the file writes them: what every check's effects start from.
         self._written_check = written_check(model, self.values)
+        self._prepared = prepared_plan(self.plan)   # each effect as a check reads it
         # Memos: every check asks for the pool, the target and the ties of its parameters.
         self._compiled = BoundedCache()    # every parameter's value -> CompiledCheck
         self._pools = BoundedCache()       # the parameters the dice depend on -> the roll
@@ -232,7 +233,7 @@ class PoolMechanic(Mechanic):
         key = tuple(p[name] for name in self.plan.params)
         found = self._compiled.get(key)
         if found is None:
-            found = self._compiled.keep(key, compile_check(self.plan, self._written_check, p))
+            found = self._compiled.keep(key, compile_check(self.plan, self._prepared, self._written_check, p))
         return found
 
     def _faces_of(self, name: str, c: CompiledCheck) -> tuple[tuple[int, ...], tuple[bool, ...]]:

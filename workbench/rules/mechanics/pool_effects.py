@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, NamedTuple
 
 from .._entries import names
-from .pool_plan import EffectPlan, per_point
+from .pool_plan import EffectPlan
 
 Blame = tuple[str, str]
 """(parameter, the file's entry of its effect): who an error about a check names."""
@@ -134,28 +134,76 @@ class Step(NamedTuple):
     """The die types it acts on: its ``dice``, else every die type of the file."""
 
 
-def compile_check(plan: EffectPlan, written: CompiledCheck, p: Mapping[str, Any]) -> CompiledCheck:
+class PreparedStep(NamedTuple):
+    """One planned effect as each check reads it, worked out when the file loads: its
+    handler, where it is written, its ``when``, whether it has points of its own, and what a
+    point counts for (:func:`~.pool_plan.per_point`: past, per point), the dice it acts on."""
+
+    handler: Callable
+    verb: str
+    argument: Any
+    effect: Any
+    entry: str
+    when: Any
+    own_points: bool
+    past: int
+    per_point: int
+    dice: tuple[str, ...]
+
+
+class PreparedPlan(NamedTuple):
+    """Every parameter's effects (and every choice's), prepared (:class:`PreparedStep`)."""
+
+    effects: dict[str, tuple[PreparedStep, ...]]
+    choices: dict[str, dict[str, tuple[PreparedStep, ...]]]
+
+
+def prepared_plan(plan: EffectPlan) -> PreparedPlan:
+    """The plan's effects as each check reads them (made once, when the file loads)."""
+    def steps(planned) -> tuple[PreparedStep, ...]:
+        return tuple(PreparedStep(HANDLERS[verb], verb, argument, effect, entry, effect.when,
+                                  effect.points is not None, effect.past, effect.per_point,
+                                  names(effect.dice) if effect.dice is not None else plan.die_names)
+                     for verb, argument, effect, entry in planned)
+    return PreparedPlan({name: steps(planned) for name, planned in plan.effects.items()},
+                        {name: {choice: steps(sub.effects) for choice, sub in subs.items()}
+                         for name, subs in plan.choices.items()})
+
+
+def compile_check(plan: EffectPlan, prepared: PreparedPlan, written: CompiledCheck,
+                  p: Mapping[str, Any]) -> CompiledCheck:
     """The dice of a pool file (``written``: its dice as the file writes them,
-    :func:`written_check`) for the parameters ``p``: every effect that applies
-    (:meth:`~.pool_plan.EffectPlan.applying`) done by its verb's handler, in the order the
-    parameters and their effects are declared. With no choice replacing faces and no effect
-    applying, that is ``written`` itself."""
+    :func:`written_check`) for the parameters ``p``: every effect that applies done by its
+    verb's handler, in the order the parameters and their effects are declared (a choice's
+    effects at one point, a parameter's at its points after ``[[cancel_out]]``; ``prepared``:
+    :func:`prepared_plan`). With no choice replacing faces and no effect applying, that is
+    ``written`` itself."""
     faces = written.faces
     for name in plan.choice_names:
         sub = plan.chosen(name, p[name])
         if sub and sub.faces:
             faces = {**faces, **sub.faces}
+    if not plan.has_effects:
+        return written if faces is written.faces else _made(**{**written.__dict__, "faces": faces})
     c = None
-    every_die = plan.die_names
-    for name, (verb, argument, effect, entry), points in plan.applying(p):
-        if effect.when and not plan.holds(effect.when, p):
-            continue
-        if effect.points is not None:
-            points = plan.effect_points(name, effect, points, p)
-        if c is None:
-            c = _Compiling(written, faces)
-        HANDLERS[verb](c, _step((plan, p, name, verb, argument, effect, entry, points, per_point(effect, points),
-                                 names(effect.dice) if effect.dice is not None else every_die)))
+    points = plan.points(p) if plan.cancel_out else None   # (else each its value: at once)
+    for name, kind in plan.effectful:
+        value = p[name]
+        if kind == "choice":
+            if plan.chosen(name, value) is None:
+                continue
+            steps, given = prepared.choices[name][str(value)], 1
+        else:
+            steps = prepared.effects[name]
+            given = points[name] if points is not None else 0 if value is None else int(value)
+        for handler, verb, argument, effect, entry, when, own_points, past, factor, dice in steps:
+            if when and not plan.holds(when, p):
+                continue
+            n = plan.effect_points(name, effect, given, p) if own_points else given
+            if c is None:
+                c = _Compiling(written, faces)
+            handler(c, _step((plan, p, name, verb, argument, effect, entry, n,
+                              (max(n - past, 0) if n >= 0 else n) * factor, dice)))
     if c is not None:
         return c.done()
     if faces is written.faces:

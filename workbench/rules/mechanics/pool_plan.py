@@ -90,23 +90,6 @@ class EffectPlan:
                 return False
         return True
 
-    def applying(self, p: Mapping[str, Any]) -> Iterator[tuple[str, Planned, int]]:
-        """Every effect of the parameters ``p`` choose, as ``(parameter, planned, points)``
-        (a choice's effects at one point; ``when`` not yet read)."""
-        if not self.has_effects:
-            return
-        points = self.points(p) if self.cancel_out else None   # (else each its value: at once)
-        for name, kind in self.effectful:
-            if kind == "choice":
-                sub = self.chosen(name, p[name])
-                for planned in sub.effects if sub else ():
-                    yield name, planned, 1
-            else:
-                value = p[name]
-                given = points[name] if points is not None else 0 if value is None else int(value)
-                for planned in self.effects[name]:
-                    yield name, planned, given
-
     def effect_points(self, name: str, effect, points: int, p: Mapping[str, Any]) -> int:
         """The points an effect acts with: its own ``points`` when it has them (a number or an
         expression over the parameters), else ``points``."""
