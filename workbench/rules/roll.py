@@ -255,6 +255,27 @@ class RollSpec(HashedOnce):
                "reroll_faces", "again")
     __hash__ = HashedOnce.__hash__   # worked out once: the engine's memos look a roll up often
 
+    @classmethod
+    def of_parts(cls, groups: tuple, stats: tuple, total, modifier: int, floor: int | None,
+                 ceiling: int | None, values, rerolls: int, kept: KeptDice | None,
+                 reroll_faces: RerollFaces | None, again: RollAgain | None,
+                 checked: StatisticsChecked | None) -> "RollSpec":
+        """``RollSpec(groups, stats=stats, ...)`` of every part given (what a mechanic builds
+        for each check): its fields set at once, then checked as every roll is.
+
+        Example:
+            >>> d6 = Die.numbered("d6", 6)
+            >>> RollSpec.of_parts(((d6, 2),), (), None, 1, None, None, (), 0, None, None, None, None) \\
+            ...     == RollSpec(((d6, 2),), modifier=1)
+            True
+        """
+        spec = object.__new__(cls)
+        spec.__dict__.update(groups=groups, stats=stats, total=total, modifier=modifier, floor=floor,
+                             ceiling=ceiling, values=values, rerolls=rerolls, kept=kept,
+                             reroll_faces=reroll_faces, again=again, checked=checked)
+        spec.__post_init__()
+        return spec
+
     def __post_init__(self):
         fields = self.__dict__   # frozen: the checked values are set in place, once
         groups = fields["groups"] = _checked_groups(self.groups)

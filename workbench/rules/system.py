@@ -256,12 +256,12 @@ class System:
         values = tuple(given.values())
         key = (tuple(given), values, tuple(map(type, values)))
         try:
-            return self._settings[key]
-        except KeyError:
-            pass
+            found = self._settings.get(key)
         except TypeError:   # an unhashable value: resolved (and refused) every time
             resolved = self.resolve(**given)
             return resolved, self.mechanic.pool(resolved)
+        if found is not None:
+            return found
         resolved = self.resolve(**given)
         return self._settings.keep(key, (resolved, self.mechanic.pool(resolved)))
 

@@ -417,9 +417,8 @@ class PoolMechanic(Mechanic):
         if found is not None:
             return found
         try:
-            spec = RollSpec(groups, stats=stats, total=total, modifier=c.modifier, floor=c.floor,
-                            ceiling=ceiling, values=values, rerolls=c.rerolls, kept=kept,
-                            reroll_faces=again, again=roll_again, checked=self._statistics_checked)
+            spec = RollSpec.of_parts(groups, stats, total, c.modifier, c.floor, ceiling, values, c.rerolls,
+                                     kept, again, roll_again, self._statistics_checked)
         except WorkbenchError as exc:  # a combination the vocabulary cannot roll
             blamed = c.reroll_sources if c.rerolls else []
             if blamed:

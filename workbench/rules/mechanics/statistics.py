@@ -226,8 +226,9 @@ class Statistics:
     def values(self, p: Mapping[str, Any], names) -> dict[str, int]:
         """The parameters ``names`` as whole numbers (true/false as 1/0) for expressions."""
         out = {}
+        readable = self.readable if names is self.readable else set(self.readable)
         for name in names:
-            if name in self.readable:
+            if names is readable or name in readable:
                 value = p[name]
                 out[name] = None if value is None else int(value)
         for name, choices in self.texts.items():   # read as the choice's position
