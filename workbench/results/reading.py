@@ -200,16 +200,16 @@ def wanted(mechanic: Mechanic, params: Mapping[str, Any]) -> "frozenset[str] | N
     """The statistics a check's outcomes, tiers and P(pass) read for a system described in a
     data file: the total, and the names its ``pass_if`` and the conditions of the tiers that
     apply read (``None``: every statistic, for a mechanic that reads results itself)."""
-    statistics = getattr(mechanic, "statistics", None)
-    if statistics is None or any(getattr(mechanic, name, None) is not None for name in ("outcomes", "tiers", "p_pass")):
+    if getattr(mechanic, "statistics", None) is None or getattr(mechanic, "outcomes", None) is not None \
+            or getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None:
         return None
     names = {"total"}
     rules = mechanic.reading_rules(params, target="given")
     if rules.pass_condition is not None:
-        names |= set(rules.pass_condition.names)
+        names.update(rules.pass_condition.names)
     for tier in rules.tier_rules:
         if getattr(tier, "condition", None):
-            names |= set(tier_condition(rules, tier.condition).names)
+            names.update(tier_condition(rules, tier.condition).names)
         if getattr(tier, "all_negative", None) is not None:
             names.add(ALL_NEGATIVE)
     return frozenset(names)
