@@ -40,3 +40,46 @@ def test_a_roll_made_of_its_parts_is_checked_as_every_roll():
             make(**parts)
     parts.update(kept=None)
     assert RollSpec.of_parts(**parts).values == (("dice", 2),) == RollSpec(**parts).values
+
+
+def test_a_roll_reads_the_parameters_its_statistics_read_as_their_values_give_them():
+    seen = 0
+    for system in workbench.systems():
+        statistics = getattr(system.mechanic, "statistics", None)
+        if statistics is None:
+            continue
+        p = system.resolve()
+        expected = {name: value for name, value in statistics.values(p, statistics.readable).items()
+                    if name in statistics.reads}
+        try:
+            found = statistics.describe(system.id, p, {})[2]
+        except WorkbenchError:
+            continue
+        assert found == expected and list(found) == list(expected), system.id
+        seen += bool(found)
+    assert seen >= 5
+
+
+def test_a_statistic_reading_a_parameter_left_out_is_refused_naming_it(tmp_path):
+    path = tmp_path / "bonus.toml"
+    path.write_text("""
+id = "bonus"
+name = "Bonus"
+mechanic = "pool"
+total = "high + bonus"
+[dice.d6]
+sides = 6
+count = 2
+[params.bonus]
+default = 1
+min = 0
+max = 3
+optional = true
+[stats.high]
+pick = "highest"
+dice = "d6"
+""", encoding="utf-8")
+    system = workbench.load_system(path)
+    assert workbench.check(system, bonus=2).pmf.outcomes == tuple(range(3, 9))
+    with pytest.raises(WorkbenchError, match="'bonus' got None; allowed: a value: this system's statistics read it"):
+        workbench.check(system, bonus=None)

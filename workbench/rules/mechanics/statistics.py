@@ -71,6 +71,8 @@ class Statistics:
         self.again_if = self._expression("again_if", model.again_if, rolled, "bool", conditions) \
             if model.again_if else None
         self.reads = self._parameters_read()
+        self.readable_read = [name for name in self.readable if name in self.reads]
+        self.texts_read = [(name, choices) for name, choices in self.texts.items() if name in self.reads]
         # What describe() puts in every roll, worked out once: each statistic's kind (a
         # property that looks through the entry), the counts of a face's number, and the
         # statistics that read no parameter and no number of dice (the same in every roll).
@@ -240,14 +242,19 @@ class Statistics:
         """``(stats, total, values)`` of one check: the file's statistics (``rolled``: dice
         of each type in the roll, after any are set aside by keeping), its total expression
         and the parameters they read."""
-        values = self.values(p, self.readable)
+        read = {}   # the parameters the statistics read, in order: numbers, then word choices
+        for name in self.readable_read:
+            value = p[name]
+            read[name] = None if value is None else int(value)
+        for name, choices in self.texts_read:
+            if name in p:
+                read[name] = None if p[name] is None else list(choices).index(p[name])
         stats = self.fixed_stats
         if stats is None:
             fixed = self.fixed
             stats = [fixed[name] if name in fixed else self._statistic(name, self.model.stats[name], p, rolled)
                      for name in self.base]
             stats = (*stats, *self.fixed_derived)
-        read = {name: v for name, v in values.items() if name in self.reads}
         missing = [name for name, v in read.items() if v is None]
         if missing:
             raise ParameterError(system_id, missing[0], None, "a value: this system's statistics read it")
