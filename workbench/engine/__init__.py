@@ -17,6 +17,7 @@ from .raw import RawDistribution
 from .scored import evaluate_scored, outcomes_distribution
 from .forms import sum_form, total_form
 from .wanted import cut_down
+from ..rules.roll import RollSpec
 from ..rules.scored import Outcomes, ScoredRoll
 
 
@@ -35,6 +36,8 @@ def exact_distribution(spec, wanted: "frozenset[str] | None" = None) -> "RawDist
         >>> exact_distribution(RollSpec(((Die.numbered("d4", 4), 1),))).pmf.tolist()
         [0.25, 0.25, 0.25, 0.25]
     """
+    if wanted is not None and isinstance(spec, RollSpec):
+        spec = cut_down(spec, wanted)   # (a sum of dice stays one: cutting only leaves things out)
     pool = sum_form(spec)
     if pool is not None:
         return exact_raw(pool)
@@ -43,8 +46,7 @@ def exact_distribution(spec, wanted: "frozenset[str] | None" = None) -> "RawDist
     if isinstance(spec, Outcomes):
         return outcomes_distribution(spec)
     if wanted is not None:
-        spec = cut_down(spec, wanted)
-        pool = sum_form(spec) or (total_form(spec) if set(wanted) <= {"total"} else None)
+        pool = total_form(spec) if set(wanted) <= {"total"} else None
         if pool is not None:
             return exact_raw(pool)
     from .evaluate import evaluate_roll   # lazy: evaluate (a sum of dice never walks statistics)

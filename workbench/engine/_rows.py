@@ -99,6 +99,47 @@ def merge_rows(rows: np.ndarray, probabilities: np.ndarray) -> tuple[np.ndarray,
     return unique, np.bincount(inverse, weights=probabilities, minlength=len(unique))
 
 
+def merge_columns(columns: list, probabilities: np.ndarray) -> "tuple[np.ndarray, np.ndarray] | None":
+    """:func:`merge_rows` of the rows these columns (int64 arrays, one value per row) make,
+    without building the rows, when their values together span few combinations (at most
+    :data:`DENSE` or four per row): each row's code counted in one array as long as that
+    span (``bincount``), the codes present read back as rows; ``None`` when they span more.
+    Rows of probability 0 are left out (every caller leaves them out).
+
+    Example:
+        >>> merge_columns([np.array([2, 1, 2]), np.array([5, 7, 5])], np.array([0.25, 0.5, 0.25]))
+        (array([[1, 7],
+               [2, 5]]), array([0.5, 0.5]))
+    """
+    lows, radices, span = [], [], 1
+    for column in columns:
+        low = int(_LEAST(column))
+        radix = int(_GREATEST(column)) - low + 1
+        lows.append(low)
+        radices.append(radix)
+        span *= radix
+        if span > max(DENSE, 4 * len(probabilities)):
+            return None
+    codes = columns[0] - lows[0] if lows[0] else columns[0]
+    for column, low, radix in zip(columns[1:], lows[1:], radices[1:]):
+        codes = codes * radix + (column - low if low else column)
+    merged = np.bincount(codes, weights=probabilities, minlength=span)
+    present = np.flatnonzero(merged)
+    rows = np.empty((len(present), len(columns)), np.int64)
+    weight = span
+    for j, (low, radix) in enumerate(zip(lows, radices)):
+        weight //= radix
+        digit = present // weight if weight > 1 else present
+        rows[:, j] = (digit % radix if j else digit) + low
+    return rows, merged[present]
+
+
+DENSE = 65536
+"""Most combinations of values :func:`merge_columns` counts in one array whatever the rows."""
+
+_LEAST, _GREATEST = np.minimum.reduce, np.maximum.reduce
+
+
 LEXSORT_CELLS = 4096
 """Cells (rows times columns) up to which :func:`merge_rows` sorts the rows column by column
 (``numpy.lexsort``); larger tables are sorted by one code per row (:func:`row_codes`), which

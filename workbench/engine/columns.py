@@ -22,7 +22,7 @@ import numpy as np
 
 from ..rules.expressions import Expression, evaluate
 from ..rules.roll import Derived, RollSpec
-from ._rows import SMALL, merge_rows
+from ._rows import SMALL, merge_columns, merge_rows
 from .joint import JointDistribution
 
 
@@ -68,10 +68,13 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
     if rows <= SMALL:   # a few rows: merged in plain Python (numpy's fixed costs would dominate)
         values, merged = _merged_small([named[name].tolist() for name in names], probabilities.tolist(), lost)
     else:
-        matrix = np.empty((rows, len(names)), np.int64)
-        for j, name in enumerate(names):
-            matrix[:, j] = named[name]
-        values, merged = merge_rows(matrix, probabilities)
+        found = merge_columns([_whole(named[name], rows) for name in names], probabilities)
+        if found is None:
+            matrix = np.empty((rows, len(names)), np.int64)
+            for j, name in enumerate(names):
+                matrix[:, j] = named[name]
+            found = merge_rows(matrix, probabilities)
+        values, merged = found
         if lost:
             merged *= 1.0 - lost
         keep = merged > 0.0
@@ -92,6 +95,14 @@ def _merged_small(columns: list[list[int]], probabilities: list[float], lost: fl
     keys = [row for row in sorted(merged) if merged[row] * scale > 0.0]
     values = np.array(keys, dtype=np.int64).reshape(len(keys), len(columns))
     return values, np.array([merged[row] * scale for row in keys], dtype=float)
+
+
+def _whole(column: np.ndarray, rows: int) -> np.ndarray:
+    """A column as int64, one value per row."""
+    column = np.asarray(column)
+    if column.dtype != np.int64:
+        column = column.astype(np.int64)
+    return column if column.shape == (rows,) else np.broadcast_to(column, (rows,))
 
 
 def _column(expression: Expression, named: dict, rows: int) -> np.ndarray:

@@ -28,7 +28,6 @@ import numpy as np
 
 from ..rules.dice import Die
 from ..rules.roll import Beats, Derived, Keep, Pick, RollSpec, Sum
-from ._rows import SMALL
 from .columns import joint_from_columns
 from .joint import JointDistribution
 
@@ -88,7 +87,6 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
                 for k in against:
                     beaten += slots[i].column(0) > slots[k].column(0)
             columns[stat.name] = beaten
-    columns, probabilities = _few_rows(columns, probabilities)
     # Whole numbers of combinations, merged exactly, divided once: each probability is the
     # count over every combination, correctly rounded (2 dice of Blades: 27/36 is 0.75).
     return joint_from_columns(spec, columns, probabilities, 0.0, combinations if whole else 1, shown)
@@ -98,30 +96,6 @@ def _faces_showing(die, chances: np.ndarray) -> np.ndarray | None:
     """How many of a die's faces show each outcome (its chances are whole numbers of faces
     over its sides), or ``None`` for dice that are not a :class:`Die` (percentile dice)."""
     return np.rint(chances * len(die.values)) if isinstance(die, Die) else None
-
-
-def _few_rows(columns: dict, probabilities: np.ndarray) -> tuple[dict, np.ndarray]:
-    """The rows merged at once when the columns can take at most :data:`SMALL` combinations
-    of values together (Ironsworn's dice beaten: 3), so that the columns' reading meets a few
-    rows, not every combination of faces; else as they are."""
-    if not columns:
-        return columns, probabilities
-    stacked = np.stack(list(columns.values()))   # every column's least and greatest at once
-    lows = stacked.min(axis=1).tolist()
-    radices = [high - low + 1 for low, high in zip(lows, stacked.max(axis=1).tolist())]
-    if math.prod(radices) > SMALL:
-        return columns, probabilities
-    codes = np.zeros(len(probabilities), np.int64)
-    for column, low, radix in zip(columns.values(), lows, radices):
-        codes = codes * radix + (column - low)
-    span = math.prod(radices)
-    present = np.flatnonzero(np.bincount(codes, minlength=span))
-    merged = np.bincount(codes, weights=probabilities, minlength=span)[present]
-    out, weight = {}, span
-    for name, low, radix in zip(columns, lows, radices):
-        weight //= radix
-        out[name] = (present // weight) % radix + low
-    return out, merged
 
 
 class _Slot:

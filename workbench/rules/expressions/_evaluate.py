@@ -24,6 +24,7 @@ import numpy as np
 from ...errors import WorkbenchError
 from ...limits import MAX_TOTAL
 from ._parse import Expression
+from ._quick import quick
 from ._values import (Reading, as_number, both, bounded, either, fraction, fraction_arithmetic, negation,
                       plain, reduced, truth, whole_arithmetic, within)
 
@@ -45,14 +46,17 @@ def evaluate(expression: Expression, names: Mapping[str, Any]) -> np.ndarray:
         WorkbenchError: a name without a value (an optional parameter left out), a division
             by zero, or a number beyond ``MAX_TOTAL`` either way on the way.
     """
-    function = _compiled(expression)
-    leaves = getattr(function, "leaves", None)
-    if leaves is not None:   # a column compared with a number or a column: numpy's answer at once
-        found = _leaves_compared(leaves, names)
-        if found is not None:
-            return found
+    value = quick(expression, names)   # nothing on the way can need refusing: worked out as below
+    if value is not None:
+        return value
+    return interpreted(expression, names)
+
+
+def interpreted(expression: Expression, names: Mapping[str, Any]) -> np.ndarray:
+    """:func:`evaluate` by the interpreter alone, every value checked where it is reached
+    (what :func:`evaluate` does when its quick route cannot vouch for an expression)."""
     reading = Reading(names, expression.text, rows=True)
-    value = bounded(function(reading, True), reading, True)
+    value = bounded(_compiled(expression)(reading, True), reading, True)
     if isinstance(value, tuple):
         numerator, denominator = value
         return np.asarray(numerator / denominator if np.any(denominator != 1) else numerator)
@@ -189,24 +193,6 @@ def _leaf(tree: tuple, names: Mapping[str, Any]):
     return tree[1] if tree[0] == "number" else names.get(tree[1])
 
 
-def _leaves_compared(leaves: tuple, names: Mapping[str, Any]) -> np.ndarray | None:
-    """A comparison of two leaves over columns: where at least one is a column of whole
-    numbers and neither is anything but that or a plain whole number (no true/false, no
-    fraction, no missing value), what :func:`_compare` would give (numpy's comparison of the
-    two, within bounds as every comparison is); else ``None`` (worked out the long way)."""
-    left_tree, right_tree, on_arrays, _ = leaves
-    left, right = _leaf(left_tree, names), _leaf(right_tree, names)
-    arrays = 0
-    for value in (left, right):
-        if type(value) is np.ndarray:
-            if value.dtype.kind != "i":
-                return None
-            arrays += 1
-        elif type(value) is not int:
-            return None
-    return on_arrays(left, right) if arrays else None
-
-
 _INT64 = (-2**63, 2**63 - 1)
 
 
@@ -227,7 +213,7 @@ def compared_rows(expression: Expression, names: Mapping[str, Any]) -> list[bool
     leaves = getattr(_compiled(expression), "leaves", None)
     if leaves is None:
         return None
-    left_tree, right_tree, on_arrays, on_numbers = leaves
+    left_tree, right_tree, on_numbers = leaves
     left, right = _leaf(left_tree, names), _leaf(right_tree, names)
     low, high = _INT64
     for value in (left, right):
@@ -245,8 +231,7 @@ def compared_rows(expression: Expression, names: Mapping[str, Any]) -> list[bool
 def _compare(tree: tuple):
     left_of, right_of = _compile(tree[2]), _compile(tree[3])
     on_arrays, on_numbers = _COMPARE[tree[1]], _COMPARE_PLAIN[tree[1]]
-    leaves = (tree[2], tree[3], on_arrays, on_numbers) if tree[2][0] in _LEAVES and tree[3][0] in _LEAVES \
-        else None
+    leaves = (tree[2], tree[3], on_numbers) if tree[2][0] in _LEAVES and tree[3][0] in _LEAVES else None
 
     def compare(reading: Reading, live):
         left, right = left_of(reading, live), right_of(reading, live)
@@ -259,7 +244,7 @@ def _compare(tree: tuple):
         if type(left) is int and type(right) is int:
             return on_numbers(left, right)
         return on_arrays(left, right)
-    compare.leaves = leaves   # read by evaluate() over columns
+    compare.leaves = leaves   # read by compared_rows()
     return compare
 
 
