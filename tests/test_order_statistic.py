@@ -25,13 +25,14 @@ DICE = [d4, d6, fudge, odd]
 
 
 def walked(spec):
-    """The walk's answer for ``spec`` (the closed form turned off, no cache)."""
-    saved = evaluate_module.order_statistic_roll
+    """The walk's answer for ``spec`` (the closed forms turned off, no cache)."""
+    saved = evaluate_module.order_statistic_roll, evaluate_module.highest_of_mixed
     evaluate_module.order_statistic_roll = lambda spec: None
+    evaluate_module.highest_of_mixed = lambda spec, shown=None: None
     try:
         return evaluate_roll.__wrapped__(spec)
     finally:
-        evaluate_module.order_statistic_roll = saved
+        evaluate_module.order_statistic_roll, evaluate_module.highest_of_mixed = saved
 
 
 def as_dict(joint):

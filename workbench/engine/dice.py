@@ -42,12 +42,15 @@ def die_outcomes(die: "Die | Percentile", count_names: tuple[str, ...],
         attributes = np.zeros((len(values), 1 + len(count_names)), np.int64)
         attributes[:, 0] = values
         return _frozen(attributes, probabilities, 0.0)
-    if any(die.explodes):
+    if True in die.explodes:
         return _chain(die, count_names, dice_in_pool)
     faces = _face_rows(die, count_names)
     chances = np.full(die.sides, 1.0 / die.sides)
-    if list(die.values) == sorted(set(die.values)):
-        return _frozen(faces, chances, 0.0)   # values in order, all different: rows already are
+    values = die.values
+    if all(a < b for a, b in zip(values, values[1:])):   # values in order, all different: rows already are
+        faces.setflags(write=False)
+        chances.setflags(write=False)
+        return faces, chances, 0.0
     return _merged(faces, chances, 0.0)
 
 

@@ -3,7 +3,9 @@
 First, a closed form where the pool allows it: dice of one type that do not explode and
 score no counts, with one die picked by rank (the highest of 3d6, the middle of 3d20) read by
 the total and derived statistics, is an order statistic (:mod:`workbench.engine.order`, the
-same distribution as the walk's). Every other roll is walked:
+same distribution as the walk's); the one or two highest of a mixed pool scored by value
+(Cortex) are counted in closed form (:mod:`workbench.engine.highest`). Every other roll is
+walked:
 
 Every statistic becomes one or two small whole-number *registers* (a running sum, the dice
 seen so far, a die's value...), and the dice are evaluated outcome by outcome, as in icepool
@@ -49,6 +51,7 @@ from .dice import die_outcomes
 from .exact import TOLERANCE
 from ..rules.expressions import evaluate
 from .joint import JointDistribution
+from .highest import highest_of_mixed
 from .order import order_statistic_roll
 from .registers import (ADD, RANKED, Plan, ops_table, plan_statistics, positions_in_walk_order,
                         ranges, strides)
@@ -73,7 +76,7 @@ def evaluate_roll(spec: RollSpec, shown: "tuple[str, ...] | None" = None) -> Joi
         return _rolled_again(spec)
     plain = not spec.rerolls and spec.kept is None and spec.reroll_faces is None
     if plain:
-        closed = order_statistic_roll(spec)
+        closed = order_statistic_roll(spec) or highest_of_mixed(spec, shown)
         if closed is not None:
             return closed
     counts = count_columns(spec)

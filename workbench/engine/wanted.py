@@ -71,6 +71,8 @@ def _cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
 @lru_cache(maxsize=1024)
 def _die_counting(die: Die, counts: tuple[str, ...]) -> Die:
     """``die`` (and the dice its explosions roll) scoring only ``counts``."""
+    if not counts:
+        return die.uncounted
     into = _die_counting(die.into, counts) if die.into is not None else None
     kept = tuple((name, scores) for name, scores in die.counts if name in counts)
     if kept == die.counts and into is die.into:

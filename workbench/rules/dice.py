@@ -106,6 +106,24 @@ class Die(HashedOnce):
         if all(self.explodes) and not self.limit and self.next is self:
             raise WorkbenchError(f"die '{self.name}': every face explodes, so a roll never ends")
         self._name_counts()
+        if self.count_names:   # made with the die: a reading that needs none of its counts rolls this
+            self.__dict__["_uncounted"] = self.counting_only((), self.into.uncounted if self.into else None)
+
+    @property
+    def uncounted(self) -> "Die":
+        """This die scoring no counts (its explosions rolling such dice): itself when it
+        scores none.
+
+        Example:
+            >>> Die.numbered("d6", 6, counts={"ones": [1, 0, 0, 0, 0, 0]}).uncounted.count_names
+            ()
+        """
+        if not self.count_names:
+            return self
+        found = self.__dict__.get("_uncounted")
+        if found is None:   # a die made from another (counting_only): made again when asked
+            found = self.counting_only((), self.into.uncounted if self.into else None)
+        return found
 
     def counting_only(self, counts: tuple, into: "Die | None") -> "Die":
         """This die scoring only ``counts`` (some of its own ``counts`` pairs, in order), its
