@@ -185,7 +185,7 @@ def compile_check(plan: EffectPlan, prepared: PreparedPlan, written: CompiledChe
             faces = {**faces, **sub.faces}
     if not plan.has_effects:
         return written if faces is written.faces else _made(**{**written.__dict__, "faces": faces})
-    c = None
+    c, adds = None, None   # (dice added alone: counted here, nothing else gathered)
     points = plan.points(p) if plan.cancel_out else None   # (else each its value: at once)
     for name, kind in plan.effectful:
         value = p[name]
@@ -200,15 +200,23 @@ def compile_check(plan: EffectPlan, prepared: PreparedPlan, written: CompiledChe
             if when and not plan.holds(when, p):
                 continue
             n = plan.effect_points(name, effect, given, p) if own_points else given
+            counted = (max(n - past, 0) if n >= 0 else n) * factor
+            if handler is _add_dice and counted >= 0:   # dice added (the usual): at once
+                if c is None:
+                    adds = dict(written.counts) if adds is None else adds
+                    adds[argument] += counted
+                else:
+                    c.adds[argument] += counted
+                continue
             if c is None:
                 c = _Compiling(written, faces)
-            handler(c, _step((plan, p, name, verb, argument, effect, entry, n,
-                              (max(n - past, 0) if n >= 0 else n) * factor, dice)))
+                c.adds = adds if adds is not None else c.adds
+            handler(c, _step((plan, p, name, verb, argument, effect, entry, n, counted, dice)))
     if c is not None:
         return c.done()
-    if faces is written.faces:
+    if faces is written.faces and adds is None:
         return written
-    return _made(**{**written.__dict__, "faces": faces})
+    return _made(**{**written.__dict__, "faces": faces, "counts": written.counts if adds is None else adds})
 
 
 def _step(fields: tuple) -> Step:
