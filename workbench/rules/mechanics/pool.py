@@ -120,6 +120,10 @@ class PoolMechanic(Mechanic):
         # (no effect changes its faces), and then it is not built and checked again.
         self._as_written = {name: self._written(name) for name in model.dice}
         self._explode_written = {name: frozenset(die.explode) for name, die in model.dice.items()}
+        # Every die type as written (None: some die is built by each check): what a check
+        # rolls whose effects leave the faces alone.
+        self._all_written = tuple(self._as_written.items()) \
+            if all(die is not None for die in self._as_written.values()) else None
         self._all_negative = AllNegative(ALL_NEGATIVE)
         # What every roll of the file holds alike, made once: rolled again while (again_if),
         # and the statistics when none reads a parameter or the dice rolled (else None).
@@ -391,10 +395,15 @@ class PoolMechanic(Mechanic):
         counts = dict(c.counts)
         kept = self._kept(c, counts, p)
         self._checked_size(c, counts, p)
-        made: dict[str, Die] = {}
-        groups = tuple((Percentile(name, extra=c.tens[name]) if spec.percentile
-                        else self._die(name, c, made, p), counts[name])
-                       for name, spec in self.model.dice.items())
+        written = self._written_check
+        if self._all_written is not None and c.faces is written.faces and c.shift is written.shift \
+                and c.cancel is written.cancel and c.explode is written.explode:   # the dice as written
+            groups = tuple((die, counts[name]) for name, die in self._all_written)
+        else:
+            made: dict[str, Die] = {}
+            groups = tuple((Percentile(name, extra=c.tens[name]) if spec.percentile
+                            else self._die(name, c, made, p), counts[name])
+                           for name, spec in self.model.dice.items())
         again = self._reroll_faces(c, p)
         stats, total, values = (), None, ()
         if self.statistics is not None:
