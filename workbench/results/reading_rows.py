@@ -85,7 +85,14 @@ def readings(rules: ReadingRules, raw: JointDistribution, rows: Rows,
         tiers = rules.tier_rules
         # Each tier's rows (read last to first, as numpy's painting reads them: the same
         # condition refused first), then each row's tier: the first that fits it.
-        fits = [_fits(rules, raw, tier, named, lists) for tier in reversed(tiers)][::-1]
+        fits = []
+        for tier in reversed(tiers):
+            text = getattr(tier, "condition", None)
+            found = None
+            if text and tier.min is None and tier.max is None and getattr(tier, "all_negative", None) is None:
+                found = compared_rows(tier_condition(rules, text), named)   # (the usual: at once)
+            fits.append(found if found is not None else _fits(rules, raw, tier, named, lists))
+        fits.reverse()
         listed = list(names)
         index = [listed.index(tier.name) for tier in tiers]
         never = [not tier.passes for tier in tiers]
