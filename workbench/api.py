@@ -76,7 +76,7 @@ def check(system: "str | System", **params: Any) -> CheckResult:
         raise WorkbenchError(f"{sys_.id}: {exc}") from None
     raw = reading.as_read(sys_.mechanic, resolved, raw)   # statistics: as their joint
     later = None
-    if wanted is not None and not set(getattr(pool, "statistic_names", ())) <= set(raw.names):
+    if wanted is not None and not set(raw.names).issuperset(getattr(pool, "statistic_names", ())):
         later = (lambda: _exact_of(sys_, pool))   # what the reading did not need: on first use
     return check_result(sys_, raw, resolved, later=later)
 

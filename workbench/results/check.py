@@ -55,6 +55,26 @@ class CheckResult(RichResult):
     given_joint: Joint | None = field(default=None, repr=False)
     later: "Callable[[], Joint] | None" = field(default=None, repr=False, compare=False)
 
+    @classmethod
+    def of_parts(cls, system: str, params: Mapping[str, Any], pmf: Distribution, tiers: Distribution | None,
+                 p_pass: float | None, lost_mass: float, method: str, trials: int | None, seed: int | None,
+                 extra: Mapping[str, Any], given_stats: Mapping[str, Distribution] | None = None,
+                 given_joint: Joint | None = None, later: "Callable[[], Joint] | None" = None) -> "CheckResult":
+        """The result of these parts, every field given (what a reading has worked out): the
+        same object as ``CheckResult(...)`` makes, its fields set at once.
+
+        Example:
+            >>> made = CheckResult.of_parts("x", {}, Distribution((0, 1), (0.5, 0.5)), None, 0.5, 0.0,
+            ...                             "exact", None, None, {})
+            >>> made == CheckResult("x", {}, Distribution((0, 1), (0.5, 0.5)), p_pass=0.5)
+            True
+        """
+        made = object.__new__(cls)
+        made.__dict__.update(system=system, params=params, pmf=pmf, tiers=tiers, p_pass=p_pass,
+                             lost_mass=lost_mass, method=method, trials=trials, seed=seed, extra=extra,
+                             given_stats=given_stats, given_joint=given_joint, later=later)
+        return made
+
     @cached_property
     def joint(self) -> Joint | None:
         """The statistics together (:class:`~.joint.Joint`), for a system with counts or

@@ -26,19 +26,22 @@ from ..errors import WorkbenchError
 from ..rules.mechanics.base import ReadingRules
 
 
-def condition_columns(rules: ReadingRules, raw) -> dict:
+def condition_columns(rules: ReadingRules, raw, columns: dict | None = None) -> dict:
     """The raw distribution's columns and the parameters expressions may read, by name (the
-    parameters the check's ``rules`` were gathered for)."""
+    parameters the check's ``rules`` were gathered for); ``columns``: the raw distribution's
+    columns as they are read (Python lists, say) when not its own arrays."""
     p = rules.params
     named = {name: (None if value is None else int(value)) for name, value in p.items()
              if isinstance(value, (bool, int)) or value is None}
-    columns = raw.columns()
-    clash = next((name for name in columns if name in p), None)
+    if columns is None:
+        columns = raw.columns()
+    clash = None if p.keys().isdisjoint(columns) else next(name for name in columns if name in p)
     if clash is not None:   # a Python roll's statistic read where the parameter was meant
         raise WorkbenchError(f"{rules.system_id}: the roll returns a statistic {clash!r} and the "
                              f"system has a parameter {clash!r}; a condition could not tell them "
                              "apart; allowed: different names")
-    named.update(choice_positions(rules.statistics, p))
+    if getattr(rules.statistics, "texts", None):
+        named.update(choice_positions(rules.statistics, p))
     named.update(columns)
     return named
 
@@ -56,7 +59,7 @@ def holds(expression, columns: dict, rows: int) -> np.ndarray:
     value = evaluate(expression, columns)
     if value.shape != (rows,):
         value = np.broadcast_to(value, (rows,))
-    return value if value.dtype == bool else value != 0
+    return value if value.dtype.kind == "b" else value != 0
 
 
 def said(rules: ReadingRules, where: str, expression, columns: dict, rows: int) -> np.ndarray:

@@ -112,6 +112,26 @@ class Distribution(RichResult):
         _check_outcomes(outcomes)
 
     @classmethod
+    def of_read(cls, outcomes: tuple, probabilities: list[float], trials: int | None = None,
+                numeric: bool | None = None) -> "Distribution":
+        """Outcomes and their probabilities as a reading worked them out (a tuple of outcomes,
+        each once, numbers in increasing order; one Python float each), made at once: the
+        distribution ``Distribution(outcomes, probabilities, trials)`` is, without checking
+        them again (``numeric``: whether the outcomes are numbers, when known).
+
+        Example:
+            >>> Distribution.of_read((0, 1), [0.25, 0.75], numeric=True) == Distribution((0, 1), (0.25, 0.75))
+            True
+        """
+        array = np.array(probabilities, dtype=float)
+        array.setflags(write=False)
+        made = object.__new__(cls)
+        made.__dict__.update(outcomes=outcomes, probabilities=array, trials=trials)
+        if numeric is not None:
+            made.__dict__["numeric"] = numeric
+        return made
+
+    @classmethod
     def of_totals(cls, first: int, probabilities, trials: int | None = None) -> "Distribution":
         """Whole-number outcomes ``first, first + 1, ...``, one per probability (a read-only
         float array is kept as it is, not copied).

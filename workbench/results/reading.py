@@ -38,7 +38,7 @@ from ..limits import MAX_TOTALS
 from ..rules.mechanics.base import Mechanic, ReadingRules
 from ..rules.roll import ALL_NEGATIVE
 from ..rules.system import System
-from . import reading_statistics, reading_totals
+from . import reading_rows, reading_statistics, reading_totals
 from .check import CheckResult
 from .checked import (SHARE_TOLERANCE, UNNAMED, checked_distribution,  # noqa: F401 (public here)
                       checked_extra, checked_probability, checked_target)
@@ -64,17 +64,25 @@ def model(raw):
 
 model.register(RawDistribution, lambda raw: reading_totals)
 model.register(JointDistribution, lambda raw: reading_statistics)
+_READERS = {RawDistribution: reading_totals, JointDistribution: reading_statistics}
+"""What :func:`model` gives for each raw type itself (found at once, a check reads one)."""
 
 
-def outcomes(mechanic: Mechanic, raw, rules: ReadingRules | None = None) -> Distribution:
+def outcomes(mechanic: Mechanic, raw, rules: ReadingRules | None = None,
+             rows: reading_rows.Rows | None = None) -> Distribution:
     """The distribution of outcomes: totals, or the outcome labels the totals index
-    (``rules``: the check's reading rules when gathered already)."""
+    (``rules``: the check's reading rules when gathered already; ``rows``: a small joint read
+    as lists, :func:`.reading_rows.rows_of`)."""
     custom = getattr(mechanic, "outcomes", None)
     if custom is not None:
         return checked_distribution(mechanic, "outcomes(raw)", custom(raw), raw)
     reader = mechanic if rules is None else rules
     labels = reader.labels
     if labels is None:
+        if rows is not None:   # a few rows: their totals added in plain Python
+            found = reading_rows.totals_pmf(rows, raw.trials)
+            if found is not None:
+                return found
         span = _checked_span(reader, raw)
         if span is not None and span[1] - span[0] + 1 > SPARSE_SPAN:   # else every total is listed
             totals, probs = raw.marginal("total")
@@ -162,20 +170,22 @@ def check_result(system: System, raw, params: Mapping[str, Any],
     raw = as_read(mechanic, params, raw)
     rules = mechanic.reading_rules(params, facts=True)   # the one question to the rules
     extra = checked_extra(rules)
-    pmf = outcomes(mechanic, raw, rules)
+    rows = reading_rows.rows_of(raw)   # a few rows: read as Python lists
+    pmf = outcomes(mechanic, raw, rules, rows)
     target = checked_target(rules)
     if target is not None and pmf.numeric and len(pmf):
         extra["margin"] = _margin(pmf, target, raw.trials)
-    read = model(raw)
+    read = _READERS.get(type(raw)) or model(raw)
     if getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None:
         tier_dist, passed = tiers(mechanic, raw, params, rules), p_pass(mechanic, raw, params, rules)
+    elif rows is not None:   # a few rows of statistics: read in plain Python
+        tier_dist, passed = reading_rows.readings(rules, raw, rows, target)
     else:   # the declared readings, sharing what both read
         tier_dist, passed = read.readings(rules, raw, target)
     whole = None if later is None else (lambda: joint(system, as_read(mechanic, params, later()), params))
-    return CheckResult(system=system.id, params=dict(params), pmf=pmf, tiers=tier_dist,
-                       p_pass=read.kept_p_pass(passed, raw), lost_mass=raw.lost_mass,
-                       method=method, trials=raw.trials, seed=seed, extra=extra,
-                       **read.statistics(system, raw, params, whole))
+    return CheckResult.of_parts(system.id, dict(params), pmf, tier_dist, read.kept_p_pass(passed, raw),
+                               raw.lost_mass, method, raw.trials, seed, extra,
+                               **read.statistics(system, raw, params, whole))
 
 
 def _margin(pmf: Distribution, target: int, trials: int | None) -> Distribution:
@@ -190,16 +200,16 @@ def wanted(mechanic: Mechanic, params: Mapping[str, Any]) -> "frozenset[str] | N
     """The statistics a check's outcomes, tiers and P(pass) read for a system described in a
     data file: the total, and the names its ``pass_if`` and the conditions of the tiers that
     apply read (``None``: every statistic, for a mechanic that reads results itself)."""
-    statistics = getattr(mechanic, "statistics", None)
-    if statistics is None or any(getattr(mechanic, name, None) is not None for name in ("outcomes", "tiers", "p_pass")):
+    if getattr(mechanic, "statistics", None) is None or getattr(mechanic, "outcomes", None) is not None \
+            or getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None:
         return None
     names = {"total"}
     rules = mechanic.reading_rules(params, target="given")
     if rules.pass_condition is not None:
-        names |= set(rules.pass_condition.names)
+        names.update(rules.pass_condition.names)
     for tier in rules.tier_rules:
         if getattr(tier, "condition", None):
-            names |= set(tier_condition(rules, tier.condition).names)
+            names.update(tier_condition(rules, tier.condition).names)
         if getattr(tier, "all_negative", None) is not None:
             names.add(ALL_NEGATIVE)
     return frozenset(names)

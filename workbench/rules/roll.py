@@ -255,29 +255,55 @@ class RollSpec(HashedOnce):
                "reroll_faces", "again")
     __hash__ = HashedOnce.__hash__   # worked out once: the engine's memos look a roll up often
 
+    @classmethod
+    def of_parts(cls, groups: tuple, stats: tuple, total, modifier: int, floor: int | None,
+                 ceiling: int | None, values, rerolls: int, kept: KeptDice | None,
+                 reroll_faces: RerollFaces | None, again: RollAgain | None,
+                 checked: StatisticsChecked | None) -> "RollSpec":
+        """``RollSpec(groups, stats=stats, ...)`` of every part given (what a mechanic builds
+        for each check): its fields set at once, then checked as every roll is.
+
+        Example:
+            >>> d6 = Die.numbered("d6", 6)
+            >>> RollSpec.of_parts(((d6, 2),), (), None, 1, None, None, (), 0, None, None, None, None) \\
+            ...     == RollSpec(((d6, 2),), modifier=1)
+            True
+        """
+        spec = object.__new__(cls)
+        spec.__dict__.update(groups=groups, stats=stats, total=total, modifier=modifier, floor=floor,
+                             ceiling=ceiling, values=values, rerolls=rerolls, kept=kept,
+                             reroll_faces=reroll_faces, again=again, checked=checked)
+        spec.__post_init__()
+        return spec
+
     def __post_init__(self):
-        groups = _checked_groups(self.groups)
-        object.__setattr__(self, "groups", groups)
-        values = tuple(sorted((str(k), _parameter_number(k, v)) for k, v in
-                              (self.values.items() if isinstance(self.values, Mapping) else self.values)))
-        object.__setattr__(self, "values", values)
+        fields = self.__dict__   # frozen: the checked values are set in place, once
+        groups = fields["groups"] = _checked_groups(self.groups)
+        fields["values"] = _checked_values(self.values)
         for name in ("modifier", "floor", "ceiling", "rerolls"):
-            number = getattr(self, name)
+            number = fields[name]
+            if type(number) is int and -MAX_TOTAL <= number <= MAX_TOTAL and (number >= 0 or name != "rerolls"):
+                continue   # a whole number in range (int() of it is itself)
             if number is None and name in ("floor", "ceiling"):
                 continue
             if not is_whole(number) or abs(number) > MAX_TOTAL or (name == "rerolls" and number < 0):
                 low = 0 if name == "rerolls" else -MAX_TOTAL
                 raise WorkbenchError(f"roll: {name} got {shown(number)}; allowed: a whole number "
                                      f"from {low:,} to {MAX_TOTAL:,}")
-            object.__setattr__(self, name, int(number))
-        if not isinstance(self.stats, (tuple, list)):
-            raise WorkbenchError(f"roll: stats got {shown(self.stats)}; allowed: a tuple of statistics")
-        object.__setattr__(self, "stats", tuple(self.stats))
-        names = [die.name for die, _ in groups]
+            fields[name] = int(number)
+        stats = self.stats
+        if type(stats) is not tuple:
+            if not isinstance(stats, (tuple, list)):
+                raise WorkbenchError(f"roll: stats got {shown(stats)}; allowed: a tuple of statistics")
+            fields["stats"] = tuple(stats)
+        names: list[str] = []
         counts: list[str] = []
         for die, _ in groups:
-            counts += [name for name in die.count_names if name not in counts]
-        object.__setattr__(self, "_counts", tuple(counts))  # read often: worked out once
+            names.append(die.name)
+            for count in die.count_names:
+                if count not in counts:
+                    counts.append(count)
+        fields["_counts"] = tuple(counts)  # read often: worked out once
         if len(set(names)) != len(names):
             raise WorkbenchError(f"a roll's die types need different names, got {names}")
         for count in counts:
@@ -288,8 +314,10 @@ class RollSpec(HashedOnce):
             raise WorkbenchError(f"floor {self.floor} is above ceiling {self.ceiling}")
         self._check_rerolls_and_kept()
         self._check_statistics(names)
-        self._check_reroll_faces()
-        self._check_again()
+        if self.reroll_faces is not None:
+            self._check_reroll_faces()
+        if self.again is not None:
+            self._check_again()
 
     def _check_reroll_faces(self) -> None:
         again = self.reroll_faces
@@ -362,12 +390,13 @@ class RollSpec(HashedOnce):
         """The statistics and the total checked (:func:`checked_statistics`), or what a check
         of the same ones found when ``checked`` was given for them."""
         given = self.checked
-        key = (self.stats, tuple(die_names), self.count_names, tuple(name for name, _ in self.values), self.total)
+        values = self.values
+        key = (self.stats, tuple(die_names), self.count_names, tuple([name for name, _ in values]) if values else (),
+               self.total)
         if given is None or not isinstance(given, StatisticsChecked) or given.key != key:
             given = checked_statistics(*key)
-        for name, value in (("_scores", given.scores), ("_parsed_scores", given.parsed_scores),
-                            ("_early", given.early), ("total", given.total), ("checked", None)):
-            object.__setattr__(self, name, value)
+        self.__dict__.update(_scores=given.scores, _parsed_scores=given.parsed_scores, _early=given.early,
+                             total=given.total, checked=None)
 
     @property
     def dice(self) -> int:
@@ -437,6 +466,18 @@ class RollSpec(HashedOnce):
 
 
 def _checked_groups(given) -> tuple:
+    if type(given) is tuple:   # the usual: (die, count) pairs of whole numbers, as they stay
+        rolled = 0
+        for group in given:
+            if type(group) is not tuple or len(group) != 2:
+                break
+            die, n = group
+            if type(die) not in (Die, Percentile) or type(n) is not int or not 0 <= n <= MAX_DICE:
+                break
+            rolled += n
+        else:
+            if rolled <= MAX_DICE:
+                return given
     if not isinstance(given, (tuple, list)) or not all(
             isinstance(g, (tuple, list)) and len(g) == 2 for g in given):
         raise WorkbenchError(f"roll groups got {shown(given)}; allowed: (die, count) pairs")
@@ -452,6 +493,22 @@ def _checked_groups(given) -> tuple:
     if rolled > MAX_DICE:
         raise WorkbenchError(f"roll: {rolled} dice; allowed: at most {MAX_DICE} dice in one roll")
     return tuple(groups)
+
+
+def _checked_values(given) -> tuple[tuple[str, int], ...]:
+    """A roll's ``values``: ``(name, whole number)`` pairs, sorted by name."""
+    if not given and type(given) in (tuple, dict):   # no parameter read: the usual
+        return ()
+    pairs = given.items() if type(given) is dict else given if type(given) is tuple else None
+    if pairs is not None:
+        for pair in pairs:
+            if type(pair) is not tuple or len(pair) != 2 or type(pair[0]) is not str or type(pair[1]) is not int \
+                    or not -MAX_TOTAL <= pair[1] <= MAX_TOTAL:
+                break
+        else:
+            return tuple(sorted(pairs))   # names and whole numbers as they stay
+    return tuple(sorted((str(k), _parameter_number(k, v)) for k, v in
+                        (given.items() if isinstance(given, Mapping) else given)))
 
 
 def _parameter_number(name, value) -> int:

@@ -166,7 +166,11 @@ class System:
 
     def _parse(self, param: Param, value: Any) -> Any:
         """:meth:`Param.parse`, remembered per parameter, type and value (checking a value
-        depends on nothing else; sweeps and curves check the same few values many times)."""
+        depends on nothing else; sweeps and curves check the same few values many times). A
+        whole number within a number parameter's bounds is itself, at once."""
+        if type(value) is int and param.kind != "bool" and param.kind != "choice" and (
+                param.minimum is None or param.minimum <= value) and (param.maximum is None or value <= param.maximum):
+            return value
         key = (id(param), type(value), value)
         try:
             known, parsed = self._parsed[key]
@@ -252,12 +256,12 @@ class System:
         values = tuple(given.values())
         key = (tuple(given), values, tuple(map(type, values)))
         try:
-            return self._settings[key]
-        except KeyError:
-            pass
+            found = self._settings.get(key)
         except TypeError:   # an unhashable value: resolved (and refused) every time
             resolved = self.resolve(**given)
             return resolved, self.mechanic.pool(resolved)
+        if found is not None:
+            return found
         resolved = self.resolve(**given)
         return self._settings.keep(key, (resolved, self.mechanic.pool(resolved)))
 

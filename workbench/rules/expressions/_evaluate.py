@@ -188,9 +188,50 @@ def _and_or(tree: tuple):
     return and_or
 
 
+def _leaf(tree: tuple, names: Mapping[str, Any]):
+    """The value of a leaf (a name or a number), or ``None`` when it has none."""
+    return tree[1] if tree[0] == "number" else names.get(tree[1])
+
+
+_INT64 = (-2**63, 2**63 - 1)
+
+
+def compared_rows(expression: Expression, names: Mapping[str, Any]) -> list[bool] | None:
+    """A comparison of two leaves (``beaten == 2``, ``total <= difficulty``) over columns of
+    whole numbers given as Python lists (one int per row, as an int64 column's ``tolist()``
+    gives them): whether it holds, row by row, as :func:`evaluate` says it over those columns.
+    ``None`` for anything else (another expression, a name with no value or with another kind
+    of value, a number past 64 bits, no column at all): then :func:`evaluate` reads it.
+
+    Example:
+        >>> from workbench.rules.expressions import parse
+        >>> compared_rows(parse("beaten >= 1"), {"beaten": [0, 1, 2]})
+        [False, True, True]
+        >>> compared_rows(parse("beaten + 1 >= 1"), {"beaten": [0, 1, 2]}) is None
+        True
+    """
+    leaves = getattr(_compiled(expression), "leaves", None)
+    if leaves is None:
+        return None
+    left_tree, right_tree, on_numbers = leaves
+    left, right = _leaf(left_tree, names), _leaf(right_tree, names)
+    low, high = _INT64
+    for value in (left, right):
+        if type(value) is not list and (type(value) is not int or not low <= value <= high):
+            return None
+    if type(left) is list:
+        if type(right) is list:
+            return [on_numbers(a, b) for a, b in zip(left, right)]
+        return [on_numbers(a, right) for a in left]
+    if type(right) is list:
+        return [on_numbers(left, b) for b in right]
+    return None
+
+
 def _compare(tree: tuple):
     left_of, right_of = _compile(tree[2]), _compile(tree[3])
     on_arrays, on_numbers = _COMPARE[tree[1]], _COMPARE_PLAIN[tree[1]]
+    leaves = (tree[2], tree[3], on_numbers) if tree[2][0] in _LEAVES and tree[3][0] in _LEAVES else None
 
     def compare(reading: Reading, live):
         left, right = left_of(reading, live), right_of(reading, live)
@@ -203,6 +244,7 @@ def _compare(tree: tuple):
         if type(left) is int and type(right) is int:
             return on_numbers(left, right)
         return on_arrays(left, right)
+    compare.leaves = leaves   # read by compared_rows()
     return compare
 
 

@@ -32,7 +32,7 @@ from ..params import Param
 from ..roll import (ALL_NEGATIVE, AllNegative, KeptDice, RerollFaces, RollAgain, RollSpec, StatisticsChecked,
                     checked_statistics)
 from .base import MAX_DICE, Mechanic, ReadingRules
-from .pool_effects import CompiledCheck, compile_check
+from .pool_effects import CompiledCheck, compile_check, prepared_plan, written_check
 from .pool_plan import EffectPlan
 from .pool_reading import PoolReading, _big, _total_range, dice_parameters
 from .statistics import Statistics
@@ -71,6 +71,10 @@ _record = tuple.__new__
 """A named tuple made from its values at once (a record per check, made quickly)."""
 
 
+_FILE_STATS = object()
+"""Stands for the file's own statistics in the memo of distinct rolls (hashed at once)."""
+
+
 def _no_key(p) -> tuple:
     """The pool memo's key for a mechanic whose dice depend on no parameter."""
     return ()
@@ -90,6 +94,9 @@ class PoolMechanic(Mechanic):
         self.values = {name: face_values(die.face_values, self.labels, source, f"dice.{name}.faces")
                        for name, die in model.dice.items() if not die.percentile}
         self.plan = EffectPlan(system_id, model, source)
+        # The dice as the file writes them: what every check's effects start from.
+        self._written_check = written_check(model, self.values)
+        self._prepared = prepared_plan(self.plan)   # each effect as a check reads it
         # Memos: every check asks for the pool, the target and the ties of its parameters.
         self._compiled = BoundedCache()    # every parameter's value -> CompiledCheck
         self._pools = BoundedCache()       # the parameters the dice depend on -> the roll
@@ -113,7 +120,19 @@ class PoolMechanic(Mechanic):
         # (no effect changes its faces), and then it is not built and checked again.
         self._as_written = {name: self._written(name) for name in model.dice}
         self._explode_written = {name: frozenset(die.explode) for name, die in model.dice.items()}
+        # Every die type as written (None: some die is built by each check): what a check
+        # rolls whose effects leave the faces alone.
+        self._all_written = tuple(self._as_written.items()) \
+            if all(die is not None for die in self._as_written.values()) else None
         self._all_negative = AllNegative(ALL_NEGATIVE)
+        # What every roll of the file holds alike, made once: rolled again while (again_if),
+        # and the statistics when none reads a parameter or the dice rolled (else None).
+        statistics = self.statistics
+        self._roll_again = RollAgain(statistics.again_if, model.again_limit) \
+            if statistics is not None and statistics.again_if is not None else None
+        fixed = statistics.fixed_stats if statistics is not None else ()
+        self._file_stats = None if fixed is None else (
+            (*fixed, self._all_negative) if self.reads_all_negative else fixed)
         # The statistics and the total checked once here when no parameter changes them: each
         # roll built from them adopts what was found (RollSpec's ``checked``).
         self._statistics_checked = self._checked_statistics()
@@ -218,7 +237,7 @@ class PoolMechanic(Mechanic):
         key = tuple(p[name] for name in self.plan.params)
         found = self._compiled.get(key)
         if found is None:
-            found = self._compiled.keep(key, compile_check(self.plan, self.model, self.values, p))
+            found = self._compiled.keep(key, compile_check(self.plan, self._prepared, self._written_check, p))
         return found
 
     def _faces_of(self, name: str, c: CompiledCheck) -> tuple[tuple[int, ...], tuple[bool, ...]]:
@@ -376,10 +395,15 @@ class PoolMechanic(Mechanic):
         counts = dict(c.counts)
         kept = self._kept(c, counts, p)
         self._checked_size(c, counts, p)
-        made: dict[str, Die] = {}
-        groups = tuple((Percentile(name, extra=c.tens[name]) if spec.percentile
-                        else self._die(name, c, made, p), counts[name])
-                       for name, spec in self.model.dice.items())
+        written = self._written_check
+        if self._all_written is not None and c.faces is written.faces and c.shift is written.shift \
+                and c.cancel is written.cancel and c.explode is written.explode:   # the dice as written
+            groups = tuple((die, counts[name]) for name, die in self._all_written)
+        else:
+            made: dict[str, Die] = {}
+            groups = tuple((Percentile(name, extra=c.tens[name]) if spec.percentile
+                            else self._die(name, c, made, p), counts[name])
+                           for name, spec in self.model.dice.items())
         again = self._reroll_faces(c, p)
         stats, total, values = (), None, ()
         if self.statistics is not None:
@@ -387,21 +411,23 @@ class PoolMechanic(Mechanic):
             stats, total, values = self.statistics.describe(self.system_id, p, in_roll)
         if self.reads_all_negative:
             stats = (*stats, self._all_negative)
-        ceiling = self.model.ceiling
+        ceiling, roll_again = self.model.ceiling, self._roll_again
         # One object per distinct roll: settings that roll the same dice (a die penalty and a
         # smaller pool) share it, built and checked once, and the engine's memo finds it
-        # without comparing rolls.
-        roll_again = RollAgain(self.statistics.again_if, self.model.again_limit) \
-            if self.statistics is not None and self.statistics.again_if is not None else None
-        key = (groups, stats, total, c.modifier, c.floor, ceiling,
-               tuple(sorted(values.items())) if values else (), c.rerolls, kept, again, roll_again)
+        # without comparing rolls. The total, the ceiling and rolling again are the file's
+        # (the same in every roll), and so are the statistics when they equal the file's.
+        if stats == self._file_stats:
+            stats, stats_key = self._file_stats, _FILE_STATS
+        else:
+            stats_key = stats
+        key = (groups, stats_key, c.modifier, c.floor,
+               tuple(sorted(values.items())) if values else (), c.rerolls, kept, again)
         found = self._distinct.get(key)
         if found is not None:
             return found
         try:
-            spec = RollSpec(groups, stats=stats, total=total, modifier=c.modifier, floor=c.floor,
-                            ceiling=ceiling, values=values, rerolls=c.rerolls, kept=kept,
-                            reroll_faces=again, again=roll_again, checked=self._statistics_checked)
+            spec = RollSpec.of_parts(groups, stats, total, c.modifier, c.floor, ceiling, values, c.rerolls,
+                                     kept, again, roll_again, self._statistics_checked)
         except WorkbenchError as exc:  # a combination the vocabulary cannot roll
             blamed = c.reroll_sources if c.rerolls else []
             if blamed:

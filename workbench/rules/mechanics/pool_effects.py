@@ -11,11 +11,11 @@ target is refused.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, NamedTuple
 
 from .._entries import names
-from .pool_plan import EffectPlan, per_point
+from .pool_plan import EffectPlan
 
 Blame = tuple[str, str]
 """(parameter, the file's entry of its effect): who an error about a check names."""
@@ -57,40 +57,62 @@ class CompiledCheck:
     """Per die type, the effects that make its faces explode."""
 
 
-@dataclass
 class _Compiling:
-    """A :class:`CompiledCheck` being gathered, effect after effect."""
+    """A :class:`CompiledCheck` being gathered, effect after effect: the file's own (its
+    dice as written, :func:`written_check`) changed by each effect that applies. Sets of faces
+    are frozen sets replaced as effects add to them (the file's are shared, never changed)."""
 
-    faces: dict[str, tuple[int, ...]]
-    shift: dict[str, int]
-    cancel: dict[str, set[int]]
-    explode: dict[str, set[int]]
-    adds: dict[str, int]
-    tens: dict[str, int]
-    floor: int | None
-    ties: str | None
-    removals: list[tuple[str, int, int]] = field(default_factory=list)
-    rerolls: int = 0
-    modifier: int = 0
-    keep: list = field(default_factory=list)
-    again: dict[str, set[int]] = field(default_factory=dict)
-    again_if: list = field(default_factory=list)
-    reroll_sources: list = field(default_factory=list)
-    modifier_sources: list = field(default_factory=list)
-    explode_sources: dict[str, list] = field(default_factory=dict)
-    target_setter: str | None = None
-    """The first parameter whose value is the target (a second one is refused)."""
+    __slots__ = ("faces", "shift", "cancel", "explode", "adds", "tens", "floor", "ties", "removals",
+                 "rerolls", "modifier", "keep", "again", "again_if", "reroll_sources", "modifier_sources",
+                 "explode_sources", "target_setter")
+
+    def __init__(self, base: CompiledCheck, faces: Mapping[str, tuple[int, ...]]):
+        self.faces = faces
+        self.shift, self.cancel, self.explode = dict(base.shift), dict(base.cancel), dict(base.explode)
+        self.adds, self.tens = dict(base.counts), dict(base.tens)
+        self.floor, self.ties = base.floor, base.ties
+        self.removals: list[tuple[str, int, int]] = []
+        self.rerolls = self.modifier = 0
+        self.keep: list = []
+        self.again: dict[str, frozenset[int]] = {}
+        self.again_if: list = []
+        self.reroll_sources: list = []
+        self.modifier_sources: list = []
+        self.explode_sources: dict[str, list] = {}
+        self.target_setter: str | None = None
+        """The first parameter whose value is the target (a second one is refused)."""
 
     def done(self) -> CompiledCheck:
-        counts = dict(self.adds)
+        counts = self.adds
         for die, n, keep_at_least in self.removals:
             counts[die] = max(counts[die] - n, min(counts[die], keep_at_least))
-        return CompiledCheck(
-            faces=self.faces, shift=self.shift, cancel=_frozen(self.cancel), explode=_frozen(self.explode),
+        return _made(
+            faces=self.faces, shift=self.shift, cancel=self.cancel, explode=self.explode,
             counts=counts, tens=self.tens, rerolls=self.rerolls, modifier=self.modifier, floor=self.floor,
-            ties=self.ties, keep=tuple(self.keep), again=_frozen(self.again), again_if=tuple(self.again_if),
+            ties=self.ties, keep=tuple(self.keep), again=self.again, again_if=tuple(self.again_if),
             reroll_sources=tuple(self.reroll_sources), modifier_sources=tuple(self.modifier_sources),
             explode_sources={die: tuple(found) for die, found in self.explode_sources.items()})
+
+
+def _made(**fields) -> CompiledCheck:
+    """A :class:`CompiledCheck` of these fields (every one given, each made here): filled in at
+    once rather than field by field through the frozen dataclass's ``__init__``."""
+    check = object.__new__(CompiledCheck)
+    check.__dict__.update(fields)
+    return check
+
+
+def written_check(model, values: Mapping[str, tuple[int, ...]]) -> CompiledCheck:
+    """What a pool file's dice come to when no effect applies: each die type's faces, counts
+    and exploding faces as the file writes them (made once, when the file loads; every check
+    starts from it)."""
+    dice = model.dice
+    return CompiledCheck(
+        faces=dict(values), shift=dict.fromkeys(dice, 0), cancel={d: frozenset() for d in dice},
+        explode={d: frozenset(dice[d].explode) for d in dice}, counts={d: dice[d].count for d in dice},
+        tens=dict.fromkeys(dice, 0), rerolls=0, modifier=0, floor=model.floor,
+        ties=model.versus.ties if model.versus else None, keep=(), again={}, again_if=(),
+        reroll_sources=(), modifier_sources=(), explode_sources={})
 
 
 class Step(NamedTuple):
@@ -112,33 +134,94 @@ class Step(NamedTuple):
     """The die types it acts on: its ``dice``, else every die type of the file."""
 
 
-def compile_check(plan: EffectPlan, model, values: Mapping[str, tuple[int, ...]],
+class PreparedStep(NamedTuple):
+    """One planned effect as each check reads it, worked out when the file loads: its
+    handler, where it is written, its ``when``, whether it has points of its own, and what a
+    point counts for (:func:`~.pool_plan.per_point`: past, per point), the dice it acts on."""
+
+    handler: Callable
+    verb: str
+    argument: Any
+    effect: Any
+    entry: str
+    when: Any
+    own_points: bool
+    past: int
+    per_point: int
+    dice: tuple[str, ...]
+
+
+class PreparedPlan(NamedTuple):
+    """Every parameter's effects (and every choice's), prepared (:class:`PreparedStep`)."""
+
+    effects: dict[str, tuple[PreparedStep, ...]]
+    choices: dict[str, dict[str, tuple[PreparedStep, ...]]]
+
+
+def prepared_plan(plan: EffectPlan) -> PreparedPlan:
+    """The plan's effects as each check reads them (made once, when the file loads)."""
+    def steps(planned) -> tuple[PreparedStep, ...]:
+        return tuple(PreparedStep(HANDLERS[verb], verb, argument, effect, entry, effect.when,
+                                  effect.points is not None, effect.past, effect.per_point,
+                                  names(effect.dice) if effect.dice is not None else plan.die_names)
+                     for verb, argument, effect, entry in planned)
+    return PreparedPlan({name: steps(planned) for name, planned in plan.effects.items()},
+                        {name: {choice: steps(sub.effects) for choice, sub in subs.items()}
+                         for name, subs in plan.choices.items()})
+
+
+def compile_check(plan: EffectPlan, prepared: PreparedPlan, written: CompiledCheck,
                   p: Mapping[str, Any]) -> CompiledCheck:
-    """The dice of a pool file (``model``, its dice's values ``values``) for the parameters
-    ``p``: every effect that applies done by its verb's handler, in the order the
-    parameters and their effects are declared."""
-    dice = model.dice
-    faces = dict(values)
-    for name, kind in plan.kinds.items():
-        sub = plan.chosen(name, p[name]) if kind == "choice" else None
-        faces.update(sub.faces if sub else {})
-    c = _Compiling(faces=faces, shift=dict.fromkeys(dice, 0), cancel={d: set() for d in dice},
-                   explode={d: set(dice[d].explode) for d in dice}, adds={d: dice[d].count for d in dice},
-                   tens=dict.fromkeys(dice, 0), floor=model.floor,
-                   ties=model.versus.ties if model.versus else None)
-    every_die = tuple(dice)
-    for name, (verb, argument, effect, entry), points in plan.applying(p):
-        if effect.when and not plan.holds(effect.when, p):
-            continue
-        if effect.points is not None:
-            points = plan.effect_points(name, effect, points, p)
-        HANDLERS[verb](c, Step(plan, p, name, verb, argument, effect, entry, points, per_point(effect, points),
-                               names(effect.dice) if effect.dice is not None else every_die))
-    return c.done()
+    """The dice of a pool file (``written``: its dice as the file writes them,
+    :func:`written_check`) for the parameters ``p``: every effect that applies done by its
+    verb's handler, in the order the parameters and their effects are declared (a choice's
+    effects at one point, a parameter's at its points after ``[[cancel_out]]``; ``prepared``:
+    :func:`prepared_plan`). With no choice replacing faces and no effect applying, that is
+    ``written`` itself."""
+    faces = written.faces
+    for name in plan.choice_names:
+        sub = plan.chosen(name, p[name])
+        if sub and sub.faces:
+            faces = {**faces, **sub.faces}
+    if not plan.has_effects:
+        return written if faces is written.faces else _made(**{**written.__dict__, "faces": faces})
+    c, adds = None, None   # (dice added alone: counted here, nothing else gathered)
+    points = plan.points(p) if plan.cancel_out else None   # (else each its value: at once)
+    for name, kind in plan.effectful:
+        value = p[name]
+        if kind == "choice":
+            if plan.chosen(name, value) is None:
+                continue
+            steps, given = prepared.choices[name][str(value)], 1
+        else:
+            steps = prepared.effects[name]
+            given = points[name] if points is not None else 0 if value is None else int(value)
+        for handler, verb, argument, effect, entry, when, own_points, past, factor, dice in steps:
+            if when and not plan.holds(when, p):
+                continue
+            n = plan.effect_points(name, effect, given, p) if own_points else given
+            counted = (max(n - past, 0) if n >= 0 else n) * factor
+            if handler is _add_dice and counted >= 0:   # dice added (the usual): at once
+                if c is None:
+                    adds = dict(written.counts) if adds is None else adds
+                    adds[argument] += counted
+                else:
+                    c.adds[argument] += counted
+                continue
+            if c is None:
+                c = _Compiling(written, faces)
+                c.adds = adds if adds is not None else c.adds
+            handler(c, _step((plan, p, name, verb, argument, effect, entry, n, counted, dice)))
+    if c is not None:
+        return c.done()
+    if faces is written.faces and adds is None:
+        return written
+    return _made(**{**written.__dict__, "faces": faces, "counts": written.counts if adds is None else adds})
 
 
-def _frozen(sets: Mapping[str, set[int]]) -> dict[str, frozenset[int]]:
-    return {key: frozenset(found) for key, found in sets.items()}
+def _step(fields: tuple) -> Step:
+    """A :class:`Step` of its fields in order (made at once: one per effect of every check)."""
+    return tuple.__new__(Step, fields)
 
 
 # -- one handler per verb ---------------------------------------------------------------------
@@ -190,14 +273,14 @@ def _keep(c: _Compiling, s: Step) -> None:
 def _explode(c: _Compiling, s: Step) -> None:
     if s.n:
         for die in s.dice:
-            c.explode[die].update(s.argument)
+            c.explode[die] = c.explode[die].union(s.argument)
             c.explode_sources.setdefault(die, []).append((s.name, s.entry))
 
 
 def _cancel(c: _Compiling, s: Step) -> None:
     if s.n:
         for die in s.dice:
-            c.cancel[die].update(s.argument)
+            c.cancel[die] = c.cancel[die].union(s.argument)
 
 
 def _lowest_face(s: Step) -> int:
@@ -209,7 +292,7 @@ def _explode_from(c: _Compiling, s: Step) -> None:
     if s.points > 0:
         face = _lowest_face(s)
         for die in names(s.argument):
-            c.explode[die].update(range(face, len(c.faces[die]) + 1))
+            c.explode[die] = c.explode[die].union(range(face, len(c.faces[die]) + 1))
             c.explode_sources.setdefault(die, []).append((s.name, s.entry))
 
 
@@ -217,7 +300,7 @@ def _cancel_up_to(c: _Compiling, s: Step) -> None:
     if s.points > 0:
         face = _lowest_face(s)
         for die in names(s.argument):
-            c.cancel[die].update(range(1, min(face, len(c.faces[die])) + 1))
+            c.cancel[die] = c.cancel[die].union(range(1, min(face, len(c.faces[die])) + 1))
 
 
 def _remove_floor(c: _Compiling, s: Step) -> None:
@@ -237,7 +320,7 @@ def _tens_dice(c: _Compiling, s: Step) -> None:
 def _reroll(c: _Compiling, s: Step) -> None:
     if s.n:
         for die in s.dice:
-            c.again.setdefault(die, set()).update(s.argument)
+            c.again[die] = c.again.get(die, frozenset()).union(s.argument)
         c.again_if.append((s.name, s.entry, s.effect.if_roll))
 
 

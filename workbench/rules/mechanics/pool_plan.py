@@ -52,6 +52,15 @@ class EffectPlan:
             [Planned(e.verb, e.argument, e, f"params.{name}.on.{choice}.effect[{i}]")
              for i, e in enumerate(sub.effect)])
             for choice, sub in spec.on.items()} for name, spec in model.params.items()}
+        self.choice_names = tuple(name for name, kind in self.kinds.items() if kind == "choice")
+        self.die_names = tuple(model.dice)
+        # Whether any parameter (or any choice) has an effect: without one, no check has any
+        # effect to apply (nor points to work out for one).
+        self.has_effects = any(self.effects.values()) or any(
+            sub.effects for subs in self.choices.values() for sub in subs.values())
+        # The parameters that may have effects (a choice, or effects of its own), in order.
+        self.effectful = tuple((name, kind) for name, kind in self.kinds.items()
+                               if kind == "choice" or self.effects[name])
 
     def chosen(self, name: str, value: Any) -> Choice | None:
         """What choice ``value`` of parameter ``name`` does (``None``: no value, or a choice
@@ -61,10 +70,8 @@ class EffectPlan:
     def points(self, p: Mapping[str, Any]) -> dict[str, int]:
         """Each parameter's points: its value (a choice or no value: 0), after the
         ``[[cancel_out]]`` rules that apply net pairs of them."""
-        points = {}
-        for name, param in self.params.items():
-            value = p[name]
-            points[name] = 0 if value is None or param.kind == "choice" else int(value)
+        points = {name: 0 if p[name] is None or kind == "choice" else int(p[name])
+                  for name, kind in self.kinds.items()}
         for rule in self.cancel_out:
             if self.holds(rule.when, p):
                 a, b = rule.params
@@ -82,19 +89,6 @@ class EffectPlan:
                                                  for v in allowed):
                 return False
         return True
-
-    def applying(self, p: Mapping[str, Any]) -> Iterator[tuple[str, Planned, int]]:
-        """Every effect of the parameters ``p`` choose, as ``(parameter, planned, points)``
-        (a choice's effects at one point; ``when`` not yet read)."""
-        points = self.points(p)
-        for name, kind in self.kinds.items():
-            if kind == "choice":
-                sub = self.chosen(name, p[name])
-                for planned in sub.effects if sub else ():
-                    yield name, planned, 1
-            else:
-                for planned in self.effects[name]:
-                    yield name, planned, points[name]
 
     def effect_points(self, name: str, effect, points: int, p: Mapping[str, Any]) -> int:
         """The points an effect acts with: its own ``points`` when it has them (a number or an

@@ -71,6 +71,8 @@ class Statistics:
         self.again_if = self._expression("again_if", model.again_if, rolled, "bool", conditions) \
             if model.again_if else None
         self.reads = self._parameters_read()
+        self.readable_read = [name for name in self.readable if name in self.reads]
+        self.texts_read = [(name, choices) for name, choices in self.texts.items() if name in self.reads]
         # What describe() puts in every roll, worked out once: each statistic's kind (a
         # property that looks through the entry), the counts of a face's number, and the
         # statistics that read no parameter and no number of dice (the same in every roll).
@@ -84,6 +86,10 @@ class Statistics:
             Derived(name, self._expression(f"stats.{name}.expression", model.stats[name].expression,
                                            ["total", *self.counts, *self.base, *self.derived[:i], *self.readable]))
             for i, name in enumerate(self.derived))
+        # Every statistic of a roll, when none reads a parameter or the dice rolled: the same
+        # tuple in every roll (None: describe() builds each roll's).
+        self.fixed_stats = (*(self.fixed[name] for name in self.base), *self.fixed_derived) \
+            if all(name in self.fixed for name in self.base) else None
 
     # -- checking -----------------------------------------------------------------------------
     def _fail(self, where: str, problem: str):
@@ -222,8 +228,9 @@ class Statistics:
     def values(self, p: Mapping[str, Any], names) -> dict[str, int]:
         """The parameters ``names`` as whole numbers (true/false as 1/0) for expressions."""
         out = {}
+        readable = self.readable if names is self.readable else set(self.readable)
         for name in names:
-            if name in self.readable:
+            if names is readable or name in readable:
                 value = p[name]
                 out[name] = None if value is None else int(value)
         for name, choices in self.texts.items():   # read as the choice's position
@@ -235,16 +242,23 @@ class Statistics:
         """``(stats, total, values)`` of one check: the file's statistics (``rolled``: dice
         of each type in the roll, after any are set aside by keeping), its total expression
         and the parameters they read."""
-        values = self.values(p, self.readable)
-        fixed = self.fixed
-        stats = [fixed[name] if name in fixed else self._statistic(name, self.model.stats[name], p, rolled)
-                 for name in self.base]
-        stats += self.fixed_derived
-        read = {name: v for name, v in values.items() if name in self.reads}
+        read = {}   # the parameters the statistics read, in order: numbers, then word choices
+        for name in self.readable_read:
+            value = p[name]
+            read[name] = None if value is None else int(value)
+        for name, choices in self.texts_read:
+            if name in p:
+                read[name] = None if p[name] is None else list(choices).index(p[name])
+        stats = self.fixed_stats
+        if stats is None:
+            fixed = self.fixed
+            stats = [fixed[name] if name in fixed else self._statistic(name, self.model.stats[name], p, rolled)
+                     for name in self.base]
+            stats = (*stats, *self.fixed_derived)
         missing = [name for name, v in read.items() if v is None]
         if missing:
             raise ParameterError(system_id, missing[0], None, "a value: this system's statistics read it")
-        return tuple(stats), self.total, read
+        return stats, self.total, read
 
     def _counts_by_face(self) -> dict[tuple[str, str], tuple[int, ...]]:
         """The counts written as expressions of the face's number alone (``"face == 1"``), for
