@@ -69,7 +69,8 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
         values, merged = _merged_small([named[name].tolist() for name in names], probabilities.tolist(), lost)
     else:
         found = merge_columns([_whole(named[name], rows) for name in names], probabilities)
-        if found is None:
+        counted = found is not None   # (rows of probability 0 left out already)
+        if not counted:
             matrix = np.empty((rows, len(names)), np.int64)
             for j, name in enumerate(names):
                 matrix[:, j] = named[name]
@@ -77,9 +78,10 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
         values, merged = found
         if lost:
             merged *= 1.0 - lost
-        keep = merged > 0.0
-        if not keep.all():
-            values, merged = values[keep], merged[keep]
+        if lost or not counted:
+            keep = merged > 0.0
+            if not keep.all():
+                values, merged = values[keep], merged[keep]
     if per != 1:
         merged = merged / per
     return JointDistribution(names, values, merged, lost_mass=float(lost))

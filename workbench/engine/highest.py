@@ -116,5 +116,7 @@ def _scores(spec: RollSpec, keep: Keep, values: list) -> "np.ndarray | None":
     expression = spec.parsed_score(keep.score)
     if set(expression.names) - {"value"}:
         return None
-    scored = np.asarray(evaluate(expression, {"value": values}))
-    return np.broadcast_to(scored, values.shape).astype(np.int64)
+    scored = evaluate(expression, {"value": values})
+    if scored.shape != values.shape or scored.dtype != np.int64:   # a number, or true/false
+        scored = np.broadcast_to(scored, values.shape).astype(np.int64)
+    return scored

@@ -441,7 +441,9 @@ class RollSpec(HashedOnce):
         narrow.__dict__.pop("_hash", None)   # other statistics, another hash
         counts: list[str] = []
         for die, _ in groups:
-            counts += [name for name in die.count_names if name not in counts]
+            names = die.count_names
+            if names:
+                counts += [name for name in names if name not in counts]
         scores = ("value", *counts)
         for name, value in (("groups", tuple(groups)), ("stats", tuple(stats)), ("_counts", tuple(counts)),
                             ("_scores", tuple(dict.fromkeys(s.score for s in stats if isinstance(s, (Sum, Keep))
