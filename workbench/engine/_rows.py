@@ -99,12 +99,14 @@ def merge_rows(rows: np.ndarray, probabilities: np.ndarray) -> tuple[np.ndarray,
     return unique, np.bincount(inverse, weights=probabilities, minlength=len(unique))
 
 
-def merge_columns(columns: list, probabilities: np.ndarray) -> "tuple[np.ndarray, np.ndarray] | None":
+def merge_columns(columns: list, probabilities: np.ndarray,
+                  shape: "tuple[int, ...] | None" = None) -> "tuple[np.ndarray, np.ndarray] | None":
     """:func:`merge_rows` of the rows these columns (int64 arrays, one value per row) make,
     without building the rows, when their values together span few combinations (at most
     :data:`DENSE` or four per row): each row's code counted in one array as long as that
     span (``bincount``), the codes present read back as rows; ``None`` when they span more.
-    Rows of probability 0 are left out (every caller leaves them out).
+    Rows of probability 0 are left out (every caller leaves them out). With ``shape``, the
+    rows are the cells of an array of that shape (in order) and the columns spread to it.
 
     Example:
         >>> merge_columns([np.array([2, 1, 2]), np.array([5, 7, 5])], np.array([0.25, 0.5, 0.25]))
@@ -113,8 +115,8 @@ def merge_columns(columns: list, probabilities: np.ndarray) -> "tuple[np.ndarray
     """
     lows, radices, span = [], [], 1
     for column in columns:
-        low = int(_LEAST(column))
-        radix = int(_GREATEST(column)) - low + 1
+        low = int(_LEAST(column, axis=None))
+        radix = int(_GREATEST(column, axis=None)) - low + 1
         lows.append(low)
         radices.append(radix)
         span *= radix
@@ -123,6 +125,12 @@ def merge_columns(columns: list, probabilities: np.ndarray) -> "tuple[np.ndarray
     codes = columns[0] - lows[0] if lows[0] else columns[0]
     for column, low, radix in zip(columns[1:], lows[1:], radices[1:]):
         codes = codes * radix + (column - low if low else column)
+    if shape is not None:
+        if codes.shape != shape:   # (no column spans every axis)
+            spread = np.empty(shape, np.int64)
+            spread[...] = codes
+            codes = spread
+        codes = codes.reshape(-1)
     merged = np.bincount(codes, weights=probabilities, minlength=span)
     present = np.flatnonzero(merged)
     rows = np.empty((len(present), len(columns)), np.int64)

@@ -44,36 +44,41 @@ def finished_totals(spec: RollSpec, total: np.ndarray) -> np.ndarray:
 
 
 def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray, lost: float,
-                       per: int = 1, shown: "tuple[str, ...] | None" = None) -> JointDistribution:
+                       per: int = 1, shown: "tuple[str, ...] | None" = None,
+                       shape: "tuple[int, ...] | None" = None) -> JointDistribution:
     """The joint distribution of ``spec``'s statistics from ``columns`` (statistic name ->
     int64 array, one value per row; ``"total"`` when ``spec.total`` is ``None``) and each
     row's probability (conditional on the explosion chains that were followed; ``lost`` is
     the probability cut off them). With ``per``, each row's weight is a whole number of
     combinations out of ``per``: merged exactly, then divided once. ``shown``: the statistics
     the joint carries (the others are computed as far as these read them, then left out:
-    fewer columns merge into fewer rows); every one of ``spec``'s when ``None``."""
+    fewer columns merge into fewer rows); every one of ``spec``'s when ``None``. ``shape``:
+    the rows are the cells of an array of this shape, and each column any array that numpy
+    spreads to it (a statistic of one die varies along that die's axis only)."""
     rows = len(probabilities)
     named = dict(spec.values)
     named.update(columns)
     early = spec.derived_before_total
     for stat in spec.stats:   # the derived statistics the total may read come first
         if isinstance(stat, Derived) and stat.name in early:
-            named[stat.name] = _column(stat.expression, named, rows)
-    total = _column(spec.total, named, rows) if spec.total is not None else named["total"]
+            named[stat.name] = _column(stat.expression, named, rows, shape)
+    total = _column(spec.total, named, rows, shape) if spec.total is not None else named["total"]
     named["total"] = finished_totals(spec, total)
     for stat in spec.stats:
         if isinstance(stat, Derived) and stat.name not in early:
-            named[stat.name] = _column(stat.expression, named, rows)
+            named[stat.name] = _column(stat.expression, named, rows, shape)
     names = spec.statistic_names if shown is None else shown
     if rows <= SMALL:   # a few rows: merged in plain Python (numpy's fixed costs would dominate)
-        values, merged = _merged_small([named[name].tolist() for name in names], probabilities.tolist(), lost)
+        values, merged = _merged_small([_whole(named[name], rows, shape).tolist() for name in names],
+                                       probabilities.tolist(), lost)
     else:
-        found = merge_columns([_whole(named[name], rows) for name in names], probabilities)
+        found = merge_columns([_whole(named[name], rows, shape, spread=False) for name in names],
+                              probabilities, shape)
         counted = found is not None   # (rows of probability 0 left out already)
         if not counted:
             matrix = np.empty((rows, len(names)), np.int64)
             for j, name in enumerate(names):
-                matrix[:, j] = named[name]
+                matrix[:, j] = _whole(named[name], rows, shape)
             found = merge_rows(matrix, probabilities)
         values, merged = found
         if lost:
@@ -99,20 +104,32 @@ def _merged_small(columns: list[list[int]], probabilities: list[float], lost: fl
     return values, np.array([merged[row] * scale for row in keys], dtype=float)
 
 
-def _whole(column: np.ndarray, rows: int) -> np.ndarray:
-    """A column as int64, one value per row."""
+def _whole(column: np.ndarray, rows: int, shape: "tuple[int, ...] | None" = None,
+           spread: bool = True) -> np.ndarray:
+    """A column as int64, one value per row (``shape``: spread to it first, then laid out in
+    a row, unless ``spread`` is false)."""
     column = np.asarray(column)
     if column.dtype != np.int64:
         column = column.astype(np.int64)
+    if shape is not None:
+        if not spread:
+            return column
+        if column.shape != shape:
+            full = np.empty(shape, np.int64)
+            full[...] = column
+            column = full
+        return column.reshape(-1)
     return column if column.shape == (rows,) else np.broadcast_to(column, (rows,))
 
 
-def _column(expression: Expression, named: dict, rows: int) -> np.ndarray:
-    """An expression's value on every row (a statistic named alone is its column as it is)."""
+def _column(expression: Expression, named: dict, rows: int,
+            shape: "tuple[int, ...] | None" = None) -> np.ndarray:
+    """An expression's value on every row (a statistic named alone is its column as it is;
+    with ``shape``, as numpy spreads it)."""
     tree = expression.tree
     if tree[0] == "name" and isinstance(named.get(tree[1]), np.ndarray):
         return named[tree[1]]
     value = np.asarray(evaluate(expression, named))
-    if value.shape == (rows,):
+    if shape is not None or value.shape == (rows,):
         return value.astype(np.int64, copy=False)
     return np.broadcast_to(value, (rows,)).astype(np.int64)

@@ -47,19 +47,26 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         return None
     if spec.count_names != counts or not _countable(spec, groups):
         return None
-    # One row per combination, laid out as an array with one axis per die (slot), the first
-    # die's the slowest: a slot's column is its outcomes' column spread along its axis.
+    # One row per combination, an array with one axis per die (slot), the first die's the
+    # slowest: a slot's column is its outcomes' column along its own axis, and the statistics
+    # are worked out on these (numpy spreads them); the merge lays them out in full.
     slots: list[_Slot] = []
     probabilities = None
     faces = [_faces_showing(die, chances) for _, die, _, _, chances in groups]
     combinations = math.prod(len(die.values) ** n for _, die, n, _, _ in groups)
     whole = all(f is not None for f in faces) and combinations <= 2**53
+    single = whole and all(f is True for f in faces)   # each outcome one face: one combination each
     for (_, die, n, attributes, chances), counted in zip(groups, faces):
-        by_column = np.ascontiguousarray(attributes.T)
-        weights = counted if whole else chances   # faces showing each outcome: sums stay exact
+        by_column = attributes.T
+        # faces showing each outcome (sums stay exact), else the chances
+        weights = (np.ones(len(chances)) if counted is True else counted) if whole else chances
         for _ in range(n):
-            slots.append(_Slot(die.name, by_column, len(slots), sizes))
-            probabilities = weights if probabilities is None else np.multiply.outer(probabilities, weights)
+            slots.append(_Slot(die.name, by_column, len(slots), len(sizes)))
+            if not single:
+                probabilities = weights if probabilities is None else np.multiply.outer(probabilities, weights)
+    shape = tuple(sizes)
+    rows = math.prod(sizes)
+    probabilities = np.ones(rows) if single else probabilities.reshape(-1)
     names = ("value", *counts, *spec.score_expressions)
     columns: dict[str, np.ndarray] = {}
     everything = list(range(len(slots)))
@@ -67,8 +74,6 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         columns[name] = _summed(slots, everything, 1 + j)
     if spec.total is None:
         columns["total"] = _summed(slots, everything, 0)
-    probabilities = probabilities.reshape(-1)   # (each combination's product, dice in order)
-    rows = len(probabilities)
     for stat in spec.stats:
         if isinstance(stat, Derived):
             continue
@@ -76,48 +81,49 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         if isinstance(stat, Sum):
             columns[stat.name] = _summed(slots, chosen, names.index(stat.score))
         elif isinstance(stat, Pick):
-            columns[stat.name] = _picked(slots, chosen, stat, rows)
+            columns[stat.name] = _picked(slots, chosen, stat)
         elif isinstance(stat, Keep):
-            columns[stat.name] = _kept(slots, chosen, stat, names.index(stat.score), rows)
+            columns[stat.name] = _kept(slots, chosen, stat, names.index(stat.score))
         else:   # Beats
             against = _chosen(slots, stat.against)
-            beaten = np.zeros(rows, np.int64)
+            beaten = ZERO
             for i in chosen:
                 for k in against:
-                    beaten += slots[i].column(0) > slots[k].column(0)
+                    beaten = beaten + (slots[i].column(0) > slots[k].column(0))
             columns[stat.name] = beaten
     # Whole numbers of combinations, merged exactly, divided once: each probability is the
     # count over every combination, correctly rounded (2 dice of Blades: 27/36 is 0.75).
-    return joint_from_columns(spec, columns, probabilities, 0.0, combinations if whole else 1, shown)
+    return joint_from_columns(spec, columns, probabilities, 0.0, combinations if whole else 1, shown, shape)
 
 
-def _faces_showing(die, chances: np.ndarray) -> np.ndarray | None:
+ZERO = np.zeros(1, np.int64)
+"""A statistic of no dice: 0 on every combination (numpy spreads it)."""
+
+
+def _faces_showing(die, chances: np.ndarray) -> "np.ndarray | bool | None":
     """How many of a die's faces show each outcome (its chances are whole numbers of faces
-    over its sides), or ``None`` for dice that are not a :class:`Die` (percentile dice)."""
-    return np.rint(chances * len(die.values)) if isinstance(die, Die) else None
+    over its sides): ``True`` when each outcome is one face (its values all differ); ``None``
+    for dice that are not a :class:`Die` (percentile dice)."""
+    if not isinstance(die, Die):
+        return None
+    if len(chances) == len(die.values):
+        return True
+    return np.rint(chances * len(die.values))
 
 
 class _Slot:
-    """One die of the roll: its type, its outcomes' attributes (by column), its axis among the
-    dice's; each column it is read by worked out once."""
+    """One die of the roll: its type, its outcomes' attributes (by column), the shape that
+    puts its outcomes along its own axis among the dice's."""
 
-    __slots__ = ("name", "by_column", "shape", "sizes", "columns")
+    __slots__ = ("name", "by_column", "shape")
 
-    def __init__(self, name: str, by_column: np.ndarray, axis: int, sizes: list[int]):
-        self.name, self.by_column, self.sizes, self.columns = name, by_column, sizes, {}
-        self.shape = tuple(size if i == axis else 1 for i, size in enumerate(sizes))
-
-    def laid_out(self, values: np.ndarray, dtype) -> np.ndarray:
-        """Per row (combination of outcomes), ``values[the outcome this die shows]``."""
-        out = np.empty(self.sizes, dtype)
-        out[...] = values.reshape(self.shape)
-        return out.reshape(-1)
+    def __init__(self, name: str, by_column: np.ndarray, axis: int, dice: int):
+        self.name, self.by_column = name, by_column
+        self.shape = tuple(-1 if i == axis else 1 for i in range(dice))
 
     def column(self, j: int) -> np.ndarray:
-        found = self.columns.get(j)
-        if found is None:
-            found = self.columns[j] = self.laid_out(self.by_column[j], np.int64)
-        return found
+        """The ``j``-th attribute of the outcome this die shows, along its axis."""
+        return self.by_column[j].reshape(self.shape)
 
 
 def _countable(spec: RollSpec, groups: list) -> bool:
@@ -158,34 +164,34 @@ def _chosen(slots: list, dice: tuple[str, ...]) -> list[int]:
 
 def _summed(slots: list, chosen: list[int], column: int) -> np.ndarray:
     if not chosen:
-        return np.zeros(math.prod(slots[0].sizes), np.int64)
-    total = slots[chosen[0]].column(column).copy()
+        return ZERO
+    total = slots[chosen[0]].column(column)
     for i in chosen[1:]:
-        total += slots[i].column(column)
+        total = total + slots[i].column(column)
     return total
 
 
-def _picked(slots: list, chosen: list[int], stat: Pick, rows: int) -> np.ndarray:
+def _picked(slots: list, chosen: list[int], stat: Pick) -> np.ndarray:
     n = len(chosen)
     if stat.order == "middle":
         position = (n - 1) // 2
     else:
         position = stat.position if stat.order == "highest" else n - 1 - stat.position
     if not 0 <= position < n or stat.position >= n:
-        return np.zeros(rows, np.int64)
+        return ZERO
     values = [slots[i].column(0) for i in chosen]
     if n == 1:
-        return values[0].copy()
+        return values[0]
     if position in (0, n - 1):   # the highest or the lowest: no sort needed
         reduce = np.maximum if position == 0 else np.minimum
         found = reduce(values[0], values[1])
         for value in values[2:]:
-            reduce(found, value, out=found)
+            found = reduce(found, value)
         return found
-    return -np.sort(-np.stack(values), axis=0)[position]
+    return -np.sort(-_stacked(values), axis=0)[position]
 
 
-def _kept(slots: list, chosen: list[int], stat: Keep, column: int, rows: int) -> np.ndarray:
+def _kept(slots: list, chosen: list[int], stat: Keep, column: int) -> np.ndarray:
     n = len(chosen)
     if stat.order == "middle":
         low = max((n - stat.take) // 2, 0)
@@ -195,9 +201,17 @@ def _kept(slots: list, chosen: list[int], stat: Keep, column: int, rows: int) ->
         if stat.order != "highest":
             low, high = n - high, n - low
     if high <= low:
-        return np.zeros(rows, np.int64)
-    values = np.stack([slots[i].column(0) for i in chosen])
-    scores = np.stack([slots[i].column(column) for i in chosen]) if column else values
+        return ZERO
+    values = _stacked([slots[i].column(0) for i in chosen])
+    scores = _stacked([slots[i].column(column) for i in chosen]) if column else values
     order = np.argsort(-values, axis=0, kind="stable")
     ranked = np.take_along_axis(scores, order, axis=0)
     return ranked[low:high].sum(axis=0)
+
+
+def _stacked(columns: list) -> np.ndarray:
+    """Dice's columns (each along its own axis) stacked on a first axis, spread in full."""
+    out = np.empty((len(columns), *np.broadcast_shapes(*(column.shape for column in columns))), np.int64)
+    for i, column in enumerate(columns):
+        out[i] = column
+    return out
