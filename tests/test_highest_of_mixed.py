@@ -27,7 +27,7 @@ SCORES = {"value": lambda v: v, "0 if value == 1 else value": lambda v: 0 if v =
 
 def walked(spec):
     saved = evaluate_module.order_statistic_roll, evaluate_module.highest_of_mixed
-    evaluate_module.order_statistic_roll = lambda spec: None
+    evaluate_module.order_statistic_roll = lambda spec, shown=None: None
     evaluate_module.highest_of_mixed = lambda spec, shown=None: None
     try:
         return evaluate_roll.__wrapped__(spec)

@@ -93,3 +93,25 @@ def test_a_walked_roll_shows_only_what_is_asked_and_its_rows_add_as_the_full_joi
     mine, theirs = added_over(shown, shown.names), added_over(full, shown.names)
     assert mine.keys() == theirs.keys()
     assert max(abs(mine[k] - theirs[k]) for k in mine) < 1e-15
+
+
+def test_derived_statistics_a_check_does_not_read_are_not_worked_out():
+    from workbench.engine.wanted import cut_down
+    d6 = Die.numbered("d6", 6)
+    spec = RollSpec(((d6, 2),), stats=(Pick("high"), Pick("low", order="lowest"),
+                                       Derived("ratio", parse("6 // (low - 1)")),   # 0 where low is 1
+                                       Derived("gap", parse("high - low"))), total="high")
+    assert cut_down(spec, frozenset({"total", "gap"})) is spec   # only a derived one left out: no new roll
+    with pytest.raises(WorkbenchError, match="divides by zero"):
+        evaluate_roll(spec)
+    shown = evaluate_roll(spec, ("total", "gap"))
+    assert shown.names == ("total", "gap")
+    counts: dict = {}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            key = (max(a, b), max(a, b) - min(a, b))
+            counts[key] = counts.get(key, 0) + 1
+    assert {tuple(row): p for row, p in zip(shown.values.tolist(), shown.probabilities.tolist())} == \
+        {key: n / 36 for key, n in sorted(counts.items())}
+    # a total alone is still cut down to what it reads (it may then be a sum of dice)
+    assert cut_down(spec, frozenset({"total"})).statistic_names == ("total", "high")

@@ -27,7 +27,7 @@ DICE = [d4, d6, fudge, odd]
 def walked(spec):
     """The walk's answer for ``spec`` (the closed forms turned off, no cache)."""
     saved = evaluate_module.order_statistic_roll, evaluate_module.highest_of_mixed
-    evaluate_module.order_statistic_roll = lambda spec: None
+    evaluate_module.order_statistic_roll = lambda spec, shown=None: None
     evaluate_module.highest_of_mixed = lambda spec, shown=None: None
     try:
         return evaluate_roll.__wrapped__(spec)

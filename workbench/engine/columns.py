@@ -59,13 +59,14 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
     named = dict(spec.values)
     named.update(columns)
     early = spec.derived_before_total
-    for stat in spec.stats:   # the derived statistics the total may read come first
-        if isinstance(stat, Derived) and stat.name in early:
+    derived = _derived_read(spec, shown)
+    for stat in derived:   # the derived statistics the total may read come first
+        if stat.name in early:
             named[stat.name] = _column(stat.expression, named, rows, shape)
     total = _column(spec.total, named, rows, shape) if spec.total is not None else named["total"]
     named["total"] = finished_totals(spec, total)
-    for stat in spec.stats:
-        if isinstance(stat, Derived) and stat.name not in early:
+    for stat in derived:
+        if stat.name not in early:
             named[stat.name] = _column(stat.expression, named, rows, shape)
     names = spec.statistic_names if shown is None else shown
     if rows <= SMALL:   # a few rows: merged in plain Python (numpy's fixed costs would dominate)
@@ -90,6 +91,25 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
     if per != 1:
         merged = merged / per
     return JointDistribution(names, values, merged, lost_mass=float(lost))
+
+
+def _derived_read(spec: RollSpec, shown: "tuple[str, ...] | None") -> list:
+    """The derived statistics to work out: every one, or those ``shown`` reads (directly, or
+    through the total or other derived statistics)."""
+    derived = [stat for stat in spec.stats if isinstance(stat, Derived)]
+    if shown is None or not derived:
+        return derived
+    needed = set(shown)
+    if spec.total is not None:
+        needed.update(spec.total.names)
+    grown = True
+    while grown:
+        grown = False
+        for stat in derived:
+            if stat.name in needed and not needed.issuperset(stat.expression.names):
+                needed.update(stat.expression.names)
+                grown = True
+    return [stat for stat in derived if stat.name in needed]
 
 
 def _merged_small(columns: list[list[int]], probabilities: list[float], lost: float):

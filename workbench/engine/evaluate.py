@@ -76,7 +76,7 @@ def evaluate_roll(spec: RollSpec, shown: "tuple[str, ...] | None" = None) -> Joi
         return _rolled_again(spec)
     plain = not spec.rerolls and spec.kept is None and spec.reroll_faces is None
     if plain:
-        closed = order_statistic_roll(spec) or highest_of_mixed(spec, shown)
+        closed = order_statistic_roll(spec, shown) or highest_of_mixed(spec, shown)
         if closed is not None:
             return closed
     counts = count_columns(spec)

@@ -40,9 +40,10 @@ measured): the highest or lowest die takes ``n`` steps per value; another positi
 (from the nearer end) sums ``(p + 1) * (n - p)`` terms per value, each about six steps."""
 
 
-def order_statistic_roll(spec: RollSpec) -> JointDistribution | None:
+def order_statistic_roll(spec: RollSpec, shown: "tuple[str, ...] | None" = None) -> JointDistribution | None:
     """The joint distribution of ``spec`` by the closed form, or ``None`` when it does not
-    apply (see the module's description)."""
+    apply (see the module's description). ``shown``: as for
+    :func:`~workbench.engine.columns.joint_from_columns`."""
     found = _one_die_by_rank(spec)
     if found is None:
         return None
@@ -60,7 +61,8 @@ def order_statistic_roll(spec: RollSpec) -> JointDistribution | None:
         values, probabilities = zip(*[(v, p) for v, p in zip(values, probabilities) if p > 0.0])
     if _total_is_the_die(spec, name):
         return _read_directly(spec, values, probabilities)
-    return joint_from_columns(spec, {name: np.array(values, np.int64)}, np.array(probabilities), lost=0.0)
+    return joint_from_columns(spec, {name: np.array(values, np.int64)}, np.array(probabilities), lost=0.0,
+                              shown=shown)
 
 
 def _total_is_the_die(spec: RollSpec, name: str) -> bool:

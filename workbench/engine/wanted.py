@@ -27,7 +27,9 @@ from ..rules.roll import Derived, Keep, RollSpec, Sum
 
 def cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
     """``spec`` with only the statistics and counts ``wanted`` (names) need; ``spec`` itself
-    when nothing can be left out."""
+    when nothing can be left out, or when what is left out is derived statistics of a plain
+    roll (the engine's joint of the wanted statistics does not work them out) and more than
+    the total is wanted (a total alone may be a sum once the rest is gone)."""
     return _cut_down(spec, frozenset(wanted))
 
 
@@ -62,10 +64,20 @@ def _cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
         counts = set(spec.count_names)   # ties in rank go by every count, in order
     if len(stats) == len(spec.stats) and counts == set(spec.count_names):
         return spec
+    if counts == set(spec.count_names) and _derived_only(spec, needed) and not set(wanted) <= {"total"}:
+        return spec   # the joint leaves those out itself (the engine's ``shown``): no new roll to make
     keep = tuple(name for name in spec.count_names if name in counts)
     groups = tuple((_die_counting(die, keep), n) if isinstance(die, Die) else (die, n)
                    for die, n in spec.groups)
     return spec.narrowed(groups, stats)
+
+
+def _derived_only(spec: RollSpec, needed: set) -> bool:
+    """Whether what ``needed`` leaves out of a plain roll (no rerolls, keeps or rolling
+    again, whose routes compute every statistic) is derived statistics only."""
+    if spec.rerolls or spec.kept is not None or spec.reroll_faces is not None or spec.again is not None:
+        return False
+    return all(isinstance(stat, Derived) for stat in spec.stats if stat.name not in needed)
 
 
 @lru_cache(maxsize=1024)
