@@ -123,6 +123,8 @@ D8 = Die.numbered("d8", 8)
     RollSpec(((Die.numbered("x", 6, explodes=[False] * 5 + [True]), 2),),
              stats=(Keep("k", take=2),), total="k"),                                         # exploding
     RollSpec(((Die.numbered("d1000", 1000), 6),), stats=(Keep("k", take=2),), total="k"),  # 10^18 combinations
+    RollSpec(((Die.numbered("d500", 500), 2), (Die("even", tuple(range(2, 1001, 2))), 1)),
+             stats=(Keep("k", take=2),), total="k"),                                        # 750 values
 ])
 def test_what_the_closed_form_does_not_cover_is_walked(spec):
     assert highest_of_mixed(spec) is None

@@ -40,6 +40,9 @@ from .joint import JointDistribution
 
 MOST_COMBINATIONS = 2**53
 """Most combinations of faces counted here (whole counts stay exact in a float)."""
+MOST_VALUES = 400
+"""Most different values the dice may show together (the form works over every pair of
+them; beyond, the walk is quicker, as measured: 1,500 values took 0.34 s against 0.24 s)."""
 
 
 def highest_of_mixed(spec: RollSpec, shown: "tuple[str, ...] | None" = None) -> JointDistribution | None:
@@ -51,6 +54,8 @@ def highest_of_mixed(spec: RollSpec, shown: "tuple[str, ...] | None" = None) -> 
         return None
     keep, dice = found
     values = sorted(set().union(*(die.values for die, _ in dice)))
+    if len(values) > MOST_VALUES:
+        return None
     scores = _scores(spec, keep, values)
     if scores is None:
         return None
