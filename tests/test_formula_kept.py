@@ -168,3 +168,16 @@ def test_a_process_writes_its_formulas_once_when_it_exits(tmp_path):
     assert done.stdout.split()[0] == "5"   # held until the exit
     stored = pickle.loads((tmp_path / "cache" / "workbench" / _kept.NAME).read_bytes())
     assert list(stored["systems"]) == [f"{n}d6" for n in range(1, 6)]
+
+
+@pytest.mark.parametrize("text", ["2d20kh1+5>=15", "{2d6, d8}kh2; sixes: cs=6"])
+def test_a_formula_checked_before_the_run_ends_is_kept_too(cache, monkeypatch, text):
+    # (checking works expressions out, and the evaluator keeps its functions with them:
+    # those stay in the process, the expressions are written)
+    system = notation.formula_system(text)
+    expected = answer(system)
+    _kept.write_pending()
+    assert _kept.STATS["written"] == 1
+    new_process(monkeypatch)
+    never_compiled(monkeypatch)
+    assert answer(notation.formula_system(text)) == expected and _kept.STATS["found"] == 1

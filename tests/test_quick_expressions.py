@@ -104,3 +104,13 @@ def test_what_the_interpreter_refuses_it_still_refuses_with_its_own_words():
     with pytest.raises(WorkbenchError, match="computes"):
         evaluate(parse("x * 1000000000"), names)
     assert evaluate(parse("0 if y == 0 else x // y"), names).tolist() == [0, 2]
+
+
+def test_an_expression_worked_out_pickles_without_its_functions():
+    import pickle
+    expression = parse("min(a + 2, 10) if b else 0")
+    names = {"a": np.array([1, 9]), "b": np.array([True, False])}
+    first = evaluate(expression, names)
+    again = pickle.loads(pickle.dumps(expression))
+    assert "_quick" not in again.__dict__ and "_compiled" not in again.__dict__
+    assert again == expression and evaluate(again, names).tolist() == first.tolist() == [3, 0]

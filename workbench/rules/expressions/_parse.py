@@ -69,7 +69,7 @@ class Expression:
 
     def __getstate__(self):
         # The functions the evaluator makes of the tree (kept with it) stay in this process.
-        return {k: v for k, v in self.__dict__.items() if k != "_compiled"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "_quick")}
 
 
 def parse(text: str, known: Iterable[str] | None = None, want: str | None = None,
