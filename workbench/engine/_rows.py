@@ -99,14 +99,16 @@ def merge_rows(rows: np.ndarray, probabilities: np.ndarray) -> tuple[np.ndarray,
     return unique, np.bincount(inverse, weights=probabilities, minlength=len(unique))
 
 
-def merge_columns(columns: list, probabilities: np.ndarray,
-                  shape: "tuple[int, ...] | None" = None) -> "tuple[np.ndarray, np.ndarray] | None":
+def merge_columns(columns: list, probabilities: np.ndarray, shape: "tuple[int, ...] | None" = None,
+                  bounds: "list | None" = None) -> "tuple[np.ndarray, np.ndarray] | None":
     """:func:`merge_rows` of the rows these columns (int64 arrays, one value per row) make,
     without building the rows, when their values together span few combinations (at most
     :data:`DENSE` or four per row): each row's code counted in one array as long as that
     span (``bincount``), the codes present read back as rows; ``None`` when they span more.
     Rows of probability 0 are left out (every caller leaves them out). With ``shape``, the
     rows are the cells of an array of that shape (in order) and the columns spread to it.
+    ``bounds``: per column, ``(least, greatest)`` values it cannot pass, or ``None`` (then
+    looked up).
 
     Example:
         >>> merge_columns([np.array([2, 1, 2]), np.array([5, 7, 5])], np.array([0.25, 0.5, 0.25]))
@@ -114,9 +116,13 @@ def merge_columns(columns: list, probabilities: np.ndarray,
                [2, 5]]), array([0.5, 0.5]))
     """
     lows, radices, span = [], [], 1
-    for column in columns:
-        low = int(_LEAST(column, axis=None))
-        radix = int(_GREATEST(column, axis=None)) - low + 1
+    for j, column in enumerate(columns):
+        known = bounds[j] if bounds else None
+        if known is None:
+            low = int(_LEAST(column, axis=None))
+            radix = int(_GREATEST(column, axis=None)) - low + 1
+        else:
+            low, radix = known[0], known[1] - known[0] + 1
         lows.append(low)
         radices.append(radix)
         span *= radix

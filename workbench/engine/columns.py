@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.expressions import Expression, evaluate
+from ..rules.expressions import Expression, evaluate_bounded
 from ..rules.roll import Derived, RollSpec
 from ._rows import SMALL, merge_columns, merge_rows
 from .joint import JointDistribution
@@ -60,21 +60,24 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
     named.update(columns)
     early = spec.derived_before_total
     derived = _derived_read(spec, shown)
+    bounds: dict = {}   # (least, greatest) of the columns the expressions' quick route worked out
     for stat in derived:   # the derived statistics the total may read come first
         if stat.name in early:
-            named[stat.name] = _column(stat.expression, named, rows, shape)
-    total = _column(spec.total, named, rows, shape) if spec.total is not None else named["total"]
+            named[stat.name] = _column(stat.expression, named, rows, shape, bounds, stat.name)
+    total = _column(spec.total, named, rows, shape, bounds, "total") if spec.total is not None else named["total"]
     named["total"] = finished_totals(spec, total)
+    if "total" in bounds:
+        bounds["total"] = _finished_bounds(spec, *bounds["total"])
     for stat in derived:
         if stat.name not in early:
-            named[stat.name] = _column(stat.expression, named, rows, shape)
+            named[stat.name] = _column(stat.expression, named, rows, shape, bounds, stat.name)
     names = spec.statistic_names if shown is None else shown
     if rows <= SMALL:   # a few rows: merged in plain Python (numpy's fixed costs would dominate)
         values, merged = _merged_small([_whole(named[name], rows, shape).tolist() for name in names],
                                        probabilities.tolist(), lost)
     else:
         found = merge_columns([_whole(named[name], rows, shape, spread=False) for name in names],
-                              probabilities, shape)
+                              probabilities, shape, [bounds.get(name) for name in names])
         counted = found is not None   # (rows of probability 0 left out already)
         if not counted:
             matrix = np.empty((rows, len(names)), np.int64)
@@ -142,14 +145,27 @@ def _whole(column: np.ndarray, rows: int, shape: "tuple[int, ...] | None" = None
     return column if column.shape == (rows,) else np.broadcast_to(column, (rows,))
 
 
-def _column(expression: Expression, named: dict, rows: int,
-            shape: "tuple[int, ...] | None" = None) -> np.ndarray:
+def _finished_bounds(spec: RollSpec, low: int, high: int) -> tuple[int, int]:
+    """The least and greatest of a column of totals finished as :func:`finished_totals` does."""
+    low, high = low + spec.modifier, high + spec.modifier
+    if spec.floor is not None:
+        low, high = max(low, spec.floor), max(high, spec.floor)
+    if spec.ceiling is not None:
+        low, high = min(low, spec.ceiling), min(high, spec.ceiling)
+    return low, high
+
+
+def _column(expression: Expression, named: dict, rows: int, shape: "tuple[int, ...] | None" = None,
+            bounds: "dict | None" = None, name: str = "") -> np.ndarray:
     """An expression's value on every row (a statistic named alone is its column as it is;
-    with ``shape``, as numpy spreads it)."""
+    with ``shape``, as numpy spreads it); its least and greatest go to ``bounds[name]`` when
+    the expressions' quick route gives them."""
     tree = expression.tree
     if tree[0] == "name" and isinstance(named.get(tree[1]), np.ndarray):
         return named[tree[1]]
-    value = np.asarray(evaluate(expression, named))
+    value, low, high = evaluate_bounded(expression, named)
+    if bounds is not None and low is not None:
+        bounds[name] = (low, high)
     if shape is not None or value.shape == (rows,):
         return value.astype(np.int64, copy=False)
     return np.broadcast_to(value, (rows,)).astype(np.int64)

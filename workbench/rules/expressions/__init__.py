@@ -44,7 +44,7 @@ Example:
 """
 from __future__ import annotations
 
-from ._evaluate import compared_rows, evaluate, evaluate_numbers
+from ._evaluate import compared_rows, evaluate, evaluate_bounded, evaluate_numbers
 from ._parse import COMPARISONS, FUNCTIONS, KEYWORDS, MAX_DEPTH, MAX_LENGTH, Expression, ExpressionError, parse
 
 # Named where they are used: tracebacks, pickles of systems and docs say
@@ -54,4 +54,4 @@ for _public in (Expression, ExpressionError):
 del _public
 
 __all__ = ["COMPARISONS", "FUNCTIONS", "KEYWORDS", "MAX_DEPTH", "MAX_LENGTH", "Expression",
-           "ExpressionError", "compared_rows", "evaluate", "evaluate_numbers", "parse"]
+           "ExpressionError", "compared_rows", "evaluate", "evaluate_bounded", "evaluate_numbers", "parse"]

@@ -24,7 +24,7 @@ import numpy as np
 from ...errors import WorkbenchError
 from ...limits import MAX_TOTAL
 from ._parse import Expression
-from ._quick import quick
+from ._quick import quick, quick_bounded
 from ._values import (Reading, as_number, both, bounded, either, fraction, fraction_arithmetic, negation,
                       plain, reduced, truth, whole_arithmetic, within)
 
@@ -50,6 +50,25 @@ def evaluate(expression: Expression, names: Mapping[str, Any]) -> np.ndarray:
     if value is not None:
         return value
     return interpreted(expression, names)
+
+
+def evaluate_bounded(expression: Expression, names: Mapping[str, Any]) -> "tuple[np.ndarray, int | None, int | None]":
+    """:func:`evaluate`'s answer with a least and a greatest value it cannot pass when the
+    quick route worked it out (``None`` for both when the interpreter did): what a caller
+    would otherwise search the answer for.
+
+    Example:
+        >>> import numpy as np
+        >>> from workbench.rules.expressions import parse
+        >>> value, low, high = evaluate_bounded(parse("(s > a) + (s > b)"), {"s": np.array([3, 5]),
+        ...                                                                 "a": 4, "b": np.array([1, 6])})
+        >>> value.tolist(), low, high
+        ([1, 1], 0, 2)
+    """
+    found = quick_bounded(expression, names)
+    if found is not None:
+        return found
+    return interpreted(expression, names), None, None
 
 
 def interpreted(expression: Expression, names: Mapping[str, Any]) -> np.ndarray:

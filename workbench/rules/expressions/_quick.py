@@ -40,14 +40,29 @@ class _GiveUp(Exception):
 def quick(expression: Expression, names: Mapping[str, Any]) -> "np.ndarray | None":
     """``expression`` over ``names`` as :func:`~workbench.rules.expressions.evaluate` gives it,
     or ``None`` when only the interpreter can (see the module's description)."""
+    found = quick_bounded(expression, names)
+    return None if found is None else found[0]
+
+
+def quick_bounded(expression: Expression, names: Mapping[str, Any]) -> "tuple[np.ndarray, int, int] | None":
+    """:func:`quick`'s answer with a least and a greatest value it cannot pass (worked out
+    beside it: every value lies within, not always at the ends), or ``None``.
+
+    Example:
+        >>> import numpy as np
+        >>> from workbench.rules.expressions import parse
+        >>> value, low, high = quick_bounded(parse("min(a + 2, 10)"), {"a": np.array([3, 9])})
+        >>> value.tolist(), low, high
+        ([5, 10], 5, 10)
+    """
     function = expression.__dict__.get("_quick")
     if function is None:
         function = expression.__dict__["_quick"] = _compile(expression.tree)
     try:
-        value, _, _ = _bounded(function(names))
+        value, low, high = _bounded(function(names))
     except _GiveUp:
         return None
-    return np.asarray(value)
+    return np.asarray(value), low, high
 
 
 def _compile(tree: tuple):
