@@ -42,6 +42,10 @@ def die_outcomes(die: "Die | Percentile", count_names: tuple[str, ...],
         attributes = np.zeros((len(values), 1 + len(count_names)), np.int64)
         attributes[:, 0] = values
         return _frozen(attributes, probabilities, 0.0)
+    if not count_names:
+        table = die.faces_table   # (values all different, in order: made with the die)
+        if table is not None:
+            return (*table, 0.0)
     if True in die.explodes:
         return _chain(die, count_names, dice_in_pool)
     faces = _face_rows(die, count_names)

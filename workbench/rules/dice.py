@@ -44,7 +44,7 @@ class HashedOnce:
         return found
 
     def __getstate__(self):
-        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_counting")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_counting", "_faces")}
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,37 @@ class Die(HashedOnce):
         if all(self.explodes) and not self.limit and self.next is self:
             raise WorkbenchError(f"die '{self.name}': every face explodes, so a roll never ends")
         self._name_counts()
+        self._tabulate()
         if self.count_names:   # made with the die: a reading that needs none of its counts rolls this
             self.__dict__["_uncounted"] = self.counting_only((), self.into.uncounted if self.into else None)
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._tabulate()
+
+    def _tabulate(self) -> None:
+        """The faces as a table, made with the die when it does not explode and its values all
+        differ, in order: one row per face (its value) and each face's chance, read-only."""
+        values = self.values
+        if True in self.explodes or any(a >= b for a, b in zip(values, values[1:])):
+            return
+        rows = np.array(values, np.int64).reshape(len(values), 1)
+        chances = np.full(len(values), 1.0 / len(values))
+        rows.setflags(write=False)
+        chances.setflags(write=False)
+        self.__dict__["_faces"] = (rows, chances)
+
+    @property
+    def faces_table(self) -> "tuple[np.ndarray, np.ndarray] | None":
+        """``(values, one row per face; chances)`` of a die that does not explode and whose
+        values all differ, in order (``None`` for any other die), made with the die.
+
+        Example:
+            >>> rows, chances = Die.numbered("d4", 4).faces_table
+            >>> rows[:, 0].tolist(), chances.tolist()
+            ([1, 2, 3, 4], [0.25, 0.25, 0.25, 0.25])
+        """
+        return self.__dict__.get("_faces")
 
     @property
     def uncounted(self) -> "Die":
@@ -138,6 +167,8 @@ class Die(HashedOnce):
         die = object.__new__(Die)
         die.__dict__.update(name=self.name, values=self.values, explodes=self.explodes, limit=self.limit,
                             into=into, counts=tuple(counts))
+        if "_faces" in self.__dict__:   # the same faces
+            die.__dict__["_faces"] = self.__dict__["_faces"]
         die._name_counts()
         return die
 
