@@ -85,29 +85,37 @@ def readings(rules: ReadingRules, raw: JointDistribution, rows: Rows,
         tiers = rules.tier_rules
         # Each tier's rows (read last to first, as numpy's painting reads them: the same
         # condition refused first), then each row's tier: the first that fits it.
-        fits = []
+        fits, every = [], None
         for tier in reversed(tiers):
             text = getattr(tier, "condition", None)
             found = None
-            if text and tier.min is None and tier.max is None and getattr(tier, "all_negative", None) is None:
-                found = compared_rows(tier_condition(rules, text), named)   # (the usual: at once)
+            if tier.min is None and tier.max is None and getattr(tier, "all_negative", None) is None:
+                if text:
+                    found = compared_rows(tier_condition(rules, text), named)   # (the usual: at once)
+                else:   # a tier without a rule (the last, usually) fits every row
+                    found = every = every or [True] * len(probabilities)
             fits.append(found if found is not None else _fits(rules, raw, tier, named, lists))
         fits.reverse()
         listed = list(names)
         index = [listed.index(tier.name) for tier in tiers]
         never = [not tier.passes for tier in tiers]
-        blocked = [] if any(never) else None
+        blocked = [] if True in never else None
         shares, unnamed = [0.0] * len(names), False
-        for flags, p in zip(zip(*fits) if fits else [()] * len(probabilities), probabilities):
-            if True in flags:
-                first = flags.index(True)
-                shares[index[first]] += p   # row by row, as np.bincount adds
-                if blocked is not None:
-                    blocked.append(never[first])
-            else:   # in no tier: refused unless a trace of float noise
-                unnamed = unnamed or p > UNNAMED
-                if blocked is not None:
-                    blocked.append(False)
+        every_row = zip(*fits) if fits else [()] * len(probabilities)
+        if blocked is None and fits and fits[-1] is every:   # the last tier fits every row
+            for flags, p in zip(every_row, probabilities):
+                shares[index[flags.index(True)]] += p   # row by row, as np.bincount adds
+        else:
+            for flags, p in zip(every_row, probabilities):
+                if True in flags:
+                    first = flags.index(True)
+                    shares[index[first]] += p   # row by row, as np.bincount adds
+                    if blocked is not None:
+                        blocked.append(never[first])
+                else:   # in no tier: refused unless a trace of float noise
+                    unnamed = unnamed or p > UNNAMED
+                    if blocked is not None:
+                        blocked.append(False)
         if unnamed:   # refused as numpy refuses it, naming the rows
             cells = [index[flags.index(True)] if True in flags else -1
                      for flags in (zip(*fits) if fits else [()] * len(probabilities))]
@@ -162,7 +170,7 @@ def _fits(rules: ReadingRules, raw: JointDistribution, tier, named: dict, lists:
 def _tiers(names: tuple, shares: list[float], trials: int | None) -> Distribution:
     """The tiers' distribution: names that are texts, each once (the usual), made at once;
     any others checked as every distribution is."""
-    if type(names) is tuple and all(type(name) is str for name in names) and len(set(names)) == len(names):
+    if type(names) is tuple and {*map(type, names)} == {str} and len(set(names)) == len(names):
         return Distribution.of_read(names, shares, trials)
     return Distribution(names, np.array(shares), trials=trials)
 
