@@ -102,7 +102,19 @@ def readings(rules: ReadingRules, raw: JointDistribution, rows: Rows,
         blocked = [] if True in never else None
         shares, unnamed = [0.0] * len(names), False
         every_row = zip(*fits) if fits else [()] * len(probabilities)
-        if blocked is None and fits and fits[-1] is every:   # the last tier fits every row
+        if fits and fits[-1] is every:   # the last tier fits every row (the usual)
+            condition = rules.pass_condition
+            passing = compared_rows(condition, named) if condition is not None else \
+                None if target is None else [total >= target for total in totals]
+            if passing is not None:   # each row's tier and pass at once
+                passed = []
+                for flags, p, holds in zip(every_row, probabilities, passing):
+                    first = flags.index(True)
+                    shares[index[first]] += p   # row by row, as np.bincount adds
+                    if holds and not never[first]:
+                        passed.append(p)
+                return _tiers(names, shares, raw.trials), min(numpy_sum(passed), 1.0)
+        if blocked is None and fits and fits[-1] is every:
             for flags, p in zip(every_row, probabilities):
                 shares[index[flags.index(True)]] += p   # row by row, as np.bincount adds
         else:
