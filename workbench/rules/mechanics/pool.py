@@ -75,9 +75,25 @@ _FILE_STATS = object()
 """Stands for the file's own statistics in the memo of distinct rolls (hashed at once)."""
 
 
+_WRITTEN = object()
+"""Stands for the dice as the file writes them in the memo of distinct rolls: their counts
+follow it (hashed at once, where hashing each die calls Python)."""
+
+
 def _no_key(p) -> tuple:
     """The pool memo's key for a mechanic whose dice depend on no parameter."""
     return ()
+
+
+def _tuple_key(names: tuple[str, ...]):
+    """A function giving the values of ``names`` in ``p`` as a tuple, as
+    ``tuple(p[name] for name in names)`` does (read in C)."""
+    if len(names) > 1:
+        return itemgetter(*names)
+    if names:
+        name, = names
+        return lambda p: (p[name],)
+    return _no_key
 
 
 class PoolMechanic(Mechanic):
@@ -110,6 +126,8 @@ class PoolMechanic(Mechanic):
         self._pool_keys = dice_parameters(model, self.statistics)
         # The pool memo's key: those parameters' values (one look-up in C per check).
         self._pool_key = itemgetter(*self._pool_keys) if self._pool_keys else _no_key
+        # The compiled dice's memo key: every parameter's value, as a tuple (one look-up in C).
+        self._compile_key = _tuple_key(tuple(self.plan.params))
         # Parameters that only say what passes, which shorthand never sets: a point that
         # changes only these rolls the same pool (System.resolve_points).
         shorthand = {n for name, short in model.shorthand.items() for n in (name, short.choice, short.count)}
@@ -234,7 +252,7 @@ class PoolMechanic(Mechanic):
     # -- the dice of one check --------------------------------------------------------------
     def _compile(self, p: Mapping[str, Any]) -> CompiledCheck:
         # Cached: a check asks for the pool, the target and the ties of the same parameters.
-        key = tuple(p[name] for name in self.plan.params)
+        key = self._compile_key(p)
         found = self._compiled.get(key)
         if found is None:
             found = self._compiled.keep(key, compile_check(self.plan, self._prepared, self._written_check, p))
@@ -399,11 +417,13 @@ class PoolMechanic(Mechanic):
         if self._all_written is not None and c.faces is written.faces and c.shift is written.shift \
                 and c.cancel is written.cancel and c.explode is written.explode:   # the dice as written
             groups = tuple((die, counts[name]) for name, die in self._all_written)
+            dice_key = (_WRITTEN, *[counts[name] for name, _ in self._all_written])
         else:
             made: dict[str, Die] = {}
             groups = tuple((Percentile(name, extra=c.tens[name]) if spec.percentile
                             else self._die(name, c, made, p), counts[name])
                            for name, spec in self.model.dice.items())
+            dice_key = groups
         again = self._reroll_faces(c, p)
         stats, total, values = (), None, ()
         if self.statistics is not None:
@@ -415,12 +435,13 @@ class PoolMechanic(Mechanic):
         # One object per distinct roll: settings that roll the same dice (a die penalty and a
         # smaller pool) share it, built and checked once, and the engine's memo finds it
         # without comparing rolls. The total, the ceiling and rolling again are the file's
-        # (the same in every roll), and so are the statistics when they equal the file's.
+        # (the same in every roll), and so are the statistics when they equal the file's; the
+        # dice as the file writes them are known by their counts.
         if stats == self._file_stats:
             stats, stats_key = self._file_stats, _FILE_STATS
         else:
             stats_key = stats
-        key = (groups, stats_key, c.modifier, c.floor,
+        key = (dice_key, stats_key, c.modifier, c.floor,
                tuple(sorted(values.items())) if values else (), c.rerolls, kept, again)
         found = self._distinct.get(key)
         if found is not None:

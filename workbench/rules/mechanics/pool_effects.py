@@ -216,7 +216,11 @@ def compile_check(plan: EffectPlan, prepared: PreparedPlan, written: CompiledChe
         return c.done()
     if faces is written.faces and adds is None:
         return written
-    return _made(**{**written.__dict__, "faces": faces, "counts": written.counts if adds is None else adds})
+    check = object.__new__(CompiledCheck)   # ``written`` with these faces and counts
+    fields = check.__dict__
+    fields.update(written.__dict__)
+    fields["faces"], fields["counts"] = faces, written.counts if adds is None else adds
+    return check
 
 
 def _step(fields: tuple) -> Step:
