@@ -142,6 +142,8 @@ class PoolMechanic(Mechanic):
         # rolls whose effects leave the faces alone.
         self._all_written = tuple(self._as_written.items()) \
             if all(die is not None for die in self._as_written.values()) else None
+        self._written_names = tuple(name for name, _ in self._all_written or ())
+        self._written_dice = tuple(die for _, die in self._all_written or ())
         self._all_negative = AllNegative(ALL_NEGATIVE)
         # What every roll of the file holds alike, made once: rolled again while (again_if),
         # and the statistics when none reads a parameter or the dice rolled (else None).
@@ -416,8 +418,8 @@ class PoolMechanic(Mechanic):
         written = self._written_check
         if self._all_written is not None and c.faces is written.faces and c.shift is written.shift \
                 and c.cancel is written.cancel and c.explode is written.explode:   # the dice as written
-            groups = tuple((die, counts[name]) for name, die in self._all_written)
-            dice_key = (_WRITTEN, *[counts[name] for name, _ in self._all_written])
+            rolled = [counts[name] for name in self._written_names]
+            groups, dice_key = tuple(zip(self._written_dice, rolled)), (_WRITTEN, *rolled)
         else:
             made: dict[str, Die] = {}
             groups = tuple((Percentile(name, extra=c.tens[name]) if spec.percentile
