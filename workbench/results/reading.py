@@ -167,7 +167,8 @@ def check_result(system: System, raw, params: Mapping[str, Any],
     when ``raw`` holds only the statistics :func:`wanted` names, what gives them all (on first
     use of the result's ``stats``, ``joint`` or ``probability``)."""
     mechanic = system.mechanic
-    raw = as_read(mechanic, params, raw)
+    if type(raw) is not JointDistribution:   # (a joint is read as it is)
+        raw = as_read(mechanic, params, raw)
     rules = mechanic.reading_rules(params, facts=True)   # the one question to the rules
     extra = checked_extra(rules)
     rows = reading_rows.rows_of(raw)   # a few rows: read as Python lists
@@ -182,6 +183,10 @@ def check_result(system: System, raw, params: Mapping[str, Any],
         tier_dist, passed = reading_rows.readings(rules, raw, rows, target)
     else:   # the declared readings, sharing what both read
         tier_dist, passed = read.readings(rules, raw, target)
+    if later is not None and read is reading_statistics:   # the statistics on first use
+        return CheckResult.of_parts(
+            system.id, dict(params), pmf, tier_dist, passed, raw.lost_mass, method, raw.trials, seed,
+            extra, later=lambda: joint(system, as_read(mechanic, params, later()), params))
     whole = None if later is None else (lambda: joint(system, as_read(mechanic, params, later()), params))
     return CheckResult.of_parts(system.id, dict(params), pmf, tier_dist, read.kept_p_pass(passed, raw),
                                raw.lost_mass, method, raw.trials, seed, extra,

@@ -50,12 +50,17 @@ class Rows(NamedTuple):
     probabilities: list[float]
 
 
+def _rows(fields: tuple) -> Rows:
+    """:class:`Rows` of its fields in order (made at once: one per check)."""
+    return tuple.__new__(Rows, fields)
+
+
 def rows_of(raw) -> Rows | None:
     """``raw`` read as :class:`Rows` when it is a joint of a few rows (at least one), else
     ``None`` (read with numpy)."""
     if type(raw) is not JointDistribution or not 0 < len(raw.probabilities) <= SMALL_ROWS:
         return None
-    return Rows(dict(zip(raw.names, raw.values.T.tolist())), raw.probabilities.tolist())
+    return _rows((dict(zip(raw.names, raw.values.T.tolist())), raw.probabilities.tolist()))
 
 
 def totals_pmf(rows: Rows, trials: int | None) -> Distribution | None:
