@@ -138,3 +138,61 @@ def test_rows_merged_by_counting_codes_are_the_rows_merged_by_sorting(data):
     keep = merged > 0.0
     assert found[0].tolist() == values[keep].tolist()
     assert found[1].tolist() == merged[keep].tolist()
+
+
+def test_a_data_file_says_the_statistics_a_check_reads_as_its_reading_rules_name_them():
+    """What a pool file's rules say a check reads (gathered once when the file loads, or per
+    check when which tiers apply depends on the parameters) is what the check's reading rules
+    name: the total, the names of ``pass_if`` and of the conditions of the tiers that apply."""
+    said_at_load = 0
+    for system in with_statistics():
+        mechanic = system.mechanic
+        if not hasattr(mechanic, "statistics_read"):
+            continue
+        said_at_load += mechanic._names_read is not None
+        settings = [{}] + [system.with_rung(rung) for rung in system.ladder]
+        for given in settings:
+            try:
+                params = system.resolve(**given)
+            except WorkbenchError:
+                continue
+            assert mechanic.statistics_read(params) == reading.read_by_rules(mechanic, params), (system.id, given)
+            assert reading.wanted(mechanic, params) == reading.read_by_rules(mechanic, params)
+    assert said_at_load >= 20
+
+
+def test_tiers_that_apply_under_a_rule_option_say_what_each_check_reads(tmp_path):
+    path = tmp_path / "options.toml"
+    path.write_text("""
+id = "options"
+name = "Options"
+mechanic = "pool"
+total = "high"
+[dice.d6]
+sides = 6
+count = 2
+[params.strict]
+choices = ["yes", "no"]
+default = "no"
+rule_option = true
+[stats.high]
+pick = "highest"
+dice = "d6"
+[stats.low]
+pick = "lowest"
+dice = "d6"
+[[tiers]]
+name = "Double"
+condition = "low == high"
+when = { strict = "yes" }
+[[tiers]]
+name = "Roll"
+""", encoding="utf-8")
+    system = workbench.load_system(path)
+    mechanic = system.mechanic
+    assert mechanic._names_read is None   # which tiers apply depends on a parameter
+    for strict, names in (("yes", {"total", "low", "high"}), ("no", {"total"})):
+        params = system.resolve(strict=strict)
+        assert reading.wanted(mechanic, params) == reading.read_by_rules(mechanic, params) == names
+        result = workbench.check(system, strict=strict)
+        assert result.tiers["Roll"] == pytest.approx(5 / 6 if strict == "yes" else 1.0)

@@ -208,6 +208,14 @@ def wanted(mechanic: Mechanic, params: Mapping[str, Any]) -> "frozenset[str] | N
     if getattr(mechanic, "statistics", None) is None or getattr(mechanic, "outcomes", None) is not None \
             or getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None:
         return None
+    read = getattr(mechanic, "statistics_read", None)   # (a data file's: said by its rules)
+    found = read(params) if read is not None else None
+    return found if found is not None else read_by_rules(mechanic, params)
+
+
+def read_by_rules(mechanic: Mechanic, params: Mapping[str, Any]) -> frozenset[str]:
+    """:func:`wanted` read off the check's reading rules (a mechanic with statistics that
+    does not say them itself)."""
     names = {"total"}
     rules = mechanic.reading_rules(params, target="given")
     if rules.pass_condition is not None:

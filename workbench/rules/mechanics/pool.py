@@ -156,6 +156,9 @@ class PoolMechanic(Mechanic):
         # The statistics and the total checked once here when no parameter changes them: each
         # roll built from them adopts what was found (RollSpec's ``checked``).
         self._statistics_checked = self._checked_statistics()
+        # The names a check's reading reads, when its tiers always apply: the file's.
+        fixed_tiers = self.reading.fixed_tiers
+        self._names_read = self._read_by(fixed_tiers) if fixed_tiers is not None else None
 
     def adds_dice(self, name: str) -> bool:
         """Whether parameter ``name`` adds dice (``effect = { add_dice = ... }``), as a pool
@@ -211,6 +214,38 @@ class PoolMechanic(Mechanic):
 
     def tier_rules(self, p: Mapping[str, Any]) -> tuple:
         return self.reading.tier_rules(p)
+
+    def statistics_read(self, p: Mapping[str, Any]) -> frozenset[str] | None:
+        """The names a check with parameters ``p`` reads its result by: the total, those its
+        ``pass_if`` and the conditions of the tiers that apply name, and whether every initial
+        die failed when a tier asks (``None``: a file without statistics, or a tier condition
+        it does not know, left to the reading to refuse).
+
+        Example:
+            >>> import workbench
+            >>> sorted(workbench.system("ironsworn").mechanic.statistics_read({"stat": 2, "adds": 0}))
+            ['beaten', 'total']
+        """
+        found = self._names_read
+        return found if found is not None else self._read_by(self.reading.tier_rules(p))
+
+    def _read_by(self, tiers: tuple) -> frozenset[str] | None:
+        statistics = self.statistics
+        if statistics is None:
+            return None
+        names = {"total"}
+        condition = statistics.pass_if
+        if condition is not None:
+            names.update(condition.names)
+        for tier in tiers:
+            if tier.condition:
+                parsed = statistics.conditions.get(tier.condition)
+                if parsed is None:
+                    return None
+                names.update(parsed.names)
+            if tier.all_negative is not None:
+                names.add(ALL_NEGATIVE)
+        return frozenset(names)
 
     def condition(self, text: str):
         """A tier's ``condition``, parsed and checked when the file was loaded."""
