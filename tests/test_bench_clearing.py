@@ -44,6 +44,7 @@ def module_memos():
     ("ironsworn", {"stat": 2}),
     ("cortex-prime", {"d4": 1, "d6": 2, "d8": 2, "d10": 2, "d12": 1}),
     ("owod", {"dice": 12}),
+    ("blades", {"dice": 3}),   # a pool of one parameter's dice
 ])
 def test_the_benchmark_clears_every_memo_a_check_fills(bench, system, params):
     workbench.check(system, **params)

@@ -124,9 +124,9 @@ class PoolMechanic(Mechanic):
         self.statistics = Statistics(model, self.plan.params, source) if model.rolls_statistics else None
         self.reading = PoolReading(self.plan, model, self.statistics, self._tier_rules)
         self._pool_keys = dice_parameters(model, self.statistics)
-        # The pool memo's key: those parameters' values (one look-up in C per check).
-        self._pool_key = itemgetter(*self._pool_keys) if self._pool_keys else _no_key
-        # The compiled dice's memo key: every parameter's value, as a tuple (one look-up in C).
+        # The memos' keys: the values of the parameters the dice depend on (the pool's), of
+        # every parameter (the compiled dice's); a tuple each, read in C.
+        self._pool_key = _tuple_key(self._pool_keys)
         self._compile_key = _tuple_key(tuple(self.plan.params))
         # Parameters that only say what passes, which shorthand never sets: a point that
         # changes only these rolls the same pool (System.resolve_points).
