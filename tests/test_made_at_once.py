@@ -2,6 +2,8 @@
 each check) is the one ``RollSpec(...)`` makes, field for field, and is refused as it is."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import workbench
@@ -83,3 +85,33 @@ dice = "d6"
     assert workbench.check(system, bonus=2).pmf.outcomes == tuple(range(3, 9))
     with pytest.raises(WorkbenchError, match="'bonus' got None; allowed: a value: this system's statistics read it"):
         workbench.check(system, bonus=None)
+
+
+def test_dice_added_by_parameters_alone_are_compiled_as_every_effect_is():
+    """A pool file whose every effect adds a parameter's value in dice compiles its dice at
+    once; what it gives is what doing each effect gives, field for field (dice taken away by
+    a value below 0 included)."""
+    from itertools import product
+
+    from workbench.rules.mechanics.pool_effects import compile_check
+    seen = 0
+    for system in workbench.systems():
+        mechanic = system.mechanic
+        prepared = getattr(mechanic, "_prepared", None)
+        if prepared is None or prepared.adds_only is None:
+            continue
+        seen += 1
+        base = system.resolve()
+        names = [name for name, _ in prepared.adds_only]
+        for values in product((-1, 0, 1, 3), repeat=min(len(names), 2)):
+            p = dict(base, **dict(zip(names, values)))
+            try:
+                each = compile_check(mechanic.plan, prepared._replace(adds_only=None),
+                                     mechanic._written_check, p)
+            except WorkbenchError as exc:
+                with pytest.raises(WorkbenchError, match=re.escape(str(exc))):
+                    compile_check(mechanic.plan, prepared, mechanic._written_check, p)
+                continue
+            at_once = compile_check(mechanic.plan, prepared, mechanic._written_check, p)
+            assert vars(at_once) == vars(each), (system.id, p)
+    assert seen >= 8

@@ -156,6 +156,10 @@ class PreparedPlan(NamedTuple):
 
     effects: dict[str, tuple[PreparedStep, ...]]
     choices: dict[str, dict[str, tuple[PreparedStep, ...]]]
+    adds_only: tuple[tuple[str, str], ...] | None = None
+    """When every effect is a parameter adding its value in dice of one type (no choice, no
+    ``when``, no points of its own, no cancelling): each such (parameter, die type), in order;
+    else ``None``."""
 
 
 def prepared_plan(plan: EffectPlan) -> PreparedPlan:
@@ -165,9 +169,20 @@ def prepared_plan(plan: EffectPlan) -> PreparedPlan:
                                   effect.points is not None, effect.past, effect.per_point,
                                   names(effect.dice) if effect.dice is not None else plan.die_names)
                      for verb, argument, effect, entry in planned)
-    return PreparedPlan({name: steps(planned) for name, planned in plan.effects.items()},
-                        {name: {choice: steps(sub.effects) for choice, sub in subs.items()}
-                         for name, subs in plan.choices.items()})
+    effects = {name: steps(planned) for name, planned in plan.effects.items()}
+    adds_only = None
+    if not plan.choice_names and not plan.cancel_out and all(
+            kind != "choice" and len(effects[name]) == 1 and _plain_add(effects[name][0])
+            for name, kind in plan.effectful):
+        adds_only = tuple((name, effects[name][0].argument) for name, _ in plan.effectful)
+    return PreparedPlan(effects, {name: {choice: steps(sub.effects) for choice, sub in subs.items()}
+                                  for name, subs in plan.choices.items()}, adds_only)
+
+
+def _plain_add(step: PreparedStep) -> bool:
+    """Whether a step adds the parameter's value in dice, as it is."""
+    return step.handler is _add_dice and not step.when and not step.own_points \
+        and step.past == 0 and step.per_point == 1
 
 
 def compile_check(plan: EffectPlan, prepared: PreparedPlan, written: CompiledCheck,
@@ -185,6 +200,20 @@ def compile_check(plan: EffectPlan, prepared: PreparedPlan, written: CompiledChe
             faces = {**faces, **sub.faces}
     if not plan.has_effects:
         return written if faces is written.faces else _made(**{**written.__dict__, "faces": faces})
+    if prepared.adds_only is not None:   # each parameter adds its value in dice (the usual)
+        adds = dict(written.counts)
+        for name, die in prepared.adds_only:
+            value = p[name]
+            n = 0 if value is None else int(value)
+            if n < 0:
+                break   # (dice taken away: as every effect is done, below)
+            adds[die] += n
+        else:
+            check = object.__new__(CompiledCheck)   # ``written`` with these counts
+            fields = check.__dict__
+            fields.update(written.__dict__)
+            fields["counts"] = adds
+            return check
     c, adds = None, None   # (dice added alone: counted here, nothing else gathered)
     points = plan.points(p) if plan.cancel_out else None   # (else each its value: at once)
     for name, kind in plan.effectful:
