@@ -91,9 +91,21 @@ def _tuple_key(names: tuple[str, ...]):
     if len(names) > 1:
         return itemgetter(*names)
     if names:
-        name, = names
-        return lambda p: (p[name],)
+        return _OneKey(*names)
     return _no_key
+
+
+class _OneKey:
+    """``p[name]`` as a tuple of one (a memo key as :func:`_tuple_key` gives; pickled with
+    the mechanic)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __call__(self, p: Mapping[str, Any]) -> tuple:
+        return (p[self.name],)
 
 
 class PoolMechanic(Mechanic):
