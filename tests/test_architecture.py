@@ -130,8 +130,9 @@ def test_import_workbench_loads_no_slow_library():
 #: checked against. They must share no code with what they check.
 REFERENCES = ("_brute", "_attack_formula_brute", "_roll_brute", "_rolled_brute", "_chunk_reference", "_formula_brute",
               "_gallery_brute", "_gallery_dice", "_gallery_more_brute", "_gallery_pools", "_gallery_rolls", "_stats")
-#: Shared test helpers that compute no answer (browsers, images, fault injection, a data file).
-HELPERS = ("_browser", "_deps", "_faults", "_images", "_rulebook", "_tables")
+#: Shared test helpers that compute no answer of their own (browsers, images, fault injection, a
+#: data file, the engine's walk with its closed forms turned off).
+HELPERS = ("_browser", "_deps", "_faults", "_images", "_rulebook", "_tables", "_walked")
 
 
 def _imported_names(tree: ast.AST) -> list[str]:

@@ -13,26 +13,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import workbench
-from workbench.engine import evaluate as evaluate_module
 from workbench.engine.evaluate import evaluate_roll
 from workbench.engine.highest import highest_of_mixed
 from workbench.engine.wanted import cut_down
 from workbench.results import reading
 from workbench.rules.roll import Derived, Die, Keep, Pick, RollSpec
 
+from _walked import walked
+
 
 SCORES = {"value": lambda v: v, "0 if value == 1 else value": lambda v: 0 if v == 1 else v,
           "value * 2 - 3": lambda v: v * 2 - 3, "min(value, 4)": lambda v: min(v, 4)}
-
-
-def walked(spec):
-    saved = evaluate_module.order_statistic_roll, evaluate_module.highest_of_mixed
-    evaluate_module.order_statistic_roll = lambda spec, shown=None: None
-    evaluate_module.highest_of_mixed = lambda spec, shown=None: None
-    try:
-        return evaluate_roll.__wrapped__(spec)
-    finally:
-        evaluate_module.order_statistic_roll, evaluate_module.highest_of_mixed = saved
 
 
 def every_face(spec, score, take):

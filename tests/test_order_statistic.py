@@ -11,28 +11,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workbench.engine import evaluate as evaluate_module
 from workbench.engine import order
 from workbench.engine.evaluate import evaluate_roll
 from workbench.rules.roll import Derived, Die, Keep, Percentile, Pick, RollSpec, Sum
 
 from _roll_brute import brute_joint
+from _walked import walked
 
 d4, d6, d10 = Die.numbered("d4", 4), Die.numbered("d6", 6), Die.numbered("d10", 10)
 fudge = Die("fudge", (-1, -1, 0, 0, 1, 1))
 odd = Die("odd", (-2, 0, 0, 3, 3))
 DICE = [d4, d6, fudge, odd]
-
-
-def walked(spec):
-    """The walk's answer for ``spec`` (the closed forms turned off, no cache)."""
-    saved = evaluate_module.order_statistic_roll, evaluate_module.highest_of_mixed
-    evaluate_module.order_statistic_roll = lambda spec, shown=None: None
-    evaluate_module.highest_of_mixed = lambda spec, shown=None: None
-    try:
-        return evaluate_roll.__wrapped__(spec)
-    finally:
-        evaluate_module.order_statistic_roll, evaluate_module.highest_of_mixed = saved
 
 
 def as_dict(joint):

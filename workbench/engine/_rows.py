@@ -138,7 +138,7 @@ def merge_columns(columns: list, probabilities: np.ndarray, shape: "tuple[int, .
             codes = spread
         codes = codes.reshape(-1)
     merged = np.bincount(codes, weights=probabilities, minlength=span)
-    present = np.flatnonzero(merged)
+    present = merged.nonzero()[0]
     rows = np.empty((len(present), len(columns)), np.int64)
     weight = span
     for j, (low, radix) in enumerate(zip(lows, radices)):

@@ -58,8 +58,8 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
     single = whole and all(f is True for f in faces)   # each outcome one face: one combination each
     for (_, die, n, attributes, chances), counted in zip(groups, faces):
         by_column = attributes.T
-        # faces showing each outcome (sums stay exact), else the chances
-        weights = (np.ones(len(chances)) if counted is True else counted) if whole else chances
+        if not single:   # faces showing each outcome (sums stay exact), else the chances
+            weights = (np.ones(len(chances)) if counted is True else counted) if whole else chances
         for _ in range(n):
             slots.append(_Slot(die.name, by_column, len(slots), len(sizes)))
             if not single:
