@@ -170,7 +170,7 @@ class PoolMechanic(Mechanic):
         self._statistics_checked = self._checked_statistics()
         # The names a check's reading reads, when its tiers always apply: the file's.
         fixed_tiers = self.reading.fixed_tiers
-        self._names_read = self._read_by(fixed_tiers) if fixed_tiers is not None else None
+        self._names_read = self.reading.names_read(fixed_tiers) if fixed_tiers is not None else None
 
     def adds_dice(self, name: str) -> bool:
         """Whether parameter ``name`` adds dice (``effect = { add_dice = ... }``), as a pool
@@ -239,25 +239,7 @@ class PoolMechanic(Mechanic):
             ['beaten', 'total']
         """
         found = self._names_read
-        return found if found is not None else self._read_by(self.reading.tier_rules(p))
-
-    def _read_by(self, tiers: tuple) -> frozenset[str] | None:
-        statistics = self.statistics
-        if statistics is None:
-            return None
-        names = {"total"}
-        condition = statistics.pass_if
-        if condition is not None:
-            names.update(condition.names)
-        for tier in tiers:
-            if tier.condition:
-                parsed = statistics.conditions.get(tier.condition)
-                if parsed is None:
-                    return None
-                names.update(parsed.names)
-            if tier.all_negative is not None:
-                names.add(ALL_NEGATIVE)
-        return frozenset(names)
+        return found if found is not None else self.reading.names_read(self.reading.tier_rules(p))
 
     def condition(self, text: str):
         """A tier's ``condition``, parsed and checked when the file was loaded."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...limits import MAX_TOTAL, BoundedCache
+from ..roll import ALL_NEGATIVE
 from .base import TierRule
 from .pool_plan import EffectPlan, per_point
 
@@ -76,6 +77,27 @@ class PoolReading:
             found = self.memo.keep(key, tuple(TierRule.of(t) for t in self.model.tiers
                                               if self.plan.holds(t.when, p)))
         return found
+
+    def names_read(self, tiers: tuple) -> frozenset[str] | None:
+        """The names a check reads its result by when ``tiers`` apply: the total, those the
+        ``pass_if`` and the tiers' conditions name, and whether every initial die failed when
+        a tier asks (``None``: no statistics, or a tier condition the file does not know)."""
+        statistics = self.statistics
+        if statistics is None:
+            return None
+        names = {"total"}
+        condition = statistics.pass_if
+        if condition is not None:
+            names.update(condition.names)
+        for tier in tiers:
+            if tier.condition:
+                parsed = statistics.conditions.get(tier.condition)
+                if parsed is None:
+                    return None
+                names.update(parsed.names)
+            if tier.all_negative is not None:
+                names.add(ALL_NEGATIVE)
+        return frozenset(names)
 
     def _reading(self, p: Mapping[str, Any]) -> tuple[int | None, int, list]:
         """(the target parameter's value or ``None``, what ``add_to_target`` adds, where the
