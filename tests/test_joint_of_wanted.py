@@ -196,3 +196,13 @@ name = "Roll"
         assert reading.wanted(mechanic, params) == reading.read_by_rules(mechanic, params) == names
         result = workbench.check(system, strict=strict)
         assert result.tiers["Roll"] == pytest.approx(5 / 6 if strict == "yes" else 1.0)
+
+
+def test_a_roll_that_is_a_sum_once_its_derived_statistics_are_left_out_is_summed():
+    from workbench.engine.raw import RawDistribution as Raw
+    from workbench.engine.wanted import cut_down
+    d6 = Die.numbered("d6", 6)
+    spec = RollSpec(((d6, 3),), stats=(Derived("crit", parse("total >= 15")),), values={"difficulty": 10})
+    narrow = cut_down(spec, frozenset({"total", "difficulty"}))
+    assert narrow.stats == () and narrow.sum_only   # (made again: a sum of dice)
+    assert isinstance(exact_distribution(spec, frozenset({"total", "difficulty"})), Raw)

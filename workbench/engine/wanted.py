@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..rules.dice import Die
-from ..rules.roll import Derived, Keep, RollSpec, Sum
+from ..rules.roll import AllNegative, Derived, Keep, RollSpec, Sum
 
 
 def cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
@@ -64,7 +64,7 @@ def _cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
         counts = set(spec.count_names)   # ties in rank go by every count, in order
     if len(stats) == len(spec.stats) and counts == set(spec.count_names):
         return spec
-    if counts == set(spec.count_names) and _derived_only(spec, needed) and not set(wanted) <= {"total"}:
+    if counts == set(spec.count_names) and _derived_only(spec, needed, stats) and not set(wanted) <= {"total"}:
         return spec   # the joint leaves those out itself (the engine's ``shown``): no new roll to make
     keep = tuple(name for name in spec.count_names if name in counts)
     groups = tuple((_die_counting(die, keep), n) if isinstance(die, Die) else (die, n)
@@ -72,10 +72,13 @@ def _cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
     return spec.narrowed(groups, stats)
 
 
-def _derived_only(spec: RollSpec, needed: set) -> bool:
+def _derived_only(spec: RollSpec, needed: set, kept: tuple) -> bool:
     """Whether what ``needed`` leaves out of a plain roll (no rerolls, keeps or rolling
-    again, whose routes compute every statistic) is derived statistics only."""
+    again, whose routes compute every statistic) is derived statistics only, and what stays
+    (``kept``) reads the dice by more than their sum (else the roll cut down may be a sum)."""
     if spec.rerolls or spec.kept is not None or spec.reroll_faces is not None or spec.again is not None:
+        return False
+    if all(isinstance(stat, (Derived, AllNegative)) for stat in kept):
         return False
     return all(isinstance(stat, Derived) for stat in spec.stats if stat.name not in needed)
 
