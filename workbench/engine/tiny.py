@@ -3,10 +3,12 @@
 A roll of a few dice that do not explode (Ironsworn's d6 against 2d10: 600 combinations)
 costs the walk of :mod:`workbench.engine.evaluate` more in planning its registers than in
 walking them. Here, when the dice have at most :data:`MOST_COMBINATIONS` combinations of
-outcomes together, each combination is one row: per die, the outcome it shows; the
-statistics read by rank (picked, kept, compared) are read from the dice sorted by value, the
-sums added, and the rows go on to :func:`~workbench.engine.columns.joint_from_columns` as
-the walk's registers do (the total, the derived statistics, equal rows merged). Only the
+outcomes together, each combination is one cell of an array with one axis per die: a die's
+outcome varies along its own axis, so a statistic of some dice is worked out over their
+axes only (numpy spreads it over the rest); the statistics read by rank (picked, kept,
+compared) are read from the dice sorted by value, the sums added, and the columns go on to
+:func:`~workbench.engine.columns.joint_from_columns` as the walk's registers do (the total,
+the derived statistics, equal rows merged, where the cells are laid out in full). Only the
 statistics whose meaning does not depend on how equal values are ordered are counted here;
 any other roll returns ``None`` and is walked.
 
@@ -97,7 +99,8 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
 
 
 ZERO = np.zeros(1, np.int64)
-"""A statistic of no dice: 0 on every combination (numpy spreads it)."""
+"""A statistic of no dice: 0 on every combination (numpy spreads it; read-only, shared)."""
+ZERO.setflags(write=False)
 
 
 def _faces_showing(die, chances: np.ndarray) -> "np.ndarray | bool | None":
