@@ -197,37 +197,13 @@ def _narrowed(mask: list | None, holds: list) -> list:
 
 
 def numpy_sum(values: list[float]) -> float:
-    """The sum of ``values`` as numpy's ``sum`` of a float64 array adds them (pairwise: fewer
-    than 8 one after another; up to 128 in eight running sums, added in pairs, then the rest;
-    more halved), so a probability summed here is the one numpy gives, to the last bit.
+    """The sum of ``values`` as numpy's ``sum`` of a float64 array adds them (pairwise), so a
+    probability summed here is the one the numpy reading gives, to the last bit: numpy adds
+    them (its order of additions is its own, and may change between its versions).
 
     Example:
         >>> values = [0.1] * 10
         >>> numpy_sum(values) == float(np.array(values).sum()) != sum(values)
         True
     """
-    n = len(values)
-    if n < 8:
-        total = 0.0
-        for value in values:
-            total += value
-        return total
-    if n <= 128:
-        r0, r1, r2, r3, r4, r5, r6, r7 = values[:8]
-        whole = n - n % 8
-        for i in range(8, whole, 8):
-            r0 += values[i]
-            r1 += values[i + 1]
-            r2 += values[i + 2]
-            r3 += values[i + 3]
-            r4 += values[i + 4]
-            r5 += values[i + 5]
-            r6 += values[i + 6]
-            r7 += values[i + 7]
-        total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        for value in values[whole:]:
-            total += value
-        return total
-    half = n // 2
-    half -= half % 8
-    return numpy_sum(values[:half]) + numpy_sum(values[half:])
+    return float(np.add.reduce(np.array(values, dtype=float)))
