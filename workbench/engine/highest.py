@@ -52,7 +52,7 @@ def highest_of_mixed(spec: RollSpec, shown: "tuple[str, ...] | None" = None) -> 
     found = _kept(spec)
     if found is None:
         return None
-    keep, dice = found
+    keep, dice, combinations = found
     values = sorted(set().union(*(die.values for die, _ in dice)))
     if len(values) > MOST_VALUES:
         return None
@@ -60,7 +60,6 @@ def highest_of_mixed(spec: RollSpec, shown: "tuple[str, ...] | None" = None) -> 
     if scores is None:
         return None
     n = sum(count for _, count in dice)
-    combinations = math.prod(die.sides ** count for die, count in dice)
     types, size = len(dice), len(values)
     place = {value: j for j, value in enumerate(values)}
     faces = [t * size + place[value] for t, (die, _) in enumerate(dice) for value in die.values]
@@ -88,9 +87,9 @@ def highest_of_mixed(spec: RollSpec, shown: "tuple[str, ...] | None" = None) -> 
     return joint_from_columns(spec, {keep.name: kept}, weights.astype(float), 0.0, combinations, shown)
 
 
-def _kept(spec: RollSpec) -> "tuple[Keep, list] | None":
-    """The roll's one :class:`Keep` of the highest dice and its dice (type, count), when the
-    closed form applies; else ``None``."""
+def _kept(spec: RollSpec) -> "tuple[Keep, list, int] | None":
+    """The roll's one :class:`Keep` of the highest dice, its dice (type, count) and their
+    combinations of faces, when the closed form applies; else ``None``."""
     if spec.total is None or spec.count_names or spec.rerolls or spec.kept is not None or spec.reroll_faces is not None \
             or spec.again is not None:
         return None
@@ -108,9 +107,10 @@ def _kept(spec: RollSpec) -> "tuple[Keep, list] | None":
         return None
     if keep.dice and not all(die.name in keep.dice for die, _ in dice):
         return None
-    if math.prod(die.sides ** n for die, n in dice) >= MOST_COMBINATIONS:
+    combinations = math.prod(die.sides ** n for die, n in dice)
+    if combinations >= MOST_COMBINATIONS:
         return None
-    return keep, dice
+    return keep, dice, combinations
 
 
 def _scores(spec: RollSpec, keep: Keep, values: list) -> "np.ndarray | None":

@@ -121,9 +121,9 @@ def _bounded(found):
 _LEAST, _GREATEST = np.minimum.reduce, np.maximum.reduce
 
 
-def _truth_of(value, low: int, high: int):
-    """A truth value's bounds: 0 or 1 where the value is known to be always or never 0."""
-    flag = truth(value)
+def _truth_of(found: tuple):
+    """``found``'s value as true/false, with its bounds (0 and 1; one of them when known)."""
+    flag = truth(found[0])
     if type(flag) is bool:
         return flag, int(flag), int(flag)
     return flag, 0, 1
@@ -142,7 +142,7 @@ def _not(tree: tuple):
     inner_of = _compile(tree[1])
 
     def not_(names):
-        flag, low, high = _truth_of(*inner_of(names))
+        flag, low, high = _truth_of(inner_of(names))
         return negation(flag), 1 - high, 1 - low
     return not_
 
@@ -152,8 +152,8 @@ def _and_or(tree: tuple):
     left_of, right_of = _compile(tree[1]), _compile(tree[2])
 
     def and_or(names):
-        left, left_low, left_high = _truth_of(*left_of(names))
-        right, right_low, right_high = _truth_of(*right_of(names))
+        left, left_low, left_high = _truth_of(left_of(names))
+        right, right_low, right_high = _truth_of(right_of(names))
         if is_and:
             return both(left, right), min(left_low, right_low), min(left_high, right_high)
         return either(left, right), max(left_low, right_low), max(left_high, right_high)
