@@ -80,9 +80,6 @@ class System:
                                     f"got {value!r}; allowed: {exc.allowed}") from None
             params[key] = params[key].with_default(parsed)
         self.params: dict[str, Param] = params
-        # Number parameters with their bounds: a whole number within them is itself (at once).
-        self._whole = {name: (param, param.minimum, param.maximum) for name, param in params.items()
-                       if param.kind != "bool" and param.kind != "choice"}
         self._parsed = BoundedCache()     # (param, value) -> the value checked
         self._settings = BoundedCache()   # the values given -> (parameters, pool)
 
@@ -161,18 +158,9 @@ class System:
                 raise ParameterError(self.id, name, given[name],
                                      "a parameter of this system" + suggest(name, params)
                                      + ": " + ", ".join(params))
-        parse, whole, values = self._parse, self._whole, {}
-        for name, param in params.items():
-            if name not in given:
-                values[name] = param.default
-                continue
-            value = given[name]
-            bounds = whole.get(name)
-            if bounds is not None and type(value) is int and bounds[0] is param and (
-                    bounds[1] is None or bounds[1] <= value) and (bounds[2] is None or value <= bounds[2]):
-                values[name] = value   # a whole number within the bounds: itself
-            else:
-                values[name] = parse(param, value)
+        parse, values = self._parse, {}
+        for name, param in params.items():   # (a whole number within its bounds: at once, in _parse)
+            values[name] = parse(param, given[name]) if name in given else param.default
         self.mechanic.cross_check(values)
         return values
 
