@@ -441,8 +441,11 @@ class PoolMechanic(Mechanic):
 
     def _pool_new(self, p: Mapping[str, Any]) -> RollSpec:
         c = self._compile(p)
-        counts = dict(c.counts)
-        kept = self._kept(c, counts, p)
+        if c.keep:   # keeping the best or worst: extra dice rolled (counts copied, then added to)
+            counts = dict(c.counts)
+            kept = self._kept(c, counts, p)
+        else:   # every die rolled stays (the usual): the counts as compiled, read only
+            counts, kept = c.counts, None
         self._checked_size(c, counts, p)
         written = self._written_check
         if self._all_written is not None and c.faces is written.faces and c.shift is written.shift \
@@ -455,10 +458,10 @@ class PoolMechanic(Mechanic):
                             else self._die(name, c, made, p), counts[name])
                            for name, spec in self.model.dice.items())
             dice_key = groups
-        again = self._reroll_faces(c, p)
+        again = self._reroll_faces(c, p) if c.again else None
         stats, total, values = (), None, ()
         if self.statistics is not None:
-            in_roll = dict(counts, **({kept.dice: kept.take} if kept is not None else {}))
+            in_roll = counts if kept is None else {**counts, kept.dice: kept.take}
             stats, total, values = self.statistics.describe(self.system_id, p, in_roll)
         if self.reads_all_negative:
             stats = (*stats, self._all_negative)
