@@ -126,3 +126,42 @@ def test_a_check_result_made_of_its_parts_is_the_dataclass_s_own_field_for_field
     assert made == CheckResult(**parts) and made.later is result.later
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.p_pass = 1.0
+
+
+def test_tiers_laid_out_when_the_file_loads_read_as_the_tiers_read_one_by_one(monkeypatch):
+    """A file whose tiers are conditions with a last tier for the rest has them laid out once
+    (``mechanic.tier_layout``); a small joint read by that layout gives the tiers and P(pass)
+    the tier-by-tier reading gives, number for number."""
+    laid_out = [s for s in workbench.systems() if s.mechanic.tier_layout is not None]
+    assert len(laid_out) >= 10 and "ironsworn" in [s.id for s in laid_out]
+    readings, used = reading_rows.readings, []
+
+    def both(rules, raw, rows, target, layout=None):
+        plain = readings(rules, raw, rows, target)
+        if layout is not None:
+            found = reading_rows._laid_out(layout, rules, raw, reading_rows.condition_columns(
+                rules, raw, rows.columns), rows.columns, rows.probabilities, target)
+            used.append(rules.system_id)
+            assert found[1] == plain[1] and found[0] == plain[0]
+            assert found[0].probabilities.tolist() == plain[0].probabilities.tolist()
+            assert list(vars(found[0])) == list(vars(plain[0]))
+        return readings(rules, raw, rows, target, layout)
+    monkeypatch.setattr(reading_rows, "readings", both)
+    for system in laid_out:
+        for params in settings(system):
+            result = workbench.check(system, **params)
+            assert result.tiers is not None
+    assert len(used) >= 50 and len(set(used)) >= 10
+
+
+def test_a_tier_layout_is_made_only_for_tiers_it_reads_as_they_read():
+    from workbench.rules.mechanics.base import TierRule, tier_layout
+    hit, rest = TierRule("Hit", condition="hits >= 1"), TierRule("Miss")
+    parsed = {"hits >= 1": "parsed"}
+    assert tier_layout((hit, rest), ("Miss", "Hit"), parsed).positions == (1, 0)
+    assert tier_layout((hit, TierRule("Miss", max=0)), ("Miss", "Hit"), parsed) is None   # a rule of its own
+    assert tier_layout((TierRule("Hit", 1, None), rest), ("Miss", "Hit"), parsed) is None   # a range of totals
+    assert tier_layout((hit, rest), ("Miss", "Hit"), {}) is None   # a condition not parsed
+    assert tier_layout((), (), parsed) is None
+    blocked = tier_layout((hit._replace(passes=False), rest), ("Miss", "Hit"), parsed)
+    assert blocked.never == (True, False)

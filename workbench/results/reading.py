@@ -180,7 +180,7 @@ def check_result(system: System, raw, params: Mapping[str, Any],
     if getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None:
         tier_dist, passed = tiers(mechanic, raw, params, rules), p_pass(mechanic, raw, params, rules)
     elif rows is not None:   # a few rows of statistics: read in plain Python
-        tier_dist, passed = reading_rows.readings(rules, raw, rows, target)
+        tier_dist, passed = reading_rows.readings(rules, raw, rows, target, getattr(mechanic, "tier_layout", None))
     else:   # the declared readings, sharing what both read
         tier_dist, passed = read.readings(rules, raw, target)
     if later is not None and read is reading_statistics:   # the statistics on first use

@@ -26,13 +26,14 @@ Example:
 """
 from __future__ import annotations
 
+from itertools import compress
 from typing import NamedTuple
 
 import numpy as np
 
 from ..engine.joint import JointDistribution
 from ..rules.expressions import compared_rows
-from ..rules.mechanics.base import ReadingRules
+from ..rules.mechanics.base import ReadingRules, TierLayout
 from ..rules.roll import ALL_NEGATIVE
 from . import reading_statistics
 from .checked import UNNAMED
@@ -79,11 +80,14 @@ def totals_pmf(rows: Rows, trials: int | None) -> Distribution | None:
 
 
 def readings(rules: ReadingRules, raw: JointDistribution, rows: Rows,
-             target: int | None) -> tuple[Distribution | None, float | None]:
+             target: int | None, layout: TierLayout | None = None) -> tuple[Distribution | None, float | None]:
     """``(tiers, P(pass))`` of a small joint (``rows``: it as :func:`rows_of` reads it), as
-    :func:`.reading_statistics.readings` gives them (and refused as it refuses them)."""
+    :func:`.reading_statistics.readings` gives them (and refused as it refuses them).
+    ``layout``: how the mechanic's tiers read when they always read so (its ``tier_layout``)."""
     lists, probabilities = rows.columns, rows.probabilities
     named = condition_columns(rules, raw, lists)
+    if layout is not None and layout.tiers is rules.tier_rules:   # (the tiers it lays out)
+        return _laid_out(layout, rules, raw, named, lists, probabilities, target)
     totals = lists["total"]
     names, tier_dist, blocked = rules.tier_names, None, None
     if names:
@@ -153,6 +157,47 @@ def readings(rules: ReadingRules, raw: JointDistribution, rows: Rows,
     else:
         passed = [p for p, holds in zip(probabilities, passing) if holds]
     return tier_dist, min(numpy_sum(passed), 1.0)
+
+
+def _laid_out(layout: TierLayout, rules: ReadingRules, raw: JointDistribution, named: dict, lists: dict,
+              probabilities: list[float], target: int | None) -> tuple[Distribution, float | None]:
+    """``(tiers, P(pass))`` read by the tiers' ``layout``: each condition over the rows (last
+    to first, as the tiers are read one by one), each row's tier the first that fits it, and
+    its pass (by ``pass_if``, else the total against ``target`` or the first passing label)."""
+    fits, k = [], len(layout.conditions)
+    for condition in layout.conditions:   # last to first
+        found = compared_rows(condition, named)   # (the usual: at once)
+        fits.append(found if found is not None else _fits(rules, raw, layout.tiers[k - 1], named, lists))
+        k -= 1
+    positions = layout.positions
+    tier_of = [len(positions) - 1] * len(probabilities)   # the last tier: every row the others leave
+    rows = range(len(probabilities))
+    k = len(fits)
+    for fit in fits:   # each tier over the rows it fits, the earlier tiers painted last
+        k -= 1
+        for row in compress(rows, fit):
+            tier_of[row] = k
+    shares = [0.0] * len(rules.tier_names)
+    for k, p in zip(tier_of, probabilities):
+        shares[positions[k]] += p   # row by row, as np.bincount adds
+    tiers = Distribution.of_read(rules.tier_names, shares, raw.trials) if layout.plain_names \
+        else _tiers(rules.tier_names, shares, raw.trials)
+    condition = rules.pass_condition
+    if condition is not None:
+        passing = _where(rules, raw, "pass_if", condition, named)
+    else:
+        if target is None:
+            pass_from, labels = rules.pass_from, rules.labels
+            if pass_from is None or labels is None:
+                return tiers, None
+            target = labels.index(pass_from)
+        passing = [total >= target for total in lists["total"]]
+    never = layout.never
+    if never is None:
+        passed = list(compress(probabilities, passing))
+    else:
+        passed = [p for p, k, holds in zip(probabilities, tier_of, passing) if holds and not never[k]]
+    return tiers, min(numpy_sum(passed), 1.0)
 
 
 def _where(rules: ReadingRules, raw: JointDistribution, what: str, expression, named: dict) -> list[bool]:

@@ -65,6 +65,51 @@ class TierRule(NamedTuple):
         return cls(tier.name, tier.min, tier.max, tier.all_negative, tier.passes, tier.condition)
 
 
+class TierLayout(NamedTuple):
+    """Tiers that read as most files' do, laid out once (when the file loads): every tier but
+    the last has a condition and nothing else, the last has no rule at all (it fits every
+    roll the others leave). A reading of these ``tiers`` (the very tuple) reads each roll's
+    tier off ``conditions`` alone.
+
+    Example:
+        >>> layout = tier_layout((TierRule("Hit", condition="hits >= 1"), TierRule("Miss")),
+        ...                      ("Miss", "Hit"), {"hits >= 1": "parsed"})
+        >>> layout.conditions, layout.positions, layout.never
+        (('parsed',), (1, 0), None)
+    """
+
+    tiers: tuple
+    conditions: tuple
+    """Each tier's parsed condition but the last's, last to first (the order they are read)."""
+    positions: tuple[int, ...]
+    """Each tier's position among the tier names."""
+    never: tuple[bool, ...] | None
+    """Whether each tier never passes (``None``: every tier may pass)."""
+    plain_names: bool
+    """Whether the tier names are texts, each once."""
+
+
+def tier_layout(tiers: tuple, names: tuple, conditions: Mapping[str, Any]) -> TierLayout | None:
+    """The :class:`TierLayout` of ``tiers`` (named ``names``, worst first; ``conditions``:
+    each condition's text, parsed), or ``None`` when they read otherwise (a range of totals,
+    all dice failed, a condition not parsed, a last tier with a rule of its own)."""
+    if not tiers or not names:
+        return None
+    *ruled, last = tiers
+    if (last.min, last.max, last.all_negative, last.condition) != (None, None, None, None):
+        return None
+    if any(tier.min is not None or tier.max is not None or tier.all_negative is not None
+           or not tier.condition or tier.condition not in conditions for tier in ruled):
+        return None
+    listed = list(names)
+    if any(tier.name not in listed for tier in tiers):
+        return None
+    never = tuple(not tier.passes for tier in tiers)
+    return TierLayout(tiers, tuple(conditions[tier.condition] for tier in reversed(ruled)),
+                      tuple(listed.index(tier.name) for tier in tiers), never if True in never else None,
+                      all(type(name) is str for name in names) and len(set(names)) == len(names))
+
+
 class ReadingRules(NamedTuple):
     """How one check's totals read, as a mechanic says it for resolved parameters ``params``:
     everything the results layer reads a raw distribution by, gathered in one call
@@ -119,6 +164,8 @@ class Mechanic:
     outcomes = None
     tiers = None
     p_pass = None
+    tier_layout: TierLayout | None = None
+    """How the tiers read when they always read so (:func:`tier_layout`), else ``None``."""
 
     def params(self) -> tuple[Param, ...]:
         raise NotImplementedError

@@ -146,6 +146,7 @@ class PoolMechanic(Mechanic):
         self.reading_parameters = tuple(name for name in model.params
                                         if name not in self._pool_keys and name not in shorthand)
         self.uses_obstacle = self.reading.uses_obstacle
+        self.tier_layout = self.reading.fixed_layout   # (None: the tiers are read one by one)
         # Each die type as the file writes it, checked once here: most checks roll it so
         # (no effect changes its faces), and then it is not built and checked again.
         self._as_written = {name: self._written(name) for name in model.dice}

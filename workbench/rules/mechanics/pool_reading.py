@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from ...limits import MAX_TOTAL, BoundedCache
 from ..roll import ALL_NEGATIVE
-from .base import TierRule
+from .base import TierRule, tier_layout
 from .pool_plan import EffectPlan, per_point
 
 PASSING = ("target", "obstacle", "add_to_target")
@@ -53,6 +53,9 @@ class PoolReading:
         self.tier_keys = tuple(dict.fromkeys(key for t in model.tiers for key in t.when))
         # Tiers that always apply (no ``when``): the file's, gathered once here.
         self.fixed_tiers = tuple(TierRule.of(t) for t in model.tiers) if not self.tier_keys else None
+        # How the fixed tiers read (each roll's tier off their conditions), laid out once here.
+        self.fixed_layout = tier_layout(self.fixed_tiers, self.tier_names, statistics.conditions) \
+            if self.fixed_tiers is not None and statistics is not None else None
         self.uses_obstacle = any(e.verb == "obstacle" for s in model.params.values() for e in s.effect)
 
     @property
