@@ -441,7 +441,9 @@ class PoolMechanic(Mechanic):
                              f"{_total_range()} (these add {_big(c.modifier)})")
 
     def _pool_new(self, p: Mapping[str, Any]) -> RollSpec:
-        c = self._compile(p)
+        # Compiled here, not looked up: a pool not built yet has parameters not compiled yet
+        # (the compile's memo is every parameter's value, the pool's a part of them).
+        c = compile_check(self.plan, self._prepared, self._written_check, p)
         if c.keep:   # keeping the best or worst: extra dice rolled (counts copied, then added to)
             counts = dict(c.counts)
             kept = self._kept(c, counts, p)
