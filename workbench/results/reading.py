@@ -231,6 +231,8 @@ def read_by_rules(mechanic: Mechanic, params: Mapping[str, Any]) -> frozenset[st
 def as_read(mechanic: Mechanic, params: Mapping[str, Any], raw):
     """The engine's answer as the system reads it: a sum of dice (the engine's fast path) of
     a data file that reads its checks as statistics or conditions comes as their joint."""
+    if type(raw) is JointDistribution:   # (a joint already: as it is)
+        return raw
     if getattr(mechanic, "statistics", None) is not None:
         names = ("total", ALL_NEGATIVE) if getattr(mechanic, "reads_all_negative", False) else ("total",)
         return raw.as_joint(names)

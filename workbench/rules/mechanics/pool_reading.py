@@ -138,6 +138,8 @@ class PoolReading:
         return target, add, sources
 
     def target(self, p: Mapping[str, Any]) -> int | None:
+        if not self.passing:   # no parameter says what passes: no target
+            return None
         value, add, sources = self._reading(p)
         if value is None:
             return None
