@@ -130,23 +130,27 @@ def test_a_check_result_made_of_its_parts_is_the_dataclass_s_own_field_for_field
 
 def test_tiers_laid_out_when_the_file_loads_read_as_the_tiers_read_one_by_one(monkeypatch):
     """A file whose tiers are conditions with a last tier for the rest has them laid out once
-    (``mechanic.tier_layout``); a small joint read by that layout gives the tiers and P(pass)
-    the tier-by-tier reading gives, number for number."""
+    (``mechanic.tier_layout``); a small joint read by that layout in one pass gives the
+    outcomes, target, tiers and P(pass) the reading step by step gives, number for number."""
+    from workbench.results import reading
     laid_out = [s for s in workbench.systems() if s.mechanic.tier_layout is not None]
     assert len(laid_out) >= 10 and "ironsworn" in [s.id for s in laid_out]
-    readings, used = reading_rows.readings, []
+    one_pass, used = reading_rows.laid_out, []
 
-    def both(rules, raw, rows, target, layout=None):
-        plain = readings(rules, raw, rows, target)
-        if layout is not None:
-            found = reading_rows._laid_out(layout, rules, raw, reading_rows.condition_columns(
-                rules, raw, rows.columns), rows.columns, rows.probabilities, target)
+    def both(rules, raw, rows, layout):
+        found = one_pass(rules, raw, rows, layout)
+        if found is not None:
             used.append(rules.system_id)
-            assert found[1] == plain[1] and found[0] == plain[0]
-            assert found[0].probabilities.tolist() == plain[0].probabilities.tolist()
-            assert list(vars(found[0])) == list(vars(plain[0]))
-        return readings(rules, raw, rows, target, layout)
-    monkeypatch.setattr(reading_rows, "readings", both)
+            mechanic = workbench.system(rules.system_id).mechanic
+            target = reading.checked_target(rules)
+            pmf = reading.outcomes(mechanic, raw, rules, rows)
+            tiers, passed = reading_rows.readings(rules, raw, rows, target)
+            assert found == (pmf, target, tiers, passed)
+            for mine, theirs in ((found[0], pmf), (found[2], tiers)):
+                assert mine.probabilities.tolist() == theirs.probabilities.tolist()
+                assert list(vars(mine)) == list(vars(theirs)) and not mine.probabilities.flags.writeable
+        return found
+    monkeypatch.setattr(reading_rows, "laid_out", both)
     for system in laid_out:
         for params in settings(system):
             result = workbench.check(system, **params)

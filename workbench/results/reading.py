@@ -172,17 +172,27 @@ def check_result(system: System, raw, params: Mapping[str, Any],
     rules = mechanic.reading_rules(params, facts=True)   # the one question to the rules
     extra = checked_extra(rules)
     rows = reading_rows.rows_of(raw)   # a few rows: read as Python lists
-    pmf = outcomes(mechanic, raw, rules, rows)
-    target = checked_target(rules)
+    layout = getattr(mechanic, "tier_layout", None)
+    custom = getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None
+    found = None
+    if rows is not None and layout is not None and layout.tiers is rules.tier_rules and rules.labels is None \
+            and not custom and getattr(mechanic, "outcomes", None) is None:   # tiers laid out: in one pass
+        found = reading_rows.laid_out(rules, raw, rows, layout)
+    if found is not None:
+        pmf, target, tier_dist, passed = found
+    else:
+        pmf = outcomes(mechanic, raw, rules, rows)
+        target = checked_target(rules)
     if target is not None and pmf.numeric and len(pmf):
         extra["margin"] = _margin(pmf, target, raw.trials)
     read = _READERS.get(type(raw)) or model(raw)
-    if getattr(mechanic, "tiers", None) is not None or getattr(mechanic, "p_pass", None) is not None:
-        tier_dist, passed = tiers(mechanic, raw, params, rules), p_pass(mechanic, raw, params, rules)
-    elif rows is not None:   # a few rows of statistics: read in plain Python
-        tier_dist, passed = reading_rows.readings(rules, raw, rows, target, getattr(mechanic, "tier_layout", None))
-    else:   # the declared readings, sharing what both read
-        tier_dist, passed = read.readings(rules, raw, target)
+    if found is None:
+        if custom:
+            tier_dist, passed = tiers(mechanic, raw, params, rules), p_pass(mechanic, raw, params, rules)
+        elif rows is not None:   # a few rows of statistics: read in plain Python
+            tier_dist, passed = reading_rows.readings(rules, raw, rows, target)
+        else:   # the declared readings, sharing what both read
+            tier_dist, passed = read.readings(rules, raw, target)
     if later is not None and read is reading_statistics:   # the statistics on first use
         return CheckResult.of_parts(
             system.id, dict(params), pmf, tier_dist, passed, raw.lost_mass, method, raw.trials, seed,

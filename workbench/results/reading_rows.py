@@ -36,7 +36,7 @@ from ..rules.expressions import compared_rows
 from ..rules.mechanics.base import ReadingRules, TierLayout
 from ..rules.roll import ALL_NEGATIVE
 from . import reading_statistics
-from .checked import UNNAMED
+from .checked import UNNAMED, checked_target
 from .conditions import condition_columns, said, tier_condition
 from .distribution import SPARSE_SPAN, Distribution
 
@@ -80,14 +80,11 @@ def totals_pmf(rows: Rows, trials: int | None) -> Distribution | None:
 
 
 def readings(rules: ReadingRules, raw: JointDistribution, rows: Rows,
-             target: int | None, layout: TierLayout | None = None) -> tuple[Distribution | None, float | None]:
+             target: int | None) -> tuple[Distribution | None, float | None]:
     """``(tiers, P(pass))`` of a small joint (``rows``: it as :func:`rows_of` reads it), as
-    :func:`.reading_statistics.readings` gives them (and refused as it refuses them).
-    ``layout``: how the mechanic's tiers read when they always read so (its ``tier_layout``)."""
+    :func:`.reading_statistics.readings` gives them (and refused as it refuses them)."""
     lists, probabilities = rows.columns, rows.probabilities
     named = condition_columns(rules, raw, lists)
-    if layout is not None and layout.tiers is rules.tier_rules:   # (the tiers it lays out)
-        return _laid_out(layout, rules, raw, named, lists, probabilities, target)
     totals = lists["total"]
     names, tier_dist, blocked = rules.tier_names, None, None
     if names:
@@ -159,11 +156,37 @@ def readings(rules: ReadingRules, raw: JointDistribution, rows: Rows,
     return tier_dist, min(numpy_sum(passed), 1.0)
 
 
-def _laid_out(layout: TierLayout, rules: ReadingRules, raw: JointDistribution, named: dict, lists: dict,
-              probabilities: list[float], target: int | None) -> tuple[Distribution, float | None]:
-    """``(tiers, P(pass))`` read by the tiers' ``layout``: each condition over the rows (last
-    to first, as the tiers are read one by one), each row's tier the first that fits it, and
-    its pass (by ``pass_if``, else the total against ``target`` or the first passing label)."""
+def laid_out(rules: ReadingRules, raw: JointDistribution, rows: Rows,
+             layout: TierLayout) -> tuple[Distribution, int | None, Distribution, float | None] | None:
+    """``(outcomes, target, tiers, P(pass))`` of a small joint whose tiers are ``layout``'s
+    (the mechanic's ``tier_layout``, for the tiers of ``rules``) and whose outcomes are its
+    totals, read in one pass over the rows: what :func:`totals_pmf`, the target checked
+    (:func:`~.checked.checked_target`) and :func:`readings` give, one after another (and
+    refused as they refuse it); ``None`` when the totals span more than
+    :data:`~.distribution.SPARSE_SPAN` whole numbers.
+
+    Each tier's condition is read over the rows (last to first, as the tiers are read one by
+    one), each row's tier is the first that fits it, and its pass is read by ``pass_if``, else
+    by the total against the target (or the first passing label).
+
+    Example:
+        >>> import workbench
+        >>> from workbench.engine import exact_distribution
+        >>> ironsworn = workbench.system("ironsworn")
+        >>> p = ironsworn.resolve(stat=2)
+        >>> raw = exact_distribution(ironsworn.pool(stat=2), frozenset({"total", "beaten"}))
+        >>> rules = ironsworn.mechanic.reading_rules(p, facts=True)
+        >>> pmf, target, tiers, passed = laid_out(rules, raw, rows_of(raw), ironsworn.mechanic.tier_layout)
+        >>> readings(rules, raw, rows_of(raw), target) == (tiers, passed), pmf == totals_pmf(rows_of(raw), None)
+        (True, True)
+    """
+    lists, probabilities = rows.columns, rows.probabilities
+    totals = lists["total"]
+    low, high = min(totals), max(totals)
+    if high - low + 1 > SPARSE_SPAN:
+        return None
+    target = checked_target(rules)
+    named = condition_columns(rules, raw, lists)
     fits, k = [], len(layout.conditions)
     for condition in layout.conditions:   # last to first
         found = compared_rows(condition, named)   # (the usual: at once)
@@ -171,33 +194,36 @@ def _laid_out(layout: TierLayout, rules: ReadingRules, raw: JointDistribution, n
         k -= 1
     positions = layout.positions
     tier_of = [len(positions) - 1] * len(probabilities)   # the last tier: every row the others leave
-    rows = range(len(probabilities))
+    every = range(len(probabilities))
     k = len(fits)
     for fit in fits:   # each tier over the rows it fits, the earlier tiers painted last
         k -= 1
-        for row in compress(rows, fit):
+        for row in compress(every, fit):
             tier_of[row] = k
-    shares = [0.0] * len(rules.tier_names)
-    for k, p in zip(tier_of, probabilities):
-        shares[positions[k]] += p   # row by row, as np.bincount adds
+    dense, shares = [0.0] * (high - low + 1), [0.0] * len(rules.tier_names)
+    for total, k, p in zip(totals, tier_of, probabilities):   # row by row, as np.bincount adds
+        dense[total - low] += p
+        shares[positions[k]] += p
+    pmf = Distribution.of_read(tuple(range(low, high + 1)), dense, raw.trials, numeric=True)
     tiers = Distribution.of_read(rules.tier_names, shares, raw.trials) if layout.plain_names \
         else _tiers(rules.tier_names, shares, raw.trials)
     condition = rules.pass_condition
     if condition is not None:
         passing = _where(rules, raw, "pass_if", condition, named)
     else:
-        if target is None:
+        least = target
+        if least is None:   # the first passing label's position
             pass_from, labels = rules.pass_from, rules.labels
             if pass_from is None or labels is None:
-                return tiers, None
-            target = labels.index(pass_from)
-        passing = [total >= target for total in lists["total"]]
+                return pmf, target, tiers, None
+            least = labels.index(pass_from)
+        passing = [total >= least for total in totals]
     never = layout.never
     if never is None:
         passed = list(compress(probabilities, passing))
     else:
         passed = [p for p, k, holds in zip(probabilities, tier_of, passing) if holds and not never[k]]
-    return tiers, min(numpy_sum(passed), 1.0)
+    return pmf, target, tiers, min(numpy_sum(passed), 1.0)
 
 
 def _where(rules: ReadingRules, raw: JointDistribution, what: str, expression, named: dict) -> list[bool]:
