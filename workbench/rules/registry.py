@@ -411,9 +411,10 @@ def _load_cached(text: str) -> System:
 def get_system(name: "str | os.PathLike | System") -> System:
     """A system by id or alias (ignoring case), a path to a data file, or a System itself."""
     if type(name) is str:   # the usual case first: an id or alias as registered
-        found = _catalogue().names.get(name)
+        catalogue = _catalogue()
+        found = catalogue.names.get(name)
         if found is not None:
-            return _catalogue().system(found)
+            return catalogue.system(found)
     if isinstance(name, System):
         return name
     if name is None or not isinstance(name, (str, os.PathLike)):
