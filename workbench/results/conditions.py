@@ -31,8 +31,12 @@ def condition_columns(rules: ReadingRules, raw, columns: dict | None = None) -> 
     parameters the check's ``rules`` were gathered for); ``columns``: the raw distribution's
     columns as they are read (Python lists, say) when not its own arrays."""
     p = rules.params
-    named = {name: (None if value is None else int(value)) for name, value in p.items()
-             if isinstance(value, (bool, int)) or value is None}
+    named = {}
+    for name, value in p.items():   # whole numbers and true/false (as 1 and 0); no value: None
+        if type(value) is int or value is None:   # (the usual: as it is)
+            named[name] = value
+        elif isinstance(value, (bool, int)):
+            named[name] = int(value)
     if columns is None:
         columns = raw.columns()
     clash = None if p.keys().isdisjoint(columns) else next(name for name in columns if name in p)
