@@ -162,10 +162,109 @@ def test_a_tier_layout_is_made_only_for_tiers_it_reads_as_they_read():
     from workbench.rules.mechanics.base import TierRule, tier_layout
     hit, rest = TierRule("Hit", condition="hits >= 1"), TierRule("Miss")
     parsed = {"hits >= 1": "parsed"}
-    assert tier_layout((hit, rest), ("Miss", "Hit"), parsed).positions == (1, 0)
-    assert tier_layout((hit, TierRule("Miss", max=0)), ("Miss", "Hit"), parsed) is None   # a rule of its own
-    assert tier_layout((TierRule("Hit", 1, None), rest), ("Miss", "Hit"), parsed) is None   # a range of totals
+    layout = tier_layout((hit, rest), ("Miss", "Hit"), parsed)
+    assert layout.positions == (1, 0) and layout.steps == (None, ("parsed", None, None)) and layout.covers
+    ranged = tier_layout((TierRule("Hit", 1, None), TierRule("Miss", max=0)), ("Miss", "Hit"), parsed)
+    assert ranged.steps == ((None, None, 0), (None, 1, None)) and not ranged.covers
+    assert tier_layout((hit._replace(min=1), rest), ("Miss", "Hit"), parsed) is None   # a range and a condition
+    assert tier_layout((hit, rest._replace(all_negative=True)), ("Miss", "Hit"), parsed) is None
     assert tier_layout((hit, rest), ("Miss", "Hit"), {}) is None   # a condition not parsed
+    assert tier_layout((hit, rest), ("Miss",), parsed) is None   # a tier not named
     assert tier_layout((), (), parsed) is None
     blocked = tier_layout((hit._replace(passes=False), rest), ("Miss", "Hit"), parsed)
     assert blocked.never == (True, False)
+
+
+def _read_both_ways(system, params=None):
+    """(the laid-out reading, the reading step by step) of a check of ``system``."""
+    from workbench.engine import exact_distribution
+    from workbench.results import reading
+    p = system.resolve(**(params or {}))
+    raw = reading.as_read(system.mechanic, p, exact_distribution(system.mechanic.pool(p)))
+    rules = system.mechanic.reading_rules(p, facts=True)
+    rows = reading_rows.rows_of(raw)
+    found = reading_rows.laid_out(rules, raw, rows, system.mechanic.tier_layout)
+    target = reading.checked_target(rules)
+    return found, (reading.outcomes(system.mechanic, raw, rules, rows), target,
+                   *reading_rows.readings(rules, raw, rows, target))
+
+
+HIGH_D6 = """
+id = "{id}"
+name = "Ranges"
+mechanic = "pool"
+total = "high"
+pass_if = "high >= 4"
+[dice.d6]
+sides = 6
+count = 2
+[stats.high]
+pick = "highest"
+dice = "d6"
+"""
+
+
+def test_tiers_by_ranges_of_totals_and_a_tier_without_a_rule_between_others_read_as_tier_by_tier(tmp_path):
+    path = tmp_path / "ranges.toml"
+    path.write_text(HIGH_D6.format(id="ranges") + """
+[[tiers]]
+name = "Six"
+condition = "high == 6"
+[[tiers]]
+name = "Four or five"
+min = 4
+max = 5
+[[tiers]]
+name = "Up to two"
+max = 2
+passes = false
+[[tiers]]
+name = "Three"
+min = 3
+max = 3
+""", encoding="utf-8")
+    system = workbench.load_system(path)
+    assert system.mechanic.tier_layout is not None and not system.mechanic.tier_layout.covers
+    found, step_by_step = _read_both_ways(system)
+    assert found == step_by_step
+    assert found[2].to_dict() == pytest.approx({"Six": 11 / 36, "Four or five": 16 / 36, "Up to two": 4 / 36,
+                                                "Three": 5 / 36})
+    assert found[3] == pytest.approx(27 / 36)
+    path.write_text(HIGH_D6.format(id="between") + """
+[[tiers]]
+name = "Six"
+condition = "high == 6"
+[[tiers]]
+name = "Rest"
+[[tiers]]
+name = "One"
+condition = "high == 1"
+""", encoding="utf-8")
+    between = workbench.load_system(path)
+    assert between.mechanic.tier_layout.steps[1] is None and not between.mechanic.tier_layout.covers
+    found, step_by_step = _read_both_ways(between)
+    assert found == step_by_step and found[2].to_dict() == pytest.approx({"Six": 11 / 36, "Rest": 25 / 36,
+                                                                          "One": 0.0})
+
+
+def test_rolls_in_no_laid_out_tier_are_read_tier_by_tier_and_refused(tmp_path):
+    path = tmp_path / "gap.toml"
+    path.write_text(HIGH_D6.format(id="gap") + """
+[[tiers]]
+name = "Six"
+condition = "high == 6"
+[[tiers]]
+name = "Low"
+max = 2
+""", encoding="utf-8")
+    gap = workbench.load_system(path)
+    assert gap.mechanic.tier_layout is not None
+    from workbench.engine import exact_distribution
+    p = gap.resolve()
+    raw = exact_distribution(gap.mechanic.pool(p))
+    assert reading_rows.laid_out(gap.mechanic.reading_rules(p, facts=True), raw, reading_rows.rows_of(raw),
+                                 gap.mechanic.tier_layout) is None
+    with pytest.raises(WorkbenchError, match="fall in no tier"):
+        _read_both_ways(gap)
+    with pytest.raises(WorkbenchError, match="fall in no tier"):
+        workbench.check(gap)

@@ -163,7 +163,8 @@ def laid_out(rules: ReadingRules, raw: JointDistribution, rows: Rows,
     totals, read in one pass over the rows: what :func:`totals_pmf`, the target checked
     (:func:`~.checked.checked_target`) and :func:`readings` give, one after another (and
     refused as they refuse it); ``None`` when the totals span more than
-    :data:`~.distribution.SPARSE_SPAN` whole numbers.
+    :data:`~.distribution.SPARSE_SPAN` whole numbers, or some roll is in no tier (read tier by
+    tier then: refused, or a trace of float noise left out).
 
     Each tier's condition is read over the rows (last to first, as the tiers are read one by
     one), each row's tier is the first that fits it, and its pass is read by ``pass_if``, else
@@ -187,19 +188,39 @@ def laid_out(rules: ReadingRules, raw: JointDistribution, rows: Rows,
         return None
     target = checked_target(rules)
     named = condition_columns(rules, raw, lists)
-    fits, k = [], len(layout.conditions)
-    for condition in layout.conditions:   # last to first
-        found = compared_rows(condition, named)   # (the usual: at once)
-        fits.append(found if found is not None else _fits(rules, raw, layout.tiers[k - 1], named, lists))
+    # Each tier's rows (read last to first, as the tiers are read one by one: the same
+    # condition refused first), then each row's tier: the first that fits it.
+    fits, k = [], len(layout.steps)
+    for step in layout.steps:
         k -= 1
+        if step is None:   # no rule: every row
+            fits.append(None)
+            continue
+        condition, least, greatest = step
+        if condition is not None:
+            found = compared_rows(condition, named)   # (the usual: at once)
+            fits.append(found if found is not None else _fits(rules, raw, layout.tiers[k], named, lists))
+        elif greatest is None:
+            fits.append([total >= least for total in totals])
+        elif least is None:
+            fits.append([total <= greatest for total in totals])
+        else:
+            fits.append([least <= total <= greatest for total in totals])
     positions = layout.positions
-    tier_of = [len(positions) - 1] * len(probabilities)   # the last tier: every row the others leave
+    covers = layout.covers   # the last tier: every row the others leave
+    tier_of = [len(positions) - 1 if covers else -1] * len(probabilities)
     every = range(len(probabilities))
     k = len(fits)
     for fit in fits:   # each tier over the rows it fits, the earlier tiers painted last
         k -= 1
+        if fit is None:   # (the last tier's rows are those it starts with)
+            if k != len(fits) - 1:
+                tier_of = [k] * len(probabilities)
+            continue
         for row in compress(every, fit):
             tier_of[row] = k
+    if not covers and -1 in tier_of:   # rolls in no tier: read (or refused) tier by tier
+        return None
     dense, shares = [0.0] * (high - low + 1), [0.0] * len(rules.tier_names)
     for total, k, p in zip(totals, tier_of, probabilities):   # row by row, as np.bincount adds
         dense[total - low] += p

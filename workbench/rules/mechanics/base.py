@@ -66,48 +66,55 @@ class TierRule(NamedTuple):
 
 
 class TierLayout(NamedTuple):
-    """Tiers that read as most files' do, laid out once (when the file loads): every tier but
-    the last has a condition and nothing else, the last has no rule at all (it fits every
-    roll the others leave). A reading of these ``tiers`` (the very tuple) reads each roll's
-    tier off ``conditions`` alone.
+    """Tiers that read as most files' do, laid out once (when the file loads): each tier is a
+    condition, a range of totals, or has no rule (it fits every roll); none asks whether all
+    dice failed or has both a range and a condition. A reading of these ``tiers`` (the very
+    tuple) reads each roll's tier off ``steps``.
 
     Example:
         >>> layout = tier_layout((TierRule("Hit", condition="hits >= 1"), TierRule("Miss")),
         ...                      ("Miss", "Hit"), {"hits >= 1": "parsed"})
-        >>> layout.conditions, layout.positions, layout.never
-        (('parsed',), (1, 0), None)
+        >>> layout.steps, layout.positions, layout.never, layout.covers
+        ((None, ('parsed', None, None)), (1, 0), None, True)
     """
 
     tiers: tuple
-    conditions: tuple
-    """Each tier's parsed condition but the last's, last to first (the order they are read)."""
+    steps: tuple
+    """Each tier's rule, last to first (the order they are read): ``(condition parsed, None,
+    None)``, ``(None, least total, greatest total)`` (``None``: open), or ``None`` for a tier
+    without a rule."""
     positions: tuple[int, ...]
     """Each tier's position among the tier names."""
     never: tuple[bool, ...] | None
     """Whether each tier never passes (``None``: every tier may pass)."""
     plain_names: bool
     """Whether the tier names are texts, each once."""
+    covers: bool
+    """Whether the last tier has no rule (every roll is in some tier)."""
 
 
 def tier_layout(tiers: tuple, names: tuple, conditions: Mapping[str, Any]) -> TierLayout | None:
     """The :class:`TierLayout` of ``tiers`` (named ``names``, worst first; ``conditions``:
-    each condition's text, parsed), or ``None`` when they read otherwise (a range of totals,
-    all dice failed, a condition not parsed, a last tier with a rule of its own)."""
+    each condition's text, parsed), or ``None`` when they read otherwise (all dice failed, a
+    range and a condition at once, a condition not parsed)."""
     if not tiers or not names:
         return None
-    *ruled, last = tiers
-    if (last.min, last.max, last.all_negative, last.condition) != (None, None, None, None):
-        return None
-    if any(tier.min is not None or tier.max is not None or tier.all_negative is not None
-           or not tier.condition or tier.condition not in conditions for tier in ruled):
-        return None
+    steps = []
+    for tier in reversed(tiers):
+        ranged = tier.min is not None or tier.max is not None
+        if tier.all_negative is not None or (tier.condition is not None and (
+                ranged or not tier.condition or tier.condition not in conditions)):
+            return None
+        steps.append((conditions[tier.condition], None, None) if tier.condition is not None
+                     else (None, tier.min, tier.max) if ranged else None)
     listed = list(names)
     if any(tier.name not in listed for tier in tiers):
         return None
     never = tuple(not tier.passes for tier in tiers)
-    return TierLayout(tiers, tuple(conditions[tier.condition] for tier in reversed(ruled)),
-                      tuple(listed.index(tier.name) for tier in tiers), never if True in never else None,
-                      all(type(name) is str for name in names) and len(set(names)) == len(names))
+    return TierLayout(tiers, tuple(steps), tuple(listed.index(tier.name) for tier in tiers),
+                      never if True in never else None,
+                      all(type(name) is str for name in names) and len(set(names)) == len(names),
+                      steps[0] is None)
 
 
 class ReadingRules(NamedTuple):
