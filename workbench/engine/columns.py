@@ -18,6 +18,8 @@ Example:
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..rules.expressions import Expression, evaluate_bounded
@@ -50,12 +52,13 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
     int64 array, one value per row; ``"total"`` when ``spec.total`` is ``None``) and each
     row's probability (conditional on the explosion chains that were followed; ``lost`` is
     the probability cut off them). With ``per``, each row's weight is a whole number of
-    combinations out of ``per``: merged exactly, then divided once. ``shown``: the statistics
+    combinations out of ``per``: merged exactly, then divided once (``probabilities`` ``None``:
+    each row one combination, with ``shape`` given). ``shown``: the statistics
     the joint carries (the others are computed as far as these read them, then left out:
     fewer columns merge into fewer rows); every one of ``spec``'s when ``None``. ``shape``:
     the rows are the cells of an array of this shape, and each column any array that numpy
     spreads to it (a statistic of one die varies along that die's axis only)."""
-    rows = len(probabilities)
+    rows = len(probabilities) if probabilities is not None else math.prod(shape)
     named = dict(spec.values)
     named.update(columns)
     early = spec.derived_before_total
@@ -74,12 +77,14 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
     names = spec.statistic_names if shown is None else shown
     if rows <= SMALL:   # a few rows: merged in plain Python (numpy's fixed costs would dominate)
         values, merged = _merged_small([_whole(named[name], rows, shape).tolist() for name in names],
-                                       probabilities.tolist(), lost)
+                                       [1.0] * rows if probabilities is None else probabilities.tolist(), lost)
     else:
         found = merge_columns([_whole(named[name], rows, shape, spread=False) for name in names],
                               probabilities, shape, [bounds.get(name) for name in names])
         counted = found is not None   # (rows of probability 0 left out already)
         if not counted:
+            if probabilities is None:
+                probabilities = np.ones(rows)
             matrix = np.empty((rows, len(names)), np.int64)
             for j, name in enumerate(names):
                 matrix[:, j] = _whole(named[name], rows, shape)
@@ -91,8 +96,11 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
             keep = merged > 0.0
             if not keep.all():
                 values, merged = values[keep], merged[keep]
-    if per != 1:
+    if per != 1 or merged.dtype != float:   # (combinations counted as whole numbers: divided once)
         merged = merged / per
+    if values.dtype == np.int64 and values.ndim == 2 and values.shape[1] == len(names) \
+            and merged.dtype == float and merged.shape == (len(values),):
+        return JointDistribution.of_parts(tuple(names), values, merged, float(lost))
     return JointDistribution(names, values, merged, lost_mass=float(lost))
 
 

@@ -45,30 +45,32 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
     of outcomes counted; ``None`` when the roll is not tiny or reads what is not counted here.
     ``shown``: the statistics the joint carries (see :func:`joint_from_columns`)."""
     sizes = [len(group[3]) for group in groups for _ in range(group[2])]
-    if not sizes or math.prod(sizes) > MOST_COMBINATIONS:
+    rows = math.prod(sizes)
+    if not sizes or rows > MOST_COMBINATIONS:
         return None
     if spec.count_names != counts or not _countable(spec, groups):
         return None
     # One row per combination, an array with one axis per die (slot), the first die's the
     # slowest: a slot's column is its outcomes' column along its own axis, and the statistics
     # are worked out on these (numpy spreads them); the merge lays them out in full.
-    slots: list[_Slot] = []
-    probabilities = None
     faces = [_faces_showing(die, chances) for _, die, _, _, chances in groups]
     combinations = math.prod(len(die.values) ** n for _, die, n, _, _ in groups)
     whole = all(f is not None for f in faces) and combinations <= 2**53
     single = whole and all(f is True for f in faces)   # each outcome one face: one combination each
+    slots: list[_Slot] = []
+    probabilities = None   # (each combination's weight 1: counted as it is)
+    dice = len(sizes)
     for (_, die, n, attributes, chances), counted in zip(groups, faces):
         by_column = attributes.T
         if not single:   # faces showing each outcome (sums stay exact), else the chances
             weights = (np.ones(len(chances)) if counted is True else counted) if whole else chances
         for _ in range(n):
-            slots.append(_Slot(die.name, by_column, len(slots), len(sizes)))
+            slots.append(_Slot(die.name, by_column, len(slots), dice))
             if not single:
                 probabilities = weights if probabilities is None else np.multiply.outer(probabilities, weights)
     shape = tuple(sizes)
-    rows = math.prod(sizes)
-    probabilities = np.ones(rows) if single else probabilities.reshape(-1)
+    if not single:
+        probabilities = probabilities.reshape(-1)
     names = ("value", *counts, *spec.score_expressions)
     columns: dict[str, np.ndarray] = {}
     everything = list(range(len(slots)))

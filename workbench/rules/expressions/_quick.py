@@ -66,8 +66,16 @@ def quick_bounded(expression: Expression, names: Mapping[str, Any]) -> "tuple[np
 
 
 def _compile(tree: tuple):
-    """``tree`` as nested functions of ``names`` giving ``(value, least, greatest)``."""
-    return _MAKERS[tree[0]](tree)
+    """``tree`` as one Python function of ``names`` giving ``(value, least, greatest)``: the
+    nodes' steps written out in the order they are worked out (:class:`_Writer`), compiled
+    once per expression."""
+    writer = _Writer()
+    value = writer.node(tree)
+    writer.line(f"return {value}, {value.replace('v', 'l')}, {value.replace('v', 'h')}")
+    source = "def quick(names):\n" + "\n".join("    " + line for line in writer.lines)
+    scope = {**_SCOPE, **writer.constants}
+    exec(compile(source, "<quick expression>", "exec"), scope)
+    return scope["quick"]
 
 
 def _checked(value, low: int, high: int):
@@ -76,210 +84,269 @@ def _checked(value, low: int, high: int):
     return value, low, high
 
 
-def _number(tree: tuple):
-    literal = tree[1]
-    found = (literal, int(literal), int(literal))
+def _leaf(value):
+    """A name's value with its least and greatest (``None`` for a whole-number array: looked
+    up when needed, not to compare); refused (:class:`_GiveUp`) unless a whole number, a truth
+    value or an array of either."""
+    kind = type(value)
+    if kind is int:
+        return _checked(value, value, value)
+    if kind is bool:
+        return value, int(value), int(value)
+    if kind is not np.ndarray or not value.ndim or not value.size:
+        raise _GiveUp   # missing, a float, a numpy number...: the interpreter's
+    letter = value.dtype.kind
+    if letter == "b":
+        return value, 0, 1
+    if letter not in "iu":
+        raise _GiveUp
+    return value, None, None
 
-    def number(names):
-        if found[1] < -MAX_TOTAL or found[2] > MAX_TOTAL:
-            raise _GiveUp
-        return found
-    return number
 
-
-def _name(tree: tuple):
-    key = tree[1]
-
-    def name(names):
-        value = names.get(key)
-        kind = type(value)
-        if kind is int:
-            return _checked(value, value, value)
-        if kind is bool:
-            return value, int(value), int(value)
-        if kind is not np.ndarray or not value.ndim or not value.size:
-            raise _GiveUp   # missing, a float, a numpy number...: the interpreter's
-        letter = value.dtype.kind
-        if letter == "b":
-            return value, 0, 1
-        if letter not in "iu":
-            raise _GiveUp
-        return value, None, None   # its least and greatest looked up when needed (not to compare)
-    return name
+def _span(value) -> tuple[int, int]:
+    """An array's least and greatest, within the limit."""
+    low, high = int(_LEAST(value, axis=None)), int(_GREATEST(value, axis=None))
+    if low < -MAX_TOTAL or high > MAX_TOTAL:
+        raise _GiveUp
+    return low, high
 
 
 def _bounded(found):
     """``found`` (value, least, greatest) with its least and greatest known, within the limit."""
     value, low, high = found
     if low is None:
-        low, high = int(_LEAST(value, axis=None)), int(_GREATEST(value, axis=None))
-        if low < -MAX_TOTAL or high > MAX_TOTAL:
-            raise _GiveUp
+        low, high = _span(value)
     return value, low, high
 
 
 _LEAST, _GREATEST = np.minimum.reduce, np.maximum.reduce
 
 
-def _truth_of(found: tuple):
-    """``found``'s value as true/false, with its bounds (0 and 1; one of them when known)."""
-    flag = truth(found[0])
-    if type(flag) is bool:
+def _truth_bounds(flag) -> tuple[int, int]:
+    """Least and greatest of a truth value (one of 0 and 1 when known), or of an array of them."""
+    return (int(flag), int(flag)) if type(flag) is bool else (0, 1)
+
+
+def _compared(on_numbers, on_arrays, left, right):
+    if plain(left) and plain(right):
+        flag = on_numbers(left, right)
         return flag, int(flag), int(flag)
-    return flag, 0, 1
+    left, right = as_number(left), as_number(right)
+    if type(left) is int and type(right) is int:
+        flag = on_numbers(left, right)
+        return flag, int(flag), int(flag)
+    return on_arrays(left, right), 0, 1
 
 
-def _negate(tree: tuple):
-    inner_of = _compile(tree[1])
-
-    def negate(names):
-        inner, low, high = _bounded(inner_of(names))
-        return (-inner if type(inner) is int else -as_number(inner)), -high, -low
-    return negate
-
-
-def _not(tree: tuple):
-    inner_of = _compile(tree[1])
-
-    def not_(names):
-        flag, low, high = _truth_of(inner_of(names))
-        return negation(flag), 1 - high, 1 - low
-    return not_
+def _arithmetic(op: str, on_arrays, left, right, low: int, high: int):
+    """``left op right`` (``+``, ``-``, ``*``) whose least and greatest are known."""
+    if low < -MAX_TOTAL or high > MAX_TOTAL:
+        raise _GiveUp
+    if plain(left) and plain(right):
+        a, c = as_number(left), as_number(right)
+        return (a + c if op == "+" else a - c if op == "-" else a * c), low, high
+    a, c = np.asarray(left), np.asarray(right)   # true/false count as 1 and 0 in int64
+    if a.dtype.kind not in "ib" or c.dtype.kind not in "ib":
+        raise _GiveUp
+    return on_arrays(a, c, dtype=np.int64), low, high
 
 
-def _and_or(tree: tuple):
-    is_and = tree[0] == "and"
-    left_of, right_of = _compile(tree[1]), _compile(tree[2])
-
-    def and_or(names):
-        left, left_low, left_high = _truth_of(left_of(names))
-        right, right_low, right_high = _truth_of(right_of(names))
-        if is_and:
-            return both(left, right), min(left_low, right_low), min(left_high, right_high)
-        return either(left, right), max(left_low, right_low), max(left_high, right_high)
-    return and_or
-
-
-_COMPARE = {"==": (np.equal, operator.eq), "!=": (np.not_equal, operator.ne), "<": (np.less, operator.lt),
-            "<=": (np.less_equal, operator.le), ">": (np.greater, operator.gt),
-            ">=": (np.greater_equal, operator.ge)}
-
-
-def _compare(tree: tuple):
-    on_arrays, on_numbers = _COMPARE[tree[1]]
-    left_of, right_of = _compile(tree[2]), _compile(tree[3])
-
-    def compare(names):
-        left, right = left_of(names)[0], right_of(names)[0]
-        if plain(left) and plain(right):
-            flag = on_numbers(left, right)
-            return flag, int(flag), int(flag)
-        left, right = as_number(left), as_number(right)
-        if type(left) is int and type(right) is int:
-            flag = on_numbers(left, right)
-            return flag, int(flag), int(flag)
-        return on_arrays(left, right), 0, 1
-    return compare
+def _divided(op: str, left, right, a_low: int, a_high: int, c_low: int, c_high: int):
+    """``left // right`` or ``left % right`` whose operands' least and greatest are known."""
+    a, c = as_number(left), as_number(right)
+    if c_low <= 0 <= c_high:   # a divisor that may be 0: the interpreter says where
+        raise _GiveUp
+    corners = (a_low // c_low, a_low // c_high, a_high // c_low, a_high // c_high)
+    q_low, q_high = min(corners), max(corners)
+    if type(a) is int and type(c) is int:
+        quotient = a // c
+        value = quotient if op == "//" else a - quotient * c
+    else:
+        a, c = np.asarray(a), np.asarray(c)
+        if a.dtype.kind != "i" or c.dtype.kind != "i":
+            raise _GiveUp
+        quotient = np.floor_divide(a, c, dtype=np.int64)
+        value = quotient if op == "//" else np.subtract(a, quotient * c, dtype=np.int64)
+    if op == "//":
+        return value, q_low, q_high
+    # a remainder takes the divisor's sign and is smaller than it
+    return (value, 0, c_high - 1) if c_low > 0 else (value, c_low + 1, 0)
 
 
-def _if(tree: tuple):
-    condition_of, yes_of, no_of = _compile(tree[1]), _compile(tree[2]), _compile(tree[3])
-
-    def if_(names):
-        condition = truth(condition_of(names)[0])
-        yes, yes_low, yes_high = _bounded(yes_of(names))
-        no, no_low, no_high = _bounded(no_of(names))
-        if type(condition) is bool and plain(yes) and plain(no):
-            return (as_number(yes), yes_low, yes_high) if condition else (as_number(no), no_low, no_high)
-        return (np.where(condition, as_number(yes), as_number(no)),
-                min(yes_low, no_low), max(yes_high, no_high))
-    return if_
+def _if(condition, yes, yes_low: int, yes_high: int, no, no_low: int, no_high: int):
+    if type(condition) is bool and plain(yes) and plain(no):
+        return (as_number(yes), yes_low, yes_high) if condition else (as_number(no), no_low, no_high)
+    return np.where(condition, as_number(yes), as_number(no)), min(yes_low, no_low), max(yes_high, no_high)
 
 
-def _call(tree: tuple):
-    arguments_of = [_compile(argument) for argument in tree[2]]
-    if tree[1] == "abs":
-        inner_of = arguments_of[0]
+def _absolute(inner, low: int, high: int):
+    inner = as_number(inner)
+    value = abs(inner) if type(inner) is int else np.abs(inner)
+    if low >= 0:
+        return value, low, high
+    return _checked(value, 0 if high >= 0 else -high, max(-low, high))
 
-        def absolute(names):
-            inner, low, high = _bounded(inner_of(names))
-            inner = as_number(inner)
-            value = abs(inner) if type(inner) is int else np.abs(inner)
-            if low >= 0:
-                return value, low, high
-            return _checked(value, 0 if high >= 0 else -high, max(-low, high))
-        return absolute
-    least = tree[1] == "min"
-    on_numbers, on_arrays = (min, np.minimum) if least else (max, np.maximum)
 
-    def least_or_greatest(names):
-        found = [_bounded(argument_of(names)) for argument_of in arguments_of]
-        if all(type(value) is int for value, _, _ in found):
-            value = on_numbers([value for value, _, _ in found])
-        else:
-            value = found[0][0]
-            for argument, _, _ in found[1:]:
-                if plain(value) and plain(argument):
-                    value = on_numbers(as_number(value), as_number(argument))
-                else:
-                    value = on_arrays(as_number(value), as_number(argument))
-        lows, highs = [low for _, low, _ in found], [high for _, _, high in found]
-        return value, on_numbers(lows), on_numbers(highs)
-    return least_or_greatest
+def _least_or_greatest(on_numbers, on_arrays, found: list):
+    if all(type(value) is int for value, _, _ in found):
+        value = on_numbers([value for value, _, _ in found])
+    else:
+        value = found[0][0]
+        for argument, _, _ in found[1:]:
+            if plain(value) and plain(argument):
+                value = on_numbers(as_number(value), as_number(argument))
+            else:
+                value = on_arrays(as_number(value), as_number(argument))
+    return value, on_numbers([low for _, low, _ in found]), on_numbers([high for _, _, high in found])
 
+
+_COMPARE = {"==": (operator.eq, np.equal), "!=": (operator.ne, np.not_equal), "<": (operator.lt, np.less),
+            "<=": (operator.le, np.less_equal), ">": (operator.gt, np.greater),
+            ">=": (operator.ge, np.greater_equal)}
 
 _ARRAYS = {"+": np.add, "-": np.subtract, "*": np.multiply}
 
 
-def _binary(tree: tuple):
-    op = tree[1]
-    if op == "/":
-        def fraction(names):
-            raise _GiveUp
-        return fraction
-    left_of, right_of = _compile(tree[2]), _compile(tree[3])
-    on_arrays = _ARRAYS.get(op)
+class _Writer:
+    """Writes an expression's nodes as lines of one function, each node's value, least and
+    greatest in variables ``vN``, ``lN``, ``hN``, in the order the operands are worked out
+    (the first operand first, all of it, then the next); a name's least and greatest are
+    looked up only where an operation needs them."""
 
-    def binary(names):
-        left, a_low, a_high = _bounded(left_of(names))
-        right, c_low, c_high = _bounded(right_of(names))
-        if op in ("+", "-", "*"):
-            if op == "+":
-                low, high = a_low + c_low, a_high + c_high
-            elif op == "-":
-                low, high = a_low - c_high, a_high - c_low
-            else:
-                corners = (a_low * c_low, a_low * c_high, a_high * c_low, a_high * c_high)
-                low, high = min(corners), max(corners)
-            if low < -MAX_TOTAL or high > MAX_TOTAL:
-                raise _GiveUp
-            if plain(left) and plain(right):
-                a, c = as_number(left), as_number(right)
-                return (a + c if op == "+" else a - c if op == "-" else a * c), low, high
-            a, c = np.asarray(left), np.asarray(right)   # true/false count as 1 and 0 in int64
-            if a.dtype.kind not in "ib" or c.dtype.kind not in "ib":
-                raise _GiveUp
-            return on_arrays(a, c, dtype=np.int64), low, high
-        a, c = as_number(left), as_number(right)
-        if c_low <= 0 <= c_high:   # a divisor that may be 0: the interpreter says where
-            raise _GiveUp
-        corners = (a_low // c_low, a_low // c_high, a_high // c_low, a_high // c_high)
-        q_low, q_high = min(corners), max(corners)
-        if type(a) is int and type(c) is int:
-            quotient = a // c
-            value = quotient if op == "//" else a - quotient * c
+    def __init__(self):
+        self.lines: list[str] = []
+        self.constants: dict[str, Any] = {}
+        self.open: set[str] = set()   # names' variables whose least and greatest are not known yet
+        self.counter = 0
+
+    def line(self, text: str) -> None:
+        self.lines.append(text)
+
+    def constant(self, value) -> str:
+        key = f"K{len(self.constants)}"
+        self.constants[key] = value
+        return key
+
+    def fresh(self) -> str:
+        self.counter += 1
+        return f"v{self.counter}"
+
+    def bounded(self, value: str) -> str:
+        """``value`` with its least and greatest known from here on."""
+        if value in self.open:
+            self.open.discard(value)
+            self.line(f"if {value.replace('v', 'l')} is None: {value.replace('v', 'l')}, "
+                      f"{value.replace('v', 'h')} = _span({value})")
+        return value
+
+    def node(self, tree: tuple) -> str:
+        return getattr(self, "_" + tree[0])(tree)
+
+    def _set(self, value: str, expression: str) -> None:
+        self.line(f"{value}, {value.replace('v', 'l')}, {value.replace('v', 'h')} = {expression}")
+
+    def _number(self, tree: tuple) -> str:
+        value = self.fresh()
+        literal = tree[1]
+        if int(literal) < -MAX_TOTAL or int(literal) > MAX_TOTAL:
+            self.line("raise _GiveUp")
+        self._set(value, self.constant((literal, int(literal), int(literal))))
+        return value
+
+    def _name(self, tree: tuple) -> str:
+        value = self.fresh()
+        self._set(value, f"_leaf(names.get({tree[1]!r}))")
+        self.open.add(value)
+        return value
+
+    def _negate(self, tree: tuple) -> str:
+        inner = self.bounded(self.node(tree[1]))
+        value = self.fresh()
+        self.line(f"{value} = -{inner} if type({inner}) is int else -as_number({inner})")
+        self.line(f"{value.replace('v', 'l')}, {value.replace('v', 'h')} = "
+                  f"-{inner.replace('v', 'h')}, -{inner.replace('v', 'l')}")
+        return value
+
+    def _truth(self, tree: tuple) -> str:
+        inner = self.node(tree)
+        self.open.discard(inner)   # (its least and greatest are replaced by its truth's)
+        self.line(f"{inner} = truth({inner}); {inner.replace('v', 'l')}, {inner.replace('v', 'h')} "
+                  f"= _truth_bounds({inner})")
+        return inner
+
+    def _not(self, tree: tuple) -> str:
+        flag = self._truth(tree[1])
+        value = self.fresh()
+        self._set(value, f"negation({flag}), 1 - {flag.replace('v', 'h')}, 1 - {flag.replace('v', 'l')}")
+        return value
+
+    def _and(self, tree: tuple) -> str:
+        left, right = self._truth(tree[1]), self._truth(tree[2])
+        value = self.fresh()
+        join, pick = ("both", "min") if tree[0] == "and" else ("either", "max")
+        self._set(value, f"{join}({left}, {right}), {pick}({left.replace('v', 'l')}, {right.replace('v', 'l')}), "
+                         f"{pick}({left.replace('v', 'h')}, {right.replace('v', 'h')})")
+        return value
+
+    _or = _and
+
+    def _compare(self, tree: tuple) -> str:
+        left, right = self.node(tree[2]), self.node(tree[3])
+        value = self.fresh()
+        self._set(value, f"_compared(*{self.constant(_COMPARE[tree[1]])}, {left}, {right})")
+        return value
+
+    def _if(self, tree: tuple) -> str:
+        condition = self.node(tree[1])
+        self.open.discard(condition)
+        self.line(f"{condition} = truth({condition})")
+        yes = self.bounded(self.node(tree[2]))
+        no = self.bounded(self.node(tree[3]))
+        value = self.fresh()
+        self._set(value, f"_if({condition}, {yes}, {yes.replace('v', 'l')}, {yes.replace('v', 'h')}, "
+                         f"{no}, {no.replace('v', 'l')}, {no.replace('v', 'h')})")
+        return value
+
+    def _call(self, tree: tuple) -> str:
+        arguments = [self.bounded(self.node(argument)) for argument in tree[2]]
+        value = self.fresh()
+        if tree[1] == "abs":
+            inner = arguments[0]
+            self._set(value, f"_absolute({inner}, {inner.replace('v', 'l')}, {inner.replace('v', 'h')})")
+            return value
+        functions = (min, np.minimum) if tree[1] == "min" else (max, np.maximum)
+        found = ", ".join(f"({a}, {a.replace('v', 'l')}, {a.replace('v', 'h')})" for a in arguments)
+        self._set(value, f"_least_or_greatest(*{self.constant(functions)}, [{found}])")
+        return value
+
+    def _binary(self, tree: tuple) -> str:
+        op = tree[1]
+        if op == "/":   # a fraction: the interpreter's (its operands are never worked out here)
+            self.line("raise _GiveUp")
+            value = self.fresh()
+            self._set(value, "None, 0, 0")
+            return value
+        left = self.bounded(self.node(tree[2]))
+        right = self.bounded(self.node(tree[3]))
+        a_low, a_high, c_low, c_high = (left.replace("v", "l"), left.replace("v", "h"),
+                                        right.replace("v", "l"), right.replace("v", "h"))
+        value = self.fresh()
+        if op == "+":
+            bounds = f"{a_low} + {c_low}, {a_high} + {c_high}"
+        elif op == "-":
+            bounds = f"{a_low} - {c_high}, {a_high} - {c_low}"
+        elif op == "*":
+            corners = f"({a_low} * {c_low}, {a_low} * {c_high}, {a_high} * {c_low}, {a_high} * {c_high})"
+            bounds = f"min({corners}), max({corners})"
         else:
-            a, c = np.asarray(a), np.asarray(c)
-            if a.dtype.kind != "i" or c.dtype.kind != "i":
-                raise _GiveUp
-            quotient = np.floor_divide(a, c, dtype=np.int64)
-            value = quotient if op == "//" else np.subtract(a, quotient * c, dtype=np.int64)
-        if op == "//":
-            return value, q_low, q_high
-        # a remainder takes the divisor's sign and is smaller than it
-        return (value, 0, c_high - 1) if c_low > 0 else (value, c_low + 1, 0)
-    return binary
+            self._set(value, f"_divided({op!r}, {left}, {right}, {a_low}, {a_high}, {c_low}, {c_high})")
+            return value
+        self._set(value, f"_arithmetic({op!r}, {self.constant(_ARRAYS[op])}, {left}, {right}, {bounds})")
+        return value
 
 
-_MAKERS = {"number": _number, "name": _name, "negate": _negate, "not": _not, "and": _and_or,
-           "or": _and_or, "compare": _compare, "if": _if, "call": _call, "binary": _binary}
+_SCOPE = {"_GiveUp": _GiveUp, "_leaf": _leaf, "_span": _span, "_compared": _compared,
+          "_arithmetic": _arithmetic, "_divided": _divided, "_if": _if, "_absolute": _absolute,
+          "_least_or_greatest": _least_or_greatest, "_truth_bounds": _truth_bounds,
+          "truth": truth, "negation": negation, "both": both, "either": either,
+          "as_number": as_number, "np": np, "min": min, "max": max}
