@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from ..rules.expressions import Expression, evaluate_bounded
-from ..rules.roll import Derived, RollSpec
+from ..rules.roll import RollSpec
 from ._rows import SMALL, merge_columns, merge_rows
 from .joint import JointDistribution
 
@@ -107,19 +107,15 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
 def _derived_read(spec: RollSpec, shown: "tuple[str, ...] | None") -> list:
     """The derived statistics to work out: every one, or those ``shown`` reads (directly, or
     through the total or other derived statistics)."""
-    derived = [stat for stat in spec.stats if isinstance(stat, Derived)]
+    derived = spec.statistics_facts.derived
     if shown is None or not derived:
         return derived
     needed = set(shown)
     if spec.total is not None:
         needed.update(spec.total.names)
-    grown = True
-    while grown:
-        grown = False
-        for stat in derived:
-            if stat.name in needed and not needed.issuperset(stat.expression.names):
-                needed.update(stat.expression.names)
-                grown = True
+    reads = spec.statistics_facts.reads   # (through the derived statistics each reads)
+    for name in [name for name in needed if name in reads]:
+        needed |= reads[name]
     return [stat for stat in derived if stat.name in needed]
 
 

@@ -134,7 +134,7 @@ def count_columns(spec: RollSpec) -> tuple[str, ...]:
     :class:`~workbench.rules.roll.AllNegative` statistic reads it, :data:`REROLLABLE` when
     dice are rerolled by face."""
     counts = spec.count_names
-    if any(isinstance(stat, AllNegative) for stat in spec.stats):
+    if spec.statistics_facts.all_negative:
         counts = (*counts, FIRST_NEGATIVE)
     if spec.reroll_faces is not None:
         counts = (*counts, REROLLABLE)

@@ -29,7 +29,7 @@ import math
 import numpy as np
 
 from ..rules.dice import Die
-from ..rules.roll import Beats, Derived, Keep, Pick, RollSpec, Sum
+from ..rules.roll import Keep, Pick, RollSpec, Sum
 from .columns import joint_from_columns
 from .joint import JointDistribution
 
@@ -78,9 +78,7 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         columns[name] = _summed(slots, everything, 1 + j)
     if spec.total is None:
         columns["total"] = _summed(slots, everything, 0)
-    for stat in spec.stats:
-        if isinstance(stat, Derived):
-            continue
+    for stat in spec.statistics_facts.base:
         chosen = _chosen(slots, stat.dice)
         if isinstance(stat, Sum):
             columns[stat.name] = _summed(slots, chosen, names.index(stat.score))
@@ -138,16 +136,10 @@ def _countable(spec: RollSpec, groups: list) -> bool:
         return False
     if not all(isinstance(group[1], Die) and not any(group[1].explodes) for group in groups):
         return False
-    for stat in spec.stats:
-        if isinstance(stat, Beats):
-            if set(stat.dice) & set(stat.against) or not stat.against:
-                return False
-        elif isinstance(stat, Keep):
-            if stat.score != "value" and not _value_decides(spec, groups, stat):
-                return False
-        elif not isinstance(stat, (Sum, Pick, Derived)):
-            return False
-    return True
+    if not spec.statistics_facts.countable:
+        return False
+    return all(isinstance(stat, Sum) or _value_decides(spec, groups, stat)
+               for stat in spec.statistics_facts.scored)
 
 
 def _value_decides(spec: RollSpec, groups: list, stat: Keep) -> bool:

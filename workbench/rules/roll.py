@@ -36,8 +36,8 @@ from ..validation import is_whole, suggest
 from .dice import Die, HashedOnce, Percentile
 from .expressions import Expression, ExpressionError, parse
 from .roll_statistics import (ALL_NEGATIVE, NAME, ORDERS, RANKED, STATISTICS, AllNegative, Beats,
-                              Derived, Keep, LargestSet, Pairs, Pick, Sets, Statistic, Sum,
-                              before_total, check_settings, checked_name)
+                              Derived, Keep, LargestSet, Pairs, Pick, Sets, Statistic, StatisticsFacts,
+                              Sum, before_total, check_settings, checked_name, statistics_facts)
 
 __all__ = ["ALL_NEGATIVE", "NAME", "ORDERS", "RANKED", "STATISTICS", "AllNegative", "Beats",
            "Derived", "Die", "Dice", "Keep", "KeptDice", "LargestSet", "Pairs", "Percentile", "Pick",
@@ -143,6 +143,7 @@ class StatisticsChecked:
     parsed_scores: dict
     early: tuple[str, ...]
     total: Expression | None
+    facts: StatisticsFacts
 
 
 def checked_statistics(stats: tuple, die_names, counts: tuple[str, ...], parameters,
@@ -184,7 +185,7 @@ def checked_statistics(stats: tuple, die_names, counts: tuple[str, ...], paramet
     early = before_total(stats)
     if total is not None:
         total = _checked_total(stats, counts, total, early, parameters)
-    return StatisticsChecked(key, score_expressions, parsed, early, total)
+    return StatisticsChecked(key, score_expressions, parsed, early, total, statistics_facts(stats))
 
 
 def _checked_total(stats: tuple, counts: tuple[str, ...], total: Expression | str, early: tuple[str, ...],
@@ -396,7 +397,7 @@ class RollSpec(HashedOnce):
         if given is None or not isinstance(given, StatisticsChecked) or given.key != key:
             given = checked_statistics(*key)
         self.__dict__.update(_scores=given.scores, _parsed_scores=given.parsed_scores, _early=given.early,
-                             total=given.total, checked=None)
+                             total=given.total, checked=None, _facts=given.facts)
 
     @property
     def dice(self) -> int:
@@ -418,6 +419,12 @@ class RollSpec(HashedOnce):
     def score_expressions(self) -> tuple[str, ...]:
         """Scores of :class:`Sum` and :class:`Keep` written as expressions over one die."""
         return self._scores
+
+    @property
+    def statistics_facts(self) -> StatisticsFacts:
+        """What its statistics are (which are derived, what those read, ...), told when they
+        were checked."""
+        return self._facts
 
     def parsed_score(self, score: str) -> Expression:
         """One of :attr:`score_expressions`, parsed (when the roll was checked)."""
@@ -448,7 +455,7 @@ class RollSpec(HashedOnce):
         for name, value in (("groups", tuple(groups)), ("stats", tuple(stats)), ("_counts", tuple(counts)),
                             ("_scores", tuple(dict.fromkeys(s.score for s in stats if isinstance(s, (Sum, Keep))
                                                             and s.score not in scores))),
-                            ("_early", before_total(stats))):
+                            ("_early", before_total(stats)), ("_facts", statistics_facts(tuple(stats)))):
             object.__setattr__(narrow, name, value)
         return narrow
 

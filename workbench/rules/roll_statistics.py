@@ -219,3 +219,59 @@ def check_settings(stat, where: str) -> None:
         raise WorkbenchError(f"{where}: ties {stat.ties!r}; allowed: dice, against")
     if isinstance(stat, LargestSet) and stat.report not in ("size", "value"):
         raise WorkbenchError(f"{where}: report {stat.report!r}; allowed: size, value")
+
+
+@dataclass(frozen=True)
+class StatisticsFacts:
+    """What a roll's statistics are, told once when they are checked, for the engine to read
+    instead of sorting the statistics again on every check.
+
+    Attributes:
+        base: the statistics read off the dice (every kind but :class:`Derived`), in order.
+        derived: the :class:`Derived` statistics, in order.
+        reads: per derived statistic's name, every name it reads, directly or through the
+            derived statistics it reads.
+        from_dice: names of the statistics that read the dice beyond a botch (neither
+            :class:`Derived` nor :class:`AllNegative`).
+        scored: the :class:`Sum` and :class:`Keep` statistics whose score is not the value.
+        all_negative: whether an :class:`AllNegative` statistic is among them.
+        countable: whether every statistic is of a kind that a roll counted outright reads
+            (sums, keeps, picks, dice beating other dice, derived ones).
+
+    Example:
+        >>> facts = statistics_facts((Pick("high"), Derived("twice", "2 * high"),
+        ...                           Derived("more", "twice + 1")))
+        >>> [s.name for s in facts.base], sorted(facts.reads["more"])
+        (['high'], ['high', 'twice'])
+    """
+
+    base: tuple
+    derived: tuple
+    reads: dict
+    from_dice: frozenset
+    scored: tuple
+    all_negative: bool
+    countable: bool
+
+
+def statistics_facts(stats: tuple) -> StatisticsFacts:
+    """:class:`StatisticsFacts` of ``stats`` (checked already: derived ones parsed)."""
+    reads: dict[str, frozenset] = {}
+    for stat in stats:
+        if isinstance(stat, Derived):
+            names = set(stat.expression.names)
+            for name in stat.expression.names:
+                names |= reads.get(name, frozenset())
+            reads[stat.name] = frozenset(names)
+    countable = all(
+        isinstance(stat, (Sum, Pick, Derived, Keep))
+        or (isinstance(stat, Beats) and stat.against and not set(stat.dice) & set(stat.against))
+        for stat in stats)
+    return StatisticsFacts(
+        base=tuple(stat for stat in stats if not isinstance(stat, Derived)),
+        derived=tuple(stat for stat in stats if isinstance(stat, Derived)),
+        reads=reads,
+        from_dice=frozenset(stat.name for stat in stats if not isinstance(stat, (Derived, AllNegative))),
+        scored=tuple(stat for stat in stats if isinstance(stat, (Sum, Keep)) and stat.score != "value"),
+        all_negative=any(isinstance(stat, AllNegative) for stat in stats),
+        countable=countable)
