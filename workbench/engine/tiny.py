@@ -44,7 +44,9 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
     them; columns: value, ``counts``, the scores written as expressions), every combination
     of outcomes counted; ``None`` when the roll is not tiny or reads what is not counted here.
     ``shown``: the statistics the joint carries (see :func:`joint_from_columns`)."""
-    sizes = [len(group[3]) for group in groups for _ in range(group[2])]
+    sizes: list[int] = []
+    for group in groups:
+        sizes += [len(group[3])] * group[2]
     rows = math.prod(sizes)
     if not sizes or rows > MOST_COMBINATIONS:
         return None
@@ -53,8 +55,10 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
     # One row per combination, an array with one axis per die (slot), the first die's the
     # slowest: a slot's column is its outcomes' column along its own axis, and the statistics
     # are worked out on these (numpy spreads them); the merge lays them out in full.
-    faces = [_faces_showing(die, chances) for _, die, _, _, chances in groups]
-    combinations = math.prod(len(die.values) ** n for _, die, n, _, _ in groups)
+    faces, combinations = [], 1
+    for _, die, n, _, chances in groups:
+        faces.append(_faces_showing(die, chances))
+        combinations *= len(die.values) ** n
     whole = all(f is not None for f in faces) and combinations <= 2**53
     single = whole and all(f is True for f in faces)   # each outcome one face: one combination each
     slots: list[_Slot] = []
@@ -65,7 +69,7 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         if not single:   # faces showing each outcome (sums stay exact), else the chances
             weights = (np.ones(len(chances)) if counted is True else counted) if whole else chances
         for _ in range(n):
-            slots.append(_Slot(die.name, by_column, len(slots), dice))
+            slots.append(_Slot(die.name, by_column, (1,) * len(slots) + (-1,) + (1,) * (dice - len(slots) - 1)))
             if not single:
                 probabilities = weights if probabilities is None else np.multiply.outer(probabilities, weights)
     shape = tuple(sizes)
@@ -91,7 +95,7 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
             beaten = ZERO
             for i in chosen:
                 for k in against:
-                    beaten = beaten + (slots[i].column(0) > slots[k].column(0))
+                    beaten = beaten + (slots[i].value > slots[k].value)
             columns[stat.name] = beaten
     # Whole numbers of combinations, merged exactly, divided once: each probability is the
     # count over every combination, correctly rounded (2 dice of Blades: 27/36 is 0.75).
@@ -116,17 +120,17 @@ def _faces_showing(die, chances: np.ndarray) -> "np.ndarray | bool | None":
 
 class _Slot:
     """One die of the roll: its type, its outcomes' attributes (by column), the shape that
-    puts its outcomes along its own axis among the dice's."""
+    puts its outcomes along its own axis among the dice's, and its value along that axis."""
 
-    __slots__ = ("name", "by_column", "shape")
+    __slots__ = ("name", "by_column", "shape", "value")
 
-    def __init__(self, name: str, by_column: np.ndarray, axis: int, dice: int):
-        self.name, self.by_column = name, by_column
-        self.shape = tuple(-1 if i == axis else 1 for i in range(dice))
+    def __init__(self, name: str, by_column: np.ndarray, shape: tuple[int, ...]):
+        self.name, self.by_column, self.shape = name, by_column, shape
+        self.value = by_column[0].reshape(shape)
 
     def column(self, j: int) -> np.ndarray:
         """The ``j``-th attribute of the outcome this die shows, along its axis."""
-        return self.by_column[j].reshape(self.shape)
+        return self.value if j == 0 else self.by_column[j].reshape(self.shape)
 
 
 def _countable(spec: RollSpec, groups: list) -> bool:
@@ -176,7 +180,7 @@ def _picked(slots: list, chosen: list[int], stat: Pick) -> np.ndarray:
         position = stat.position if stat.order == "highest" else n - 1 - stat.position
     if not 0 <= position < n or stat.position >= n:
         return ZERO
-    values = [slots[i].column(0) for i in chosen]
+    values = [slots[i].value for i in chosen]
     if n == 1:
         return values[0]
     if position in (0, n - 1):   # the highest or the lowest: no sort needed
@@ -199,7 +203,7 @@ def _kept(slots: list, chosen: list[int], stat: Keep, column: int) -> np.ndarray
             low, high = n - high, n - low
     if high <= low:
         return ZERO
-    values = _stacked([slots[i].column(0) for i in chosen])
+    values = _stacked([slots[i].value for i in chosen])
     scores = _stacked([slots[i].column(column) for i in chosen]) if column else values
     order = np.argsort(-values, axis=0, kind="stable")
     ranked = np.take_along_axis(scores, order, axis=0)

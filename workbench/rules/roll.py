@@ -445,7 +445,8 @@ class RollSpec(HashedOnce):
         """
         narrow = object.__new__(RollSpec)
         narrow.__dict__.update(self.__dict__)
-        narrow.__dict__.pop("_hash", None)   # other statistics, another hash
+        narrow.__dict__.pop("_hash", None)   # other statistics, another hash, other names
+        narrow.__dict__.pop("_names", None)
         counts: list[str] = []
         for die, _ in groups:
             names = die.count_names
@@ -462,7 +463,10 @@ class RollSpec(HashedOnce):
     @property
     def statistic_names(self) -> tuple[str, ...]:
         """The joint distribution's columns: the total, the counts, then ``stats``."""
-        return ("total", *self.count_names, *(s.name for s in self.stats))
+        names = self.__dict__.get("_names")
+        if names is None:   # (worked out once: the engine reads them on every check)
+            names = self.__dict__["_names"] = ("total", *self._counts, *(s.name for s in self.stats))
+        return names
 
     @property
     def sum_only(self) -> bool:
