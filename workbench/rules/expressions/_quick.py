@@ -44,9 +44,12 @@ def quick(expression: Expression, names: Mapping[str, Any]) -> "np.ndarray | Non
     return None if found is None else found[0]
 
 
-def quick_bounded(expression: Expression, names: Mapping[str, Any]) -> "tuple[np.ndarray, int, int] | None":
+def quick_bounded(expression: Expression, names: Mapping[str, Any],
+                  spans: "Mapping[str, tuple[int, int]] | None" = None) -> "tuple[np.ndarray, int, int] | None":
     """:func:`quick`'s answer with a least and a greatest value it cannot pass (worked out
-    beside it: every value lies within, not always at the ends), or ``None``.
+    beside it: every value lies within, not always at the ends), or ``None``. ``spans``: for
+    some names whose values are arrays, a least and a greatest value the array does not pass
+    (known to the caller: not looked up).
 
     Example:
         >>> import numpy as np
@@ -59,7 +62,7 @@ def quick_bounded(expression: Expression, names: Mapping[str, Any]) -> "tuple[np
     if function is None:
         function = expression.__dict__["_quick"] = _compile(expression.tree)
     try:
-        value, low, high = _bounded(function(names))
+        value, low, high = _bounded(function(names, spans or _NO_SPANS))
     except _GiveUp:
         return None
     return np.asarray(value), low, high
@@ -72,7 +75,7 @@ def _compile(tree: tuple):
     writer = _Writer()
     value = writer.node(tree)
     writer.line(f"return {value}, {value.replace('v', 'l')}, {value.replace('v', 'h')}")
-    source = "def quick(names):\n" + "\n".join("    " + line for line in writer.lines)
+    source = "def quick(names, spans):\n" + "\n".join("    " + line for line in writer.lines)
     scope = {**_SCOPE, **writer.constants}
     exec(compile(source, "<quick expression>", "exec"), scope)
     return scope["quick"]
@@ -103,9 +106,12 @@ def _leaf(value):
     return value, None, None
 
 
-def _span(value) -> tuple[int, int]:
-    """An array's least and greatest, within the limit."""
-    low, high = int(_LEAST(value, axis=None)), int(_GREATEST(value, axis=None))
+def _span(value, known: "tuple[int, int] | None" = None) -> tuple[int, int]:
+    """An array's least and greatest (``known``: bounds it lies within, given), within the limit."""
+    if known is not None:
+        low, high = known
+    else:
+        low, high = int(_LEAST(value, axis=None)), int(_GREATEST(value, axis=None))
     if low < -MAX_TOTAL or high > MAX_TOTAL:
         raise _GiveUp
     return low, high
@@ -120,6 +126,7 @@ def _bounded(found):
 
 
 _LEAST, _GREATEST = np.minimum.reduce, np.maximum.reduce
+_NO_SPANS: dict = {}
 
 
 def _truth_bounds(flag) -> tuple[int, int]:
@@ -216,7 +223,7 @@ class _Writer:
     def __init__(self):
         self.lines: list[str] = []
         self.constants: dict[str, Any] = {}
-        self.open: set[str] = set()   # names' variables whose least and greatest are not known yet
+        self.open: dict[str, str] = {}   # names' variables whose least and greatest are not known yet: the names
         self.counter = 0
 
     def line(self, text: str) -> None:
@@ -234,9 +241,8 @@ class _Writer:
     def bounded(self, value: str) -> str:
         """``value`` with its least and greatest known from here on."""
         if value in self.open:
-            self.open.discard(value)
             self.line(f"if {value.replace('v', 'l')} is None: {value.replace('v', 'l')}, "
-                      f"{value.replace('v', 'h')} = _span({value})")
+                      f"{value.replace('v', 'h')} = _span({value}, spans.get({self.open.pop(value)!r}))")
         return value
 
     def node(self, tree: tuple) -> str:
@@ -256,7 +262,7 @@ class _Writer:
     def _name(self, tree: tuple) -> str:
         value = self.fresh()
         self._set(value, f"_leaf(names.get({tree[1]!r}))")
-        self.open.add(value)
+        self.open[value] = tree[1]
         return value
 
     def _negate(self, tree: tuple) -> str:
@@ -269,7 +275,7 @@ class _Writer:
 
     def _truth(self, tree: tuple) -> str:
         inner = self.node(tree)
-        self.open.discard(inner)   # (its least and greatest are replaced by its truth's)
+        self.open.pop(inner, None)   # (its least and greatest are replaced by its truth's)
         self.line(f"{inner} = truth({inner}); {inner.replace('v', 'l')}, {inner.replace('v', 'h')} "
                   f"= _truth_bounds({inner})")
         return inner
@@ -298,7 +304,7 @@ class _Writer:
 
     def _if(self, tree: tuple) -> str:
         condition = self.node(tree[1])
-        self.open.discard(condition)
+        self.open.pop(condition, None)
         self.line(f"{condition} = truth({condition})")
         yes = self.bounded(self.node(tree[2]))
         no = self.bounded(self.node(tree[3]))
