@@ -82,17 +82,12 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         columns[name] = _summed(slots, everything, 1 + j)
     if spec.total is None:
         columns["total"] = _summed(slots, everything, 0)
-    spans: dict[str, tuple[int, int]] = {}   # a pick's least and greatest: its dice's
     for stat in spec.statistics_facts.base:
         chosen = _chosen(slots, stat.dice)
         if isinstance(stat, Sum):
             columns[stat.name] = _summed(slots, chosen, names.index(stat.score))
         elif isinstance(stat, Pick):
-            columns[stat.name] = picked = _picked(slots, chosen, stat)
-            if picked is not ZERO:   # one of the chosen dice's values
-                types = {slots[i].name for i in chosen}
-                spans[stat.name] = (min(min(die.values) for _, die, _, _, _ in groups if die.name in types),
-                                    max(max(die.values) for _, die, _, _, _ in groups if die.name in types))
+            columns[stat.name] = _picked(slots, chosen, stat)
         elif isinstance(stat, Keep):
             columns[stat.name] = _kept(slots, chosen, stat, names.index(stat.score))
         else:   # Beats
@@ -104,8 +99,7 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
             columns[stat.name] = beaten
     # Whole numbers of combinations, merged exactly, divided once: each probability is the
     # count over every combination, correctly rounded (2 dice of Blades: 27/36 is 0.75).
-    return joint_from_columns(spec, columns, probabilities, 0.0, combinations if whole else 1, shown, shape,
-                              spans)
+    return joint_from_columns(spec, columns, probabilities, 0.0, combinations if whole else 1, shown, shape)
 
 
 ZERO = np.zeros(1, np.int64)
