@@ -144,11 +144,11 @@ def merge_columns(columns: list, probabilities: np.ndarray, shape: "tuple[int, .
     merged = np.bincount(codes, weights=probabilities, minlength=span)
     present = merged.nonzero()[0]
     rows = np.empty((len(present), len(columns)), np.int64)
-    weight = span
-    for j, (low, radix) in enumerate(zip(lows, radices)):
-        weight //= radix
-        digit = present // weight if weight > 1 else present
-        rows[:, j] = (digit % radix if j else digit) + low
+    rest = present
+    for j in range(len(columns) - 1, 0, -1):   # each code's digits, the last column's first
+        rest, digit = np.divmod(rest, radices[j])
+        rows[:, j] = digit + lows[j] if lows[j] else digit
+    rows[:, 0] = rest + lows[0] if lows[0] else rest
     return rows, merged[present]
 
 
