@@ -299,7 +299,10 @@ class _Writer:
     def _compare(self, tree: tuple) -> str:
         left, right = self.node(tree[2]), self.node(tree[3])
         value = self.fresh()
-        self._set(value, f"_compared(*{self.constant(_COMPARE[tree[1]])}, {left}, {right})")
+        call = f"_compared(*{self.constant(_COMPARE[tree[1]])}, {left}, {right})"
+        self.line(f"if {_whole_arrays(left, right)}: {value}, {value.replace('v', 'l')}, "
+                  f"{value.replace('v', 'h')} = {left} {tree[1]} {right}, 0, 1")   # (numpy's own)
+        self.line(f"else: {value}, {value.replace('v', 'l')}, {value.replace('v', 'h')} = {call}")
         return value
 
     def _if(self, tree: tuple) -> str:
@@ -322,7 +325,16 @@ class _Writer:
             return value
         functions = (min, np.minimum) if tree[1] == "min" else (max, np.maximum)
         found = ", ".join(f"({a}, {a.replace('v', 'l')}, {a.replace('v', 'h')})" for a in arguments)
-        self._set(value, f"_least_or_greatest(*{self.constant(functions)}, [{found}])")
+        call = f"_least_or_greatest(*{self.constant(functions)}, [{found}])"
+        if len(arguments) == 2:   # (numpy's own of two arrays, or of an array and a number)
+            a, c = arguments
+            self.line(f"if {_whole_arrays(a, c)}: {value}, {value.replace('v', 'l')}, {value.replace('v', 'h')} = "
+                      f"np.{'minimum' if tree[1] == 'min' else 'maximum'}({a}, {c}), "
+                      f"{tree[1]}({a.replace('v', 'l')}, {c.replace('v', 'l')}), "
+                      f"{tree[1]}({a.replace('v', 'h')}, {c.replace('v', 'h')})")
+            self.line(f"else: {value}, {value.replace('v', 'l')}, {value.replace('v', 'h')} = {call}")
+        else:
+            self._set(value, call)
         return value
 
     def _binary(self, tree: tuple) -> str:
@@ -347,12 +359,30 @@ class _Writer:
         else:
             self._set(value, f"_divided({op!r}, {left}, {right}, {a_low}, {a_high}, {c_low}, {c_high})")
             return value
-        self._set(value, f"_arithmetic({op!r}, {self.constant(_ARRAYS[op])}, {left}, {right}, {bounds})")
+        low, high = value.replace("v", "l"), value.replace("v", "h")
+        self.line(f"{low}, {high} = {bounds}")
+        self.line(f"if {_whole_arrays(left, right, truths=True)} and -MAX_TOTAL <= {low} and {high} <= MAX_TOTAL: "
+                  f"{value} = {self.constant(_ARRAYS[op])}({left}, {right}, dtype=_INT64)")   # (as _arithmetic)
+        self.line(f"else: {value}, {low}, {high} = "
+                  f"_arithmetic({op!r}, {self.constant(_ARRAYS[op])}, {left}, {right}, {low}, {high})")
         return value
+
+
+def _whole_arrays(left: str, right: str, truths: bool = False) -> str:
+    """The test that two values are whole-number arrays (int64; ``truths``: or true/false),
+    or one is and the other a plain whole number: what numpy's own functions work out as the
+    quick route's helpers do, without the helpers."""
+    def array(value: str) -> str:
+        if truths:
+            return f"(type({value}) is _ARRAY and ({value}.dtype is _INT64 or {value}.dtype is _BOOL))"
+        return f"(type({value}) is _ARRAY and {value}.dtype is _INT64)"
+    return (f"(({array(left)} and (type({right}) is int or {array(right)})) "
+            f"or (type({left}) is int and {array(right)}))")
 
 
 _SCOPE = {"_GiveUp": _GiveUp, "_leaf": _leaf, "_span": _span, "_compared": _compared,
           "_arithmetic": _arithmetic, "_divided": _divided, "_if": _if, "_absolute": _absolute,
           "_least_or_greatest": _least_or_greatest, "_truth_bounds": _truth_bounds,
           "truth": truth, "negation": negation, "both": both, "either": either,
-          "as_number": as_number, "np": np, "min": min, "max": max}
+          "as_number": as_number, "np": np, "min": min, "max": max, "MAX_TOTAL": MAX_TOTAL,
+          "_ARRAY": np.ndarray, "_INT64": np.dtype(np.int64), "_BOOL": np.dtype(bool)}
