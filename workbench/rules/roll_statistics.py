@@ -12,12 +12,13 @@ Example:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Union
 
 from ..errors import WorkbenchError, shown
 from ..limits import MAX_DICE
 from ..validation import is_whole
+from .dice import HashedOnce
 from .expressions import Expression, parse
 
 ORDERS = ("highest", "lowest", "middle")
@@ -30,6 +31,17 @@ def _dice_names(dice) -> tuple[str, ...]:
     return (dice,) if isinstance(dice, str) else tuple(dice)
 
 
+def _hashed_once(cls):
+    """A frozen statistic whose hash is worked out once and kept (a roll's hash reads its
+    statistics, and the engine's memos hash a roll on every check): the same hash as its
+    compared fields give, never pickled."""
+    cls._hashed = tuple(f.name for f in fields(cls) if f.compare)
+    cls.__hash__ = HashedOnce.__hash__
+    cls.__getstate__ = HashedOnce.__getstate__
+    return cls
+
+
+@_hashed_once
 @dataclass(frozen=True)
 class Sum:
     """The sum of ``score`` over the dice of types ``dice`` (empty: every die).
@@ -49,6 +61,7 @@ class Sum:
         object.__setattr__(self, "dice", _dice_names(self.dice))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class Keep:
     """The sum of ``score`` over ``take`` dice by rank: the highest, lowest or middle ones
@@ -70,6 +83,7 @@ class Keep:
         object.__setattr__(self, "dice", _dice_names(self.dice))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class Pick:
     """The value of one die by rank among the dice of types ``dice``: ``position`` 0 is the
@@ -85,6 +99,7 @@ class Pick:
         object.__setattr__(self, "dice", _dice_names(self.dice))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class Beats:
     """How many pairs (a die of ``dice``, a die of ``against``) the first die wins by showing
@@ -99,6 +114,7 @@ class Beats:
         object.__setattr__(self, "against", _dice_names(self.against))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class Pairs:
     """Sorted pairwise comparison (as in RISK): the highest die of ``dice`` against the highest
@@ -115,6 +131,7 @@ class Pairs:
         object.__setattr__(self, "against", _dice_names(self.against))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class LargestSet:
     """Matching faces: the size of the largest set of dice showing one value (``report=
@@ -128,6 +145,7 @@ class LargestSet:
         object.__setattr__(self, "dice", _dice_names(self.dice))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class Sets:
     """How many distinct values show on at least ``size`` dice (``size=2``: pairs or better)."""
@@ -140,6 +158,7 @@ class Sets:
         object.__setattr__(self, "dice", _dice_names(self.dice))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class Derived:
     """A statistic computed from others, the total and parameters (a whole number)."""
@@ -177,6 +196,7 @@ RANKED = (Keep, Pick, Beats, Pairs, LargestSet, Sets)
 """Statistics that depend on how the dice rank (the rest are sums over dice)."""
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class AllNegative:
     """1 when the roll has dice and every die of the initial pool showed a negative face on
