@@ -11,7 +11,8 @@ arithmetic on plain numbers, no search). When every value on the way is known to
 within ``MAX_TOTAL`` and no divisor can be 0, that is the answer; otherwise (``/`` and its
 fractions, floats, a value that might pass the limit, a divisor that might be 0, a name
 without a value) :func:`quick` gives up and the interpreter works the expression out as it
-always did, refusing what it must with its own message.
+always did, refusing what it must with its own message. Whole-number arrays (two, or one and
+a number) go straight to numpy's function, as the helpers would send them.
 
 Example:
     >>> import numpy as np
@@ -69,16 +70,25 @@ def quick_bounded(expression: Expression, names: Mapping[str, Any],
 
 
 def _compile(tree: tuple):
-    """``tree`` as one Python function of ``names`` giving ``(value, least, greatest)``: the
-    nodes' steps written out in the order they are worked out (:class:`_Writer`), compiled
-    once per expression."""
-    writer = _Writer()
-    value = writer.node(tree)
-    writer.line(f"return {value}, {value.replace('v', 'l')}, {value.replace('v', 'h')}")
-    source = "def quick(names, spans):\n" + "\n".join("    " + line for line in writer.lines)
-    scope = {**_SCOPE, **writer.constants}
-    exec(compile(source, "<quick expression>", "exec"), scope)
-    return scope["quick"]
+    """``tree`` as nested functions of ``(names, spans)`` giving ``(value, least, greatest)``
+    (a name's array gives ``None`` for both: looked up where an operation needs them)."""
+    return _MAKERS[tree[0]](tree)
+
+
+def _bounded_of(tree: tuple):
+    """``tree`` as a function giving its value with its least and greatest known (a name's
+    array: given in ``spans``, else looked up)."""
+    found_of = _compile(tree)
+    if tree[0] != "name":
+        return found_of
+    key = tree[1]
+
+    def bounded(names, spans):
+        value, low, high = found_of(names, spans)
+        if low is None:
+            low, high = _span(value, spans.get(key))
+        return value, low, high
+    return bounded
 
 
 def _checked(value, low: int, high: int):
@@ -214,175 +224,161 @@ _COMPARE = {"==": (operator.eq, np.equal), "!=": (operator.ne, np.not_equal), "<
 _ARRAYS = {"+": np.add, "-": np.subtract, "*": np.multiply}
 
 
-class _Writer:
-    """Writes an expression's nodes as lines of one function, each node's value, least and
-    greatest in variables ``vN``, ``lN``, ``hN``, in the order the operands are worked out
-    (the first operand first, all of it, then the next); a name's least and greatest are
-    looked up only where an operation needs them."""
+def _number(tree: tuple):
+    literal = tree[1]
+    found = (literal, int(literal), int(literal))
 
-    def __init__(self):
-        self.lines: list[str] = []
-        self.constants: dict[str, Any] = {}
-        self.open: dict[str, str] = {}   # names' variables whose least and greatest are not known yet: the names
-        self.counter = 0
+    def number(names, spans):
+        if found[1] < -MAX_TOTAL or found[2] > MAX_TOTAL:
+            raise _GiveUp
+        return found
+    return number
 
-    def line(self, text: str) -> None:
-        self.lines.append(text)
 
-    def constant(self, value) -> str:
-        key = f"K{len(self.constants)}"
-        self.constants[key] = value
-        return key
+def _name(tree: tuple):
+    key = tree[1]
 
-    def fresh(self) -> str:
-        self.counter += 1
-        return f"v{self.counter}"
+    def name(names, spans):
+        return _leaf(names.get(key))
+    return name
 
-    def bounded(self, value: str) -> str:
-        """``value`` with its least and greatest known from here on."""
-        if value in self.open:
-            self.line(f"if {value.replace('v', 'l')} is None: {value.replace('v', 'l')}, "
-                      f"{value.replace('v', 'h')} = _span({value}, spans.get({self.open.pop(value)!r}))")
-        return value
 
-    def node(self, tree: tuple) -> str:
-        return getattr(self, "_" + tree[0])(tree)
+def _negate(tree: tuple):
+    inner_of = _bounded_of(tree[1])
 
-    def _set(self, value: str, expression: str) -> None:
-        self.line(f"{value}, {value.replace('v', 'l')}, {value.replace('v', 'h')} = {expression}")
+    def negate(names, spans):
+        inner, low, high = inner_of(names, spans)
+        return (-inner if type(inner) is int else -as_number(inner)), -high, -low
+    return negate
 
-    def _number(self, tree: tuple) -> str:
-        value = self.fresh()
-        literal = tree[1]
-        if int(literal) < -MAX_TOTAL or int(literal) > MAX_TOTAL:
-            self.line("raise _GiveUp")
-        self._set(value, self.constant((literal, int(literal), int(literal))))
-        return value
 
-    def _name(self, tree: tuple) -> str:
-        value = self.fresh()
-        self._set(value, f"_leaf(names.get({tree[1]!r}))")
-        self.open[value] = tree[1]
-        return value
+def _truth_of(tree: tuple):
+    inner_of = _compile(tree)
 
-    def _negate(self, tree: tuple) -> str:
-        inner = self.bounded(self.node(tree[1]))
-        value = self.fresh()
-        self.line(f"{value} = -{inner} if type({inner}) is int else -as_number({inner})")
-        self.line(f"{value.replace('v', 'l')}, {value.replace('v', 'h')} = "
-                  f"-{inner.replace('v', 'h')}, -{inner.replace('v', 'l')}")
-        return value
+    def truth_of(names, spans):
+        flag = truth(inner_of(names, spans)[0])
+        return (flag, *_truth_bounds(flag))
+    return truth_of
 
-    def _truth(self, tree: tuple) -> str:
-        inner = self.node(tree)
-        self.open.pop(inner, None)   # (its least and greatest are replaced by its truth's)
-        self.line(f"{inner} = truth({inner}); {inner.replace('v', 'l')}, {inner.replace('v', 'h')} "
-                  f"= _truth_bounds({inner})")
-        return inner
 
-    def _not(self, tree: tuple) -> str:
-        flag = self._truth(tree[1])
-        value = self.fresh()
-        self._set(value, f"negation({flag}), 1 - {flag.replace('v', 'h')}, 1 - {flag.replace('v', 'l')}")
-        return value
+def _not(tree: tuple):
+    inner_of = _truth_of(tree[1])
 
-    def _and(self, tree: tuple) -> str:
-        left, right = self._truth(tree[1]), self._truth(tree[2])
-        value = self.fresh()
-        join, pick = ("both", "min") if tree[0] == "and" else ("either", "max")
-        self._set(value, f"{join}({left}, {right}), {pick}({left.replace('v', 'l')}, {right.replace('v', 'l')}), "
-                         f"{pick}({left.replace('v', 'h')}, {right.replace('v', 'h')})")
-        return value
+    def not_(names, spans):
+        flag, low, high = inner_of(names, spans)
+        return negation(flag), 1 - high, 1 - low
+    return not_
 
-    _or = _and
 
-    def _compare(self, tree: tuple) -> str:
-        left, right = self.node(tree[2]), self.node(tree[3])
-        value = self.fresh()
-        call = f"_compared(*{self.constant(_COMPARE[tree[1]])}, {left}, {right})"
-        self.line(f"if {_whole_arrays(left, right)}: {value}, {value.replace('v', 'l')}, "
-                  f"{value.replace('v', 'h')} = {left} {tree[1]} {right}, 0, 1")   # (numpy's own)
-        self.line(f"else: {value}, {value.replace('v', 'l')}, {value.replace('v', 'h')} = {call}")
-        return value
+def _and_or(tree: tuple):
+    join, pick = (both, min) if tree[0] == "and" else (either, max)
+    left_of, right_of = _truth_of(tree[1]), _truth_of(tree[2])
 
-    def _if(self, tree: tuple) -> str:
-        condition = self.node(tree[1])
-        self.open.pop(condition, None)
-        self.line(f"{condition} = truth({condition})")
-        yes = self.bounded(self.node(tree[2]))
-        no = self.bounded(self.node(tree[3]))
-        value = self.fresh()
-        self._set(value, f"_if({condition}, {yes}, {yes.replace('v', 'l')}, {yes.replace('v', 'h')}, "
-                         f"{no}, {no.replace('v', 'l')}, {no.replace('v', 'h')})")
-        return value
+    def and_or(names, spans):
+        left, left_low, left_high = left_of(names, spans)
+        right, right_low, right_high = right_of(names, spans)
+        return join(left, right), pick(left_low, right_low), pick(left_high, right_high)
+    return and_or
 
-    def _call(self, tree: tuple) -> str:
-        arguments = [self.bounded(self.node(argument)) for argument in tree[2]]
-        value = self.fresh()
-        if tree[1] == "abs":
-            inner = arguments[0]
-            self._set(value, f"_absolute({inner}, {inner.replace('v', 'l')}, {inner.replace('v', 'h')})")
-            return value
-        functions = (min, np.minimum) if tree[1] == "min" else (max, np.maximum)
-        found = ", ".join(f"({a}, {a.replace('v', 'l')}, {a.replace('v', 'h')})" for a in arguments)
-        call = f"_least_or_greatest(*{self.constant(functions)}, [{found}])"
-        if len(arguments) == 2:   # (numpy's own of two arrays, or of an array and a number)
-            a, c = arguments
-            self.line(f"if {_whole_arrays(a, c)}: {value}, {value.replace('v', 'l')}, {value.replace('v', 'h')} = "
-                      f"np.{'minimum' if tree[1] == 'min' else 'maximum'}({a}, {c}), "
-                      f"{tree[1]}({a.replace('v', 'l')}, {c.replace('v', 'l')}), "
-                      f"{tree[1]}({a.replace('v', 'h')}, {c.replace('v', 'h')})")
-            self.line(f"else: {value}, {value.replace('v', 'l')}, {value.replace('v', 'h')} = {call}")
-        else:
-            self._set(value, call)
-        return value
 
-    def _binary(self, tree: tuple) -> str:
-        op = tree[1]
-        if op == "/":   # a fraction: the interpreter's (its operands are never worked out here)
-            self.line("raise _GiveUp")
-            value = self.fresh()
-            self._set(value, "None, 0, 0")
-            return value
-        left = self.bounded(self.node(tree[2]))
-        right = self.bounded(self.node(tree[3]))
-        a_low, a_high, c_low, c_high = (left.replace("v", "l"), left.replace("v", "h"),
-                                        right.replace("v", "l"), right.replace("v", "h"))
-        value = self.fresh()
+def _compare(tree: tuple):
+    on_numbers, on_arrays = _COMPARE[tree[1]]
+    left_of, right_of = _compile(tree[2]), _compile(tree[3])
+
+    def compare(names, spans):
+        left, right = left_of(names, spans)[0], right_of(names, spans)[0]
+        if _whole_arrays(left, right):
+            return on_arrays(left, right), 0, 1
+        return _compared(on_numbers, on_arrays, left, right)
+    return compare
+
+
+def _if_else(tree: tuple):
+    condition_of = _compile(tree[1])
+    yes_of, no_of = _bounded_of(tree[2]), _bounded_of(tree[3])
+
+    def if_else(names, spans):
+        condition = truth(condition_of(names, spans)[0])
+        return _if(condition, *yes_of(names, spans), *no_of(names, spans))
+    return if_else
+
+
+def _call(tree: tuple):
+    arguments_of = [_bounded_of(argument) for argument in tree[2]]
+    if tree[1] == "abs":
+        inner_of = arguments_of[0]
+
+        def absolute(names, spans):
+            return _absolute(*inner_of(names, spans))
+        return absolute
+    functions = (min, np.minimum) if tree[1] == "min" else (max, np.maximum)
+    on_numbers, on_arrays = functions
+    if len(arguments_of) == 2:
+        first_of, second_of = arguments_of
+
+        def of_two(names, spans):
+            first, second = first_of(names, spans), second_of(names, spans)
+            if _whole_arrays(first[0], second[0]):   # (numpy's own, as the helper would)
+                return (on_arrays(first[0], second[0]), on_numbers(first[1], second[1]),
+                        on_numbers(first[2], second[2]))
+            return _least_or_greatest(on_numbers, on_arrays, [first, second])
+        return of_two
+
+    def least_or_greatest(names, spans):
+        return _least_or_greatest(on_numbers, on_arrays, [argument_of(names, spans) for argument_of in arguments_of])
+    return least_or_greatest
+
+
+def _binary(tree: tuple):
+    op = tree[1]
+    if op == "/":
+        def fraction(names, spans):   # a fraction: the interpreter's (its operands never worked out)
+            raise _GiveUp
+        return fraction
+    left_of, right_of = _bounded_of(tree[2]), _bounded_of(tree[3])
+    if op not in _ARRAYS:
+        def divided(names, spans):
+            left, a_low, a_high = left_of(names, spans)
+            right, c_low, c_high = right_of(names, spans)
+            return _divided(op, left, right, a_low, a_high, c_low, c_high)
+        return divided
+    on_arrays = _ARRAYS[op]
+
+    def arithmetic(names, spans):
+        left, a_low, a_high = left_of(names, spans)
+        right, c_low, c_high = right_of(names, spans)
         if op == "+":
-            bounds = f"{a_low} + {c_low}, {a_high} + {c_high}"
+            low, high = a_low + c_low, a_high + c_high
         elif op == "-":
-            bounds = f"{a_low} - {c_high}, {a_high} - {c_low}"
-        elif op == "*":
-            corners = f"({a_low} * {c_low}, {a_low} * {c_high}, {a_high} * {c_low}, {a_high} * {c_high})"
-            bounds = f"min({corners}), max({corners})"
+            low, high = a_low - c_high, a_high - c_low
         else:
-            self._set(value, f"_divided({op!r}, {left}, {right}, {a_low}, {a_high}, {c_low}, {c_high})")
-            return value
-        low, high = value.replace("v", "l"), value.replace("v", "h")
-        self.line(f"{low}, {high} = {bounds}")
-        self.line(f"if {_whole_arrays(left, right, truths=True)} and -MAX_TOTAL <= {low} and {high} <= MAX_TOTAL: "
-                  f"{value} = {self.constant(_ARRAYS[op])}({left}, {right}, dtype=_INT64)")   # (as _arithmetic)
-        self.line(f"else: {value}, {low}, {high} = "
-                  f"_arithmetic({op!r}, {self.constant(_ARRAYS[op])}, {left}, {right}, {low}, {high})")
-        return value
+            corners = (a_low * c_low, a_low * c_high, a_high * c_low, a_high * c_high)
+            low, high = min(corners), max(corners)
+        if -MAX_TOTAL <= low and high <= MAX_TOTAL and _whole_arrays(left, right, truths=True):
+            return on_arrays(left, right, dtype=_INT64), low, high   # (as the helper would)
+        return _arithmetic(op, on_arrays, left, right, low, high)
+    return arithmetic
 
 
-def _whole_arrays(left: str, right: str, truths: bool = False) -> str:
-    """The test that two values are whole-number arrays (int64; ``truths``: or true/false),
-    or one is and the other a plain whole number: what numpy's own functions work out as the
-    quick route's helpers do, without the helpers."""
-    def array(value: str) -> str:
-        if truths:
-            return f"(type({value}) is _ARRAY and ({value}.dtype is _INT64 or {value}.dtype is _BOOL))"
-        return f"(type({value}) is _ARRAY and {value}.dtype is _INT64)"
-    return (f"(({array(left)} and (type({right}) is int or {array(right)})) "
-            f"or (type({left}) is int and {array(right)}))")
+def _whole_arrays(left, right, truths: bool = False) -> bool:
+    """Whether two values are whole-number arrays (int64; ``truths``: or true/false), or one
+    is and the other a plain whole number: what numpy's own functions work out as the quick
+    route's helpers do, without the helpers."""
+    if type(left) is np.ndarray:
+        kind = left.dtype
+        if not (kind is _INT64 or (truths and kind is _BOOL)):
+            return False
+        if type(right) is int:
+            return True
+    elif type(left) is not int:
+        return False
+    if type(right) is not np.ndarray:
+        return False
+    kind = right.dtype
+    return kind is _INT64 or (truths and kind is _BOOL)
 
 
-_SCOPE = {"_GiveUp": _GiveUp, "_leaf": _leaf, "_span": _span, "_compared": _compared,
-          "_arithmetic": _arithmetic, "_divided": _divided, "_if": _if, "_absolute": _absolute,
-          "_least_or_greatest": _least_or_greatest, "_truth_bounds": _truth_bounds,
-          "truth": truth, "negation": negation, "both": both, "either": either,
-          "as_number": as_number, "np": np, "min": min, "max": max, "MAX_TOTAL": MAX_TOTAL,
-          "_ARRAY": np.ndarray, "_INT64": np.dtype(np.int64), "_BOOL": np.dtype(bool)}
+_INT64, _BOOL = np.dtype(np.int64), np.dtype(bool)
+
+_MAKERS = {"number": _number, "name": _name, "negate": _negate, "not": _not, "and": _and_or,
+           "or": _and_or, "compare": _compare, "if": _if_else, "call": _call, "binary": _binary}
