@@ -69,7 +69,7 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         if not single:   # faces showing each outcome (sums stay exact), else the chances
             weights = (np.ones(len(chances)) if counted is True else counted) if whole else chances
         for _ in range(n):
-            slots.append(_Slot(die.name, by_column, (1,) * len(slots) + (-1,) + (1,) * (dice - len(slots) - 1)))
+            slots.append(_Slot(die.name, by_column, len(slots), dice))
             if not single:
                 probabilities = weights if probabilities is None else np.multiply.outer(probabilities, weights)
     shape = tuple(sizes)
@@ -124,9 +124,10 @@ class _Slot:
 
     __slots__ = ("name", "by_column", "shape", "value")
 
-    def __init__(self, name: str, by_column: np.ndarray, shape: tuple[int, ...]):
-        self.name, self.by_column, self.shape = name, by_column, shape
-        self.value = by_column[0].reshape(shape)
+    def __init__(self, name: str, by_column: np.ndarray, axis: int, dice: int):
+        self.name, self.by_column = name, by_column
+        self.shape = (1,) * axis + (-1,) + (1,) * (dice - axis - 1)
+        self.value = by_column[0].reshape(self.shape)
 
     def column(self, j: int) -> np.ndarray:
         """The ``j``-th attribute of the outcome this die shows, along its axis."""
