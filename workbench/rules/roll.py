@@ -41,8 +41,8 @@ from .roll_statistics import (ALL_NEGATIVE, NAME, ORDERS, RANKED, STATISTICS, Al
 
 __all__ = ["ALL_NEGATIVE", "NAME", "ORDERS", "RANKED", "STATISTICS", "AllNegative", "Beats",
            "Derived", "Die", "Dice", "Keep", "KeptDice", "LargestSet", "Pairs", "Percentile", "Pick",
-           "RerollFaces", "RollAgain", "RollSpec", "Sets", "Statistic", "StatisticsChecked", "Sum",
-           "before_total", "checked_statistics"]
+           "RerollFaces", "RollAgain", "RollSpec", "Sets", "Statistic", "StatisticsChecked",
+           "StatisticsFacts", "Sum", "before_total", "checked_statistics", "statistics_facts"]
 """The statistics (:mod:`.roll_statistics`) and dice (:mod:`.dice`) a roll holds are named here
 too: ``from workbench.rules.roll import Die, Keep, RollSpec``."""
 
