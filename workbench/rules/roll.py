@@ -143,15 +143,17 @@ class StatisticsChecked:
     parsed_scores: dict
     early: tuple[str, ...]
     total: Expression | None
-    facts: StatisticsFacts
+    facts: StatisticsFacts | None
 
 
 def checked_statistics(stats: tuple, die_names, counts: tuple[str, ...], parameters,
-                       total: Expression | str | None) -> StatisticsChecked:
+                       total: Expression | str | None, facts: bool = True) -> StatisticsChecked:
     """Each statistic checked alone and against what it names: a name not yet taken, die
     types the roll has (``die_names``), a score over one die, an expression over what comes
     before it; then the total's expression (over the ``counts``, the statistics and the
     ``parameters``, names). Raises :class:`~workbench.errors.WorkbenchError` as the roll would.
+    ``facts``: whether to tell :class:`StatisticsFacts` too (else the roll tells them when
+    first asked).
 
     Example:
         >>> found = checked_statistics((Pick("high"),), ["d6"], (), (), "high + 1")
@@ -185,7 +187,7 @@ def checked_statistics(stats: tuple, die_names, counts: tuple[str, ...], paramet
     early = before_total(stats)
     if total is not None:
         total = _checked_total(stats, counts, total, early, parameters)
-    return StatisticsChecked(key, score_expressions, parsed, early, total, statistics_facts(stats))
+    return StatisticsChecked(key, score_expressions, parsed, early, total, statistics_facts(stats) if facts else None)
 
 
 def _checked_total(stats: tuple, counts: tuple[str, ...], total: Expression | str, early: tuple[str, ...],
@@ -395,7 +397,7 @@ class RollSpec(HashedOnce):
         key = (self.stats, tuple(die_names), self.count_names, tuple([name for name, _ in values]) if values else (),
                self.total)
         if given is None or not isinstance(given, StatisticsChecked) or given.key != key:
-            given = checked_statistics(*key)
+            given = checked_statistics(*key, facts=False)   # (told when the engine first asks)
         self.__dict__.update(_scores=given.scores, _parsed_scores=given.parsed_scores, _early=given.early,
                              total=given.total, checked=None, _facts=given.facts)
 
@@ -422,9 +424,12 @@ class RollSpec(HashedOnce):
 
     @property
     def statistics_facts(self) -> StatisticsFacts:
-        """What its statistics are (which are derived, what those read, ...), told when they
-        were checked."""
-        return self._facts
+        """What its statistics are (which are derived, what those read, ...): told when they
+        were checked when a data file loaded, else worked out when first asked."""
+        facts = self.__dict__.get("_facts")
+        if facts is None:
+            facts = self.__dict__["_facts"] = statistics_facts(self.stats)
+        return facts
 
     def parsed_score(self, score: str) -> Expression:
         """One of :attr:`score_expressions`, parsed (when the roll was checked)."""
@@ -456,7 +461,7 @@ class RollSpec(HashedOnce):
         for name, value in (("groups", tuple(groups)), ("stats", tuple(stats)), ("_counts", tuple(counts)),
                             ("_scores", tuple(dict.fromkeys(s.score for s in stats if isinstance(s, (Sum, Keep))
                                                             and s.score not in scores))),
-                            ("_early", before_total(stats)), ("_facts", statistics_facts(tuple(stats)))):
+                            ("_early", before_total(stats)), ("_facts", None)):
             object.__setattr__(narrow, name, value)
         return narrow
 
