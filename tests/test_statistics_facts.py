@@ -40,6 +40,8 @@ def walked(stats) -> dict:
     return {"base": [s.name for s in stats if not isinstance(s, Derived)],
             "derived": [s.name for s in derived], "reads": reads,
             "from_dice": {s.name for s in stats if not isinstance(s, (Derived, AllNegative))},
+            "base_names": {s.name for s in stats if not isinstance(s, Derived)},
+            "names": {s.name for s in stats},
             "scored": [s.name for s in stats if isinstance(s, (Sum, Keep)) and s.score != "value"],
             "all_negative": any(isinstance(s, AllNegative) for s in stats), "countable": countable}
 
@@ -47,6 +49,7 @@ def walked(stats) -> dict:
 def told(facts) -> dict:
     return {"base": [s.name for s in facts.base], "derived": [s.name for s in facts.derived],
             "reads": {k: set(v) for k, v in facts.reads.items()}, "from_dice": set(facts.from_dice),
+            "base_names": set(facts.base_names), "names": set(facts.names),
             "scored": [s.name for s in facts.scored], "all_negative": facts.all_negative,
             "countable": facts.countable}
 

@@ -46,9 +46,7 @@ def _cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
     reads = facts.reads   # (each derived statistic's names, through the derived ones it reads)
     for name in [name for name in needed if name in reads]:
         needed |= reads[name]
-    everything = needed.issuperset([stat.name for stat in facts.base]) and len(facts.derived) == len(reads) \
-        and needed.issuperset(reads)
-    stats = spec.stats if everything else tuple(stat for stat in spec.stats if stat.name in needed)
+    stats = spec.stats if needed >= facts.names else tuple(stat for stat in spec.stats if stat.name in needed)
     count_names = spec.count_names
     counts = {name for name in count_names if name in needed} if count_names else set()
     ranked_by_counts = spec.kept is not None
@@ -78,7 +76,7 @@ def _derived_only(spec: RollSpec, needed: set) -> bool:
     facts = spec.statistics_facts
     if needed.isdisjoint(facts.from_dice):
         return False
-    return needed.issuperset([stat.name for stat in facts.base])
+    return needed >= facts.base_names
 
 
 @lru_cache(maxsize=1024)

@@ -253,6 +253,7 @@ class StatisticsFacts:
             derived statistics it reads.
         from_dice: names of the statistics that read the dice beyond a botch (neither
             :class:`Derived` nor :class:`AllNegative`).
+        base_names, names: names of the ``base`` statistics, and of them all.
         scored: the :class:`Sum` and :class:`Keep` statistics whose score is not the value.
         all_negative: whether an :class:`AllNegative` statistic is among them.
         countable: whether every statistic is of a kind that a roll counted outright reads
@@ -269,6 +270,8 @@ class StatisticsFacts:
     derived: tuple
     reads: dict
     from_dice: frozenset
+    base_names: frozenset
+    names: frozenset
     scored: tuple
     all_negative: bool
     countable: bool
@@ -292,6 +295,8 @@ def statistics_facts(stats: tuple) -> StatisticsFacts:
         derived=tuple(stat for stat in stats if isinstance(stat, Derived)),
         reads=reads,
         from_dice=frozenset(stat.name for stat in stats if not isinstance(stat, (Derived, AllNegative))),
+        base_names=frozenset(stat.name for stat in stats if not isinstance(stat, Derived)),
+        names=frozenset(stat.name for stat in stats),
         scored=tuple(stat for stat in stats if isinstance(stat, (Sum, Keep)) and stat.score != "value"),
         all_negative=any(isinstance(stat, AllNegative) for stat in stats),
         countable=countable)
