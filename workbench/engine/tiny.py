@@ -55,12 +55,15 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
     # One row per combination, an array with one axis per die (slot), the first die's the
     # slowest: a slot's column is its outcomes' column along its own axis, and the statistics
     # are worked out on these (numpy spreads them); the merge lays them out in full.
-    faces, combinations = [], 1
+    faces, combinations, whole, single = [], 1, True, True
     for _, die, n, _, chances in groups:
-        faces.append(_faces_showing(die, chances))
+        counted = _faces_showing(die, chances)
+        faces.append(counted)
         combinations *= len(die.values) ** n
-    whole = all(f is not None for f in faces) and combinations <= 2**53
-    single = whole and all(f is True for f in faces)   # each outcome one face: one combination each
+        whole = whole and counted is not None
+        single = single and counted is True   # each outcome one face: one combination each
+    whole = whole and combinations <= 2**53
+    single = single and whole
     slots: list[_Slot] = []
     probabilities = None   # (each combination's weight 1: counted as it is)
     dice = len(sizes)
@@ -161,7 +164,9 @@ def _value_decides(spec: RollSpec, groups: list, stat: Keep) -> bool:
 
 
 def _chosen(slots: list, dice: tuple[str, ...]) -> list[int]:
-    return [i for i, slot in enumerate(slots) if not dice or slot.name in dice]
+    if not dice:
+        return list(range(len(slots)))
+    return [i for i, slot in enumerate(slots) if slot.name in dice]
 
 
 def _summed(slots: list, chosen: list[int], column: int) -> np.ndarray:
