@@ -47,7 +47,8 @@ def finished_totals(spec: RollSpec, total: np.ndarray) -> np.ndarray:
 
 def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray, lost: float,
                        per: int = 1, shown: "tuple[str, ...] | None" = None,
-                       shape: "tuple[int, ...] | None" = None) -> JointDistribution:
+                       shape: "tuple[int, ...] | None" = None,
+                       spans: "dict[str, tuple[int, int]] | None" = None) -> JointDistribution:
     """The joint distribution of ``spec``'s statistics from ``columns`` (statistic name ->
     int64 array, one value per row; ``"total"`` when ``spec.total`` is ``None``) and each
     row's probability (conditional on the explosion chains that were followed; ``lost`` is
@@ -57,13 +58,15 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
     the joint carries (the others are computed as far as these read them, then left out:
     fewer columns merge into fewer rows); every one of ``spec``'s when ``None``. ``shape``:
     the rows are the cells of an array of this shape, and each column any array that numpy
-    spreads to it (a statistic of one die varies along that die's axis only)."""
+    spreads to it (a statistic of one die varies along that die's axis only). ``spans``: a
+    least and a greatest value some of ``columns`` do not pass, known to the caller (the
+    dict is added to: the bounds worked out here)."""
     rows = len(probabilities) if probabilities is not None else math.prod(shape)
     named = dict(spec.values)
     named.update(columns)
     early = spec.derived_before_total
     derived = _derived_read(spec, shown)
-    bounds: dict = {}   # (least, greatest) of the columns the expressions' quick route worked out
+    bounds: dict = spans if spans is not None else {}   # (least, greatest) of columns: given or worked out
     for stat in derived:   # the derived statistics the total may read come first
         if stat.name in early:
             named[stat.name] = _column(stat.expression, named, rows, shape, bounds, stat.name)

@@ -72,7 +72,7 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         if not single:   # faces showing each outcome (sums stay exact), else the chances
             weights = (np.ones(len(chances)) if counted is True else counted) if whole else chances
         for _ in range(n):
-            slots.append(_Slot(die.name, by_column, len(slots), dice))
+            slots.append(_Slot(die, by_column, len(slots), dice))
             if not single:
                 probabilities = weights if probabilities is None else np.multiply.outer(probabilities, weights)
     shape = tuple(sizes)
@@ -85,12 +85,16 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         columns[name] = _summed(slots, everything, 1 + j)
     if spec.total is None:
         columns["total"] = _summed(slots, everything, 0)
+    spans: dict[str, tuple[int, int]] = {}   # a die picked from dice of one type: its least and greatest
     for stat in spec.statistics_facts.base:
         chosen = _chosen(slots, stat.dice)
         if isinstance(stat, Sum):
             columns[stat.name] = _summed(slots, chosen, names.index(stat.score))
         elif isinstance(stat, Pick):
-            columns[stat.name] = _picked(slots, chosen, stat)
+            columns[stat.name] = picked = _picked(slots, chosen, stat)
+            die = slots[chosen[0]].die if chosen else None
+            if picked is not ZERO and die.faces_table is not None and all(slots[i].die is die for i in chosen):
+                spans[stat.name] = (die.values[0], die.values[-1])   # (its values, in order)
         elif isinstance(stat, Keep):
             columns[stat.name] = _kept(slots, chosen, stat, names.index(stat.score))
         else:   # Beats
@@ -102,7 +106,8 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
             columns[stat.name] = beaten
     # Whole numbers of combinations, merged exactly, divided once: each probability is the
     # count over every combination, correctly rounded (2 dice of Blades: 27/36 is 0.75).
-    return joint_from_columns(spec, columns, probabilities, 0.0, combinations if whole else 1, shown, shape)
+    return joint_from_columns(spec, columns, probabilities, 0.0, combinations if whole else 1, shown, shape,
+                              spans)
 
 
 ZERO = np.zeros(1, np.int64)
@@ -125,10 +130,10 @@ class _Slot:
     """One die of the roll: its type, its outcomes' attributes (by column), the shape that
     puts its outcomes along its own axis among the dice's, and its value along that axis."""
 
-    __slots__ = ("name", "by_column", "shape", "value")
+    __slots__ = ("die", "name", "by_column", "shape", "value")
 
-    def __init__(self, name: str, by_column: np.ndarray, axis: int, dice: int):
-        self.name, self.by_column = name, by_column
+    def __init__(self, die: Die, by_column: np.ndarray, axis: int, dice: int):
+        self.die, self.name, self.by_column = die, die.name, by_column
         self.shape = (1,) * axis + (-1,) + (1,) * (dice - axis - 1)
         self.value = by_column[0].reshape(self.shape)
 
