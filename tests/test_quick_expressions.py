@@ -14,7 +14,7 @@ from workbench.errors import WorkbenchError
 from workbench.limits import MAX_TOTAL
 from workbench.rules.expressions import ExpressionError, evaluate, parse
 from workbench.rules.expressions._evaluate import interpreted
-from workbench.rules.expressions._quick import quick
+from workbench.rules.expressions._quick import quick, quick_bounded
 
 NUMBERS = ["0", "1", "2", "3", "7", "10", str(MAX_TOTAL), str(MAX_TOTAL - 1), "true", "false"]
 NAMES = ["x", "y", "z", "b", "k", "f", "big"]
@@ -81,6 +81,29 @@ def test_the_quick_route_answers_as_the_interpreter_or_gives_up(text, names):
     assert mine.dtype == expected.dtype and mine.shape == expected.shape, text
     assert np.array_equal(mine, expected), text
     assert np.array_equal(evaluate(expression, names), expected)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=expressions(3), names=columns(), loose=st.integers(0, 3))
+def test_spans_given_for_arrays_keep_the_answer_and_bound_it(text, names, loose):
+    """Bounds a caller knows for some arrays (their least and greatest, or looser) are read
+    instead of searching the arrays: the answer is the same, and lies within the bounds given
+    back."""
+    try:
+        expression = parse(text)
+    except ExpressionError:
+        assume(False)
+    spans = {name: (int(value.min()) - loose, int(value.max()) + loose) for name, value in names.items()
+             if isinstance(value, np.ndarray) and value.dtype.kind == "i" and value.size}
+    found = quick_bounded(expression, names, spans)
+    if found is None:
+        return
+    value, low, high = found
+    plain = quick_bounded(expression, names)   # (bounds it looks up are no looser: it answers too)
+    assert plain is not None, text
+    assert value.dtype == plain[0].dtype and np.array_equal(value, plain[0]), text
+    if value.size:
+        assert low <= int(value.min()) and int(value.max()) <= high, text
 
 
 @pytest.mark.parametrize("text, answered", [

@@ -49,11 +49,22 @@ def exact_distribution(spec, wanted: "frozenset[str] | None" = None) -> "RawDist
         pool = total_form(spec) if set(wanted) <= {"total"} else None
         if pool is not None:
             return exact_raw(pool)
-    from .evaluate import evaluate_roll   # lazy: evaluate (a sum of dice never walks statistics)
+    evaluate_roll = _walk()   # (a sum of dice never walks statistics: loaded when first needed)
     if wanted is None:
         return evaluate_roll(spec)
     # the joint of the wanted statistics only (the others computed as far as they are read)
     return evaluate_roll(spec, tuple(name for name in spec.statistic_names if name in wanted or name == "total"))
+
+
+def _walk():
+    """:func:`~workbench.engine.evaluate.evaluate_roll`, its module loaded on first use."""
+    if not _WALK:
+        from .evaluate import evaluate_roll   # lazy: evaluate (a sum of dice never walks statistics)
+        _WALK.append(evaluate_roll)
+    return _WALK[0]
+
+
+_WALK: list = []
 
 
 __all__ = ["sum_form", "RolledPool", "score_faces", "exact_raw", "evaluate_roll", "exact_distribution",

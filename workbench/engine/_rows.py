@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import sys
 
+import math
+
 import numpy as np
 
 _LIMIT = 2 ** 62
@@ -108,13 +110,15 @@ def merge_columns(columns: list, probabilities: np.ndarray, shape: "tuple[int, .
     Rows of probability 0 are left out (every caller leaves them out). With ``shape``, the
     rows are the cells of an array of that shape (in order) and the columns spread to it.
     ``bounds``: per column, ``(least, greatest)`` values it cannot pass, or ``None`` (then
-    looked up).
+    looked up). ``probabilities`` ``None``: each row weighs 1 (the rows are counted, as whole
+    numbers).
 
     Example:
         >>> merge_columns([np.array([2, 1, 2]), np.array([5, 7, 5])], np.array([0.25, 0.5, 0.25]))
         (array([[1, 7],
                [2, 5]]), array([0.5, 0.5]))
     """
+    rows = len(probabilities) if probabilities is not None else math.prod(shape)
     lows, radices, span = [], [], 1
     for j, column in enumerate(columns):
         known = bounds[j] if bounds else None
@@ -126,7 +130,7 @@ def merge_columns(columns: list, probabilities: np.ndarray, shape: "tuple[int, .
         lows.append(low)
         radices.append(radix)
         span *= radix
-        if span > max(DENSE, 4 * len(probabilities)):
+        if span > max(DENSE, 4 * rows):
             return None
     codes = columns[0] - lows[0] if lows[0] else columns[0]
     for column, low, radix in zip(columns[1:], lows[1:], radices[1:]):
@@ -140,11 +144,11 @@ def merge_columns(columns: list, probabilities: np.ndarray, shape: "tuple[int, .
     merged = np.bincount(codes, weights=probabilities, minlength=span)
     present = merged.nonzero()[0]
     rows = np.empty((len(present), len(columns)), np.int64)
-    weight = span
-    for j, (low, radix) in enumerate(zip(lows, radices)):
-        weight //= radix
-        digit = present // weight if weight > 1 else present
-        rows[:, j] = (digit % radix if j else digit) + low
+    rest = present
+    for j in range(len(columns) - 1, 0, -1):   # each code's digits, the last column's first
+        rest, digit = np.divmod(rest, radices[j])
+        rows[:, j] = digit + lows[j] if lows[j] else digit
+    rows[:, 0] = rest + lows[0] if lows[0] else rest
     return rows, merged[present]
 
 

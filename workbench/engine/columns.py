@@ -18,10 +18,12 @@ Example:
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..rules.expressions import Expression, evaluate_bounded
-from ..rules.roll import Derived, RollSpec
+from ..rules.roll import RollSpec
 from ._rows import SMALL, merge_columns, merge_rows
 from .joint import JointDistribution
 
@@ -45,22 +47,26 @@ def finished_totals(spec: RollSpec, total: np.ndarray) -> np.ndarray:
 
 def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray, lost: float,
                        per: int = 1, shown: "tuple[str, ...] | None" = None,
-                       shape: "tuple[int, ...] | None" = None) -> JointDistribution:
+                       shape: "tuple[int, ...] | None" = None,
+                       spans: "dict[str, tuple[int, int]] | None" = None) -> JointDistribution:
     """The joint distribution of ``spec``'s statistics from ``columns`` (statistic name ->
     int64 array, one value per row; ``"total"`` when ``spec.total`` is ``None``) and each
     row's probability (conditional on the explosion chains that were followed; ``lost`` is
     the probability cut off them). With ``per``, each row's weight is a whole number of
-    combinations out of ``per``: merged exactly, then divided once. ``shown``: the statistics
+    combinations out of ``per``: merged exactly, then divided once (``probabilities`` ``None``:
+    each row one combination, with ``shape`` given). ``shown``: the statistics
     the joint carries (the others are computed as far as these read them, then left out:
     fewer columns merge into fewer rows); every one of ``spec``'s when ``None``. ``shape``:
     the rows are the cells of an array of this shape, and each column any array that numpy
-    spreads to it (a statistic of one die varies along that die's axis only)."""
-    rows = len(probabilities)
+    spreads to it (a statistic of one die varies along that die's axis only). ``spans``: a
+    least and a greatest value some of ``columns`` do not pass, known to the caller (the
+    dict is added to: the bounds worked out here)."""
+    rows = len(probabilities) if probabilities is not None else math.prod(shape)
     named = dict(spec.values)
     named.update(columns)
     early = spec.derived_before_total
     derived = _derived_read(spec, shown)
-    bounds: dict = {}   # (least, greatest) of the columns the expressions' quick route worked out
+    bounds: dict = spans if spans is not None else {}   # (least, greatest) of columns: given or worked out
     for stat in derived:   # the derived statistics the total may read come first
         if stat.name in early:
             named[stat.name] = _column(stat.expression, named, rows, shape, bounds, stat.name)
@@ -74,12 +80,14 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
     names = spec.statistic_names if shown is None else shown
     if rows <= SMALL:   # a few rows: merged in plain Python (numpy's fixed costs would dominate)
         values, merged = _merged_small([_whole(named[name], rows, shape).tolist() for name in names],
-                                       probabilities.tolist(), lost)
+                                       [1.0] * rows if probabilities is None else probabilities.tolist(), lost)
     else:
         found = merge_columns([_whole(named[name], rows, shape, spread=False) for name in names],
                               probabilities, shape, [bounds.get(name) for name in names])
         counted = found is not None   # (rows of probability 0 left out already)
         if not counted:
+            if probabilities is None:
+                probabilities = np.ones(rows)
             matrix = np.empty((rows, len(names)), np.int64)
             for j, name in enumerate(names):
                 matrix[:, j] = _whole(named[name], rows, shape)
@@ -91,27 +99,26 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
             keep = merged > 0.0
             if not keep.all():
                 values, merged = values[keep], merged[keep]
-    if per != 1:
+    if per != 1 or merged.dtype != float:   # (combinations counted as whole numbers: divided once)
         merged = merged / per
+    if values.dtype == np.int64 and values.ndim == 2 and values.shape[1] == len(names) \
+            and merged.dtype == float and merged.shape == (len(values),):
+        return JointDistribution.of_parts(tuple(names), values, merged, float(lost))
     return JointDistribution(names, values, merged, lost_mass=float(lost))
 
 
 def _derived_read(spec: RollSpec, shown: "tuple[str, ...] | None") -> list:
     """The derived statistics to work out: every one, or those ``shown`` reads (directly, or
     through the total or other derived statistics)."""
-    derived = [stat for stat in spec.stats if isinstance(stat, Derived)]
+    derived = spec.statistics_facts.derived
     if shown is None or not derived:
         return derived
     needed = set(shown)
     if spec.total is not None:
         needed.update(spec.total.names)
-    grown = True
-    while grown:
-        grown = False
-        for stat in derived:
-            if stat.name in needed and not needed.issuperset(stat.expression.names):
-                needed.update(stat.expression.names)
-                grown = True
+    reads = spec.statistics_facts.reads   # (through the derived statistics each reads)
+    for name in [name for name in needed if name in reads]:
+        needed |= reads[name]
     return [stat for stat in derived if stat.name in needed]
 
 
@@ -159,11 +166,11 @@ def _column(expression: Expression, named: dict, rows: int, shape: "tuple[int, .
             bounds: "dict | None" = None, name: str = "") -> np.ndarray:
     """An expression's value on every row (a statistic named alone is its column as it is;
     with ``shape``, as numpy spreads it); its least and greatest go to ``bounds[name]`` when
-    the expressions' quick route gives them."""
+    the expressions' quick route gives them (and those known there are read from it)."""
     tree = expression.tree
     if tree[0] == "name" and isinstance(named.get(tree[1]), np.ndarray):
         return named[tree[1]]
-    value, low, high = evaluate_bounded(expression, named)
+    value, low, high = evaluate_bounded(expression, named, bounds)
     if bounds is not None and low is not None:
         bounds[name] = (low, high)
     if shape is not None or value.shape == (rows,):

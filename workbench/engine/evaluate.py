@@ -80,15 +80,16 @@ def evaluate_roll(spec: RollSpec, shown: "tuple[str, ...] | None" = None) -> Joi
         if closed is not None:
             return closed
     counts = count_columns(spec)
-    groups, survive = [], 1.0
+    hidden = counts is not spec.count_names   # (the engine's own counts besides the roll's)
+    groups, survive, in_pool = [], 1.0, spec.dice
     for index, (die, n) in enumerate(spec.groups):
         if n <= 0:
             continue
-        attributes, probabilities, lost = die_outcomes(hidden_counts(die, counts, spec), counts, spec.dice)
-        # Each die's chain (and each reroll's) loses what was cut off it.
-        survive *= (1.0 - lost) ** (n + min(n, spec.rerolls))
-        if lost:   # chances given that the chain ended within the links followed
-            probabilities = probabilities / probabilities.sum()
+        attributes, probabilities, lost = die_outcomes(hidden_counts(die, counts, spec) if hidden else die,
+                                                       counts, in_pool)
+        if lost:   # each die's chain (and each reroll's) loses what was cut off it; chances
+            survive *= (1.0 - lost) ** (n + min(n, spec.rerolls))   # given the chain ended
+            probabilities = probabilities / probabilities.sum()     # within the links followed
         groups.append((index, die, n, attributes, probabilities))
     if spec.score_expressions:
         groups = _with_scores(spec, counts, groups)
@@ -134,7 +135,7 @@ def count_columns(spec: RollSpec) -> tuple[str, ...]:
     :class:`~workbench.rules.roll.AllNegative` statistic reads it, :data:`REROLLABLE` when
     dice are rerolled by face."""
     counts = spec.count_names
-    if any(isinstance(stat, AllNegative) for stat in spec.stats):
+    if spec.statistics_facts.all_negative:
         counts = (*counts, FIRST_NEGATIVE)
     if spec.reroll_faces is not None:
         counts = (*counts, REROLLABLE)

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..rules.dice import Die
 from ..rules.expressions import evaluate
-from ..rules.roll import Derived, Keep, RollSpec
+from ..rules.roll import Keep, RollSpec
 from .columns import joint_from_columns
 from .joint import JointDistribution
 
@@ -93,14 +93,11 @@ def _kept(spec: RollSpec) -> "tuple[Keep, list, int] | None":
     if spec.total is None or spec.count_names or spec.rerolls or spec.kept is not None or spec.reroll_faces is not None \
             or spec.again is not None:
         return None
-    keep = None
-    for stat in spec.stats:
-        if isinstance(stat, Derived):
-            continue
-        if keep is not None or not isinstance(stat, Keep):
-            return None
-        keep = stat
-    if keep is None or keep.order != "highest" or keep.skip or keep.take not in (1, 2):
+    ranked = spec.statistics_facts.base   # (the statistics read off the dice)
+    if len(ranked) != 1 or not isinstance(ranked[0], Keep):
+        return None
+    keep = ranked[0]
+    if keep.order != "highest" or keep.skip or keep.take not in (1, 2):
         return None
     dice = [(die, n) for die, n in spec.groups if n > 0]
     if not dice or not all(isinstance(die, Die) and True not in die.explodes for die, _ in dice):

@@ -51,6 +51,19 @@ class JointDistribution:
         object.__setattr__(self, "values", values)
         object.__setattr__(self, "probabilities", probabilities)
 
+    @classmethod
+    def of_parts(cls, names: tuple[str, ...], values: np.ndarray, probabilities: np.ndarray,
+                 lost_mass: float = 0.0) -> "JointDistribution":
+        """An exact joint of arrays the engine made as the fields say (``values`` int64
+        ``[rows, len(names)]``, ``probabilities`` float64 ``[rows]``), taken as they are
+        (made read-only), without the checks of building one from any values."""
+        values.setflags(write=False)
+        probabilities.setflags(write=False)
+        joint = object.__new__(cls)
+        joint.__dict__.update(names=names, values=values, probabilities=probabilities,
+                              lost_mass=lost_mass, trials=None)
+        return joint
+
     def column(self, name: str) -> np.ndarray:
         """The values of one statistic, row by row."""
         if name not in self.names:

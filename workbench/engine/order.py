@@ -29,7 +29,7 @@ from math import comb
 
 import numpy as np
 
-from ..rules.roll import Derived, Die, Keep, Percentile, Pick, RollSpec
+from ..rules.roll import Die, Keep, Percentile, Pick, RollSpec
 from .columns import joint_from_columns
 from .dice import die_outcomes
 from .joint import JointDistribution
@@ -118,16 +118,14 @@ def order_statistic(chances: list[float], n: int, position: int) -> list[float]:
 
 def _one_die_by_rank(spec: RollSpec):
     """``(die, n, statistic name, position from the top)`` when the closed form applies."""
-    if spec.total is None or spec.count_names:
+    ranked = spec.statistics_facts.base   # (the statistics read off the dice)
+    if spec.total is None or spec.count_names or len(ranked) != 1:
         return None
     rolled = [(die, n) for die, n in spec.groups if n > 0]
     if len(rolled) != 1:
         return None
     die, n = rolled[0]
     if not isinstance(die, Percentile) and (not isinstance(die, Die) or any(die.explodes)):
-        return None
-    ranked = [stat for stat in spec.stats if not isinstance(stat, Derived)]
-    if len(ranked) != 1:
         return None
     stat = ranked[0]
     if stat.dice and die.name not in stat.dice:

@@ -29,7 +29,7 @@ import math
 import numpy as np
 
 from ..rules.dice import Die
-from ..rules.roll import Beats, Derived, Keep, Pick, RollSpec, Sum
+from ..rules.roll import Keep, Pick, RollSpec, Sum
 from .columns import joint_from_columns
 from .joint import JointDistribution
 
@@ -44,31 +44,40 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
     them; columns: value, ``counts``, the scores written as expressions), every combination
     of outcomes counted; ``None`` when the roll is not tiny or reads what is not counted here.
     ``shown``: the statistics the joint carries (see :func:`joint_from_columns`)."""
-    sizes = [len(group[3]) for group in groups for _ in range(group[2])]
-    if not sizes or math.prod(sizes) > MOST_COMBINATIONS:
+    sizes: list[int] = []
+    for group in groups:
+        sizes += [len(group[3])] * group[2]
+    rows = math.prod(sizes)
+    if not sizes or rows > MOST_COMBINATIONS:
         return None
     if spec.count_names != counts or not _countable(spec, groups):
         return None
     # One row per combination, an array with one axis per die (slot), the first die's the
     # slowest: a slot's column is its outcomes' column along its own axis, and the statistics
     # are worked out on these (numpy spreads them); the merge lays them out in full.
+    faces, combinations, whole, single = [], 1, True, True
+    for _, die, n, _, chances in groups:
+        counted = _faces_showing(die, chances)
+        faces.append(counted)
+        combinations *= len(die.values) ** n
+        whole = whole and counted is not None
+        single = single and counted is True   # each outcome one face: one combination each
+    whole = whole and combinations <= 2**53
+    single = single and whole
     slots: list[_Slot] = []
-    probabilities = None
-    faces = [_faces_showing(die, chances) for _, die, _, _, chances in groups]
-    combinations = math.prod(len(die.values) ** n for _, die, n, _, _ in groups)
-    whole = all(f is not None for f in faces) and combinations <= 2**53
-    single = whole and all(f is True for f in faces)   # each outcome one face: one combination each
+    probabilities = None   # (each combination's weight 1: counted as it is)
+    dice = len(sizes)
     for (_, die, n, attributes, chances), counted in zip(groups, faces):
         by_column = attributes.T
         if not single:   # faces showing each outcome (sums stay exact), else the chances
             weights = (np.ones(len(chances)) if counted is True else counted) if whole else chances
         for _ in range(n):
-            slots.append(_Slot(die.name, by_column, len(slots), len(sizes)))
+            slots.append(_Slot(die, by_column, len(slots), dice))
             if not single:
                 probabilities = weights if probabilities is None else np.multiply.outer(probabilities, weights)
     shape = tuple(sizes)
-    rows = math.prod(sizes)
-    probabilities = np.ones(rows) if single else probabilities.reshape(-1)
+    if not single:
+        probabilities = probabilities.reshape(-1)
     names = ("value", *counts, *spec.score_expressions)
     columns: dict[str, np.ndarray] = {}
     everything = list(range(len(slots)))
@@ -76,14 +85,16 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         columns[name] = _summed(slots, everything, 1 + j)
     if spec.total is None:
         columns["total"] = _summed(slots, everything, 0)
-    for stat in spec.stats:
-        if isinstance(stat, Derived):
-            continue
+    spans: dict[str, tuple[int, int]] = {}   # a die picked from dice of one type: its least and greatest
+    for stat in spec.statistics_facts.base:
         chosen = _chosen(slots, stat.dice)
         if isinstance(stat, Sum):
             columns[stat.name] = _summed(slots, chosen, names.index(stat.score))
         elif isinstance(stat, Pick):
-            columns[stat.name] = _picked(slots, chosen, stat)
+            columns[stat.name] = picked = _picked(slots, chosen, stat)
+            die = slots[chosen[0]].die if chosen else None
+            if picked is not ZERO and die.faces_table is not None and all(slots[i].die is die for i in chosen):
+                spans[stat.name] = (die.values[0], die.values[-1])   # (its values, in order)
         elif isinstance(stat, Keep):
             columns[stat.name] = _kept(slots, chosen, stat, names.index(stat.score))
         else:   # Beats
@@ -91,11 +102,12 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
             beaten = ZERO
             for i in chosen:
                 for k in against:
-                    beaten = beaten + (slots[i].column(0) > slots[k].column(0))
+                    beaten = beaten + (slots[i].value > slots[k].value)
             columns[stat.name] = beaten
     # Whole numbers of combinations, merged exactly, divided once: each probability is the
     # count over every combination, correctly rounded (2 dice of Blades: 27/36 is 0.75).
-    return joint_from_columns(spec, columns, probabilities, 0.0, combinations if whole else 1, shown, shape)
+    return joint_from_columns(spec, columns, probabilities, 0.0, combinations if whole else 1, shown, shape,
+                              spans)
 
 
 ZERO = np.zeros(1, np.int64)
@@ -116,17 +128,18 @@ def _faces_showing(die, chances: np.ndarray) -> "np.ndarray | bool | None":
 
 class _Slot:
     """One die of the roll: its type, its outcomes' attributes (by column), the shape that
-    puts its outcomes along its own axis among the dice's."""
+    puts its outcomes along its own axis among the dice's, and its value along that axis."""
 
-    __slots__ = ("name", "by_column", "shape")
+    __slots__ = ("die", "name", "by_column", "shape", "value")
 
-    def __init__(self, name: str, by_column: np.ndarray, axis: int, dice: int):
-        self.name, self.by_column = name, by_column
-        self.shape = tuple(-1 if i == axis else 1 for i in range(dice))
+    def __init__(self, die: Die, by_column: np.ndarray, axis: int, dice: int):
+        self.die, self.name, self.by_column = die, die.name, by_column
+        self.shape = (1,) * axis + (-1,) + (1,) * (dice - axis - 1)
+        self.value = by_column[0].reshape(self.shape)
 
     def column(self, j: int) -> np.ndarray:
         """The ``j``-th attribute of the outcome this die shows, along its axis."""
-        return self.by_column[j].reshape(self.shape)
+        return self.value if j == 0 else self.by_column[j].reshape(self.shape)
 
 
 def _countable(spec: RollSpec, groups: list) -> bool:
@@ -136,16 +149,10 @@ def _countable(spec: RollSpec, groups: list) -> bool:
         return False
     if not all(isinstance(group[1], Die) and not any(group[1].explodes) for group in groups):
         return False
-    for stat in spec.stats:
-        if isinstance(stat, Beats):
-            if set(stat.dice) & set(stat.against) or not stat.against:
-                return False
-        elif isinstance(stat, Keep):
-            if stat.score != "value" and not _value_decides(spec, groups, stat):
-                return False
-        elif not isinstance(stat, (Sum, Pick, Derived)):
-            return False
-    return True
+    if not spec.statistics_facts.countable:
+        return False
+    return all(isinstance(stat, Sum) or _value_decides(spec, groups, stat)
+               for stat in spec.statistics_facts.scored)
 
 
 def _value_decides(spec: RollSpec, groups: list, stat: Keep) -> bool:
@@ -162,7 +169,9 @@ def _value_decides(spec: RollSpec, groups: list, stat: Keep) -> bool:
 
 
 def _chosen(slots: list, dice: tuple[str, ...]) -> list[int]:
-    return [i for i, slot in enumerate(slots) if not dice or slot.name in dice]
+    if not dice:
+        return list(range(len(slots)))
+    return [i for i, slot in enumerate(slots) if slot.name in dice]
 
 
 def _summed(slots: list, chosen: list[int], column: int) -> np.ndarray:
@@ -182,7 +191,7 @@ def _picked(slots: list, chosen: list[int], stat: Pick) -> np.ndarray:
         position = stat.position if stat.order == "highest" else n - 1 - stat.position
     if not 0 <= position < n or stat.position >= n:
         return ZERO
-    values = [slots[i].column(0) for i in chosen]
+    values = [slots[i].value for i in chosen]
     if n == 1:
         return values[0]
     if position in (0, n - 1):   # the highest or the lowest: no sort needed
@@ -205,7 +214,7 @@ def _kept(slots: list, chosen: list[int], stat: Keep, column: int) -> np.ndarray
             low, high = n - high, n - low
     if high <= low:
         return ZERO
-    values = _stacked([slots[i].column(0) for i in chosen])
+    values = _stacked([slots[i].value for i in chosen])
     scores = _stacked([slots[i].column(column) for i in chosen]) if column else values
     order = np.argsort(-values, axis=0, kind="stable")
     ranked = np.take_along_axis(scores, order, axis=0)

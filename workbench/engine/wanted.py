@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..rules.dice import Die
-from ..rules.roll import AllNegative, Derived, Keep, RollSpec, Sum
+from ..rules.roll import Keep, RollSpec
 
 
 def cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
@@ -35,52 +35,48 @@ def cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
 
 @lru_cache(maxsize=4096)
 def _cut_down(spec: RollSpec, wanted: frozenset) -> RollSpec:
-    by_name = {stat.name: stat for stat in spec.stats}
-    needed = set(wanted) | {"total"}
+    facts = spec.statistics_facts
+    needed = {"total", *wanted}
     if spec.total is not None:
-        needed |= set(spec.total.names)
+        needed.update(spec.total.names)
     for condition in (spec.reroll_faces.condition if spec.reroll_faces else None,
                       spec.again.condition if spec.again else None):
         if condition is not None:
-            needed |= set(condition.names)
-    todo = [name for name in needed if name in by_name]
-    while todo:   # derived statistics read others
-        stat = by_name[todo.pop()]
-        if isinstance(stat, Derived):
-            for name in stat.expression.names:
-                if name not in needed:
-                    needed.add(name)
-                    if name in by_name:
-                        todo.append(name)
-    stats = tuple(stat for stat in spec.stats if stat.name in needed)
-    counts = {name for name in spec.count_names if name in needed}
-    for stat in stats:
-        if isinstance(stat, (Sum, Keep)) and stat.score != "value":
+            needed.update(condition.names)
+    reads = facts.reads   # (each derived statistic's names, through the derived ones it reads)
+    for name in [name for name in needed if name in reads]:
+        needed |= reads[name]
+    stats = spec.stats if needed >= facts.names else tuple(stat for stat in spec.stats if stat.name in needed)
+    count_names = spec.count_names
+    counts = {name for name in count_names if name in needed} if count_names else set()
+    ranked_by_counts = spec.kept is not None
+    for stat in facts.scored:
+        if stat.name in needed:
             score = stat.score
-            counts |= {score} if score in spec.count_names else set(spec.parsed_score(score).names) & set(spec.count_names)
-    ranked_by_counts = spec.kept is not None or any(
-        isinstance(stat, Keep) and stat.score != "value" for stat in stats)
+            counts |= {score} if score in count_names else set(spec.parsed_score(score).names) & set(count_names)
+            ranked_by_counts = ranked_by_counts or isinstance(stat, Keep)
     if ranked_by_counts and counts:
-        counts = set(spec.count_names)   # ties in rank go by every count, in order
-    if len(stats) == len(spec.stats) and counts == set(spec.count_names):
+        counts = set(count_names)   # ties in rank go by every count, in order
+    if len(stats) == len(spec.stats) and len(counts) == len(count_names):
         return spec
-    if counts == set(spec.count_names) and _derived_only(spec, needed, stats) and not set(wanted) <= {"total"}:
+    if len(counts) == len(count_names) and _derived_only(spec, needed) and not set(wanted) <= {"total"}:
         return spec   # the joint leaves those out itself (the engine's ``shown``): no new roll to make
-    keep = tuple(name for name in spec.count_names if name in counts)
+    keep = tuple(name for name in count_names if name in counts)
     groups = tuple((_die_counting(die, keep), n) if isinstance(die, Die) else (die, n)
                    for die, n in spec.groups)
     return spec.narrowed(groups, stats)
 
 
-def _derived_only(spec: RollSpec, needed: set, kept: tuple) -> bool:
+def _derived_only(spec: RollSpec, needed: set) -> bool:
     """Whether what ``needed`` leaves out of a plain roll (no rerolls, keeps or rolling
     again, whose routes compute every statistic) is derived statistics only, and what stays
-    (``kept``) reads the dice by more than their sum (else the roll cut down may be a sum)."""
+    reads the dice by more than their sum (else the roll cut down may be a sum)."""
     if spec.rerolls or spec.kept is not None or spec.reroll_faces is not None or spec.again is not None:
         return False
-    if all(isinstance(stat, (Derived, AllNegative)) for stat in kept):
+    facts = spec.statistics_facts
+    if needed.isdisjoint(facts.from_dice):
         return False
-    return all(isinstance(stat, Derived) for stat in spec.stats if stat.name not in needed)
+    return needed >= facts.base_names
 
 
 @lru_cache(maxsize=1024)

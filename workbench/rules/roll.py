@@ -36,13 +36,13 @@ from ..validation import is_whole, suggest
 from .dice import Die, HashedOnce, Percentile
 from .expressions import Expression, ExpressionError, parse
 from .roll_statistics import (ALL_NEGATIVE, NAME, ORDERS, RANKED, STATISTICS, AllNegative, Beats,
-                              Derived, Keep, LargestSet, Pairs, Pick, Sets, Statistic, Sum,
-                              before_total, check_settings, checked_name)
+                              Derived, Keep, LargestSet, Pairs, Pick, Sets, Statistic, StatisticsFacts,
+                              Sum, before_total, check_settings, checked_name, statistics_facts)
 
 __all__ = ["ALL_NEGATIVE", "NAME", "ORDERS", "RANKED", "STATISTICS", "AllNegative", "Beats",
            "Derived", "Die", "Dice", "Keep", "KeptDice", "LargestSet", "Pairs", "Percentile", "Pick",
-           "RerollFaces", "RollAgain", "RollSpec", "Sets", "Statistic", "StatisticsChecked", "Sum",
-           "before_total", "checked_statistics"]
+           "RerollFaces", "RollAgain", "RollSpec", "Sets", "Statistic", "StatisticsChecked",
+           "StatisticsFacts", "Sum", "before_total", "checked_statistics", "statistics_facts"]
 """The statistics (:mod:`.roll_statistics`) and dice (:mod:`.dice`) a roll holds are named here
 too: ``from workbench.rules.roll import Die, Keep, RollSpec``."""
 
@@ -143,14 +143,17 @@ class StatisticsChecked:
     parsed_scores: dict
     early: tuple[str, ...]
     total: Expression | None
+    facts: StatisticsFacts | None
 
 
 def checked_statistics(stats: tuple, die_names, counts: tuple[str, ...], parameters,
-                       total: Expression | str | None) -> StatisticsChecked:
+                       total: Expression | str | None, facts: bool = True) -> StatisticsChecked:
     """Each statistic checked alone and against what it names: a name not yet taken, die
     types the roll has (``die_names``), a score over one die, an expression over what comes
     before it; then the total's expression (over the ``counts``, the statistics and the
     ``parameters``, names). Raises :class:`~workbench.errors.WorkbenchError` as the roll would.
+    ``facts``: whether to tell :class:`StatisticsFacts` too (else the roll tells them when
+    first asked).
 
     Example:
         >>> found = checked_statistics((Pick("high"),), ["d6"], (), (), "high + 1")
@@ -184,7 +187,7 @@ def checked_statistics(stats: tuple, die_names, counts: tuple[str, ...], paramet
     early = before_total(stats)
     if total is not None:
         total = _checked_total(stats, counts, total, early, parameters)
-    return StatisticsChecked(key, score_expressions, parsed, early, total)
+    return StatisticsChecked(key, score_expressions, parsed, early, total, statistics_facts(stats) if facts else None)
 
 
 def _checked_total(stats: tuple, counts: tuple[str, ...], total: Expression | str, early: tuple[str, ...],
@@ -394,9 +397,9 @@ class RollSpec(HashedOnce):
         key = (self.stats, tuple(die_names), self.count_names, tuple([name for name, _ in values]) if values else (),
                self.total)
         if given is None or not isinstance(given, StatisticsChecked) or given.key != key:
-            given = checked_statistics(*key)
+            given = checked_statistics(*key, facts=False)   # (told when the engine first asks)
         self.__dict__.update(_scores=given.scores, _parsed_scores=given.parsed_scores, _early=given.early,
-                             total=given.total, checked=None)
+                             total=given.total, checked=None, _facts=given.facts)
 
     @property
     def dice(self) -> int:
@@ -419,6 +422,15 @@ class RollSpec(HashedOnce):
         """Scores of :class:`Sum` and :class:`Keep` written as expressions over one die."""
         return self._scores
 
+    @property
+    def statistics_facts(self) -> StatisticsFacts:
+        """What its statistics are (which are derived, what those read, ...): told when they
+        were checked when a data file loaded, else worked out when first asked."""
+        facts = self.__dict__.get("_facts")
+        if facts is None:
+            facts = self.__dict__["_facts"] = statistics_facts(self.stats)
+        return facts
+
     def parsed_score(self, score: str) -> Expression:
         """One of :attr:`score_expressions`, parsed (when the roll was checked)."""
         return self._parsed_scores[score]
@@ -438,7 +450,8 @@ class RollSpec(HashedOnce):
         """
         narrow = object.__new__(RollSpec)
         narrow.__dict__.update(self.__dict__)
-        narrow.__dict__.pop("_hash", None)   # other statistics, another hash
+        narrow.__dict__.pop("_hash", None)   # other statistics, another hash, other names
+        narrow.__dict__.pop("_names", None)
         counts: list[str] = []
         for die, _ in groups:
             names = die.count_names
@@ -448,14 +461,17 @@ class RollSpec(HashedOnce):
         for name, value in (("groups", tuple(groups)), ("stats", tuple(stats)), ("_counts", tuple(counts)),
                             ("_scores", tuple(dict.fromkeys(s.score for s in stats if isinstance(s, (Sum, Keep))
                                                             and s.score not in scores))),
-                            ("_early", before_total(stats))):
+                            ("_early", before_total(stats)), ("_facts", None)):
             object.__setattr__(narrow, name, value)
         return narrow
 
     @property
     def statistic_names(self) -> tuple[str, ...]:
         """The joint distribution's columns: the total, the counts, then ``stats``."""
-        return ("total", *self.count_names, *(s.name for s in self.stats))
+        names = self.__dict__.get("_names")
+        if names is None:   # (worked out once: the engine reads them on every check)
+            names = self.__dict__["_names"] = ("total", *self._counts, *(s.name for s in self.stats))
+        return names
 
     @property
     def sum_only(self) -> bool:

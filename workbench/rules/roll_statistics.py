@@ -12,12 +12,13 @@ Example:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Union
 
 from ..errors import WorkbenchError, shown
 from ..limits import MAX_DICE
 from ..validation import is_whole
+from .dice import HashedOnce
 from .expressions import Expression, parse
 
 ORDERS = ("highest", "lowest", "middle")
@@ -30,6 +31,17 @@ def _dice_names(dice) -> tuple[str, ...]:
     return (dice,) if isinstance(dice, str) else tuple(dice)
 
 
+def _hashed_once(cls):
+    """A frozen statistic whose hash is worked out once and kept (a roll's hash reads its
+    statistics, and the engine's memos hash a roll on every check): the same hash as its
+    compared fields give, never pickled."""
+    cls._hashed = tuple(f.name for f in fields(cls) if f.compare)
+    cls.__hash__ = HashedOnce.__hash__
+    cls.__getstate__ = HashedOnce.__getstate__
+    return cls
+
+
+@_hashed_once
 @dataclass(frozen=True)
 class Sum:
     """The sum of ``score`` over the dice of types ``dice`` (empty: every die).
@@ -49,6 +61,7 @@ class Sum:
         object.__setattr__(self, "dice", _dice_names(self.dice))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class Keep:
     """The sum of ``score`` over ``take`` dice by rank: the highest, lowest or middle ones
@@ -70,6 +83,7 @@ class Keep:
         object.__setattr__(self, "dice", _dice_names(self.dice))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class Pick:
     """The value of one die by rank among the dice of types ``dice``: ``position`` 0 is the
@@ -85,6 +99,7 @@ class Pick:
         object.__setattr__(self, "dice", _dice_names(self.dice))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class Beats:
     """How many pairs (a die of ``dice``, a die of ``against``) the first die wins by showing
@@ -99,6 +114,7 @@ class Beats:
         object.__setattr__(self, "against", _dice_names(self.against))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class Pairs:
     """Sorted pairwise comparison (as in RISK): the highest die of ``dice`` against the highest
@@ -115,6 +131,7 @@ class Pairs:
         object.__setattr__(self, "against", _dice_names(self.against))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class LargestSet:
     """Matching faces: the size of the largest set of dice showing one value (``report=
@@ -128,6 +145,7 @@ class LargestSet:
         object.__setattr__(self, "dice", _dice_names(self.dice))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class Sets:
     """How many distinct values show on at least ``size`` dice (``size=2``: pairs or better)."""
@@ -140,6 +158,7 @@ class Sets:
         object.__setattr__(self, "dice", _dice_names(self.dice))
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class Derived:
     """A statistic computed from others, the total and parameters (a whole number)."""
@@ -177,6 +196,7 @@ RANKED = (Keep, Pick, Beats, Pairs, LargestSet, Sets)
 """Statistics that depend on how the dice rank (the rest are sums over dice)."""
 
 
+@_hashed_once
 @dataclass(frozen=True)
 class AllNegative:
     """1 when the roll has dice and every die of the initial pool showed a negative face on
@@ -219,3 +239,64 @@ def check_settings(stat, where: str) -> None:
         raise WorkbenchError(f"{where}: ties {stat.ties!r}; allowed: dice, against")
     if isinstance(stat, LargestSet) and stat.report not in ("size", "value"):
         raise WorkbenchError(f"{where}: report {stat.report!r}; allowed: size, value")
+
+
+@dataclass(frozen=True)
+class StatisticsFacts:
+    """What a roll's statistics are, told once when they are checked, for the engine to read
+    instead of sorting the statistics again on every check.
+
+    Attributes:
+        base: the statistics read off the dice (every kind but :class:`Derived`), in order.
+        derived: the :class:`Derived` statistics, in order.
+        reads: per derived statistic's name, every name it reads, directly or through the
+            derived statistics it reads.
+        from_dice: names of the statistics that read the dice beyond a botch (neither
+            :class:`Derived` nor :class:`AllNegative`).
+        base_names, names: names of the ``base`` statistics, and of them all.
+        scored: the :class:`Sum` and :class:`Keep` statistics whose score is not the value.
+        all_negative: whether an :class:`AllNegative` statistic is among them.
+        countable: whether every statistic is of a kind that a roll counted outright reads
+            (sums, keeps, picks, dice beating other dice, derived ones).
+
+    Example:
+        >>> facts = statistics_facts((Pick("high"), Derived("twice", "2 * high"),
+        ...                           Derived("more", "twice + 1")))
+        >>> [s.name for s in facts.base], sorted(facts.reads["more"])
+        (['high'], ['high', 'twice'])
+    """
+
+    base: tuple
+    derived: tuple
+    reads: dict
+    from_dice: frozenset
+    base_names: frozenset
+    names: frozenset
+    scored: tuple
+    all_negative: bool
+    countable: bool
+
+
+def statistics_facts(stats: tuple) -> StatisticsFacts:
+    """:class:`StatisticsFacts` of ``stats`` (checked already: derived ones parsed)."""
+    reads: dict[str, frozenset] = {}
+    for stat in stats:
+        if isinstance(stat, Derived):
+            names = set(stat.expression.names)
+            for name in stat.expression.names:
+                names |= reads.get(name, frozenset())
+            reads[stat.name] = frozenset(names)
+    countable = all(
+        isinstance(stat, (Sum, Pick, Derived, Keep))
+        or (isinstance(stat, Beats) and stat.against and not set(stat.dice) & set(stat.against))
+        for stat in stats)
+    return StatisticsFacts(
+        base=tuple(stat for stat in stats if not isinstance(stat, Derived)),
+        derived=tuple(stat for stat in stats if isinstance(stat, Derived)),
+        reads=reads,
+        from_dice=frozenset(stat.name for stat in stats if not isinstance(stat, (Derived, AllNegative))),
+        base_names=frozenset(stat.name for stat in stats if not isinstance(stat, Derived)),
+        names=frozenset(stat.name for stat in stats),
+        scored=tuple(stat for stat in stats if isinstance(stat, (Sum, Keep)) and stat.score != "value"),
+        all_negative=any(isinstance(stat, AllNegative) for stat in stats),
+        countable=countable)

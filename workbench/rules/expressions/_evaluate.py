@@ -52,10 +52,12 @@ def evaluate(expression: Expression, names: Mapping[str, Any]) -> np.ndarray:
     return interpreted(expression, names)
 
 
-def evaluate_bounded(expression: Expression, names: Mapping[str, Any]) -> "tuple[np.ndarray, int | None, int | None]":
+def evaluate_bounded(expression: Expression, names: Mapping[str, Any],
+                     spans: "Mapping[str, tuple[int, int]] | None" = None) -> "tuple[np.ndarray, int | None, int | None]":
     """:func:`evaluate`'s answer with a least and a greatest value it cannot pass when the
     quick route worked it out (``None`` for both when the interpreter did): what a caller
-    would otherwise search the answer for.
+    would otherwise search the answer for. ``spans``: least and greatest values that some
+    names' arrays are known not to pass (the caller's bounds, not looked up again).
 
     Example:
         >>> import numpy as np
@@ -65,7 +67,7 @@ def evaluate_bounded(expression: Expression, names: Mapping[str, Any]) -> "tuple
         >>> value.tolist(), low, high
         ([1, 1], 0, 2)
     """
-    found = quick_bounded(expression, names)
+    found = quick_bounded(expression, names, spans)
     if found is not None:
         return found
     return interpreted(expression, names), None, None

@@ -11,7 +11,8 @@ arithmetic on plain numbers, no search). When every value on the way is known to
 within ``MAX_TOTAL`` and no divisor can be 0, that is the answer; otherwise (``/`` and its
 fractions, floats, a value that might pass the limit, a divisor that might be 0, a name
 without a value) :func:`quick` gives up and the interpreter works the expression out as it
-always did, refusing what it must with its own message.
+always did, refusing what it must with its own message. Whole-number arrays (two, or one and
+a number) go straight to numpy's function, as the helpers would send them.
 
 Example:
     >>> import numpy as np
@@ -44,9 +45,12 @@ def quick(expression: Expression, names: Mapping[str, Any]) -> "np.ndarray | Non
     return None if found is None else found[0]
 
 
-def quick_bounded(expression: Expression, names: Mapping[str, Any]) -> "tuple[np.ndarray, int, int] | None":
+def quick_bounded(expression: Expression, names: Mapping[str, Any],
+                  spans: "Mapping[str, tuple[int, int]] | None" = None) -> "tuple[np.ndarray, int, int] | None":
     """:func:`quick`'s answer with a least and a greatest value it cannot pass (worked out
-    beside it: every value lies within, not always at the ends), or ``None``.
+    beside it: every value lies within, not always at the ends), or ``None``. ``spans``: for
+    some names whose values are arrays, a least and a greatest value the array does not pass
+    (known to the caller: not looked up).
 
     Example:
         >>> import numpy as np
@@ -59,15 +63,32 @@ def quick_bounded(expression: Expression, names: Mapping[str, Any]) -> "tuple[np
     if function is None:
         function = expression.__dict__["_quick"] = _compile(expression.tree)
     try:
-        value, low, high = _bounded(function(names))
+        value, low, high = _bounded(function(names, spans or _NO_SPANS))
     except _GiveUp:
         return None
     return np.asarray(value), low, high
 
 
 def _compile(tree: tuple):
-    """``tree`` as nested functions of ``names`` giving ``(value, least, greatest)``."""
+    """``tree`` as nested functions of ``(names, spans)`` giving ``(value, least, greatest)``
+    (a name's array gives ``None`` for both: looked up where an operation needs them)."""
     return _MAKERS[tree[0]](tree)
+
+
+def _bounded_of(tree: tuple):
+    """``tree`` as a function giving its value with its least and greatest known (a name's
+    array: given in ``spans``, else looked up)."""
+    found_of = _compile(tree)
+    if tree[0] != "name":
+        return found_of
+    key = tree[1]
+
+    def bounded(names, spans):
+        value, low, high = found_of(names, spans)
+        if low is None:
+            low, high = _span(value, spans.get(key))
+        return value, low, high
+    return bounded
 
 
 def _checked(value, low: int, high: int):
@@ -76,11 +97,138 @@ def _checked(value, low: int, high: int):
     return value, low, high
 
 
+def _leaf(value):
+    """A name's value with its least and greatest (``None`` for a whole-number array: looked
+    up when needed, not to compare); refused (:class:`_GiveUp`) unless a whole number, a truth
+    value or an array of either."""
+    kind = type(value)
+    if kind is int:
+        return _checked(value, value, value)
+    if kind is bool:
+        return value, int(value), int(value)
+    if kind is not np.ndarray or not value.ndim or not value.size:
+        raise _GiveUp   # missing, a float, a numpy number...: the interpreter's
+    letter = value.dtype.kind
+    if letter == "b":
+        return value, 0, 1
+    if letter not in "iu":
+        raise _GiveUp
+    return value, None, None
+
+
+def _span(value, known: "tuple[int, int] | None" = None) -> tuple[int, int]:
+    """An array's least and greatest (``known``: bounds it lies within, given), within the limit."""
+    if known is not None:
+        low, high = known
+    else:
+        low, high = int(_LEAST(value, axis=None)), int(_GREATEST(value, axis=None))
+    if low < -MAX_TOTAL or high > MAX_TOTAL:
+        raise _GiveUp
+    return low, high
+
+
+def _bounded(found):
+    """``found`` (value, least, greatest) with its least and greatest known, within the limit."""
+    value, low, high = found
+    if low is None:
+        low, high = _span(value)
+    return value, low, high
+
+
+_LEAST, _GREATEST = np.minimum.reduce, np.maximum.reduce
+_NO_SPANS: dict = {}
+
+
+def _truth_bounds(flag) -> tuple[int, int]:
+    """Least and greatest of a truth value (one of 0 and 1 when known), or of an array of them."""
+    return (int(flag), int(flag)) if type(flag) is bool else (0, 1)
+
+
+def _compared(on_numbers, on_arrays, left, right):
+    if plain(left) and plain(right):
+        flag = on_numbers(left, right)
+        return flag, int(flag), int(flag)
+    left, right = as_number(left), as_number(right)
+    if type(left) is int and type(right) is int:
+        flag = on_numbers(left, right)
+        return flag, int(flag), int(flag)
+    return on_arrays(left, right), 0, 1
+
+
+def _arithmetic(op: str, on_arrays, left, right, low: int, high: int):
+    """``left op right`` (``+``, ``-``, ``*``) whose least and greatest are known."""
+    if low < -MAX_TOTAL or high > MAX_TOTAL:
+        raise _GiveUp
+    if plain(left) and plain(right):
+        a, c = as_number(left), as_number(right)
+        return (a + c if op == "+" else a - c if op == "-" else a * c), low, high
+    a, c = np.asarray(left), np.asarray(right)   # true/false count as 1 and 0 in int64
+    if a.dtype.kind not in "ib" or c.dtype.kind not in "ib":
+        raise _GiveUp
+    return on_arrays(a, c, dtype=np.int64), low, high
+
+
+def _divided(op: str, left, right, a_low: int, a_high: int, c_low: int, c_high: int):
+    """``left // right`` or ``left % right`` whose operands' least and greatest are known."""
+    a, c = as_number(left), as_number(right)
+    if c_low <= 0 <= c_high:   # a divisor that may be 0: the interpreter says where
+        raise _GiveUp
+    corners = (a_low // c_low, a_low // c_high, a_high // c_low, a_high // c_high)
+    q_low, q_high = min(corners), max(corners)
+    if type(a) is int and type(c) is int:
+        quotient = a // c
+        value = quotient if op == "//" else a - quotient * c
+    else:
+        a, c = np.asarray(a), np.asarray(c)
+        if a.dtype.kind != "i" or c.dtype.kind != "i":
+            raise _GiveUp
+        quotient = np.floor_divide(a, c, dtype=np.int64)
+        value = quotient if op == "//" else np.subtract(a, quotient * c, dtype=np.int64)
+    if op == "//":
+        return value, q_low, q_high
+    # a remainder takes the divisor's sign and is smaller than it
+    return (value, 0, c_high - 1) if c_low > 0 else (value, c_low + 1, 0)
+
+
+def _if(condition, yes, yes_low: int, yes_high: int, no, no_low: int, no_high: int):
+    if type(condition) is bool and plain(yes) and plain(no):
+        return (as_number(yes), yes_low, yes_high) if condition else (as_number(no), no_low, no_high)
+    return np.where(condition, as_number(yes), as_number(no)), min(yes_low, no_low), max(yes_high, no_high)
+
+
+def _absolute(inner, low: int, high: int):
+    inner = as_number(inner)
+    value = abs(inner) if type(inner) is int else np.abs(inner)
+    if low >= 0:
+        return value, low, high
+    return _checked(value, 0 if high >= 0 else -high, max(-low, high))
+
+
+def _least_or_greatest(on_numbers, on_arrays, found: list):
+    if all(type(value) is int for value, _, _ in found):
+        value = on_numbers([value for value, _, _ in found])
+    else:
+        value = found[0][0]
+        for argument, _, _ in found[1:]:
+            if plain(value) and plain(argument):
+                value = on_numbers(as_number(value), as_number(argument))
+            else:
+                value = on_arrays(as_number(value), as_number(argument))
+    return value, on_numbers([low for _, low, _ in found]), on_numbers([high for _, _, high in found])
+
+
+_COMPARE = {"==": (operator.eq, np.equal), "!=": (operator.ne, np.not_equal), "<": (operator.lt, np.less),
+            "<=": (operator.le, np.less_equal), ">": (operator.gt, np.greater),
+            ">=": (operator.ge, np.greater_equal)}
+
+_ARRAYS = {"+": np.add, "-": np.subtract, "*": np.multiply}
+
+
 def _number(tree: tuple):
     literal = tree[1]
     found = (literal, int(literal), int(literal))
 
-    def number(names):
+    def number(names, spans):
         if found[1] < -MAX_TOTAL or found[2] > MAX_TOTAL:
             raise _GiveUp
         return found
@@ -90,196 +238,147 @@ def _number(tree: tuple):
 def _name(tree: tuple):
     key = tree[1]
 
-    def name(names):
-        value = names.get(key)
-        kind = type(value)
-        if kind is int:
-            return _checked(value, value, value)
-        if kind is bool:
-            return value, int(value), int(value)
-        if kind is not np.ndarray or not value.ndim or not value.size:
-            raise _GiveUp   # missing, a float, a numpy number...: the interpreter's
-        letter = value.dtype.kind
-        if letter == "b":
-            return value, 0, 1
-        if letter not in "iu":
-            raise _GiveUp
-        return value, None, None   # its least and greatest looked up when needed (not to compare)
+    def name(names, spans):
+        return _leaf(names.get(key))
     return name
 
 
-def _bounded(found):
-    """``found`` (value, least, greatest) with its least and greatest known, within the limit."""
-    value, low, high = found
-    if low is None:
-        low, high = int(_LEAST(value, axis=None)), int(_GREATEST(value, axis=None))
-        if low < -MAX_TOTAL or high > MAX_TOTAL:
-            raise _GiveUp
-    return value, low, high
-
-
-_LEAST, _GREATEST = np.minimum.reduce, np.maximum.reduce
-
-
-def _truth_of(found: tuple):
-    """``found``'s value as true/false, with its bounds (0 and 1; one of them when known)."""
-    flag = truth(found[0])
-    if type(flag) is bool:
-        return flag, int(flag), int(flag)
-    return flag, 0, 1
-
-
 def _negate(tree: tuple):
-    inner_of = _compile(tree[1])
+    inner_of = _bounded_of(tree[1])
 
-    def negate(names):
-        inner, low, high = _bounded(inner_of(names))
+    def negate(names, spans):
+        inner, low, high = inner_of(names, spans)
         return (-inner if type(inner) is int else -as_number(inner)), -high, -low
     return negate
 
 
-def _not(tree: tuple):
-    inner_of = _compile(tree[1])
+def _truth_of(tree: tuple):
+    inner_of = _compile(tree)
 
-    def not_(names):
-        flag, low, high = _truth_of(inner_of(names))
+    def truth_of(names, spans):
+        flag = truth(inner_of(names, spans)[0])
+        return (flag, *_truth_bounds(flag))
+    return truth_of
+
+
+def _not(tree: tuple):
+    inner_of = _truth_of(tree[1])
+
+    def not_(names, spans):
+        flag, low, high = inner_of(names, spans)
         return negation(flag), 1 - high, 1 - low
     return not_
 
 
 def _and_or(tree: tuple):
-    is_and = tree[0] == "and"
-    left_of, right_of = _compile(tree[1]), _compile(tree[2])
+    join, pick = (both, min) if tree[0] == "and" else (either, max)
+    left_of, right_of = _truth_of(tree[1]), _truth_of(tree[2])
 
-    def and_or(names):
-        left, left_low, left_high = _truth_of(left_of(names))
-        right, right_low, right_high = _truth_of(right_of(names))
-        if is_and:
-            return both(left, right), min(left_low, right_low), min(left_high, right_high)
-        return either(left, right), max(left_low, right_low), max(left_high, right_high)
+    def and_or(names, spans):
+        left, left_low, left_high = left_of(names, spans)
+        right, right_low, right_high = right_of(names, spans)
+        return join(left, right), pick(left_low, right_low), pick(left_high, right_high)
     return and_or
 
 
-_COMPARE = {"==": (np.equal, operator.eq), "!=": (np.not_equal, operator.ne), "<": (np.less, operator.lt),
-            "<=": (np.less_equal, operator.le), ">": (np.greater, operator.gt),
-            ">=": (np.greater_equal, operator.ge)}
-
-
 def _compare(tree: tuple):
-    on_arrays, on_numbers = _COMPARE[tree[1]]
+    on_numbers, on_arrays = _COMPARE[tree[1]]
     left_of, right_of = _compile(tree[2]), _compile(tree[3])
 
-    def compare(names):
-        left, right = left_of(names)[0], right_of(names)[0]
-        if plain(left) and plain(right):
-            flag = on_numbers(left, right)
-            return flag, int(flag), int(flag)
-        left, right = as_number(left), as_number(right)
-        if type(left) is int and type(right) is int:
-            flag = on_numbers(left, right)
-            return flag, int(flag), int(flag)
-        return on_arrays(left, right), 0, 1
+    def compare(names, spans):
+        left, right = left_of(names, spans)[0], right_of(names, spans)[0]
+        if _whole_arrays(left, right):
+            return on_arrays(left, right), 0, 1
+        return _compared(on_numbers, on_arrays, left, right)
     return compare
 
 
-def _if(tree: tuple):
-    condition_of, yes_of, no_of = _compile(tree[1]), _compile(tree[2]), _compile(tree[3])
+def _if_else(tree: tuple):
+    condition_of = _compile(tree[1])
+    yes_of, no_of = _bounded_of(tree[2]), _bounded_of(tree[3])
 
-    def if_(names):
-        condition = truth(condition_of(names)[0])
-        yes, yes_low, yes_high = _bounded(yes_of(names))
-        no, no_low, no_high = _bounded(no_of(names))
-        if type(condition) is bool and plain(yes) and plain(no):
-            return (as_number(yes), yes_low, yes_high) if condition else (as_number(no), no_low, no_high)
-        return (np.where(condition, as_number(yes), as_number(no)),
-                min(yes_low, no_low), max(yes_high, no_high))
-    return if_
+    def if_else(names, spans):
+        condition = truth(condition_of(names, spans)[0])
+        return _if(condition, *yes_of(names, spans), *no_of(names, spans))
+    return if_else
 
 
 def _call(tree: tuple):
-    arguments_of = [_compile(argument) for argument in tree[2]]
+    arguments_of = [_bounded_of(argument) for argument in tree[2]]
     if tree[1] == "abs":
         inner_of = arguments_of[0]
 
-        def absolute(names):
-            inner, low, high = _bounded(inner_of(names))
-            inner = as_number(inner)
-            value = abs(inner) if type(inner) is int else np.abs(inner)
-            if low >= 0:
-                return value, low, high
-            return _checked(value, 0 if high >= 0 else -high, max(-low, high))
+        def absolute(names, spans):
+            return _absolute(*inner_of(names, spans))
         return absolute
-    least = tree[1] == "min"
-    on_numbers, on_arrays = (min, np.minimum) if least else (max, np.maximum)
+    functions = (min, np.minimum) if tree[1] == "min" else (max, np.maximum)
+    on_numbers, on_arrays = functions
+    if len(arguments_of) == 2:
+        first_of, second_of = arguments_of
 
-    def least_or_greatest(names):
-        found = [_bounded(argument_of(names)) for argument_of in arguments_of]
-        if all(type(value) is int for value, _, _ in found):
-            value = on_numbers([value for value, _, _ in found])
-        else:
-            value = found[0][0]
-            for argument, _, _ in found[1:]:
-                if plain(value) and plain(argument):
-                    value = on_numbers(as_number(value), as_number(argument))
-                else:
-                    value = on_arrays(as_number(value), as_number(argument))
-        lows, highs = [low for _, low, _ in found], [high for _, _, high in found]
-        return value, on_numbers(lows), on_numbers(highs)
+        def of_two(names, spans):
+            first, second = first_of(names, spans), second_of(names, spans)
+            if _whole_arrays(first[0], second[0]):   # (numpy's own, as the helper would)
+                return (on_arrays(first[0], second[0]), on_numbers(first[1], second[1]),
+                        on_numbers(first[2], second[2]))
+            return _least_or_greatest(on_numbers, on_arrays, [first, second])
+        return of_two
+
+    def least_or_greatest(names, spans):
+        return _least_or_greatest(on_numbers, on_arrays, [argument_of(names, spans) for argument_of in arguments_of])
     return least_or_greatest
-
-
-_ARRAYS = {"+": np.add, "-": np.subtract, "*": np.multiply}
 
 
 def _binary(tree: tuple):
     op = tree[1]
     if op == "/":
-        def fraction(names):
+        def fraction(names, spans):   # a fraction: the interpreter's (its operands never worked out)
             raise _GiveUp
         return fraction
-    left_of, right_of = _compile(tree[2]), _compile(tree[3])
-    on_arrays = _ARRAYS.get(op)
+    left_of, right_of = _bounded_of(tree[2]), _bounded_of(tree[3])
+    if op not in _ARRAYS:
+        def divided(names, spans):
+            left, a_low, a_high = left_of(names, spans)
+            right, c_low, c_high = right_of(names, spans)
+            return _divided(op, left, right, a_low, a_high, c_low, c_high)
+        return divided
+    on_arrays = _ARRAYS[op]
 
-    def binary(names):
-        left, a_low, a_high = _bounded(left_of(names))
-        right, c_low, c_high = _bounded(right_of(names))
-        if op in ("+", "-", "*"):
-            if op == "+":
-                low, high = a_low + c_low, a_high + c_high
-            elif op == "-":
-                low, high = a_low - c_high, a_high - c_low
-            else:
-                corners = (a_low * c_low, a_low * c_high, a_high * c_low, a_high * c_high)
-                low, high = min(corners), max(corners)
-            if low < -MAX_TOTAL or high > MAX_TOTAL:
-                raise _GiveUp
-            if plain(left) and plain(right):
-                a, c = as_number(left), as_number(right)
-                return (a + c if op == "+" else a - c if op == "-" else a * c), low, high
-            a, c = np.asarray(left), np.asarray(right)   # true/false count as 1 and 0 in int64
-            if a.dtype.kind not in "ib" or c.dtype.kind not in "ib":
-                raise _GiveUp
-            return on_arrays(a, c, dtype=np.int64), low, high
-        a, c = as_number(left), as_number(right)
-        if c_low <= 0 <= c_high:   # a divisor that may be 0: the interpreter says where
-            raise _GiveUp
-        corners = (a_low // c_low, a_low // c_high, a_high // c_low, a_high // c_high)
-        q_low, q_high = min(corners), max(corners)
-        if type(a) is int and type(c) is int:
-            quotient = a // c
-            value = quotient if op == "//" else a - quotient * c
+    def arithmetic(names, spans):
+        left, a_low, a_high = left_of(names, spans)
+        right, c_low, c_high = right_of(names, spans)
+        if op == "+":
+            low, high = a_low + c_low, a_high + c_high
+        elif op == "-":
+            low, high = a_low - c_high, a_high - c_low
         else:
-            a, c = np.asarray(a), np.asarray(c)
-            if a.dtype.kind != "i" or c.dtype.kind != "i":
-                raise _GiveUp
-            quotient = np.floor_divide(a, c, dtype=np.int64)
-            value = quotient if op == "//" else np.subtract(a, quotient * c, dtype=np.int64)
-        if op == "//":
-            return value, q_low, q_high
-        # a remainder takes the divisor's sign and is smaller than it
-        return (value, 0, c_high - 1) if c_low > 0 else (value, c_low + 1, 0)
-    return binary
+            corners = (a_low * c_low, a_low * c_high, a_high * c_low, a_high * c_high)
+            low, high = min(corners), max(corners)
+        if -MAX_TOTAL <= low and high <= MAX_TOTAL and _whole_arrays(left, right, truths=True):
+            return on_arrays(left, right, dtype=_INT64), low, high   # (as the helper would)
+        return _arithmetic(op, on_arrays, left, right, low, high)
+    return arithmetic
 
+
+def _whole_arrays(left, right, truths: bool = False) -> bool:
+    """Whether two values are whole-number arrays (int64; ``truths``: or true/false), or one
+    is and the other a plain whole number: what numpy's own functions work out as the quick
+    route's helpers do, without the helpers."""
+    if type(left) is np.ndarray:
+        kind = left.dtype
+        if not (kind is _INT64 or (truths and kind is _BOOL)):
+            return False
+        if type(right) is int:
+            return True
+    elif type(left) is not int:
+        return False
+    if type(right) is not np.ndarray:
+        return False
+    kind = right.dtype
+    return kind is _INT64 or (truths and kind is _BOOL)
+
+
+_INT64, _BOOL = np.dtype(np.int64), np.dtype(bool)
 
 _MAKERS = {"number": _number, "name": _name, "negate": _negate, "not": _not, "and": _and_or,
-           "or": _and_or, "compare": _compare, "if": _if, "call": _call, "binary": _binary}
+           "or": _and_or, "compare": _compare, "if": _if_else, "call": _call, "binary": _binary}
