@@ -172,7 +172,8 @@ def test_a_tier_layout_is_made_only_for_tiers_it_reads_as_they_read():
     assert tier_layout((hit, rest), ("Miss",), parsed) is None   # a tier not named
     assert tier_layout((), (), parsed) is None
     blocked = tier_layout((hit._replace(passes=False), rest), ("Miss", "Hit"), parsed)
-    assert blocked.never == (True, False)
+    assert blocked.never == (False, True)   # by position: Miss, Hit
+    assert tier_layout((hit, hit._replace(condition=None)), ("Miss", "Hit"), parsed) is None   # one name twice
 
 
 def _read_both_ways(system, params=None):

@@ -208,29 +208,32 @@ def laid_out(rules: ReadingRules, raw: JointDistribution, rows: Rows,
             fits.append([least <= total <= greatest for total in totals])
     positions = layout.positions
     covers = layout.covers   # the last tier: every row the others leave
-    tier_of = [len(positions) - 1 if covers else -1] * len(probabilities)
+    tier_of = [positions[-1] if covers else -1] * len(probabilities)   # each row's tier's position
     every = range(len(probabilities))
     k = len(fits)
     for fit in fits:   # each tier over the rows it fits, the earlier tiers painted last
         k -= 1
         if fit is None:   # (the last tier's rows are those it starts with)
             if k != len(fits) - 1:
-                tier_of = [k] * len(probabilities)
+                tier_of = [positions[k]] * len(probabilities)
             continue
+        position = positions[k]
         for row in compress(every, fit):
-            tier_of[row] = k
+            tier_of[row] = position
     if not covers and -1 in tier_of:   # rolls in no tier: read (or refused) tier by tier
         return None
     dense, shares = [0.0] * (high - low + 1), [0.0] * len(rules.tier_names)
-    for total, k, p in zip(totals, tier_of, probabilities):   # row by row, as np.bincount adds
+    for total, position, p in zip(totals, tier_of, probabilities):   # row by row, as np.bincount adds
         dense[total - low] += p
-        shares[positions[k]] += p
+        shares[position] += p
     pmf = Distribution.of_read(tuple(range(low, high + 1)), dense, raw.trials, numeric=True)
     tiers = Distribution.of_read(rules.tier_names, shares, raw.trials) if layout.plain_names \
         else _tiers(rules.tier_names, shares, raw.trials)
     condition = rules.pass_condition
     if condition is not None:
-        passing = _where(rules, raw, "pass_if", condition, named)
+        passing = compared_rows(condition, named)   # (the usual: at once)
+        if passing is None:
+            passing = _where(rules, raw, "pass_if", condition, named)
     else:
         least = target
         if least is None:   # the first passing label's position
@@ -243,7 +246,7 @@ def laid_out(rules: ReadingRules, raw: JointDistribution, rows: Rows,
     if never is None:
         passed = list(compress(probabilities, passing))
     else:
-        passed = [p for p, k, holds in zip(probabilities, tier_of, passing) if holds and not never[k]]
+        passed = [p for p, position, holds in zip(probabilities, tier_of, passing) if holds and not never[position]]
     return pmf, target, tiers, min(numpy_sum(passed), 1.0)
 
 

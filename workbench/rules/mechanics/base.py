@@ -84,9 +84,9 @@ class TierLayout(NamedTuple):
     None)``, ``(None, least total, greatest total)`` (``None``: open), or ``None`` for a tier
     without a rule."""
     positions: tuple[int, ...]
-    """Each tier's position among the tier names."""
+    """Each tier's position among the tier names (each tier has a name of its own)."""
     never: tuple[bool, ...] | None
-    """Whether each tier never passes (``None``: every tier may pass)."""
+    """Whether the tier at each position never passes (``None``: every tier may pass)."""
     plain_names: bool
     """Whether the tier names are texts, each once."""
     covers: bool
@@ -110,9 +110,13 @@ def tier_layout(tiers: tuple, names: tuple, conditions: Mapping[str, Any]) -> Ti
     listed = list(names)
     if any(tier.name not in listed for tier in tiers):
         return None
-    never = tuple(not tier.passes for tier in tiers)
-    return TierLayout(tiers, tuple(steps), tuple(listed.index(tier.name) for tier in tiers),
-                      never if True in never else None,
+    positions = tuple(listed.index(tier.name) for tier in tiers)
+    if len(set(positions)) != len(positions):   # two tiers of one name: read tier by tier
+        return None
+    never = [False] * len(listed)
+    for tier, position in zip(tiers, positions):
+        never[position] = not tier.passes
+    return TierLayout(tiers, tuple(steps), positions, tuple(never) if True in never else None,
                       all(type(name) is str for name in names) and len(set(names)) == len(names),
                       steps[0] is None)
 
