@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import operator
 from fractions import Fraction
+from itertools import repeat
 from typing import Any, Mapping
 
 import numpy as np
@@ -241,11 +242,9 @@ def compared_rows(expression: Expression, names: Mapping[str, Any]) -> list[bool
         if type(value) is not list and (type(value) is not int or not low <= value <= high):
             return None
     if type(left) is list:
-        if type(right) is list:
-            return [on_numbers(a, b) for a, b in zip(left, right)]
-        return [on_numbers(a, right) for a in left]
+        return list(map(on_numbers, left, right if type(right) is list else repeat(right)))
     if type(right) is list:
-        return [on_numbers(left, b) for b in right]
+        return list(map(on_numbers, repeat(left), right))
     return None
 
 
