@@ -120,21 +120,23 @@ def test_derived_statistics_a_check_does_not_read_are_not_worked_out():
     assert cut_down(spec, frozenset({"total"})).statistic_names == ("total", "high")
 
 
-@examples(max_examples=100, deadline=None)
+@examples(max_examples=300, deadline=None)
 @given(st.data())
 def test_rows_merged_by_counting_codes_are_the_rows_merged_by_sorting(data):
     from workbench.engine._rows import merge_columns, merge_rows
     rows = data.draw(st.integers(1, 40))
     width = data.draw(st.integers(1, 3))
     columns = [np.array(data.draw(st.lists(st.integers(-3, 4), min_size=rows, max_size=rows)), np.int64)
-               for _ in range(width)]
+               + data.draw(st.integers(-2, 12)) for _ in range(width)]   # (least values below, at or above 0)
     probabilities = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.125, 0.25, 1 / 3]),
                                                 min_size=rows, max_size=rows)))
+    if data.draw(st.booleans()):   # each row counted once (no weights: whole numbers)
+        probabilities = None
     # bounds given (exact or looser) or looked up: the same rows either way
     bounds = [data.draw(st.sampled_from([None, (int(c.min()), int(c.max())), (int(c.min()) - 2, int(c.max()) + 1)]))
               for c in columns]
-    found = merge_columns(columns, probabilities, bounds=bounds)
-    values, merged = merge_rows(np.column_stack(columns), probabilities)
+    found = merge_columns(columns, probabilities, (rows,), bounds)
+    values, merged = merge_rows(np.column_stack(columns), np.ones(rows) if probabilities is None else probabilities)
     keep = merged > 0.0
     assert found[0].tolist() == values[keep].tolist()
     assert found[1].tolist() == merged[keep].tolist()

@@ -132,7 +132,10 @@ def merge_columns(columns: list, probabilities: np.ndarray, shape: "tuple[int, .
         span *= radix
         if span > max(DENSE, 4 * rows):
             return None
-    codes = columns[0] - lows[0] if lows[0] else columns[0]
+    # The first column's least need not be taken off when it is small: its codes are then
+    # offset by it (a few more counts, none of them rows), and its values read back as they are.
+    offset = lows[0] * (span // radices[0]) if 0 < lows[0] and lows[0] <= radices[0] else 0
+    codes = columns[0] - lows[0] if lows[0] and not offset else columns[0]
     for column, low, radix in zip(columns[1:], lows[1:], radices[1:]):
         codes = codes * radix + (column - low if low else column)
     if shape is not None:
@@ -141,14 +144,14 @@ def merge_columns(columns: list, probabilities: np.ndarray, shape: "tuple[int, .
             spread[...] = codes
             codes = spread
         codes = codes.reshape(-1)
-    merged = np.bincount(codes, weights=probabilities, minlength=span)
+    merged = np.bincount(codes, weights=probabilities, minlength=span + offset)
     present = merged.nonzero()[0]
     rows = np.empty((len(present), len(columns)), np.int64)
     rest = present
     for j in range(len(columns) - 1, 0, -1):   # each code's digits, the last column's first
         rest, digit = np.divmod(rest, radices[j])
         rows[:, j] = digit + lows[j] if lows[j] else digit
-    rows[:, 0] = rest + lows[0] if lows[0] else rest
+    rows[:, 0] = rest + lows[0] if lows[0] and not offset else rest
     return rows, merged[present]
 
 
