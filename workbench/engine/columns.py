@@ -103,7 +103,8 @@ def joint_from_columns(spec: RollSpec, columns: dict, probabilities: np.ndarray,
         merged = merged / per
     if values.dtype == np.int64 and values.ndim == 2 and values.shape[1] == len(names) \
             and merged.dtype == float and merged.shape == (len(values),):
-        return JointDistribution.of_parts(tuple(names), values, merged, float(lost))
+        return JointDistribution.of_parts(names if type(names) is tuple else tuple(names), values, merged,
+                                          float(lost))
     return JointDistribution(names, values, merged, lost_mass=float(lost))
 
 

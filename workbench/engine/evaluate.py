@@ -75,7 +75,7 @@ def evaluate_roll(spec: RollSpec, shown: "tuple[str, ...] | None" = None) -> Joi
     if spec.again is not None:
         return _rolled_again(spec)
     plain = not spec.rerolls and spec.kept is None and spec.reroll_faces is None
-    if plain:
+    if plain and len(spec.statistics_facts.base) == 1:   # (the closed forms read one statistic off the dice)
         closed = order_statistic_roll(spec, shown) or highest_of_mixed(spec, shown)
         if closed is not None:
             return closed

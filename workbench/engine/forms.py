@@ -33,8 +33,8 @@ def sum_form(spec) -> PoolSpec | None:
     sum (then the engine evaluates it outcome by outcome)."""
     if isinstance(spec, PoolSpec):
         return spec
-    if isinstance(spec, RollSpec):
-        return _of_roll(spec)
+    if isinstance(spec, RollSpec):   # (a total written as an expression is never a sum: said at once)
+        return _of_roll(spec) if spec.total is None else None
     return None
 
 

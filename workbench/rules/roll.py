@@ -283,7 +283,9 @@ class RollSpec(HashedOnce):
         fields = self.__dict__   # frozen: the checked values are set in place, once
         groups = fields["groups"] = _checked_groups(self.groups)
         fields["values"] = _checked_values(self.values)
-        for name in ("modifier", "floor", "ceiling", "rerolls"):
+        numbers = (fields["modifier"], fields["floor"], fields["ceiling"], fields["rerolls"])
+        for name in () if numbers == (0, None, None, 0) and type(numbers[0]) is int and type(numbers[3]) is int \
+                else ("modifier", "floor", "ceiling", "rerolls"):   # (the usual: nothing to check)
             number = fields[name]
             if type(number) is int and -MAX_TOTAL <= number <= MAX_TOTAL and (number >= 0 or name != "rerolls"):
                 continue   # a whole number in range (int() of it is itself)
@@ -315,7 +317,8 @@ class RollSpec(HashedOnce):
                                      "digits and _, not starting with a digit")
         if self.floor is not None and self.ceiling is not None and self.floor > self.ceiling:
             raise WorkbenchError(f"floor {self.floor} is above ceiling {self.ceiling}")
-        self._check_rerolls_and_kept()
+        if self.rerolls or self.kept is not None:
+            self._check_rerolls_and_kept()
         self._check_statistics(names)
         if self.reroll_faces is not None:
             self._check_reroll_faces()
