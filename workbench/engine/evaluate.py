@@ -85,8 +85,9 @@ def evaluate_roll(spec: RollSpec, shown: "tuple[str, ...] | None" = None) -> Joi
     for index, (die, n) in enumerate(spec.groups):
         if n <= 0:
             continue
-        attributes, probabilities, lost = die_outcomes(hidden_counts(die, counts, spec) if hidden else die,
-                                                       counts, in_pool)
+        table = None if counts else getattr(die, "faces_table", None)   # (a plain die's faces, made with it)
+        attributes, probabilities, lost = (*table, 0.0) if table is not None else \
+            die_outcomes(hidden_counts(die, counts, spec) if hidden else die, counts, in_pool)
         if lost:   # each die's chain (and each reroll's) loses what was cut off it; chances
             survive *= (1.0 - lost) ** (n + min(n, spec.rerolls))   # given the chain ended
             probabilities = probabilities / probabilities.sum()     # within the links followed
