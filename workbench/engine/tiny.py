@@ -85,16 +85,16 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         columns[name] = _summed(slots, everything, 1 + j)
     if spec.total is None:
         columns["total"] = _summed(slots, everything, 0)
-    spans: dict[str, tuple[int, int]] = {}   # a die picked from dice of one type: its least and greatest
+    spans: dict[str, tuple[int, int]] = {}   # a die picked alone: its least and greatest
     for stat in spec.statistics_facts.base:
         chosen = _chosen(slots, stat.dice)
         if isinstance(stat, Sum):
             columns[stat.name] = _summed(slots, chosen, names.index(stat.score))
         elif isinstance(stat, Pick):
-            columns[stat.name] = picked = _picked(slots, chosen, stat)
-            die = slots[chosen[0]].die if chosen else None
-            if picked is not ZERO and die.faces_table is not None and all(slots[i].die is die for i in chosen):
-                spans[stat.name] = (die.values[0], die.values[-1])   # (its values, in order)
+            columns[stat.name] = _picked(slots, chosen, stat)
+            if len(chosen) == 1 and not stat.position and slots[chosen[0]].die.faces_table is not None:
+                values = slots[chosen[0]].die.values   # one die's value: its values, in order
+                spans[stat.name] = (values[0], values[-1])
         elif isinstance(stat, Keep):
             columns[stat.name] = _kept(slots, chosen, stat, names.index(stat.score))
         else:   # Beats
