@@ -32,6 +32,9 @@ ROLLS = [
     RollSpec(((D4, 4), (D6, 1)), stats=(Sum("fate", dice="f"), Keep("mid", take=1, order="middle", dice="f")),
              total="fate + plus", modifier=1, floor=-2, ceiling=4),
     RollSpec(((D6, 2),), stats=(Pick("none", position=5), Keep("nothing", take=0)), total="ones"),
+    # a die type rolled 0 times: what reads it reads no dice
+    RollSpec(((D6, 2), (D10, 0)), stats=(Pick("top", dice="c"), Sum("tens", dice="c"), Beats("won", "a", "c"),
+                                         Pick("own", dice="a")), total="own + top + tens + won"),
 ]
 
 

@@ -65,12 +65,14 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
     whole = whole and combinations <= 2**53
     single = single and whole
     slots: list[_Slot] = []
+    of_type: dict[str, list[int]] = {}   # each die type's slots
     probabilities = None   # (each combination's weight 1: counted as it is)
     dice = len(sizes)
     for (_, die, n, attributes, chances), counted in zip(groups, faces):
         by_column = attributes.T
         if not single:   # faces showing each outcome (sums stay exact), else the chances
             weights = (np.ones(len(chances)) if counted is True else counted) if whole else chances
+        of_type[die.name] = list(range(len(slots), len(slots) + n))
         for _ in range(n):
             slots.append(_Slot(die, by_column, len(slots), dice))
             if not single:
@@ -87,7 +89,7 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         columns["total"] = _summed(slots, everything, 0)
     spans: dict[str, tuple[int, int]] = {}   # a die picked alone: its least and greatest
     for stat in spec.statistics_facts.base:
-        chosen = _chosen(slots, stat.dice)
+        chosen = of_type.get(stat.dice[0], []) if len(stat.dice) == 1 else _chosen(slots, stat.dice)
         if isinstance(stat, Sum):
             columns[stat.name] = _summed(slots, chosen, names.index(stat.score))
         elif isinstance(stat, Pick):
@@ -98,7 +100,7 @@ def counted_outright(spec: RollSpec, counts: tuple[str, ...], groups: list,
         elif isinstance(stat, Keep):
             columns[stat.name] = _kept(slots, chosen, stat, names.index(stat.score))
         else:   # Beats
-            against = _chosen(slots, stat.against)
+            against = of_type.get(stat.against[0], []) if len(stat.against) == 1 else _chosen(slots, stat.against)
             beaten = ZERO
             for i in chosen:
                 for k in against:
@@ -147,8 +149,9 @@ def _countable(spec: RollSpec, groups: list) -> bool:
     decides, so that which of two equal dice is kept does not matter)."""
     if spec.rerolls or spec.kept is not None or spec.reroll_faces is not None or spec.again is not None:
         return False
-    if not all(isinstance(group[1], Die) and not any(group[1].explodes) for group in groups):
-        return False
+    for group in groups:
+        if not isinstance(group[1], Die) or True in group[1].explodes:
+            return False
     if not spec.statistics_facts.countable:
         return False
     return all(isinstance(stat, Sum) or _value_decides(spec, groups, stat)
