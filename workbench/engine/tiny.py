@@ -188,6 +188,8 @@ def _summed(slots: list, chosen: list[int], column: int) -> np.ndarray:
 
 def _picked(slots: list, chosen: list[int], stat: Pick) -> np.ndarray:
     n = len(chosen)
+    if n == 1 and not stat.position:   # one die: its value, whatever the order
+        return slots[chosen[0]].value
     if stat.order == "middle":
         position = (n - 1) // 2
     else:
