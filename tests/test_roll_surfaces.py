@@ -8,10 +8,12 @@ import subprocess
 import sys
 from math import comb
 
+import numpy as np
 import pytest
 
 import workbench as wb
 from workbench.errors import DataFileError, WorkbenchError
+from workbench.rules.roll import Die, RollSpec
 
 from conftest import COUNTED_D6, pool_toml
 
@@ -293,3 +295,14 @@ def test_a_total_reading_an_expression_that_reads_the_total_is_a_load_error(tmp_
         RollSpec(((d6, 2),), stats=(Pick("high"), Derived("shown", "total + 1")), total="shown")
     ok = RollSpec(((d6, 2),), stats=(Pick("high"), Derived("double", "2 * high")), total="double")
     assert ok.derived_before_total == ("double",)
+
+
+@pytest.mark.parametrize("given", [dict(modifier=np.array([1, 2])), dict(floor=np.array([1])),
+                                   dict(ceiling=np.array([3, 4])), dict(rerolls=np.array([0])),
+                                   dict(rerolls=True), dict(modifier=0.0)])
+def test_a_rolls_numbers_that_are_not_whole_numbers_are_refused_naming_them(given):
+    """A roll's modifier, floor, ceiling and rerolls given as arrays, true/false or floats are
+    refused with the name and what is allowed (never a numpy error about truth values)."""
+    (name, value), = given.items()
+    with pytest.raises(WorkbenchError, match=f"roll: {name} got .*allowed: a whole number"):
+        RollSpec(((Die.numbered("d6", 6), 2),), **given)

@@ -283,9 +283,10 @@ class RollSpec(HashedOnce):
         fields = self.__dict__   # frozen: the checked values are set in place, once
         groups = fields["groups"] = _checked_groups(self.groups)
         fields["values"] = _checked_values(self.values)
-        numbers = (fields["modifier"], fields["floor"], fields["ceiling"], fields["rerolls"])
-        for name in () if numbers == (0, None, None, 0) and type(numbers[0]) is int and type(numbers[3]) is int \
-                else ("modifier", "floor", "ceiling", "rerolls"):   # (the usual: nothing to check)
+        modifier, rerolls = fields["modifier"], fields["rerolls"]
+        usual = type(modifier) is int and type(rerolls) is int and modifier == 0 == rerolls \
+            and fields["floor"] is None and fields["ceiling"] is None   # (nothing to check)
+        for name in () if usual else ("modifier", "floor", "ceiling", "rerolls"):
             number = fields[name]
             if type(number) is int and -MAX_TOTAL <= number <= MAX_TOTAL and (number >= 0 or name != "rerolls"):
                 continue   # a whole number in range (int() of it is itself)
