@@ -231,9 +231,7 @@ def laid_out(rules: ReadingRules, raw: JointDistribution, rows: Rows,
         else _tiers(rules.tier_names, shares, raw.trials)
     condition = rules.pass_condition
     if condition is not None:
-        passing = compared_rows(condition, named)   # (the usual: at once)
-        if passing is None:
-            passing = _where(rules, raw, "pass_if", condition, named)
+        passing = _where(rules, raw, "pass_if", condition, named)
     else:
         least = target
         if least is None:   # the first passing label's position
